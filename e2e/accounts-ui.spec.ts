@@ -1,0 +1,178 @@
+import crypto from 'node:crypto';
+import { expect, test, type Page, type TestInfo } from '@playwright/test';
+import { expectAccessible, screenshot, watchConsole } from './helpers.ts';
+
+/**
+ * The account screens in a real browser at 375px and 1280px: sign-up, the log-in slider, Home,
+ * Accounts and the payment method, each checked with axe and photographed. Everything that
+ * changes data runs on a fresh customer, so the demo customer stays as the other journeys expect.
+ */
+
+const demo = { email: 'demo@pairwell.test', password: 'pairwell-demo' };
+
+/** A refused log-in (401) and a declined card (402) show in the console as failed requests. */
+function unexpected(problems: string[]): string[] {
+  return problems.filter((problem) => !/status of 40[12] /.test(problem));
+}
+
+/** A full-page picture from the top, so the sticky header is drawn where it belongs. */
+async function shot(page: Page, testInfo: TestInfo, name: string) {
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await screenshot(page, testInfo, name);
+}
+
+async function openAccountMenuIfCollapsed(page: Page) {
+  const menu = page.getByRole('button', { name: /Account menu/ });
+  if (await menu.isVisible()) await menu.click();
+}
+
+test.describe('account screens', () => {
+  test('a new customer signs up, sees the empty Home, saves an address and a card, and logs out', async ({
+    page,
+  }, testInfo) => {
+    const problems = watchConsole(page);
+    await page.goto('/signup');
+    await expect(page).toHaveTitle('Create your account — Pairwell');
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await expect(
+      page.getByText('Continue your online visit by checking the box above'),
+    ).toBeVisible();
+    await expect(page.getByText('You must enter a date of birth.')).toBeVisible();
+    await expect(page.getByLabel('Email')).toBeFocused();
+    await expectAccessible(page);
+    await shot(page, testInfo, 'signup');
+
+    const email = `ui-${crypto.randomBytes(4).toString('hex')}@example.test`;
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('First name').fill('Robin');
+    await page.getByLabel('Last name').fill('Hale');
+    await page.getByLabel('Password', { exact: true }).fill('a long enough passphrase');
+    await page.getByLabel('Date of birth').pressSequentially('07041985');
+    await expect(page.getByLabel('Date of birth')).toHaveValue('07/04/1985');
+    await page.getByLabel('Phone').fill('503 555 0142');
+    await page.getByRole('checkbox').check();
+    await page.getByRole('button', { name: 'Create account' }).click();
+
+    await expect(page).toHaveURL(/\/dashboard$/);
+    await expect(page.getByRole('heading', { level: 1, name: 'Hi, Robin' })).toBeVisible();
+    await expect(page.getByText('You’re all caught up.', { exact: false })).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Shop supplements' })).toHaveAttribute(
+      'href',
+      '/#supplements',
+    );
+    await expect(page.getByRole('link', { name: 'My account' })).toBeVisible();
+    await expectAccessible(page);
+    await shot(page, testInfo, 'dashboard-new-customer');
+
+    await page.getByRole('link', { name: 'Account settings' }).click();
+    await expect(page).toHaveURL(/\/accounts$/);
+    const address = page.getByRole('region', { name: 'Shipping and billing address' });
+    await address.getByLabel('Street address').fill('88 Alder Road');
+    await address.getByLabel('City').fill('Bend');
+    await address.getByLabel('State').selectOption('OR');
+    await address.getByLabel('ZIP code').fill('97701');
+    await address.getByRole('button', { name: 'Save address' }).click();
+    await expect(page.getByText('Address saved', { exact: true })).toBeVisible();
+
+    const payment = page.getByRole('region', { name: 'Payment method' });
+    await expect(payment.getByText('No card on file')).toBeVisible();
+    await payment.getByRole('link', { name: 'Update payment method' }).click();
+    await expect(page).toHaveURL(/\/accounts\/editPaymentMethod$/);
+    await page.getByLabel('Card number').fill('4000 0000 0000 0002');
+    await page.getByLabel('Expiration').pressSequentially('1230');
+    await expect(page.getByLabel('Expiration')).toHaveValue('12/30');
+    await page.getByLabel('Security code').fill('123');
+    await page
+      .getByLabel(
+        'I authorize Pairwell to charge this card for my orders and active subscriptions.',
+      )
+      .check();
+    await page.getByRole('button', { name: 'Save card' }).click();
+    await expect(page.getByText(/declined/i).first()).toBeVisible();
+    await expect(page).toHaveURL(/\/accounts\/editPaymentMethod$/);
+    await expectAccessible(page);
+    await shot(page, testInfo, 'edit-payment-method-declined');
+
+    await page.getByLabel('Card number').fill('4242 4242 4242 4242');
+    await page.getByLabel('Use my shipping address as the billing address').check();
+    await page.getByRole('button', { name: 'Save card' }).click();
+    await expect(page.getByText('Payment method updated', { exact: true })).toBeVisible();
+    await expect(page).toHaveURL(/\/accounts$/);
+    await expect(
+      page.getByRole('region', { name: 'Payment method' }).getByText('Expires 12/30'),
+    ).toBeVisible();
+
+    await openAccountMenuIfCollapsed(page);
+    await page
+      .getByRole('navigation', { name: 'Account' })
+      .getByRole('link', { name: 'Log out' })
+      .click();
+    await expect(page).toHaveURL(/\/login$/);
+    await expect(page.getByText('You’re logged out', { exact: true })).toBeVisible();
+    expect(await page.evaluate(() => localStorage.length)).toBe(0);
+    await page.goto('/dashboard');
+    await expect(page).toHaveURL(/\/login$/);
+    expect(unexpected(problems)).toEqual([]);
+  });
+
+  test('the demo customer logs in from the header slider and finds Home and Accounts', async ({
+    page,
+  }, testInfo) => {
+    const problems = watchConsole(page);
+    await page.goto('/');
+    await page.getByRole('button', { name: 'Log in' }).click();
+    const slider = page.getByRole('dialog', { name: 'Log in' });
+    await expect(slider).toBeVisible();
+    await expect(slider.getByLabel('Email')).toBeFocused();
+    await expectAccessible(page);
+    await page.screenshot({
+      path: `e2e/screenshots/login-slider-${testInfo.project.name}.png`,
+    });
+
+    await slider.getByLabel('Email').fill(demo.email);
+    await slider.getByLabel('Password', { exact: true }).fill('not the password');
+    await slider.getByRole('button', { name: 'Log in', exact: true }).click();
+    await expect(slider.getByRole('alert')).toBeVisible();
+    await slider.getByLabel('Password', { exact: true }).fill(demo.password);
+    await slider.getByRole('button', { name: 'Log in', exact: true }).click();
+    await expect(slider).toBeHidden();
+    await expect(page).toHaveURL(/\/$/);
+
+    await page.getByRole('link', { name: 'My account' }).click();
+    await expect(page).toHaveURL(/\/dashboard$/);
+    await expect(page).toHaveTitle('Home — Pairwell');
+    await expect(page.getByRole('heading', { level: 1, name: 'Hi, Jordan' })).toBeVisible();
+    const attention = page.getByRole('region', { name: 'Needs attention' });
+    await expect(attention.getByRole('link', { name: 'Update payment method' })).toHaveAttribute(
+      'href',
+      '/accounts/editPaymentMethod',
+    );
+    await expect(
+      page.getByRole('region', { name: 'Recent orders' }).getByRole('listitem'),
+    ).toHaveCount(3);
+    await expectAccessible(page);
+    await shot(page, testInfo, 'dashboard-demo');
+
+    await openAccountMenuIfCollapsed(page);
+    const nav = page.getByRole('navigation', { name: 'Account' });
+    await expect(nav.getByRole('img', { name: 'Needs attention' })).toBeVisible();
+    await expectAccessible(page);
+    await shot(page, testInfo, 'dashboard-sidebar-open');
+    await nav.getByRole('link', { name: 'Accounts' }).click();
+
+    await expect(page).toHaveURL(/\/accounts$/);
+    await expect(
+      page.getByRole('region', { name: 'Account details' }).getByLabel('First name'),
+    ).toHaveValue('Jordan');
+    await expect(
+      page.getByRole('region', { name: 'Signed-in devices' }).getByText('This device'),
+    ).toBeVisible();
+    await expectAccessible(page);
+    await shot(page, testInfo, 'accounts-demo');
+
+    // A logged-in customer opening /login goes on to Home.
+    await page.goto('/login');
+    await expect(page).toHaveURL(/\/dashboard$/);
+    expect(unexpected(problems)).toEqual([]);
+  });
+});

@@ -1,0 +1,23 @@
+import { Suspense } from 'react';
+import { Outlet, ScrollRestoration } from 'react-router';
+import { Spinner } from '#client/components/ui/spinner.tsx';
+import { SiteFooter } from './site-footer.tsx';
+import { SiteHeader } from './site-header.tsx';
+import { VersionBanner } from './version-banner.tsx';
+
+/** The public frame: version banner, header, the page, footer. */
+export function SiteLayout() {
+  return (
+    <div className="flex min-h-dvh flex-col">
+      <VersionBanner />
+      <SiteHeader />
+      <main id="main" className="flex-1" tabIndex={-1}>
+        <Suspense fallback={<Spinner block />}>
+          <Outlet />
+        </Suspense>
+      </main>
+      <SiteFooter />
+      <ScrollRestoration />
+    </div>
+  );
+}

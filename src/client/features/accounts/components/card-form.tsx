@@ -1,0 +1,138 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useRef, useState } from 'react';
+import { Controller, useForm } from 'react-hook-form';
+import { CardPayloadSchema, type CardSummary } from '#shared/accounts.ts';
+import { autoSlash, expiryGroups } from '#client/components/forms/auto-slash.ts';
+import { applyApiError } from '#client/components/forms/form-errors.ts';
+import { CheckboxField, FormAlert, TextField } from '#client/components/forms/fields.tsx';
+import { SubmitButton } from '#client/components/ui/submit-button.tsx';
+import { ApiError } from '#client/lib/api.ts';
+import { updateCard } from '../accounts.api.ts';
+
+const fieldNames = ['ccnum', 'ccexp', 'cccvv', 'consent'] as const;
+
+interface CardFormProps {
+  /** Offer 'Use my shipping address as the billing address' (only when one is on file). */
+  hasShippingAddress: boolean;
+  onSaved: (card: CardSummary) => void | Promise<void>;
+}
+
+/**
+ * The card form (spec §3 "Card payload", §5 messages). The digits live only in this form's state
+ * and the one request that sends them: never in a cache, a log, analytics or an error report.
+ */
+export function CardForm({ hasShippingAddress, onSaved }: CardFormProps) {
+  const [declined, setDeclined] = useState<string | null>(null);
+  const previousExpiry = useRef('');
+  const {
+    register,
+    control,
+    handleSubmit,
+    setError,
+    reset,
+    formState: { errors, isSubmitting },
+  } = useForm({
+    resolver: zodResolver(CardPayloadSchema),
+    defaultValues: { ccnum: '', ccexp: '', cccvv: '', shipping: 0 },
+  });
+  const expiry = register('ccexp');
+
+  const onSubmit = handleSubmit(async (values) => {
+    setDeclined(null);
+    try {
+      const card = await updateCard(hasShippingAddress ? values : { ...values, shipping: 0 });
+      reset();
+      await onSaved(card);
+    } catch (error) {
+      const outcome = applyApiError(error, setError, fieldNames);
+      // A decline always shows the gateway's reason: on the field it names, or else at the top.
+      const onAField =
+        error instanceof ApiError && Object.values(error.fields).includes(outcome.message);
+      if (!outcome.placed || !onAField) setDeclined(outcome.message);
+    }
+  });
+
+  return (
+    <form onSubmit={(event) => void onSubmit(event)} noValidate className="space-y-5">
+      {declined ? <FormAlert>{declined}</FormAlert> : null}
+      <TextField
+        label="Card number"
+        inputMode="numeric"
+        autoComplete="cc-number"
+        placeholder="1234 5678 9012 3456"
+        maxLength={23}
+        spellCheck={false}
+        error={errors.ccnum?.message}
+        {...register('ccnum')}
+      />
+      <div className="grid grid-cols-2 gap-5">
+        <TextField
+          label="Expiration"
+          hint="MM/YY"
+          inputMode="numeric"
+          autoComplete="cc-exp"
+          maxLength={5}
+          error={errors.ccexp?.message}
+          {...expiry}
+          onFocus={(event) => {
+            previousExpiry.current = event.target.value;
+          }}
+          onChange={(event) => {
+            const next = autoSlash(previousExpiry.current, event.target.value, expiryGroups);
+            if (next !== event.target.value) event.target.value = next;
+            previousExpiry.current = next;
+            void expiry.onChange(event);
+          }}
+        />
+        <TextField
+          label="Security code"
+          hint="3 or 4 digits"
+          inputMode="numeric"
+          autoComplete="cc-csc"
+          maxLength={4}
+          error={errors.cccvv?.message}
+          {...register('cccvv')}
+        />
+      </div>
+      {hasShippingAddress ? (
+        <Controller
+          control={control}
+          name="shipping"
+          render={({ field }) => (
+            <CheckboxField
+              label="Use my shipping address as the billing address"
+              name={field.name}
+              ref={field.ref}
+              checked={field.value === 1}
+              onBlur={field.onBlur}
+              onChange={(event) => field.onChange(event.target.checked ? 1 : 0)}
+            />
+          )}
+        />
+      ) : null}
+      <CheckboxField
+        label="I authorize Pairwell to charge this card for my orders and active subscriptions."
+        error={errors.consent?.message}
+        {...register('consent')}
+      />
+      <SubmitButton pending={isSubmitting} size="lg" className="w-full sm:w-auto">
+        Save card
+      </SubmitButton>
+      <p className="flex items-start gap-2 text-sm text-muted">
+        <svg
+          aria-hidden="true"
+          viewBox="0 0 20 20"
+          className="mt-0.5 size-4 shrink-0"
+          fill="none"
+          stroke="currentColor"
+          strokeWidth="1.8"
+        >
+          <rect x="4" y="9" width="12" height="8" rx="1.5" />
+          <path d="M7 9V6.5a3 3 0 1 1 6 0V9" strokeLinecap="round" />
+        </svg>
+        Your card number is sent securely to our payment processor. We keep only the brand, the last
+        four digits and the expiry date.
+      </p>
+    </form>
+  );
+}

@@ -1,0 +1,90 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { Link } from 'react-router';
+import { LoginSchema, type SessionUser } from '#shared/accounts.ts';
+import { applyApiError } from '#client/components/forms/form-errors.ts';
+import { FormAlert, PasswordField, TextField } from '#client/components/forms/fields.tsx';
+import { textLinkClass } from '#client/components/ui/button.ts';
+import { SubmitButton } from '#client/components/ui/submit-button.tsx';
+import { rememberSessionWithCart } from '#client/features/cart/cart.api.ts';
+import { paths } from '#client/paths.ts';
+import { logIn } from '../accounts.api.ts';
+
+interface LoginFormProps {
+  /** Called once the session is set (the page redirects, the slider closes). */
+  onLoggedIn?: (user: SessionUser) => void;
+  /** Called when a link leaves the form (the slider closes). */
+  onLeave?: () => void;
+  autoFocus?: boolean;
+}
+
+/** Email and password; used by /login and by the header's log-in slider (spec §4 Login). */
+export function LoginForm({ onLoggedIn, onLeave, autoFocus = false }: LoginFormProps) {
+  const queryClient = useQueryClient();
+  const [alert, setAlert] = useState<string | null>(null);
+  const {
+    register,
+    handleSubmit,
+    setError,
+    formState: { errors, isSubmitting },
+  } = useForm({
+    resolver: zodResolver(LoginSchema),
+    defaultValues: { email: '', password: '' },
+  });
+
+  const onSubmit = handleSubmit(async (values) => {
+    setAlert(null);
+    try {
+      const result = await logIn(values);
+      // The browser cart joins the account's cart as the session starts (spec §3).
+      await rememberSessionWithCart(queryClient, result.user);
+      onLoggedIn?.(result.user);
+    } catch (error) {
+      // A refused log-in (401) or too many attempts (429) is about the form, not one field.
+      const outcome = applyApiError(error, setError, ['email', 'password']);
+      if (!outcome.placed) setAlert(outcome.message);
+    }
+  });
+
+  return (
+    <form onSubmit={(event) => void onSubmit(event)} noValidate className="space-y-5">
+      {alert ? <FormAlert>{alert}</FormAlert> : null}
+      <TextField
+        label="Email"
+        type="email"
+        autoComplete="email"
+        inputMode="email"
+        autoCapitalize="off"
+        spellCheck={false}
+        // The slider opens for this one purpose; the /login page leaves focus where it lands.
+        autoFocus={autoFocus}
+        error={errors.email?.message}
+        {...register('email')}
+      />
+      <div>
+        <PasswordField
+          label="Password"
+          autoComplete="current-password"
+          error={errors.password?.message}
+          {...register('password')}
+        />
+        <p className="mt-2 text-right text-sm">
+          <Link to={paths.resetPassword} onClick={onLeave} className={textLinkClass}>
+            Forgot password?
+          </Link>
+        </p>
+      </div>
+      <SubmitButton pending={isSubmitting} size="lg" className="w-full">
+        Log in
+      </SubmitButton>
+      <p className="text-center text-[0.9375rem] text-ink-soft">
+        New to Pairwell?{' '}
+        <Link to={paths.signup} onClick={onLeave} className={textLinkClass}>
+          Create an account
+        </Link>
+      </p>
+    </form>
+  );
+}

@@ -1,0 +1,262 @@
+// @vitest-environment jsdom
+import { cleanup, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { format, parseISO } from 'date-fns';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { clearToasts } from '#client/components/ui/toast.tsx';
+import { resetAppStateForTests, setLeadsId } from '#client/lib/app-state.ts';
+import { buildAccountData, memberApi } from '#client/testing/member-fixtures.ts';
+import { memberRoutes } from '#client/testing/member-routes.tsx';
+import { failure, ok, okMessage, renderRoutes, stubApi } from '#client/testing/render-app.tsx';
+
+beforeEach(() => {
+  localStorage.clear();
+  sessionStorage.clear();
+  resetAppStateForTests();
+  setLeadsId('lead-1');
+  window.innerWidth = 1280;
+});
+afterEach(() => {
+  cleanup();
+  clearToasts();
+});
+
+const sessions = ok({
+  sessions: [
+    {
+      id: 's1',
+      current: true,
+      created_at: '2026-05-01T09:00:00Z',
+      last_seen_at: '2026-05-02T10:30:00Z',
+      device: 'Chrome on macOS',
+    },
+    {
+      id: 's2',
+      current: false,
+      created_at: '2026-04-01T09:00:00Z',
+      last_seen_at: '2026-04-03T08:05:00Z',
+      device: 'Safari on iPhone',
+    },
+  ],
+});
+
+async function openAccounts(
+  extra: Parameters<typeof stubApi>[0] = {},
+  account = buildAccountData(),
+) {
+  const api = stubApi({
+    ...memberApi({ accountData: account }),
+    '/account/sessions/': sessions,
+    ...extra,
+  });
+  const rendered = renderRoutes(memberRoutes, { path: '/accounts' });
+  await screen.findByRole('region', { name: 'Account details' });
+  return { api, ...rendered };
+}
+
+/** 'MMMM dd, yyyy H:mm' (spec §9) in the machine's time zone, as the page shows it. */
+function local(iso: string): string {
+  return format(parseISO(iso), 'MMMM dd, yyyy H:mm');
+}
+
+function section(name: string) {
+  return within(screen.getByRole('region', { name }));
+}
+
+describe('Account details', () => {
+  it("saves with /account/update/ and shows 'Account update' / 'Account updated successfully'", async () => {
+    const u = userEvent.setup();
+    const { api } = await openAccounts({
+      '/account/update/': okMessage('Account updated successfully'),
+    });
+    const details = section('Account details');
+    expect(details.getByLabelText<HTMLInputElement>('Date of birth').value).toBe('04/12/1990');
+    await u.clear(details.getByLabelText('First name'));
+    await u.type(details.getByLabelText('First name'), 'Danielle');
+    await u.click(details.getByRole('button', { name: 'Save details' }));
+    expect(await screen.findByText('Account update')).toBeTruthy();
+    expect(screen.getByText('Account updated successfully')).toBeTruthy();
+    expect(api.calls.find((call) => call.path === '/account/update/')?.body).toEqual({
+      leads_id: 'lead-1',
+      prospect: {
+        first_name: 'Danielle',
+        last_name: 'Rivera',
+        email: 'dana@example.com',
+        phoneNo: '(555) 010-0123',
+        dob: '04/12/1990',
+      },
+    });
+  });
+
+  it('shows a FAILURE message, and field messages on their fields', async () => {
+    const u = userEvent.setup();
+    await openAccounts({
+      '/account/update/': failure(409, 'EMAIL_TAKEN', 'That email is already in use.', {
+        'prospect.email': 'That email is already in use.',
+      }),
+    });
+    const details = section('Account details');
+    await u.click(details.getByRole('button', { name: 'Save details' }));
+    expect(await details.findByText('That email is already in use.')).toBeTruthy();
+    expect(details.getByLabelText('Email').getAttribute('aria-invalid')).toBe('true');
+  });
+
+  it('checks the date of birth before sending', async () => {
+    const u = userEvent.setup();
+    const { api } = await openAccounts();
+    const details = section('Account details');
+    await u.clear(details.getByLabelText('Date of birth'));
+    await u.type(details.getByLabelText('Date of birth'), '02/30/1990');
+    await u.click(details.getByRole('button', { name: 'Save details' }));
+    expect(await details.findByText('Invalid date')).toBeTruthy();
+    expect(api.calls.some((call) => call.path === '/account/update/')).toBe(false);
+  });
+});
+
+describe('Shipping and billing address', () => {
+  it('copies shipping to billing when the box is checked, and sends smsallow as 0 or 1', async () => {
+    const u = userEvent.setup();
+    const { api } = await openAccounts({ '/account/address/': okMessage('Saved') });
+    const address = section('Shipping and billing address');
+    const same = address.getByLabelText('Billing address is the same as shipping');
+    expect((same as HTMLInputElement).checked).toBe(true);
+    expect(address.queryByRole('group', { name: 'Billing address' })).toBeNull();
+    const shipping = within(address.getByRole('group', { name: 'Shipping address' }));
+    await u.clear(shipping.getByLabelText('Street address'));
+    await u.type(shipping.getByLabelText('Street address'), '40 Elm Ave');
+    await u.selectOptions(shipping.getByLabelText('State'), 'CA');
+    await u.click(address.getByLabelText(/Text me about my orders/));
+    await u.click(address.getByRole('button', { name: 'Save address' }));
+    expect(await screen.findByText('Address saved')).toBeTruthy();
+    expect(api.calls.find((call) => call.path === '/account/address/')?.body).toEqual({
+      leads_id: 'lead-1',
+      address: '40 Elm Ave',
+      address2: '',
+      city: 'Portland',
+      state: 'CA',
+      zip: '04101',
+      billing_address: '40 Elm Ave',
+      billing_address2: '',
+      billing_city: 'Portland',
+      billing_state: 'CA',
+      billing_zip: '04101',
+      phoneNo: '(555) 010-0123',
+      smsallow: 1,
+    });
+  });
+
+  it('shows a separate billing address when unchecked, with the ZIP message', async () => {
+    const u = userEvent.setup();
+    await openAccounts();
+    const address = section('Shipping and billing address');
+    await u.click(address.getByLabelText('Billing address is the same as shipping'));
+    const billing = within(address.getByRole('group', { name: 'Billing address' }));
+    await u.clear(billing.getByLabelText('ZIP code'));
+    await u.type(billing.getByLabelText('ZIP code'), '123');
+    await u.click(address.getByRole('button', { name: 'Save address' }));
+    expect(await billing.findByText('Invalid ZIP code format')).toBeTruthy();
+  });
+
+  it("says 'Failed to save address.' when the call fails without field messages", async () => {
+    const u = userEvent.setup();
+    await openAccounts({ '/account/address/': failure(500, 'INTERNAL', 'Internal error') });
+    await u.click(
+      section('Shipping and billing address').getByRole('button', { name: 'Save address' }),
+    );
+    expect(await screen.findByText('Failed to save address.')).toBeTruthy();
+  });
+});
+
+describe('Payment method', () => {
+  it('summarises the card and links to /accounts/editPaymentMethod', async () => {
+    await openAccounts();
+    const payment = section('Payment method');
+    expect(payment.getByText(/Visa/).textContent).toContain('4242');
+    expect(payment.getByText('Expires 12/30')).toBeTruthy();
+    expect(payment.getByRole('link', { name: 'Update payment method' }).getAttribute('href')).toBe(
+      '/accounts/editPaymentMethod',
+    );
+  });
+});
+
+describe('Change password', () => {
+  it('checks the confirmation, then puts a wrong current password on its field', async () => {
+    const u = userEvent.setup();
+    const { api } = await openAccounts({
+      '/account/password/': failure(400, 'VALIDATION', 'Please check the highlighted fields.', {
+        current_password: 'Your current password is not correct.',
+      }),
+    });
+    const form = section('Change password');
+    await u.type(form.getByLabelText('Current password'), 'nope');
+    await u.type(form.getByLabelText('New password'), 'a much longer phrase');
+    await u.type(form.getByLabelText('Confirm new password'), 'a different phrase');
+    await u.click(form.getByRole('button', { name: 'Change password' }));
+    expect(await form.findByText('Passwords must match')).toBeTruthy();
+    expect(api.calls.some((call) => call.path === '/account/password/')).toBe(false);
+
+    await u.clear(form.getByLabelText('Confirm new password'));
+    await u.type(form.getByLabelText('Confirm new password'), 'a much longer phrase');
+    await u.click(form.getByRole('button', { name: 'Change password' }));
+    expect(await form.findByText('Your current password is not correct.')).toBeTruthy();
+    expect(api.calls.find((call) => call.path === '/account/password/')?.body).toEqual({
+      current_password: 'nope',
+      password: 'a much longer phrase',
+    });
+  });
+});
+
+describe('Phone verification', () => {
+  it('sends a code, then verifies the 6 digits', async () => {
+    const u = userEvent.setup();
+    let verified = false;
+    const { api } = await openAccounts({
+      '/account/smsauth/': (body) => {
+        const action = (body as { action: string }).action;
+        if (action === 'send') return ok({ phone_verified: false, sent_to: '(***) ***-0123' });
+        if ((body as { code: string }).code !== '123456')
+          return failure(400, 'VALIDATION', 'That code is not right.', {
+            code: 'That code is not right.',
+          });
+        verified = true;
+        return ok({ phone_verified: true });
+      },
+      '/account/data/': () => ok(buildAccountData({ phone_verified: verified })),
+    });
+    const phone = section('Phone verification');
+    expect(phone.getByText('Not verified')).toBeTruthy();
+    await u.click(phone.getByRole('button', { name: 'Send code' }));
+    expect(await phone.findByText(/We sent a 6-digit code to \(\*\*\*\) \*\*\*-0123/)).toBeTruthy();
+    await u.type(phone.getByLabelText('Verification code'), '000000');
+    await u.click(phone.getByRole('button', { name: 'Verify' }));
+    expect(await phone.findByText('That code is not right.')).toBeTruthy();
+    await u.clear(phone.getByLabelText('Verification code'));
+    await u.type(phone.getByLabelText('Verification code'), '123456');
+    await u.click(phone.getByRole('button', { name: 'Verify' }));
+    expect(await screen.findByText('Phone verified')).toBeTruthy();
+    await waitFor(() => expect(section('Phone verification').getByText('Verified')).toBeTruthy());
+    expect(
+      api.calls.filter((call) => call.path === '/account/smsauth/').map((c) => c.body),
+    ).toEqual([
+      { action: 'send' },
+      { action: 'verify', code: '000000' },
+      { action: 'verify', code: '123456' },
+    ]);
+  });
+});
+
+describe('Signed-in devices', () => {
+  it("lists the sessions with 'This device' and logs out everywhere else", async () => {
+    const u = userEvent.setup();
+    const { api } = await openAccounts({ '/account/sessions/revoke/': ok({ ended: 1 }) });
+    const devices = section('Signed-in devices');
+    const rows = await devices.findAllByRole('listitem');
+    expect(rows.map((row) => row.textContent)).toEqual([
+      `Chrome on macOSThis deviceLast active ${local('2026-05-02T10:30:00Z')}`,
+      `Safari on iPhoneLast active ${local('2026-04-03T08:05:00Z')}`,
+    ]);
+    await u.click(devices.getByRole('button', { name: 'Log out everywhere else' }));
+    expect(await screen.findByText('One other device was logged out.')).toBeTruthy();
+    expect(api.calls.some((call) => call.path === '/account/sessions/revoke/')).toBe(true);
+  });
+});

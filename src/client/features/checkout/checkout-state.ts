@@ -1,0 +1,101 @@
+import { storageKeys } from '#shared/constants.ts';
+import { useSyncExternalStore } from 'react';
+import type { z } from 'zod';
+import { PlacedOrderSchema, PlaceOrderSchema, type PlacedOrder } from '#shared/checkout.ts';
+
+/** Step 1's answer: the shipping address and phone (PlaceOrder `shipping`). */
+export const ShippingSchema = PlaceOrderSchema.shape.shipping;
+export type Shipping = z.infer<typeof ShippingSchema>;
+
+/**
+ * The shipping address lives in memory only, for this checkout: an address is personal data and
+ * the browser keeps none of it in storage (DESIGN §3). A reload on a later step goes back to step
+ * 1, which fills in again from the account.
+ */
+let shipping: Shipping | null = null;
+const listeners = new Set<() => void>();
+
+function subscribe(listener: () => void) {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+export function setCheckoutShipping(next: Shipping | null): void {
+  shipping = next;
+  for (const listener of listeners) listener();
+}
+
+export function useCheckoutShipping(): Shipping | null {
+  return useSyncExternalStore(
+    subscribe,
+    () => shipping,
+    () => null,
+  );
+}
+
+// --- The idempotency key (PlaceOrder `idempotency_key`) ------------------------------------------
+
+export const checkoutKeyStorageKey = storageKeys.checkoutKey;
+export const lastOrderStorageKey = storageKeys.lastOrder;
+
+let memoryKey: string | null = null;
+
+/**
+ * One key per checkout, made when the customer first places the order and kept for the tab until
+ * the order succeeds: a double click, a retry after a lost answer or a reload sends the same key,
+ * and the server places one order and one charge.
+ */
+export function checkoutKey(): string {
+  try {
+    const stored = window.sessionStorage.getItem(checkoutKeyStorageKey);
+    if (stored) return stored;
+    const key = crypto.randomUUID();
+    window.sessionStorage.setItem(checkoutKeyStorageKey, key);
+    return key;
+  } catch {
+    memoryKey ??= crypto.randomUUID();
+    return memoryKey;
+  }
+}
+
+/** After a decline (a new attempt) or a placed order (the checkout is over). */
+export function forgetCheckoutKey(): void {
+  memoryKey = null;
+  try {
+    window.sessionStorage.removeItem(checkoutKeyStorageKey);
+  } catch {
+    // Nothing stored.
+  }
+}
+
+// --- The order just placed, for /checkout/complete -----------------------------------------------
+
+let lastOrder: PlacedOrder | null = null;
+
+/** Kept for the tab so the confirmation survives a reload; it holds no address or card data. */
+export function rememberPlacedOrder(order: PlacedOrder): void {
+  lastOrder = order;
+  try {
+    window.sessionStorage.setItem(lastOrderStorageKey, JSON.stringify(order));
+  } catch {
+    // The confirmation shows from memory.
+  }
+}
+
+export function readPlacedOrder(): PlacedOrder | null {
+  if (lastOrder) return lastOrder;
+  try {
+    const raw = window.sessionStorage.getItem(lastOrderStorageKey);
+    const parsed = raw ? PlacedOrderSchema.safeParse(JSON.parse(raw)) : null;
+    return parsed?.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
+
+/** For tests. */
+export function resetCheckoutStateForTests(): void {
+  shipping = null;
+  memoryKey = null;
+  lastOrder = null;
+}

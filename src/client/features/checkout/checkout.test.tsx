@@ -1,0 +1,322 @@
+// @vitest-environment jsdom
+import { cleanup, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { RouteObject } from 'react-router';
+import { storageKeys } from '#shared/constants.ts';
+import { clearToasts } from '#client/components/ui/toast.tsx';
+import {
+  biotinLine,
+  buildCart,
+  cartReply,
+  catalogReply,
+  sleepLine,
+} from '#client/features/cart/cart.fixtures.ts';
+import { resetBrowserCartForTests } from '#client/features/cart/cart-storage.ts';
+import { resetAppStateForTests, setLeadsId, setLoggedIn } from '#client/lib/app-state.ts';
+import { buildAccountData } from '#client/testing/member-fixtures.ts';
+import {
+  failure,
+  LocationProbe,
+  ok,
+  renderRoutes,
+  stubApi,
+  type Reply,
+} from '#client/testing/render-app.tsx';
+import {
+  checkoutKeyStorageKey,
+  resetCheckoutStateForTests,
+  setCheckoutShipping,
+} from './checkout-state.ts';
+import { CheckoutLayout } from './components/checkout-layout.tsx';
+import { CompletePage } from './pages/complete-page.tsx';
+import { PaymentPage } from './pages/payment-page.tsx';
+import { ShippingPage } from './pages/shipping-page.tsx';
+import { UpsellPage } from './pages/upsell-page.tsx';
+
+const routes: RouteObject[] = [
+  {
+    element: (
+      <>
+        <CheckoutLayout />
+        <LocationProbe />
+      </>
+    ),
+    children: [
+      { path: '/checkout/shipping', element: <ShippingPage /> },
+      { path: '/checkout/upsell', element: <UpsellPage /> },
+      { path: '/checkout/payment', element: <PaymentPage /> },
+    ],
+  },
+  { path: '/checkout/complete', element: <CompletePage /> },
+  {
+    path: '/shop',
+    element: (
+      <>
+        <h1>Shop</h1>
+        <LocationProbe />
+      </>
+    ),
+  },
+];
+
+const cart = buildCart(
+  [
+    { offer: sleepLine.offers[1]!, quantity: 1, slug: 'sleep-gummies' },
+    { offer: biotinLine.offers[0]!, quantity: 2, slug: 'biotin-gummies' },
+  ],
+  { code: 'WELCOME10', description: '10% off your first order', discount_cents: 674 },
+);
+
+const shipping = {
+  address: '88 Alder Road',
+  address2: '',
+  city: 'Bend',
+  state: 'OR' as const,
+  zip: '97701',
+  phoneNo: '(503) 555-0142',
+};
+
+const noOffers = { body: { status: 'SUCCESS', message: '', data: { offers: [] } } };
+
+function memberApi(extra: Record<string, Reply | ((body: unknown) => Reply)> = {}) {
+  return stubApi({
+    '/products/': catalogReply,
+    '/v2/ecom/cart': cartReply(cart),
+    '/account/data/': ok(buildAccountData()),
+    '/leads/upsells': noOffers,
+    ...extra,
+  });
+}
+
+function logIn() {
+  setLeadsId('lead-1');
+  setLoggedIn(true);
+}
+
+function events() {
+  return (window.dataLayer ?? []).filter((entry) => typeof entry.event === 'string');
+}
+
+beforeEach(() => {
+  localStorage.clear();
+  sessionStorage.clear();
+  resetAppStateForTests();
+  resetBrowserCartForTests();
+  resetCheckoutStateForTests();
+  window.dataLayer = [];
+  window.innerWidth = 1280;
+});
+afterEach(() => {
+  cleanup();
+  clearToasts();
+});
+
+describe('step 1, shipping', () => {
+  it('asks a visitor to sign up with the spec’s messages', async () => {
+    const u = userEvent.setup();
+    localStorage.setItem(
+      storageKeys.cart,
+      JSON.stringify([
+        {
+          name: 'Sleep Gummies',
+          product_id: 40,
+          price: 24.99,
+          frequency: 'ONE_TIME',
+          description: 'x',
+          dose: 'One bottle',
+          quantity: 1,
+          img: '/images/supp-sleep.webp',
+        },
+      ]),
+    );
+    stubApi({ '/products/': catalogReply });
+    renderRoutes(routes, { path: '/checkout/shipping' });
+    await u.click(await screen.findByRole('button', { name: 'Create account and continue' }));
+    expect(
+      await screen.findByText('Continue your online visit by checking the box above'),
+    ).toBeTruthy();
+    expect(screen.getAllByText('Field required').length).toBeGreaterThanOrEqual(4);
+    expect(screen.getByText('Password is required')).toBeTruthy();
+    expect(screen.getByText('You must enter a date of birth.')).toBeTruthy();
+    expect(events().map((e) => e.event)).toEqual(['checkout_progress']);
+    expect(events()[0]?.ecommerce).toMatchObject({ checkout_step: 1, checkout_option: 'Shipping' });
+  });
+
+  it('fills the address from the account and checks it with the spec’s messages', async () => {
+    const u = userEvent.setup();
+    logIn();
+    memberApi();
+    renderRoutes(routes, { path: '/checkout/shipping' });
+    const form = await screen.findByRole('region', { name: 'Shipping address' });
+    const zip = within(form).getByLabelText('ZIP code');
+    expect((within(form).getByLabelText('Street address') as HTMLInputElement).value).toBe(
+      '12 Harbor St',
+    );
+    expect((within(form).getByLabelText('Phone') as HTMLInputElement).value).toBe('(555) 010-0123');
+    await u.clear(zip);
+    await u.type(zip, '0410');
+    await u.clear(within(form).getByLabelText('City'));
+    await u.click(within(form).getByRole('button', { name: 'Continue' }));
+    expect(await within(form).findByText('Invalid ZIP code format')).toBeTruthy();
+    expect(within(form).getByText('Field required')).toBeTruthy();
+
+    await u.type(zip, '1');
+    await u.type(within(form).getByLabelText('City'), 'Portland');
+    await u.click(within(form).getByRole('button', { name: 'Continue' }));
+    // No offers for this cart: step 2 moves straight on to payment.
+    expect(await screen.findByRole('region', { name: 'Payment' })).toBeTruthy();
+    expect(screen.getByTestId('location').textContent).toBe('/checkout/payment');
+    // The new step's heading takes focus, so a screen reader says where the customer is.
+    await waitFor(() =>
+      expect(document.activeElement).toBe(screen.getByRole('heading', { name: 'Payment' })),
+    );
+    const steps = events()
+      .filter((e) => e.event === 'checkout_progress')
+      .map((e) => (e.ecommerce as { checkout_step: number }).checkout_step);
+    expect(steps).toEqual([1, 2, 3]);
+  });
+
+  it('sends an empty cart back to the shop, saying so', async () => {
+    stubApi({ '/products/': catalogReply });
+    renderRoutes(routes, { path: '/checkout/payment' });
+    expect(await screen.findByRole('heading', { name: 'Shop' })).toBeTruthy();
+    expect(await screen.findByText('Your cart is empty')).toBeTruthy();
+  });
+});
+
+describe('step 3, payment', () => {
+  it('says the card and consent messages of spec §5 word for word', async () => {
+    const u = userEvent.setup();
+    logIn();
+    setCheckoutShipping(shipping);
+    memberApi();
+    renderRoutes(routes, { path: '/checkout/payment' });
+    const payment = await screen.findByRole('region', { name: 'Payment' });
+    expect(await within(payment).findByRole('radio', { name: /Visa/ })).toHaveProperty(
+      'checked',
+      true,
+    );
+    await u.click(within(payment).getByRole('radio', { name: 'A new card' }));
+    await u.click(within(payment).getByRole('button', { name: 'Place order' }));
+    expect(await within(payment).findByText('Card number is required')).toBeTruthy();
+    expect(within(payment).getByText('Not a valid expiration date')).toBeTruthy();
+    expect(within(payment).getByText('Card security code is Required')).toBeTruthy();
+    expect(
+      within(payment).getByText('Continue your payment by checking the box above'),
+    ).toBeTruthy();
+    expect(document.activeElement).toBe(within(payment).getByLabelText('Card number'));
+
+    await u.type(within(payment).getByLabelText('Card number'), '4242 4242 4242 4242 1');
+    await u.click(within(payment).getByRole('button', { name: 'Place order' }));
+    expect(await within(payment).findByText('Max 16 digits allowed')).toBeTruthy();
+
+    await u.click(within(payment).getByRole('checkbox', { name: 'Same as the shipping address' }));
+    await u.click(within(payment).getByRole('button', { name: 'Place order' }));
+    expect(await within(payment).findAllByText('Field required')).toHaveLength(4);
+  });
+
+  it('places one order for a double click, without a price, and shows the order number', async () => {
+    const u = userEvent.setup();
+    logIn();
+    setCheckoutShipping(shipping);
+    sessionStorage.setItem(storageKeys.clickId, 'c-abc');
+    const bodies: unknown[] = [];
+    const api = memberApi({
+      '/v2/ecom/place-order': (body) => {
+        bodies.push(body);
+        return {
+          body: {
+            data: {
+              orders_id: 7,
+              order_number: 'PW-100200',
+              total_cents: 6074,
+              subscriptions: 1,
+              items: cart.products.items.map((item) => ({
+                product_id: item.product_id,
+                name: item.name,
+                category: item.category,
+                price_cents: item.price_cents,
+                quantity: item.quantity,
+                frequency: item.frequency,
+              })),
+            },
+          },
+        };
+      },
+    });
+    renderRoutes(routes, { path: '/checkout/payment' });
+    const payment = await screen.findByRole('region', { name: 'Payment' });
+    await u.click(await within(payment).findByRole('checkbox', { name: /I authorize Pairwell/ }));
+    const place = within(payment).getByRole('button', { name: 'Place order' });
+    await u.dblClick(place);
+
+    expect(
+      await screen.findByRole('heading', { name: 'Thank you, your order is placed' }),
+    ).toBeTruthy();
+    expect(bodies).toHaveLength(1);
+    const body = bodies[0] as Record<string, unknown>;
+    expect(body).toEqual({
+      idempotency_key: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      shipping: { ...shipping },
+      billing: null,
+      payment: { method: 'saved' },
+      consent: true,
+      click_id: 'c-abc',
+    });
+    expect(JSON.stringify(body)).not.toMatch(/price|total|cents/);
+    expect(screen.getByRole('link', { name: 'PW-100200' }).getAttribute('href')).toBe(
+      '/orders#PW-100200',
+    );
+    expect(sessionStorage.getItem(checkoutKeyStorageKey)).toBeNull();
+    const purchase = events().find((e) => e.event === 'purchase');
+    expect(purchase?.ecommerce).toEqual({
+      transaction_id: 'PW-100200',
+      value: 60.74,
+      currency: 'USD',
+      tax: 0,
+      shipping: 0,
+      items: [
+        { name: 'Sleep Gummies', id: '41', category: 'supplements', price: 17.5, quantity: 1 },
+        { name: 'Biotin Gummies', id: '30', category: 'supplements', price: 24.99, quantity: 2 },
+      ],
+    });
+    await waitFor(() =>
+      expect(api.calls.filter((call) => call.path === '/v2/ecom/cart').length).toBeGreaterThan(1),
+    );
+  });
+
+  it('shows a decline’s reason on the payment step and makes a new key for the next try', async () => {
+    const u = userEvent.setup();
+    logIn();
+    setCheckoutShipping(shipping);
+    const keys: string[] = [];
+    memberApi({
+      '/v2/ecom/place-order': (body) => {
+        keys.push((body as { idempotency_key: string }).idempotency_key);
+        return failure(402, 'CARD_DECLINED', 'Your card was declined.', {
+          ccnum: 'Your card was declined.',
+        });
+      },
+    });
+    renderRoutes(routes, { path: '/checkout/payment' });
+    const payment = await screen.findByRole('region', { name: 'Payment' });
+    await u.click(await within(payment).findByRole('radio', { name: 'A new card' }));
+    await u.type(within(payment).getByLabelText('Card number'), '4000 0000 0000 0002');
+    await u.type(within(payment).getByLabelText('Expiration'), '1230');
+    expect((within(payment).getByLabelText('Expiration') as HTMLInputElement).value).toBe('12/30');
+    await u.type(within(payment).getByLabelText('Security code'), '123');
+    await u.click(within(payment).getByRole('checkbox', { name: /I authorize Pairwell/ }));
+    await u.click(within(payment).getByRole('button', { name: 'Place order' }));
+
+    const alert = await within(payment).findByRole('alert');
+    expect(alert.textContent).toBe('Your card was declined.');
+    // Shown once: not repeated on the card number field.
+    expect(within(payment).getAllByText('Your card was declined.')).toHaveLength(1);
+    expect(screen.getByTestId('location').textContent).toBe('/checkout/payment');
+
+    await u.click(within(payment).getByRole('button', { name: 'Place order' }));
+    await waitFor(() => expect(keys).toHaveLength(2));
+    expect(keys[0]).not.toBe(keys[1]);
+  });
+});

@@ -1,0 +1,433 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useQueryClient } from '@tanstack/react-query';
+import { useRef, useState } from 'react';
+import { useForm, useWatch } from 'react-hook-form';
+import { Link, Navigate, useNavigate } from 'react-router';
+import { z } from 'zod';
+import {
+  AddressInputSchema,
+  CardCvvSchema,
+  CardExpirySchema,
+  CardNumberSchema,
+  PaymentConsentSchema,
+  type CardSummary,
+} from '#shared/accounts.ts';
+import type { PlaceOrder } from '#shared/checkout.ts';
+import { formatCents } from '#shared/money.ts';
+import { usStates } from '#shared/us-states.ts';
+import { autoSlash, expiryGroups } from '#client/components/forms/auto-slash.ts';
+import { applyApiError } from '#client/components/forms/form-errors.ts';
+import { CheckboxField, FormAlert, TextField } from '#client/components/forms/fields.tsx';
+import { textLinkClass } from '#client/components/ui/button.ts';
+import { Spinner } from '#client/components/ui/spinner.tsx';
+import { SubmitButton } from '#client/components/ui/submit-button.tsx';
+import {
+  forgetSession,
+  isUnauthenticated,
+  useAccountData,
+} from '#client/features/accounts/accounts.api.ts';
+import { cardExpiry } from '#client/features/accounts/components/payment-card.tsx';
+import { cartKey } from '#client/features/cart/cart.api.ts';
+import { useCart, useIsMember } from '#client/features/cart/use-cart.ts';
+import { trackPurchase } from '#client/lib/analytics.ts';
+import { ApiError } from '#client/lib/api.ts';
+import { useLeadsId } from '#client/lib/app-state.ts';
+import { storedClickId } from '#client/lib/clicks.ts';
+import { paths } from '#client/paths.ts';
+import { placeOrder } from '../checkout.api.ts';
+import {
+  checkoutKey,
+  forgetCheckoutKey,
+  rememberPlacedOrder,
+  useCheckoutShipping,
+  type Shipping,
+} from '../checkout-state.ts';
+import { AddressFields } from '../components/address-fields.tsx';
+import { useCheckoutStepEvent } from '../use-checkout-step.ts';
+import { stepCardClass } from './shipping-page.tsx';
+
+const AddressTextSchema = z.object({
+  address: z.string(),
+  address2: z.string(),
+  city: z.string(),
+  state: z.string(),
+  zip: z.string(),
+});
+
+/**
+ * Step 3's form. Each part is checked with the shared schema of spec §5 (card, address, consent),
+ * and only the parts in use: the card fields for a new card, the billing address when it is not
+ * the shipping address.
+ */
+export const PaymentFormSchema = z
+  .object({
+    method: z.enum(['saved', 'card']),
+    ccnum: z.string(),
+    ccexp: z.string(),
+    cccvv: z.string(),
+    billingSame: z.boolean(),
+    billing: AddressTextSchema,
+    consent: z.boolean(),
+  })
+  .superRefine((form, ctx) => {
+    const check = (schema: z.ZodType, value: unknown, path: (string | number)[]) => {
+      const result = schema.safeParse(value);
+      if (result.success) return;
+      for (const issue of result.error.issues)
+        ctx.addIssue({
+          code: 'custom',
+          message: issue.message,
+          path: [
+            ...path,
+            ...issue.path.map((part) => (typeof part === 'number' ? part : String(part))),
+          ],
+        });
+    };
+    if (form.method === 'card') {
+      check(CardNumberSchema, form.ccnum, ['ccnum']);
+      check(CardExpirySchema, form.ccexp, ['ccexp']);
+      check(CardCvvSchema, form.cccvv, ['cccvv']);
+    }
+    if (!form.billingSame) check(AddressInputSchema, form.billing, ['billing']);
+    check(PaymentConsentSchema, form.consent, ['consent']);
+  });
+export type PaymentForm = z.infer<typeof PaymentFormSchema>;
+
+const fieldNames = [
+  'ccnum',
+  'ccexp',
+  'cccvv',
+  'consent',
+  'billing.address',
+  'billing.address2',
+  'billing.city',
+  'billing.state',
+  'billing.zip',
+] as const;
+
+/** The request for this form: the server prices the cart, so no amount travels. */
+export function placeOrderBody(form: PaymentForm, shipping: Shipping): PlaceOrder {
+  const clickId = storedClickId();
+  return {
+    idempotency_key: checkoutKey(),
+    shipping,
+    billing: form.billingSame ? null : AddressInputSchema.parse(form.billing),
+    payment:
+      form.method === 'card'
+        ? {
+            method: 'card',
+            ccnum: CardNumberSchema.parse(form.ccnum),
+            ccexp: form.ccexp.trim(),
+            cccvv: form.cccvv.trim(),
+          }
+        : { method: 'saved' },
+    consent: true,
+    ...(clickId ? { click_id: clickId } : {}),
+  };
+}
+
+function stateName(code: string): string {
+  return usStates.find(([c]) => c === code)?.[1] ?? code;
+}
+
+function ShipTo({ shipping }: { shipping: Shipping }) {
+  return (
+    <div className="flex items-start justify-between gap-4 rounded-2xl border border-line bg-surface px-4 py-3">
+      <div className="text-[0.9375rem]">
+        <p className="font-semibold text-ink">Ship to</p>
+        <p className="text-ink-soft">
+          {shipping.address}
+          {shipping.address2 ? `, ${shipping.address2}` : ''}
+          <br />
+          {shipping.city}, {stateName(shipping.state)} {shipping.zip}
+        </p>
+      </div>
+      <Link
+        to={paths.checkoutShipping}
+        aria-label="Edit shipping address"
+        className={`${textLinkClass} shrink-0 text-sm`}
+      >
+        Edit
+      </Link>
+    </div>
+  );
+}
+
+const methodClass =
+  'flex cursor-pointer items-center gap-3 rounded-2xl border border-line bg-white px-4 py-3 transition-colors hover:border-accent-400 has-checked:border-accent-600 has-checked:bg-accent-50 has-checked:ring-1 has-checked:ring-accent-600';
+
+interface PaymentFormProps {
+  shipping: Shipping;
+  card: CardSummary | null;
+  totalCents: number;
+  /** Whether the order starts a subscription (the consent then covers its renewals). */
+  subscriptions: boolean;
+}
+
+function PaymentFormView({ shipping, card, totalCents, subscriptions }: PaymentFormProps) {
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const placing = useRef(false);
+  const previousExpiry = useRef('');
+  const [alert, setAlert] = useState<{ message: string; shipping: boolean } | null>(null);
+  const savedUsable = card !== null && !card.expired;
+  const {
+    register,
+    control,
+    handleSubmit,
+    setError,
+    formState: { errors, isSubmitting },
+  } = useForm({
+    resolver: zodResolver(PaymentFormSchema),
+    defaultValues: {
+      method: savedUsable ? ('saved' as const) : ('card' as const),
+      ccnum: '',
+      ccexp: '',
+      cccvv: '',
+      billingSame: true,
+      billing: { address: '', address2: '', city: '', state: '', zip: '' },
+      consent: false,
+    },
+  });
+  const method = useWatch({ control, name: 'method' });
+  const billingSame = useWatch({ control, name: 'billingSame' });
+  // Registered in the order of the page, so the first invalid field is the one focused.
+  const methodField = register('method');
+  const cardNumber = register('ccnum');
+  const expiry = register('ccexp');
+
+  const place = async (values: PaymentForm) => {
+    // A second click while the first is on its way sends nothing (the key covers retries).
+    if (placing.current) return;
+    placing.current = true;
+    setAlert(null);
+    try {
+      const order = await placeOrder(placeOrderBody(values, shipping));
+      trackPurchase({
+        order_number: order.order_number,
+        total_cents: order.total_cents,
+        items: order.items,
+      });
+      rememberPlacedOrder(order);
+      forgetCheckoutKey();
+      // The confirmation tidies up (address, cart, member data) once it shows: doing it here
+      // would empty the cart under this page and send the customer to the shop.
+      await navigate(paths.checkoutComplete, { replace: true });
+    } catch (error) {
+      if (error instanceof ApiError && error.code === 'CARD_DECLINED') {
+        // The gateway's reason, once, where the customer is looking; the next try is a new attempt.
+        forgetCheckoutKey();
+        setAlert({ message: error.message, shipping: false });
+      } else if (isUnauthenticated(error)) {
+        forgetSession(queryClient);
+      } else if (error instanceof ApiError && error.code === 'EMPTY_CART') {
+        await queryClient.invalidateQueries({ queryKey: cartKey });
+      } else {
+        const outcome = applyApiError(error, setError, fieldNames);
+        const aboutShipping =
+          error instanceof ApiError &&
+          Object.keys(error.fields).some((name) => name.startsWith('shipping.'));
+        if (!outcome.placed || aboutShipping)
+          setAlert({ message: outcome.message, shipping: aboutShipping });
+      }
+    } finally {
+      placing.current = false;
+    }
+  };
+
+  return (
+    <form onSubmit={(event) => void handleSubmit(place)(event)} noValidate className="space-y-6">
+      <ShipTo shipping={shipping} />
+
+      <fieldset>
+        <legend className="font-sans text-base font-semibold text-ink">Pay with</legend>
+        {savedUsable ? (
+          <div className="mt-3 grid gap-2.5">
+            <label className={methodClass}>
+              <input
+                type="radio"
+                value="saved"
+                className="size-5 shrink-0 accent-accent-700"
+                {...methodField}
+              />
+              <span className="min-w-0 flex-1">
+                <span className="block font-semibold text-ink">
+                  {card.brand} <span aria-hidden="true">••••</span>
+                  <span className="sr-only">ending in</span> {card.last4}
+                </span>
+                <span className="block text-sm text-ink-soft">
+                  Your saved card, expires {cardExpiry(card)}
+                </span>
+              </span>
+            </label>
+            <label className={methodClass}>
+              <input
+                type="radio"
+                value="card"
+                className="size-5 shrink-0 accent-accent-700"
+                {...methodField}
+              />
+              <span className="font-semibold text-ink">A new card</span>
+            </label>
+          </div>
+        ) : card?.expired ? (
+          <p className="mt-2 text-sm text-ink-soft">
+            Your saved card ({card.brand} ending in {card.last4}) has expired. Please enter a new
+            card.
+          </p>
+        ) : null}
+        {method === 'card' ? (
+          <div className="mt-4 space-y-5">
+            <TextField
+              label="Card number"
+              inputMode="numeric"
+              autoComplete="cc-number"
+              placeholder="1234 5678 9012 3456"
+              maxLength={23}
+              spellCheck={false}
+              error={errors.ccnum?.message}
+              {...cardNumber}
+            />
+            <div className="grid grid-cols-2 gap-5">
+              <TextField
+                label="Expiration"
+                hint="MM/YY"
+                inputMode="numeric"
+                autoComplete="cc-exp"
+                maxLength={5}
+                error={errors.ccexp?.message}
+                {...expiry}
+                onFocus={(event) => {
+                  previousExpiry.current = event.target.value;
+                }}
+                onChange={(event) => {
+                  const next = autoSlash(previousExpiry.current, event.target.value, expiryGroups);
+                  if (next !== event.target.value) event.target.value = next;
+                  previousExpiry.current = next;
+                  void expiry.onChange(event);
+                }}
+              />
+              <TextField
+                label="Security code"
+                hint="3 or 4 digits"
+                inputMode="numeric"
+                autoComplete="cc-csc"
+                maxLength={4}
+                error={errors.cccvv?.message}
+                {...register('cccvv')}
+              />
+            </div>
+            <p className="text-sm text-muted">
+              This card is saved as your card on file for this order and your subscriptions. We keep
+              only its brand, last four digits and expiry date.
+            </p>
+          </div>
+        ) : null}
+      </fieldset>
+
+      <fieldset className="space-y-4">
+        <legend className="font-sans text-base font-semibold text-ink">Billing address</legend>
+        <CheckboxField label="Same as the shipping address" {...register('billingSame')} />
+        {billingSame ? null : (
+          <AddressFields
+            section="billing"
+            field={(name) => register(`billing.${name}`)}
+            errors={{
+              address: errors.billing?.address?.message,
+              address2: errors.billing?.address2?.message,
+              city: errors.billing?.city?.message,
+              state: errors.billing?.state?.message,
+              zip: errors.billing?.zip?.message,
+            }}
+          />
+        )}
+      </fieldset>
+
+      <div className="border-t border-line pt-6">
+        <CheckboxField
+          label={
+            <>
+              I authorize Pairwell to charge my card {formatCents(totalCents)} for this order
+              {subscriptions ? ', and for my subscriptions at each renewal until I cancel' : ''}. I
+              agree to the{' '}
+              <Link to={paths.terms} target="_blank" rel="noopener" className={textLinkClass}>
+                Terms of Service<span className="sr-only"> (opens in a new tab)</span>
+              </Link>
+              .
+            </>
+          }
+          error={errors.consent?.message}
+          {...register('consent')}
+        />
+      </div>
+
+      {alert ? (
+        <FormAlert>
+          {alert.message}
+          {alert.shipping ? (
+            <>
+              {' '}
+              <Link
+                to={paths.checkoutShipping}
+                className="font-semibold underline underline-offset-4"
+              >
+                Check your shipping address
+              </Link>
+              .
+            </>
+          ) : null}
+        </FormAlert>
+      ) : null}
+
+      <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
+        <p className="text-lg font-semibold text-ink">
+          Total today <span className="tabular-nums">{formatCents(totalCents)}</span>
+        </p>
+        <SubmitButton pending={isSubmitting} size="lg" className="w-full sm:w-auto sm:min-w-48">
+          Place order
+        </SubmitButton>
+      </div>
+    </form>
+  );
+}
+
+function MemberPayment({ shipping }: { shipping: Shipping }) {
+  const cart = useCart();
+  const leadsId = useLeadsId() ?? '';
+  const account = useAccountData(leadsId);
+  if (account.isPending) return <Spinner block label="Loading your payment details…" />;
+  return (
+    <PaymentFormView
+      shipping={shipping}
+      card={account.data?.card ?? null}
+      totalCents={cart.totalCents}
+      subscriptions={cart.lines.some((line) => line.frequency !== 'ONE_TIME')}
+    />
+  );
+}
+
+/** /checkout/payment, step 3: the card (saved or new), billing address, consent and 'Place order'. */
+export function PaymentPage() {
+  const member = useIsMember();
+  const shipping = useCheckoutShipping();
+  const cart = useCart();
+  useCheckoutStepEvent(3, cart, member && shipping !== null);
+
+  if (!member || !shipping) return <Navigate to={paths.checkoutShipping} replace />;
+  return (
+    <section aria-labelledby="payment-title" className={stepCardClass}>
+      <h2
+        id="payment-title"
+        tabIndex={-1}
+        data-step-heading
+        className="text-2xl text-ink outline-none"
+      >
+        Payment
+      </h2>
+      <p className="mt-2 text-ink-soft">You’ll see your order number as soon as it’s placed.</p>
+      <div className="mt-6">
+        <MemberPayment shipping={shipping} />
+      </div>
+    </section>
+  );
+}

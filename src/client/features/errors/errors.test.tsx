@@ -1,0 +1,80 @@
+// @vitest-environment jsdom
+import { cleanup, render, screen } from '@testing-library/react';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { afterEach, describe, expect, it } from 'vitest';
+import { setRuntimeConfig } from '#client/lib/runtime-config.ts';
+import { takeConsoleErrors } from '#test/setup.ts';
+import { ErrorBoundary } from './components/error-boundary.tsx';
+import { FeatureGate } from './components/feature-gate.tsx';
+
+function Broken(): never {
+  throw new Error('render failed');
+}
+
+afterEach(() => {
+  cleanup();
+  window.dataLayer = [];
+});
+
+describe('the error boundary', () => {
+  it("shows 'Unexpected error' with the support e-mail and 'Refresh page', and reports it as critical", () => {
+    render(
+      <ErrorBoundary>
+        <Broken />
+      </ErrorBoundary>,
+    );
+    expect(screen.getByRole('heading', { name: 'Unexpected error' })).toBeTruthy();
+    expect(screen.getByText(/Our team has been notified/)).toBeTruthy();
+    expect(
+      screen.getByRole('link', { name: 'support@pairwell.example' }).getAttribute('href'),
+    ).toBe('mailto:support@pairwell.example');
+    expect(screen.getByRole('button', { name: 'Refresh page' })).toBeTruthy();
+    expect(window.dataLayer).toContainEqual(
+      expect.objectContaining({ event: 'exception', fatal: true }),
+    );
+    // React itself logs the caught error; that is expected here.
+    expect(takeConsoleErrors().length).toBeGreaterThan(0);
+  });
+
+  it('renders its children when nothing fails', () => {
+    render(
+      <ErrorBoundary>
+        <p>All good</p>
+      </ErrorBoundary>,
+    );
+    expect(screen.getByText('All good')).toBeTruthy();
+  });
+});
+
+describe('feature flags', () => {
+  function renderGated(enabled: boolean) {
+    setRuntimeConfig({ features: { login: true, onlineVisit: enabled } });
+    const router = createMemoryRouter([
+      {
+        path: '/',
+        element: (
+          <FeatureGate feature="onlineVisit">
+            <p>Visit screen</p>
+          </FeatureGate>
+        ),
+      },
+    ]);
+    render(<RouterProvider router={router} />);
+  }
+
+  it('a disabled feature shows the no-access page naming it, with a link home', () => {
+    renderGated(false);
+    expect(
+      screen.getByRole('heading', { name: 'You don’t have access to Online visit' }),
+    ).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Back to the home page' }).getAttribute('href')).toBe(
+      '/',
+    );
+    expect(screen.queryByText('Visit screen')).toBeNull();
+  });
+
+  it('an enabled feature shows its screen', () => {
+    renderGated(true);
+    expect(screen.getByText('Visit screen')).toBeTruthy();
+  });
+});

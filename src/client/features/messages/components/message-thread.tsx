@@ -1,0 +1,136 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { format, isValid, parseISO } from 'date-fns';
+import { useEffect, useId, useRef, useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { z } from 'zod';
+import { dateFormats } from '#shared/constants.ts';
+import { messages as siteMessages } from '#shared/messages.ts';
+import type { Message } from '#shared/messaging.ts';
+import { FieldError, FormAlert, inputClass } from '#client/components/forms/fields.tsx';
+import { applyApiError } from '#client/components/forms/form-errors.ts';
+import { SubmitButton } from '#client/components/ui/submit-button.tsx';
+
+export function messageTime(value: string): string {
+  const date = parseISO(value);
+  return isValid(date) ? format(date, dateFormats.long) : value;
+}
+
+/**
+ * A conversation, oldest first. `me` is the side reading it: their messages sit on the right.
+ * The list is a log, so a screen reader hears new messages as they arrive.
+ */
+export function MessageList({
+  messages,
+  me,
+  label,
+}: {
+  messages: readonly Message[];
+  me: Message['sender'];
+  label: string;
+}) {
+  if (messages.length === 0) {
+    return <p className="text-[0.9375rem] text-ink-soft">No messages yet.</p>;
+  }
+  return (
+    <div role="log" aria-label={label}>
+      <ol className="space-y-3">
+        {messages.map((message) => {
+          const mine = message.sender === me;
+          return (
+            <li key={message.id} className={`flex ${mine ? 'justify-end' : 'justify-start'}`}>
+              <article
+                aria-label={`${message.author}, ${messageTime(message.created_at)}`}
+                className={`max-w-[85%] rounded-2xl px-4 py-3 ${
+                  mine ? 'bg-accent-50 ring-1 ring-accent-200' : 'bg-surface ring-1 ring-line'
+                }`}
+              >
+                <p className="text-sm text-muted">
+                  <span className="font-semibold text-ink">{message.author}</span>
+                  {' · '}
+                  <time dateTime={message.created_at}>{messageTime(message.created_at)}</time>
+                </p>
+                <p className="mt-1 text-[0.9375rem] break-words whitespace-pre-wrap text-ink">
+                  {message.body}
+                </p>
+              </article>
+            </li>
+          );
+        })}
+      </ol>
+    </div>
+  );
+}
+
+const ReplySchema = z.object({
+  body: z
+    .string()
+    .trim()
+    .min(1, 'Write a message')
+    .max(4000, 'Messages can be up to 4,000 characters'),
+});
+
+/**
+ * Writes a message. `onSend` resolves when the server has it; its field messages land on the box.
+ * The body never goes to analytics, logs or error reports.
+ */
+export function ReplyForm({
+  label = 'Your message',
+  submitLabel = 'Send',
+  onSend,
+}: {
+  label?: string;
+  submitLabel?: string;
+  onSend: (body: string) => Promise<unknown>;
+}) {
+  const id = useId();
+  const [alert, setAlert] = useState<string | null>(null);
+  const {
+    register,
+    handleSubmit,
+    reset,
+    setError,
+    formState: { errors, isSubmitting },
+  } = useForm({ resolver: zodResolver(ReplySchema), defaultValues: { body: '' } });
+  const submit = handleSubmit(async ({ body }) => {
+    setAlert(null);
+    try {
+      await onSend(body);
+      reset({ body: '' });
+    } catch (error) {
+      const outcome = applyApiError(error, setError, ['body']);
+      if (!outcome.placed) setAlert(outcome.message || siteMessages.somethingWentWrong);
+    }
+  });
+  return (
+    <form onSubmit={(event) => void submit(event)} noValidate className="space-y-3">
+      {alert ? <FormAlert>{alert}</FormAlert> : null}
+      <div>
+        <label htmlFor={id} className="block text-[0.9375rem] font-medium text-ink">
+          {label}
+        </label>
+        <textarea
+          id={id}
+          rows={4}
+          aria-invalid={errors.body ? true : undefined}
+          aria-describedby={errors.body ? `${id}-error` : undefined}
+          className={`${inputClass(Boolean(errors.body))} mt-1.5 resize-y`}
+          {...register('body')}
+        />
+        <FieldError id={`${id}-error`} message={errors.body?.message} />
+      </div>
+      <div className="flex justify-end">
+        <SubmitButton pending={isSubmitting}>{submitLabel}</SubmitButton>
+      </div>
+    </form>
+  );
+}
+
+/** Keeps the newest message in view when one arrives. */
+export function useScrollToEnd(count: number) {
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const node = ref.current;
+    if (node) node.scrollTop = node.scrollHeight;
+  }, [count]);
+  return ref;
+}

@@ -1,0 +1,290 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef, useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { useSearchParams } from 'react-router';
+import { z } from 'zod';
+import type { Thread } from '#shared/messaging.ts';
+import { FieldError, FormAlert, TextField, inputClass } from '#client/components/forms/fields.tsx';
+import { applyApiError } from '#client/components/forms/form-errors.ts';
+import { buttonClass } from '#client/components/ui/button.ts';
+import { LoadError } from '#client/components/ui/load-error.tsx';
+import { Spinner } from '#client/components/ui/spinner.tsx';
+import { SubmitButton } from '#client/components/ui/submit-button.tsx';
+import { showToast } from '#client/components/ui/toast.tsx';
+import {
+  AccountHeader,
+  useMemberData,
+} from '#client/features/accounts/components/account-layout.tsx';
+import {
+  MessageList,
+  ReplyForm,
+  messageTime,
+  useScrollToEnd,
+} from '../components/message-thread.tsx';
+import {
+  markThreadRead,
+  refreshThreads,
+  sendMessage,
+  useNewMessagesPoll,
+  useThreads,
+} from '../messages.api.ts';
+
+const cardClass =
+  'rounded-3xl border border-line bg-white p-5 shadow-[0_1px_2px_rgba(15,37,51,0.04)] sm:p-6';
+
+/**
+ * /messages: the patient's conversations with their care team. New messages appear without a
+ * reload (polled every 15 s while the page is visible); opening a conversation marks it read.
+ */
+export function MessagesPage() {
+  const { leadsId } = useMemberData();
+  const threads = useThreads(leadsId);
+  useNewMessagesPoll(leadsId);
+  const [params, setParams] = useSearchParams();
+  const [composing, setComposing] = useState(false);
+  const selectedId = Number(params.get('thread'));
+  const list = threads.data?.threads ?? [];
+  const selected = list.find((thread) => thread.id === selectedId) ?? null;
+
+  const open = (id: number | null) => {
+    setComposing(false);
+    setParams(id === null ? {} : { thread: String(id) });
+  };
+
+  return (
+    <>
+      <AccountHeader title="Messages" subtitle="Write to your care team and read their replies." />
+      {threads.isPending ? (
+        <Spinner block label="Loading your messages…" />
+      ) : threads.isError ? (
+        <LoadError message={threads.error.message} onRetry={() => void threads.refetch()} />
+      ) : (
+        <div className="grid gap-5 lg:grid-cols-[20rem_minmax(0,1fr)] lg:items-start">
+          <section
+            aria-labelledby="conversations-title"
+            className={`${cardClass} ${selected || composing ? 'hidden lg:block' : ''}`}
+          >
+            <div className="flex flex-wrap items-center justify-between gap-3">
+              <h2 id="conversations-title" className="text-xl text-ink">
+                Conversations
+              </h2>
+              <button
+                type="button"
+                className={buttonClass('secondary')}
+                onClick={() => {
+                  setParams({});
+                  setComposing(true);
+                }}
+              >
+                New message
+              </button>
+            </div>
+            {list.length === 0 ? (
+              <p className="mt-4 text-[0.9375rem] text-ink-soft">
+                You have no messages yet. Your care team writes here about your visits, and you can
+                write to them any time.
+              </p>
+            ) : (
+              <ul className="mt-4 divide-y divide-line">
+                {list.map((thread) => (
+                  <li key={thread.id}>
+                    <button
+                      type="button"
+                      aria-current={thread.id === selected?.id ? 'true' : undefined}
+                      onClick={() => open(thread.id)}
+                      className={`flex min-h-11 w-full items-start justify-between gap-3 rounded-xl px-2 py-3 text-left hover:bg-accent-50 ${
+                        thread.id === selected?.id ? 'bg-accent-50' : ''
+                      }`}
+                    >
+                      <span className="min-w-0">
+                        <span
+                          className={`block truncate text-ink ${thread.unread > 0 ? 'font-semibold' : ''}`}
+                        >
+                          {thread.subject}
+                        </span>
+                        <span className="block text-sm text-muted">
+                          <time dateTime={thread.updated_at}>{messageTime(thread.updated_at)}</time>
+                        </span>
+                      </span>
+                      {thread.unread > 0 ? (
+                        <span className="shrink-0 rounded-full bg-accent-700 px-2 py-0.5 text-sm font-semibold text-white">
+                          {thread.unread}
+                          <span className="sr-only"> unread</span>
+                        </span>
+                      ) : null}
+                    </button>
+                  </li>
+                ))}
+              </ul>
+            )}
+          </section>
+          {composing ? (
+            <NewConversation
+              leadsId={leadsId}
+              onCancel={() => setComposing(false)}
+              onSent={(threadId) => open(threadId)}
+            />
+          ) : selected ? (
+            <ThreadView leadsId={leadsId} thread={selected} onBack={() => open(null)} />
+          ) : list.length > 0 ? (
+            <p className="hidden text-ink-soft lg:block">Choose a conversation to read it.</p>
+          ) : null}
+        </div>
+      )}
+    </>
+  );
+}
+
+function BackButton({ onClick }: { onClick: () => void }) {
+  return (
+    <button
+      type="button"
+      onClick={onClick}
+      className="-mt-2 mb-2 inline-flex min-h-11 items-center gap-1.5 font-semibold text-accent-800 underline-offset-4 hover:underline lg:hidden"
+    >
+      <svg
+        aria-hidden="true"
+        viewBox="0 0 20 20"
+        className="size-4"
+        fill="none"
+        stroke="currentColor"
+        strokeWidth="2"
+      >
+        <path d="M12.5 4.5 7 10l5.5 5.5" strokeLinecap="round" strokeLinejoin="round" />
+      </svg>
+      All conversations
+    </button>
+  );
+}
+
+function ThreadView({
+  leadsId,
+  thread,
+  onBack,
+}: {
+  leadsId: string;
+  thread: Thread;
+  onBack: () => void;
+}) {
+  const queryClient = useQueryClient();
+  const scroller = useScrollToEnd(thread.messages.length);
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    heading.current?.focus();
+  }, [thread.id]);
+  // Opening a conversation (or a new message arriving in it) marks it read.
+  useEffect(() => {
+    if (thread.unread === 0) return;
+    markThreadRead(leadsId, thread.id)
+      .then(() => refreshThreads(queryClient, leadsId))
+      .catch(() => undefined);
+  }, [leadsId, thread.id, thread.unread, queryClient]);
+  return (
+    <section aria-labelledby="thread-title" className={cardClass}>
+      <BackButton onClick={onBack} />
+      <h2 id="thread-title" ref={heading} tabIndex={-1} className="text-xl text-ink outline-none">
+        {thread.subject}
+      </h2>
+      <div ref={scroller} className="mt-4 max-h-[32rem] overflow-y-auto">
+        <MessageList messages={thread.messages} me="patient" label={thread.subject} />
+      </div>
+      <div className="mt-4 border-t border-line pt-4">
+        <ReplyForm
+          label="Your reply"
+          submitLabel="Send reply"
+          onSend={async (body) => {
+            await sendMessage(leadsId, { thread_id: thread.id, body });
+            await refreshThreads(queryClient, leadsId);
+          }}
+        />
+      </div>
+    </section>
+  );
+}
+
+const NewConversationSchema = z.object({
+  subject: z
+    .string()
+    .trim()
+    .min(1, 'Add a subject')
+    .max(120, 'Keep the subject under 120 characters'),
+  body: z
+    .string()
+    .trim()
+    .min(1, 'Write a message')
+    .max(4000, 'Messages can be up to 4,000 characters'),
+});
+
+function NewConversation({
+  leadsId,
+  onCancel,
+  onSent,
+}: {
+  leadsId: string;
+  onCancel: () => void;
+  onSent: (threadId: number) => void;
+}) {
+  const queryClient = useQueryClient();
+  const [alert, setAlert] = useState<string | null>(null);
+  const {
+    register,
+    handleSubmit,
+    setError,
+    setFocus,
+    formState: { errors, isSubmitting },
+  } = useForm({
+    resolver: zodResolver(NewConversationSchema),
+    defaultValues: { subject: '', body: '' },
+  });
+  useEffect(() => setFocus('subject'), [setFocus]);
+  const submit = handleSubmit(async (values) => {
+    setAlert(null);
+    try {
+      const message = await sendMessage(leadsId, values);
+      await refreshThreads(queryClient, leadsId);
+      showToast({ kind: 'success', title: 'Your message was sent to your care team.' });
+      onSent(message.thread_id);
+    } catch (error) {
+      const outcome = applyApiError(error, setError, ['subject', 'body']);
+      if (!outcome.placed) setAlert(outcome.message);
+    }
+  });
+  return (
+    <section aria-labelledby="new-title" className={cardClass}>
+      <BackButton onClick={onCancel} />
+      <h2 id="new-title" className="text-xl text-ink">
+        New message to your care team
+      </h2>
+      <form onSubmit={(event) => void submit(event)} noValidate className="mt-4 space-y-4">
+        {alert ? <FormAlert>{alert}</FormAlert> : null}
+        <TextField
+          label="Subject"
+          autoComplete="off"
+          error={errors.subject?.message}
+          {...register('subject')}
+        />
+        <div>
+          <label htmlFor="new-body" className="block text-[0.9375rem] font-medium text-ink">
+            Message
+          </label>
+          <textarea
+            id="new-body"
+            rows={5}
+            aria-invalid={errors.body ? true : undefined}
+            aria-describedby={errors.body ? 'new-body-error' : undefined}
+            className={`${inputClass(Boolean(errors.body))} mt-1.5 resize-y`}
+            {...register('body')}
+          />
+          <FieldError id="new-body-error" message={errors.body?.message} />
+        </div>
+        <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
+          <button type="button" onClick={onCancel} className={buttonClass('ghost')}>
+            Cancel
+          </button>
+          <SubmitButton pending={isSubmitting}>Send message</SubmitButton>
+        </div>
+      </form>
+    </section>
+  );
+}

@@ -1,0 +1,259 @@
+import { useEffect, useRef, useState } from 'react';
+import { Link, useLocation, useNavigate } from 'react-router';
+import { categoryLabel } from '#shared/catalog.ts';
+import { messages } from '#shared/messages.ts';
+import { formatCents } from '#shared/money.ts';
+import { trackingUrl, type Order } from '#shared/orders.ts';
+import { buttonClass } from '#client/components/ui/button.ts';
+import { LoadError } from '#client/components/ui/load-error.tsx';
+import { Spinner } from '#client/components/ui/spinner.tsx';
+import {
+  AccountHeader,
+  useMemberData,
+} from '#client/features/accounts/components/account-layout.tsx';
+import {
+  mediumDate,
+  OrderStatusBadge,
+} from '#client/features/accounts/components/order-status.tsx';
+import { paths } from '#client/paths.ts';
+import { setLeadsId } from '#client/lib/app-state.ts';
+import { ApiError } from '#client/lib/api.ts';
+import { startProgram } from '#client/features/visits/visits.api.ts';
+import { showToast } from '#client/components/ui/toast.tsx';
+import type { PendingOrder } from '#shared/telehealth.ts';
+import { useOrdersDetails, usePendingOrders } from '../orders.api.ts';
+
+const cardClass =
+  'rounded-3xl border border-line bg-white p-5 shadow-[0_1px_2px_rgba(15,37,51,0.04)] sm:p-6';
+
+/**
+ * Spec §2 Orders page: past orders, each anchored by its order number. A URL hash naming an order
+ * scrolls to it; any other hash goes back to /orders. The order whose payment failed carries the
+ * payment-failure notice.
+ */
+export function OrdersPage() {
+  const { leadsId, patientData } = useMemberData();
+  const details = useOrdersDetails(leadsId);
+  const pending = usePendingOrders(leadsId);
+  const location = useLocation();
+  const navigate = useNavigate();
+  const scrolled = useRef<string | null>(null);
+  const orders = details.data ? Object.values(details.data.order_history) : [];
+  const failedOrderId = patientData.billingFlag?.orders_id;
+
+  useEffect(() => {
+    if (!details.data || !location.hash) return;
+    const number = decodeURIComponent(location.hash.slice(1));
+    if (!(number in details.data.order_history)) {
+      void navigate(paths.orders, { replace: true });
+      return;
+    }
+    if (scrolled.current === number) return;
+    scrolled.current = number;
+    const element = document.getElementById(number);
+    element?.scrollIntoView({ block: 'start' });
+    element?.focus({ preventScroll: true });
+  }, [details.data, location.hash, navigate]);
+
+  return (
+    <>
+      <AccountHeader
+        title="Orders"
+        subtitle="Track deliveries and see everything you have ordered."
+      />
+      {details.isPending ? (
+        <Spinner block label="Loading your orders…" />
+      ) : details.isError ? (
+        <LoadError message={details.error.message} onRetry={() => void details.refetch()} />
+      ) : (
+        <>
+          {pending.data && pending.data.length > 0 ? (
+            <PendingOrders orders={pending.data} leadsId={leadsId} />
+          ) : null}
+          <section aria-labelledby="past-orders-title">
+            <h2 id="past-orders-title" className="mb-4 text-2xl text-ink">
+              Past orders
+            </h2>
+            {orders.length === 0 ? (
+              <div className={cardClass}>
+                <p className="text-ink-soft">You haven’t placed an order yet.</p>
+                <Link
+                  to={{ pathname: paths.home, hash: '#supplements' }}
+                  className={`${buttonClass('primary')} mt-4`}
+                >
+                  Shop supplements
+                </Link>
+              </div>
+            ) : (
+              <ol className="space-y-5">
+                {orders.map((order) => (
+                  <li key={order.order_number}>
+                    <OrderCard order={order} paymentFailed={order.orders_id === failedOrderId} />
+                  </li>
+                ))}
+              </ol>
+            )}
+          </section>
+        </>
+      )}
+    </>
+  );
+}
+
+/**
+ * Spec §2 Pending orders: each unfinished online visit with its product and a Finish button, which
+ * asks the server where the visit stands (spec §4 "Finishing a pending order") and goes there.
+ */
+function PendingOrders({ orders, leadsId }: { orders: PendingOrder[]; leadsId: string }) {
+  const navigate = useNavigate();
+  const [busy, setBusy] = useState<number | null>(null);
+  const finish = async (order: PendingOrder) => {
+    setBusy(order.visit_id);
+    try {
+      const result = await startProgram(leadsId, order.product_category);
+      setLeadsId(result.leads_id);
+      void navigate(result.destination);
+    } catch (error) {
+      showToast({
+        kind: 'error',
+        title:
+          error instanceof ApiError
+            ? error.message
+            : 'Unable to start consultation, please try again later.',
+      });
+      setBusy(null);
+    }
+  };
+  return (
+    <section aria-labelledby="pending-orders-title" className="mb-10">
+      <h2 id="pending-orders-title" className="mb-4 text-2xl text-ink">
+        Pending orders
+      </h2>
+      <ul className={`${cardClass} divide-y divide-line py-2!`}>
+        {orders.map((order) => (
+          <li
+            key={order.visit_id}
+            className="flex flex-wrap items-center justify-between gap-3 py-4"
+          >
+            <div>
+              <p className="font-medium text-ink">{order.product}</p>
+              <p className="text-sm text-muted">
+                Started <time dateTime={order.started_at}>{mediumDate(order.started_at)}</time>
+              </p>
+            </div>
+            <button
+              type="button"
+              className={buttonClass('primary')}
+              disabled={busy === order.visit_id}
+              aria-label={`Finish ${order.product}`}
+              onClick={() => void finish(order)}
+            >
+              Finish
+            </button>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+function OrderCard({ order, paymentFailed }: { order: Order; paymentFailed: boolean }) {
+  const address = order.shippingAddress;
+  const headingId = `order-${order.order_number}-title`;
+  return (
+    <article
+      id={order.order_number}
+      tabIndex={-1}
+      aria-labelledby={headingId}
+      className={`${cardClass} scroll-mt-24 outline-none focus-visible:ring-2 focus-visible:ring-accent-600`}
+    >
+      <header className="flex flex-wrap items-start justify-between gap-3 border-b border-line pb-4">
+        <div>
+          <h3 id={headingId} className="font-sans text-lg font-semibold text-ink">
+            Order {order.order_number}
+          </h3>
+          <p className="mt-0.5 text-sm text-muted">
+            Placed <time dateTime={order.order_date}>{mediumDate(order.order_date)}</time>
+          </p>
+        </div>
+        <OrderStatusBadge status={order.order_status} />
+      </header>
+
+      {paymentFailed ? (
+        <div role="alert" className="mt-4 rounded-2xl border border-danger/20 bg-danger-soft p-4">
+          <p className="text-[0.9375rem] text-ink">{messages.paymentFailureNotice}</p>
+          <Link to={paths.editPaymentMethod} className={`${buttonClass('primary')} mt-3`}>
+            Update payment method
+          </Link>
+        </div>
+      ) : null}
+
+      {order.decline_reason ? (
+        <p className="mt-4 rounded-2xl bg-surface p-4 text-[0.9375rem] text-ink-soft">
+          <span className="font-semibold text-ink">Note from your provider: </span>
+          {order.decline_reason}
+        </p>
+      ) : null}
+
+      <ul className="mt-4 divide-y divide-line">
+        {order.order_items.map((item, index) => (
+          <li key={`${item.product_name}-${index}`} className="flex items-center gap-4 py-3">
+            <img
+              src={item.product_image}
+              alt=""
+              width={56}
+              height={56}
+              className="size-14 shrink-0 rounded-xl bg-surface object-cover ring-1 ring-line"
+            />
+            <div className="min-w-0 flex-1">
+              <p className="font-medium text-ink">{item.product_name}</p>
+              <p className="text-sm text-muted">
+                {categoryLabel(item.category)} · Qty {item.quantity}
+              </p>
+            </div>
+            <p className="text-[0.9375rem] text-ink">
+              {formatCents(item.price_cents * item.quantity)}
+            </p>
+          </li>
+        ))}
+      </ul>
+
+      <dl className="mt-4 grid gap-4 border-t border-line pt-4 text-[0.9375rem] sm:grid-cols-3">
+        <div>
+          <dt className="text-sm text-muted">Total</dt>
+          <dd className="font-semibold text-ink">{formatCents(order.order_total_cents)}</dd>
+          {order.refund_cents > 0 ? (
+            <dd className="text-sm text-ink-soft">Refunded {formatCents(order.refund_cents)}</dd>
+          ) : null}
+        </div>
+        {address ? (
+          <div>
+            <dt className="text-sm text-muted">Ship to</dt>
+            <dd className="text-ink">
+              {address.address}
+              {address.address2 ? `, ${address.address2}` : ''}
+              <br />
+              {address.city}, {address.state} {address.zip}
+            </dd>
+          </div>
+        ) : null}
+        {order.tracking_number ? (
+          <div>
+            <dt className="text-sm text-muted">Tracking</dt>
+            <dd>
+              <a
+                href={trackingUrl(order.tracking_number)}
+                target="_blank"
+                rel="noopener noreferrer"
+                className="font-medium break-all text-accent-800 underline underline-offset-4"
+              >
+                {order.tracking_number}
+                <span className="sr-only"> (USPS tracking, opens in a new tab)</span>
+              </a>
+            </dd>
+          </div>
+        ) : null}
+      </dl>
+    </article>
+  );
+}

@@ -1,0 +1,368 @@
+import * as Dialog from '@radix-ui/react-dialog';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState, type ReactNode } from 'react';
+import { useForm, useWatch } from 'react-hook-form';
+import { z } from 'zod';
+import { messages } from '#shared/messages.ts';
+import { formatCents } from '#shared/money.ts';
+import { ShipOrderSchema, type StaffOrderDetail } from '#shared/staff.ts';
+import { applyApiError } from '#client/components/forms/form-errors.ts';
+import { FormAlert, TextField } from '#client/components/forms/fields.tsx';
+import { buttonClass } from '#client/components/ui/button.ts';
+import { SubmitButton } from '#client/components/ui/submit-button.tsx';
+import { showToast } from '#client/components/ui/toast.tsx';
+import { ApiError } from '#client/lib/api.ts';
+import { reportError } from '#client/lib/error-reporting.ts';
+import { changeOrder, staffKeys, storeOrder, type OrderAction } from '../staff.api.ts';
+
+export type OrderActionName = OrderAction['action'];
+
+export const orderActionLabels: Record<OrderActionName, string> = {
+  ship: 'Mark shipped',
+  deliver: 'Mark delivered',
+  refund: 'Refund',
+  cancel: 'Cancel order',
+};
+
+/** What is left to refund. */
+export function refundableCents(order: StaffOrderDetail): number {
+  return Math.max(0, order.total_cents - order.refund_cents);
+}
+
+/** '12.5' or '12.50' → 1250; anything else is not an amount. */
+export function dollarsToCents(value: string): number | null {
+  const match = /^\s*\$?\s*(\d{1,7})(?:\.(\d{1,2}))?\s*$/.exec(value);
+  if (!match) return null;
+  return Number(match[1]) * 100 + Number((match[2] ?? '').padEnd(2, '0'));
+}
+
+function centsToDollars(cents: number): string {
+  return (cents / 100).toFixed(2);
+}
+
+interface OrderActionDialogProps {
+  order: StaffOrderDetail;
+  action: OrderActionName | null;
+  onClose: () => void;
+}
+
+/**
+ * Each change to an order is confirmed here first: the tracking number to ship with, the amount
+ * to refund, or a plain "are you sure". The server's answer is the toast.
+ */
+export function OrderActionDialog({ order, action, onClose }: OrderActionDialogProps) {
+  return (
+    <Dialog.Root
+      open={action !== null}
+      onOpenChange={(open) => {
+        if (!open) onClose();
+      }}
+    >
+      <Dialog.Portal>
+        <Dialog.Overlay className="slider-overlay fixed inset-0 z-50 bg-ink/40 backdrop-blur-[2px]" />
+        <Dialog.Content className="fixed top-1/2 left-1/2 z-50 max-h-[calc(100dvh-2rem)] w-[calc(100%-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 overflow-y-auto rounded-3xl bg-white p-5 shadow-2xl outline-none sm:p-6">
+          {action ? (
+            <ActionFlow key={action} order={order} action={action} onClose={onClose} />
+          ) : null}
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
+  );
+}
+
+function ActionFlow({
+  order,
+  action,
+  onClose,
+}: {
+  order: StaffOrderDetail;
+  action: OrderActionName;
+  onClose: () => void;
+}) {
+  const queryClient = useQueryClient();
+  const [alert, setAlert] = useState<string | null>(null);
+  const mutation = useMutation({
+    mutationFn: (change: OrderAction) => changeOrder(order.orders_id, change),
+    onMutate: () => setAlert(null),
+    onSuccess: ({ order: saved, message }) => {
+      storeOrder(queryClient, saved);
+      showToast({ kind: 'success', title: message });
+      onClose();
+    },
+    onError: (error) => {
+      // 409: the order moved on meanwhile (someone else shipped or refunded it): show it as it is.
+      if (error instanceof ApiError && error.status === 409)
+        void queryClient.invalidateQueries({ queryKey: staffKeys.order(order.orders_id) });
+    },
+  });
+  const fail = (error: unknown, place?: (error: unknown) => boolean) => {
+    if (place?.(error)) return;
+    if (error instanceof ApiError) {
+      setAlert(error.message);
+      return;
+    }
+    reportError(error, 'error', 'staff-order');
+    setAlert(messages.somethingWentWrong);
+  };
+
+  const common = {
+    order,
+    pending: mutation.isPending,
+    alert,
+    onCancel: onClose,
+  };
+  switch (action) {
+    case 'ship':
+      return (
+        <ShipForm
+          {...common}
+          onSubmit={(tracking, place) =>
+            mutation.mutate(
+              { action: 'ship', tracking_number: tracking },
+              { onError: (error) => fail(error, place) },
+            )
+          }
+        />
+      );
+    case 'refund':
+      return (
+        <RefundForm
+          {...common}
+          onSubmit={(cents, place) =>
+            mutation.mutate(
+              { action: 'refund', amount_cents: cents },
+              { onError: (error) => fail(error, place) },
+            )
+          }
+        />
+      );
+    case 'deliver':
+    case 'cancel':
+      return (
+        <ConfirmOnly
+          {...common}
+          action={action}
+          onConfirm={() => mutation.mutate({ action }, { onError: (error) => fail(error) })}
+        />
+      );
+  }
+}
+
+interface StepProps {
+  order: StaffOrderDetail;
+  pending: boolean;
+  alert: string | null;
+  onCancel: () => void;
+}
+
+function Frame({
+  title,
+  description,
+  alert,
+  children,
+}: {
+  title: string;
+  description: ReactNode;
+  alert: string | null;
+  children: ReactNode;
+}) {
+  return (
+    <>
+      <Dialog.Title className="text-2xl text-ink">{title}</Dialog.Title>
+      <Dialog.Description className="mt-2 text-[0.9375rem] text-ink-soft">
+        {description}
+      </Dialog.Description>
+      {alert ? (
+        <div className="mt-4">
+          <FormAlert>{alert}</FormAlert>
+        </div>
+      ) : null}
+      <div className="mt-5">{children}</div>
+    </>
+  );
+}
+
+function Buttons({
+  pending,
+  onCancel,
+  cancelLabel = 'Go back',
+  children,
+}: {
+  pending: boolean;
+  onCancel: () => void;
+  cancelLabel?: string;
+  children: ReactNode;
+}) {
+  return (
+    <div className="mt-6 flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
+      <button type="button" onClick={onCancel} className={buttonClass('ghost')}>
+        {cancelLabel}
+      </button>
+      <SubmitButton pending={pending}>{children}</SubmitButton>
+    </div>
+  );
+}
+
+const ShipFormSchema = z.object({ tracking_number: ShipOrderSchema.shape.tracking_number });
+
+function ShipForm({
+  order,
+  pending,
+  alert,
+  onCancel,
+  onSubmit,
+}: StepProps & { onSubmit: (tracking: string, place: (error: unknown) => boolean) => void }) {
+  const {
+    register,
+    handleSubmit,
+    setError,
+    formState: { errors },
+  } = useForm({
+    resolver: zodResolver(ShipFormSchema),
+    defaultValues: { tracking_number: '' },
+  });
+  const submit = handleSubmit(({ tracking_number }) =>
+    onSubmit(
+      tracking_number,
+      (error) => applyApiError(error, setError, ['tracking_number']).placed,
+    ),
+  );
+  return (
+    <Frame
+      title={`Ship order ${order.order_number}`}
+      description={`The customer is e-mailed the USPS tracking link for ${order.customer_name}’s order.`}
+      alert={alert}
+    >
+      <form onSubmit={(event) => void submit(event)} noValidate>
+        <TextField
+          label="Tracking number"
+          hint="USPS, 10 to 34 letters and digits."
+          autoComplete="off"
+          autoCapitalize="characters"
+          spellCheck={false}
+          className="font-mono"
+          error={errors.tracking_number?.message}
+          {...register('tracking_number')}
+        />
+        <Buttons pending={pending} onCancel={onCancel}>
+          Mark shipped
+        </Buttons>
+      </form>
+    </Frame>
+  );
+}
+
+function RefundForm({
+  order,
+  pending,
+  alert,
+  onCancel,
+  onSubmit,
+}: StepProps & { onSubmit: (cents: number, place: (error: unknown) => boolean) => void }) {
+  const left = refundableCents(order);
+  const schema = z.object({
+    amount: z
+      .string()
+      .refine((value) => dollarsToCents(value) !== null, 'Enter an amount like 12.50')
+      .refine((value) => (dollarsToCents(value) ?? 0) > 0, 'Enter the amount to refund')
+      .refine(
+        (value) => (dollarsToCents(value) ?? 0) <= left,
+        `At most ${formatCents(left)} can be refunded.`,
+      ),
+  });
+  const {
+    register,
+    handleSubmit,
+    setError,
+    control,
+    formState: { errors },
+  } = useForm({
+    resolver: zodResolver(schema),
+    defaultValues: { amount: centsToDollars(left) },
+  });
+  const cents = dollarsToCents(useWatch({ control, name: 'amount' }));
+  const submit = handleSubmit(({ amount }) =>
+    onSubmit(dollarsToCents(amount) ?? 0, (error) => {
+      // The server names the field in cents; the form asks in dollars.
+      if (error instanceof ApiError && error.fields.amount_cents) {
+        setError(
+          'amount',
+          { type: 'server', message: error.fields.amount_cents },
+          { shouldFocus: true },
+        );
+        return true;
+      }
+      return false;
+    }),
+  );
+  return (
+    <Frame
+      title={`Refund order ${order.order_number}`}
+      description={
+        <>
+          {formatCents(left)} of {formatCents(order.total_cents)} is left to refund to the
+          customer’s card. A full refund marks the order Refunded.
+        </>
+      }
+      alert={alert}
+    >
+      <form onSubmit={(event) => void submit(event)} noValidate>
+        <TextField
+          label="Amount (USD)"
+          inputMode="decimal"
+          autoComplete="off"
+          error={errors.amount?.message}
+          {...register('amount')}
+        />
+        <Buttons pending={pending} onCancel={onCancel}>
+          {cents !== null && cents > 0 && cents <= left ? `Refund ${formatCents(cents)}` : 'Refund'}
+        </Buttons>
+      </form>
+    </Frame>
+  );
+}
+
+function ConfirmOnly({
+  order,
+  action,
+  pending,
+  alert,
+  onCancel,
+  onConfirm,
+}: StepProps & { action: 'deliver' | 'cancel'; onConfirm: () => void }) {
+  const left = refundableCents(order);
+  const paid = order.payment_status === 'paid' && left > 0;
+  return (
+    <Frame
+      title={
+        action === 'deliver'
+          ? `Mark order ${order.order_number} delivered?`
+          : `Cancel order ${order.order_number}?`
+      }
+      description={
+        action === 'deliver'
+          ? 'Use this once the package has reached the customer.'
+          : paid
+            ? `${formatCents(left)} is refunded to the customer’s card in full. This cannot be undone.`
+            : 'Nothing was charged for this order. This cannot be undone.'
+      }
+      alert={alert}
+    >
+      <form
+        onSubmit={(event) => {
+          event.preventDefault();
+          onConfirm();
+        }}
+      >
+        <Buttons
+          pending={pending}
+          onCancel={onCancel}
+          cancelLabel={action === 'cancel' ? 'Keep order' : 'Go back'}
+        >
+          {orderActionLabels[action]}
+        </Buttons>
+      </form>
+    </Frame>
+  );
+}

@@ -1,0 +1,99 @@
+import { Suspense, type ReactNode } from 'react';
+import { Link, ScrollRestoration } from 'react-router';
+import { site } from '#shared/site.ts';
+import type { StaffRole, StaffUser } from '#shared/staff.ts';
+import { Spinner } from '#client/components/ui/spinner.tsx';
+import { paths } from '#client/paths.ts';
+
+export const staffRoleLabels: Record<StaffRole, string> = {
+  provider: 'Provider',
+  operations: 'Operations',
+};
+
+interface StaffFrameProps {
+  staff?: StaffUser | null;
+  onLogOut?: () => void;
+  loggingOut?: boolean;
+  children: ReactNode;
+}
+
+/**
+ * The console's own frame, unlike the customer site on purpose so nobody mistakes one for the
+ * other: a compact dark header naming the console and who is logged in, and a wide work area.
+ */
+export function StaffFrame({ staff, onLogOut, loggingOut = false, children }: StaffFrameProps) {
+  return (
+    <div className="flex min-h-dvh flex-col bg-surface">
+      <header className="sticky top-0 z-40 bg-ink text-white">
+        <a
+          href="#staff-main"
+          className="sr-only focus:not-sr-only focus:absolute focus:top-2 focus:left-4 focus:z-50 focus:rounded-md focus:bg-white focus:px-4 focus:py-2 focus:text-ink focus:shadow"
+        >
+          Skip to content
+        </a>
+        <div className="mx-auto flex min-h-14 w-full max-w-7xl flex-wrap items-center justify-between gap-x-4 gap-y-2 px-4 py-2 md:px-6">
+          <Link
+            to={paths.staff}
+            className="inline-flex items-center gap-2 rounded-md focus-visible:outline-white"
+          >
+            <img
+              src={site.logo}
+              alt=""
+              width={28}
+              height={28}
+              className="size-7 rounded-md bg-white p-0.5"
+            />
+            <span className="font-display text-lg font-semibold tracking-tight">
+              {site.name} Staff
+            </span>
+          </Link>
+          {staff ? (
+            <div className="ml-auto flex items-center gap-3 text-sm">
+              <p className="min-w-0 text-right leading-tight">
+                <span className="block truncate font-semibold">{staff.name}</span>
+                <span className="block text-accent-200">{staffRoleLabels[staff.role]}</span>
+              </p>
+              <button
+                type="button"
+                onClick={onLogOut}
+                disabled={loggingOut}
+                aria-busy={loggingOut || undefined}
+                className="inline-flex min-h-10 items-center rounded-full border border-white/30 px-4 font-semibold text-white transition-colors hover:bg-white/10 focus-visible:outline-white disabled:opacity-60"
+              >
+                Log out
+              </button>
+            </div>
+          ) : null}
+        </div>
+      </header>
+      <main id="staff-main" tabIndex={-1} className="flex-1 outline-none">
+        <div className="mx-auto w-full max-w-7xl px-4 py-6 md:px-6 md:py-8">
+          <Suspense fallback={<Spinner block />}>{children}</Suspense>
+        </div>
+      </main>
+      <ScrollRestoration />
+    </div>
+  );
+}
+
+/** A console page's heading row: the title, a line under it, and something on the right. */
+export function StaffHeader({
+  title,
+  subtitle,
+  aside,
+}: {
+  title: string;
+  subtitle?: ReactNode;
+  aside?: ReactNode;
+}) {
+  return (
+    <header className="mb-6 flex flex-wrap items-end justify-between gap-x-6 gap-y-3">
+      <title>{`${title} — ${site.name} Staff`}</title>
+      <div className="min-w-0">
+        <h1 className="text-2xl text-ink md:text-3xl">{title}</h1>
+        {subtitle ? <div className="mt-1.5 text-ink-soft">{subtitle}</div> : null}
+      </div>
+      {aside}
+    </header>
+  );
+}

@@ -1,0 +1,402 @@
+// @vitest-environment jsdom
+import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import type { RouteObject } from 'react-router';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { StaffOrderDetail, StaffUser } from '#shared/staff.ts';
+import { clearToasts } from '#client/components/ui/toast.tsx';
+import { failure, ok, renderRoutes, stubApi } from '#client/testing/render-app.tsx';
+import { dollarsToCents } from './components/order-action-dialog.tsx';
+import { StaffLayout } from './components/staff-layout.tsx';
+import { StaffHomePage } from './pages/staff-home-page.tsx';
+import { StaffLoginPage } from './pages/staff-login-page.tsx';
+import { StaffOrderPage } from './pages/staff-order-page.tsx';
+import { STAFF_IDLE_MS } from './use-idle-timeout.ts';
+
+const routes: RouteObject[] = [
+  { path: '/staff/login', element: <StaffLoginPage /> },
+  {
+    element: <StaffLayout />,
+    children: [
+      { path: '/staff', element: <StaffHomePage /> },
+      { path: '/staff/orders/:id', element: <StaffOrderPage /> },
+    ],
+  },
+];
+
+const ops: StaffUser = {
+  id: 2,
+  email: 'ops@pairwell.test',
+  name: 'Sam Ortiz',
+  role: 'operations',
+  licensed_states: [],
+};
+const provider: StaffUser = {
+  id: 1,
+  email: 'provider@pairwell.test',
+  name: 'Dr. Maya Chen, MD',
+  role: 'provider',
+  licensed_states: ['CA', 'OR'],
+};
+
+const loggedOut = ok({ authenticated: false, staff: null });
+const loggedIn = (staff: StaffUser) => ok({ authenticated: true, staff });
+
+function buildOrder(overrides: Partial<StaffOrderDetail> = {}): StaffOrderDetail {
+  return {
+    orders_id: 12,
+    order_number: 'PW-100112',
+    order_status: 'PROCESSING',
+    payment_status: 'paid',
+    order_date: '2026-05-04T16:20:00.000Z',
+    total_cents: 3500,
+    refund_cents: 0,
+    customer_name: 'Robin Hale',
+    customer_email: 'robin@example.test',
+    item_count: 2,
+    tracking_number: null,
+    customer_id: 77,
+    kind: 'store',
+    subtotal_cents: 3500,
+    discount_cents: 0,
+    coupon_code: null,
+    items: [
+      {
+        product_name: 'Sleep Gummies',
+        category: 'supplements',
+        quantity: 2,
+        unit_price_cents: 1750,
+      },
+    ],
+    shipping: {
+      address: '88 Alder Road',
+      address2: '',
+      city: 'Bend',
+      state: 'OR',
+      zip: '97701',
+      country: 'US',
+    },
+    actions: ['ship', 'refund', 'cancel'],
+    ...overrides,
+  };
+}
+
+beforeEach(() => {
+  window.innerWidth = 1280;
+});
+afterEach(() => {
+  vi.useRealTimers();
+  cleanup();
+  clearToasts();
+});
+
+describe('the staff log-in', () => {
+  it('asks for the code the way authenticator apps fill it in', async () => {
+    stubApi({ '/staff/me/': loggedOut });
+    renderRoutes(routes, { path: '/staff/login' });
+    const code = await screen.findByLabelText('Authentication code');
+    expect(code.getAttribute('inputmode')).toBe('numeric');
+    expect(code.getAttribute('autocomplete')).toBe('one-time-code');
+    expect(code.getAttribute('maxlength')).toBe('6');
+    expect(
+      screen.getByText(
+        'The 6-digit code your authenticator app shows for Pairwell Staff. It changes every 30 seconds.',
+      ),
+    ).toBeTruthy();
+    expect(document.title).toBe('Staff log in — Pairwell Staff');
+  });
+
+  it('says what is missing before asking the server', async () => {
+    const u = userEvent.setup();
+    const api = stubApi({ '/staff/me/': loggedOut });
+    renderRoutes(routes, { path: '/staff/login' });
+    await u.click(await screen.findByRole('button', { name: 'Log in' }));
+    expect(await screen.findByText('Field required')).toBeTruthy();
+    expect(screen.getByText('Password is required')).toBeTruthy();
+    expect(screen.getByText('Enter the 6-digit code from your authenticator app')).toBeTruthy();
+    expect(screen.getByLabelText('Work email')).toBe(document.activeElement);
+
+    await u.type(screen.getByLabelText('Work email'), 'ops@');
+    await u.type(screen.getByLabelText('Authentication code'), '12a4');
+    await u.click(screen.getByRole('button', { name: 'Log in' }));
+    expect(await screen.findByText('Invalid Email')).toBeTruthy();
+    expect(screen.getByLabelText('Authentication code').getAttribute('aria-invalid')).toBe('true');
+    expect(api.calls.some((call) => call.path === '/staff/login/')).toBe(false);
+  });
+
+  it('shows a refused log-in once, clears the used code and waits for the next one', async () => {
+    const u = userEvent.setup();
+    stubApi({
+      '/staff/me/': loggedOut,
+      '/staff/login/': failure(
+        401,
+        'INVALID_CREDENTIALS',
+        'The email, password or code is incorrect.',
+      ),
+    });
+    renderRoutes(routes, { path: '/staff/login' });
+    await u.type(await screen.findByLabelText('Work email'), 'ops@pairwell.test');
+    await u.type(screen.getByLabelText('Password'), 'pairwell-ops');
+    await u.type(screen.getByLabelText('Authentication code'), '123456');
+    await u.click(screen.getByRole('button', { name: 'Log in' }));
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      'The email, password or code is incorrect.',
+    );
+    const code = screen.getByLabelText<HTMLInputElement>('Authentication code');
+    expect(code.value).toBe('');
+    expect(code).toBe(document.activeElement);
+  });
+
+  it('puts the server’s field messages on the fields and shows a rate limit as a message', async () => {
+    const u = userEvent.setup();
+    let attempt = 0;
+    stubApi({
+      '/staff/me/': loggedOut,
+      '/staff/login/': () =>
+        ++attempt === 1
+          ? failure(400, 'VALIDATION', 'Please check the highlighted fields.', {
+              code: 'Enter the 6-digit code from your authenticator app',
+            })
+          : failure(429, 'RATE_LIMITED', 'Too many attempts. Please wait a moment and try again.'),
+    });
+    renderRoutes(routes, { path: '/staff/login' });
+    await u.type(await screen.findByLabelText('Work email'), 'ops@pairwell.test');
+    await u.type(screen.getByLabelText('Password'), 'pairwell-ops');
+    await u.type(screen.getByLabelText('Authentication code'), '123456');
+    await u.click(screen.getByRole('button', { name: 'Log in' }));
+    expect(
+      await screen.findByText('Enter the 6-digit code from your authenticator app'),
+    ).toBeTruthy();
+    expect(screen.queryByRole('alert')).toBeNull();
+    await u.click(screen.getByRole('button', { name: 'Log in' }));
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      'Too many attempts. Please wait a moment and try again.',
+    );
+  });
+
+  it('sends a visitor to the log-in and back to the page they wanted afterwards', async () => {
+    const u = userEvent.setup();
+    const api = stubApi({
+      '/staff/me/': loggedOut,
+      '/staff/login/': ok({ staff: ops }),
+      '/staff/orders/detail/': ok({ order: buildOrder() }),
+    });
+    const { router } = renderRoutes(routes, { path: '/staff/orders/12' });
+    await screen.findByRole('heading', { level: 1, name: 'Staff log in' });
+    expect(router.state.location.pathname).toBe('/staff/login');
+    await u.type(screen.getByLabelText('Work email'), ' OPS@pairwell.test ');
+    await u.type(screen.getByLabelText('Password'), 'pairwell-ops');
+    await u.type(screen.getByLabelText('Authentication code'), '654321');
+    await u.click(screen.getByRole('button', { name: 'Log in' }));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Order PW-100112' })).toBeTruthy();
+    expect(router.state.location.pathname).toBe('/staff/orders/12');
+    expect(api.calls.find((call) => call.path === '/staff/login/')?.body).toEqual({
+      email: 'ops@pairwell.test',
+      password: 'pairwell-ops',
+      code: '654321',
+    });
+    // The header says who is logged in.
+    const banner = screen.getAllByRole('banner')[0];
+    expect(banner?.textContent).toContain('Pairwell Staff');
+    expect(banner?.textContent).toContain('Sam Ortiz');
+    expect(banner?.textContent).toContain('Operations');
+    expect(within(banner!).getByRole('button', { name: 'Log out' })).toBeTruthy();
+  });
+});
+
+describe('the staff session', () => {
+  it('ends after 15 minutes without activity, with a message', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'], shouldAdvanceTime: true });
+    const api = stubApi({
+      '/staff/me/': loggedIn(provider),
+      '/staff/visits/': ok({ visits: [] }),
+      '/staff/logout/': { body: { status: 'SUCCESS', message: 'You have been logged out.' } },
+    });
+    const { router } = renderRoutes(routes, { path: '/staff' });
+    await screen.findByRole('heading', { level: 1, name: 'Review queue' });
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(STAFF_IDLE_MS - 60_000);
+    });
+    // Activity puts the time-out back.
+    await act(async () => {
+      window.dispatchEvent(new KeyboardEvent('keydown', { key: 'Tab' }));
+      await vi.advanceTimersByTimeAsync(STAFF_IDLE_MS - 60_000);
+    });
+    expect(api.calls.some((call) => call.path === '/staff/logout/')).toBe(false);
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(60_000);
+    });
+    await waitFor(() => expect(router.state.location.pathname).toBe('/staff/login'));
+    expect(api.calls.some((call) => call.path === '/staff/logout/')).toBe(true);
+    expect(await screen.findByText('Logged out after 15 minutes without activity')).toBeTruthy();
+  });
+
+  it('stays logged in while someone works in another tab of the console', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'], shouldAdvanceTime: true });
+    const api = stubApi({
+      '/staff/me/': loggedIn(provider),
+      '/staff/visits/': ok({ visits: [] }),
+    });
+    const { router } = renderRoutes(routes, { path: '/staff' });
+    await screen.findByRole('heading', { level: 1, name: 'Review queue' });
+    const otherTab = new BroadcastChannel('pairwell-staff-activity');
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(STAFF_IDLE_MS - 60_000);
+      otherTab.postMessage({ activeAt: Date.now() });
+      await new Promise((resolve) => setImmediate(resolve));
+      await vi.advanceTimersByTimeAsync(5 * 60_000);
+    });
+    otherTab.close();
+    expect(router.state.location.pathname).toBe('/staff');
+    expect(api.calls.some((call) => call.path === '/staff/logout/')).toBe(false);
+  });
+
+  it('goes back to the log-in when the server says the session ended', async () => {
+    stubApi({
+      '/staff/me/': loggedIn(ops),
+      '/staff/orders/': failure(
+        401,
+        'STAFF_UNAUTHENTICATED',
+        'Please log in to the staff console.',
+      ),
+    });
+    const { router } = renderRoutes(routes, { path: '/staff?status=SHIPPED' });
+    await waitFor(() => expect(router.state.location.pathname).toBe('/staff/login'));
+    expect(await screen.findByText('Your staff session ended')).toBeTruthy();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Staff log in' })).toBeTruthy();
+  });
+
+  it('shows providers their review queue, not the orders', async () => {
+    const api = stubApi({
+      '/staff/me/': loggedIn(provider),
+      '/staff/visits/': ok({
+        visits: [
+          {
+            visit_id: 41,
+            patient: 'Robin Hale',
+            age: 41,
+            state: 'OR',
+            category: 'ed',
+            submitted_at: '2026-05-04T16:20:00.000Z',
+            risk_flags: 1,
+            treatment: 'Sildenafil 50mg',
+          },
+        ],
+      }),
+    });
+    renderRoutes(routes, { path: '/staff' });
+    expect(await screen.findByRole('heading', { level: 1, name: 'Review queue' })).toBeTruthy();
+    expect(
+      await screen.findByText('1 visit is waiting for your review, oldest first.', {
+        exact: false,
+      }),
+    ).toBeTruthy();
+    const links = screen.getAllByRole('link', { name: /Robin Hale/ });
+    expect(links[0]?.getAttribute('href')).toBe('/staff/visits/41');
+    expect(api.calls.some((call) => call.path === '/staff/orders/')).toBe(false);
+  });
+});
+
+describe('an order in the console', () => {
+  it('is marked shipped with a checked tracking number, and the server’s message is shown', async () => {
+    const u = userEvent.setup();
+    const shipped = buildOrder({
+      order_status: 'SHIPPED',
+      tracking_number: '9400111899223197428490',
+      actions: ['deliver', 'refund'],
+    });
+    const api = stubApi({
+      '/staff/me/': loggedIn(ops),
+      '/staff/orders/detail/': ok({ order: buildOrder() }),
+      '/staff/orders/ship/': ok(
+        { order: shipped },
+        'Marked shipped; the customer was e-mailed the tracking link.',
+      ),
+    });
+    renderRoutes(routes, { path: '/staff/orders/12' });
+    await u.click(await screen.findByRole('button', { name: 'Mark shipped' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Ship order PW-100112' });
+    await u.type(within(dialog).getByLabelText('Tracking number'), '94001');
+    await u.click(within(dialog).getByRole('button', { name: 'Mark shipped' }));
+    expect(
+      await within(dialog).findByText('Enter a USPS tracking number (10 to 34 letters and digits)'),
+    ).toBeTruthy();
+    await u.type(within(dialog).getByLabelText('Tracking number'), '11899223197428490');
+    await u.click(within(dialog).getByRole('button', { name: 'Mark shipped' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(api.calls.find((call) => call.path === '/staff/orders/ship/')?.body).toEqual({
+      order_id: 12,
+      tracking_number: '9400111899223197428490',
+    });
+    expect(
+      await screen.findByText('Marked shipped; the customer was e-mailed the tracking link.'),
+    ).toBeTruthy();
+    expect(screen.getByRole('link', { name: /9400111899223197428490/ })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Mark delivered' })).toBeTruthy();
+    await waitFor(() =>
+      expect(document.activeElement).toBe(screen.getByRole('region', { name: 'Actions' })),
+    );
+  });
+
+  it('refunds in dollars what is left by default, sent in cents', async () => {
+    const u = userEvent.setup();
+    const api = stubApi({
+      '/staff/me/': loggedIn(ops),
+      '/staff/orders/detail/': ok({ order: buildOrder({ refund_cents: 500 }) }),
+      '/staff/orders/refund/': ok(
+        { order: buildOrder({ refund_cents: 1750, actions: ['ship', 'refund', 'cancel'] }) },
+        'Refunded.',
+      ),
+    });
+    renderRoutes(routes, { path: '/staff/orders/12' });
+    await u.click(await screen.findByRole('button', { name: 'Refund (up to $30.00)' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Refund order PW-100112' });
+    const amount = within(dialog).getByLabelText<HTMLInputElement>('Amount (USD)');
+    expect(amount.value).toBe('30.00');
+    await u.clear(amount);
+    await u.type(amount, '31');
+    await u.click(within(dialog).getByRole('button', { name: 'Refund' }));
+    expect(await within(dialog).findByText('At most $30.00 can be refunded.')).toBeTruthy();
+    await u.clear(amount);
+    await u.type(amount, '12.5');
+    await u.click(within(dialog).getByRole('button', { name: 'Refund $12.50' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(api.calls.find((call) => call.path === '/staff/orders/refund/')?.body).toEqual({
+      order_id: 12,
+      amount_cents: 1250,
+    });
+    expect(await screen.findByText('Refunded.')).toBeTruthy();
+  });
+
+  it('shows why the server refused a change', async () => {
+    const u = userEvent.setup();
+    stubApi({
+      '/staff/me/': loggedIn(ops),
+      '/staff/orders/detail/': ok({ order: buildOrder() }),
+      '/staff/orders/cancel/': failure(
+        409,
+        'ORDER_STATE',
+        'Order PW-100112 is shipped and cannot be cancelled.',
+      ),
+    });
+    renderRoutes(routes, { path: '/staff/orders/12' });
+    await u.click(await screen.findByRole('button', { name: 'Cancel order' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Cancel order PW-100112?' });
+    expect(dialog.textContent).toContain('$35.00 is refunded to the customer’s card in full.');
+    await u.click(within(dialog).getByRole('button', { name: 'Cancel order' }));
+    expect((await within(dialog).findByRole('alert')).textContent).toBe(
+      'Order PW-100112 is shipped and cannot be cancelled.',
+    );
+  });
+});
+
+describe('amounts in dollars', () => {
+  it('become cents, and anything else is refused', () => {
+    expect(dollarsToCents('12.5')).toBe(1250);
+    expect(dollarsToCents('$12.05')).toBe(1205);
+    expect(dollarsToCents('7')).toBe(700);
+    expect(dollarsToCents('1.234')).toBeNull();
+    expect(dollarsToCents('-3')).toBeNull();
+    expect(dollarsToCents('')).toBeNull();
+  });
+});

@@ -1,0 +1,344 @@
+import * as Dialog from '@radix-ui/react-dialog';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { messages } from '#shared/messages.ts';
+import { formatCents, priceLabel } from '#shared/money.ts';
+import {
+  subscriptionStatusLabels,
+  type Subscription,
+  type SubscriptionChange,
+} from '#shared/subscriptions.ts';
+import { FormAlert } from '#client/components/forms/fields.tsx';
+import { buttonClass } from '#client/components/ui/button.ts';
+import { Spinner } from '#client/components/ui/spinner.tsx';
+import { showToast } from '#client/components/ui/toast.tsx';
+import { refreshMemberData } from '#client/features/accounts/accounts.api.ts';
+import { mediumDate } from '#client/features/accounts/components/order-status.tsx';
+import { ApiError } from '#client/lib/api.ts';
+import {
+  applyChange,
+  isSubscriptionChanged,
+  previewChange,
+  storeSubscription,
+  subscriptionKeys,
+  type ChangeResult,
+} from '../subscriptions.api.ts';
+import {
+  actionTitle,
+  frequencyWords,
+  immediateChange,
+  type ChangeAction,
+} from '../subscription-actions.ts';
+import { CancelForm, DateChangeForm, QuantityForm, SwapForm } from './change-inputs.tsx';
+
+/** An ApiError's message is the server's reason; anything else gets spec §8's wording. */
+function failureMessage(error: unknown): string {
+  return error instanceof ApiError ? error.message : messages.subscriptionFailed;
+}
+
+interface ChangeDialogProps {
+  leadsId: string;
+  subscription: Subscription;
+  /** The change being made; null when the dialog is closed. */
+  action: ChangeAction | null;
+  onClose: () => void;
+}
+
+/**
+ * Every change to a subscription goes through here: what the customer wants (a date, a quantity,
+ * a reason) when the change needs it, then the server's preview of the new price and next date,
+ * then 'Confirm'. The card shows the saved state as soon as the server answers.
+ */
+export function ChangeDialog({ leadsId, subscription, action, onClose }: ChangeDialogProps) {
+  return (
+    <Dialog.Root
+      open={action !== null}
+      onOpenChange={(open) => {
+        if (!open) onClose();
+      }}
+    >
+      <Dialog.Portal>
+        <Dialog.Overlay className="slider-overlay fixed inset-0 z-50 bg-ink/40 backdrop-blur-[2px]" />
+        <Dialog.Content className="fixed top-1/2 left-1/2 z-50 flex max-h-[calc(100dvh-2rem)] w-[calc(100%-2rem)] max-w-lg -translate-x-1/2 -translate-y-1/2 flex-col overflow-hidden rounded-3xl bg-white shadow-2xl outline-none">
+          {action ? (
+            <ChangeFlow
+              key={`${subscription.id}-${action}`}
+              leadsId={leadsId}
+              subscription={subscription}
+              action={action}
+              onClose={onClose}
+            />
+          ) : null}
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
+  );
+}
+
+function ChangeFlow({
+  leadsId,
+  subscription,
+  action,
+  onClose,
+}: ChangeDialogProps & { action: ChangeAction }) {
+  const queryClient = useQueryClient();
+  const first = immediateChange(action, subscription);
+  const [change, setChange] = useState<SubscriptionChange | null>(first);
+  const [alert, setAlert] = useState<string | null>(null);
+  // The card's state the preview was made from, so "before" stays what the customer saw.
+  const [before, setBefore] = useState(subscription);
+
+  const preview = useMutation({
+    mutationFn: (next: SubscriptionChange) => previewChange(leadsId, subscription.id, next),
+    onError: (error) => setAlert(failureMessage(error)),
+  });
+  const confirm = useMutation({
+    mutationFn: (next: SubscriptionChange) => applyChange(leadsId, subscription.id, next),
+    onMutate: () => setAlert(null),
+    onSuccess: (result: ChangeResult) => {
+      storeSubscription(queryClient, leadsId, result.subscription);
+      void refreshMemberData(queryClient, leadsId);
+      showToast({ kind: 'success', title: 'Subscription updated', description: result.message });
+      onClose();
+    },
+    onError: async (error, next) => {
+      setAlert(failureMessage(error));
+      if (!isSubscriptionChanged(error)) return;
+      // Someone else changed it (another tab, a renewal): reload, and preview again from there.
+      await queryClient.invalidateQueries({ queryKey: subscriptionKeys.list(leadsId) });
+      const fresh = queryClient
+        .getQueryData<Subscription[]>(subscriptionKeys.list(leadsId))
+        ?.find((item) => item.id === subscription.id);
+      if (fresh) setBefore(fresh);
+      // The 409's message stays above the new preview, saying why it is shown again.
+      preview.mutate(next);
+    },
+  });
+
+  // A change that needs no input is previewed as soon as the dialog opens.
+  const started = useRef(false);
+  useEffect(() => {
+    if (first && !started.current) {
+      started.current = true;
+      preview.mutate(first);
+    }
+  }, [first, preview]);
+
+  const review = (next: SubscriptionChange) => {
+    setAlert(null);
+    setChange(next);
+    preview.mutate(next);
+  };
+  const backToInput = first
+    ? null
+    : () => {
+        setChange(null);
+        preview.reset();
+        setAlert(null);
+      };
+
+  let body: ReactNode;
+  if (!change) {
+    const inputProps = { subscription, onReview: review, onCancel: onClose };
+    body =
+      action === 'move_date' || action === 'pause' ? (
+        <DateChangeForm action={action} {...inputProps} />
+      ) : action === 'change_quantity' ? (
+        <QuantityForm {...inputProps} />
+      ) : action === 'swap' ? (
+        <SwapForm {...inputProps} />
+      ) : (
+        <CancelForm {...inputProps} />
+      );
+  } else if (preview.isPending || (!preview.data && !preview.isError)) {
+    body = <Spinner block label="Checking the change…" />;
+  } else if (preview.data) {
+    body = (
+      <Review
+        before={before}
+        after={preview.data.subscription}
+        change={change}
+        pending={confirm.isPending}
+        onConfirm={() => confirm.mutate(change)}
+        onBack={backToInput ?? onClose}
+        backLabel={backToInput ? 'Back' : 'Keep as is'}
+      />
+    );
+  } else {
+    body = (
+      <div className="mt-6 flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
+        {backToInput ? (
+          <button type="button" onClick={backToInput} className={buttonClass('secondary')}>
+            Back
+          </button>
+        ) : null}
+        <button type="button" onClick={onClose} className={buttonClass('primary')}>
+          Close
+        </button>
+      </div>
+    );
+  }
+
+  return (
+    <>
+      <div className="flex items-start justify-between gap-4 border-b border-line px-5 py-4 sm:px-6">
+        <div>
+          <Dialog.Title className="text-2xl text-ink">
+            {actionTitle(action, subscription)}
+          </Dialog.Title>
+          <Dialog.Description className="mt-1 text-[0.9375rem] text-ink-soft">
+            {subscription.name} · {frequencyWords[subscription.frequency].toLowerCase()}
+          </Dialog.Description>
+        </div>
+        <Dialog.Close
+          aria-label="Close"
+          className="-mr-2 grid size-10 shrink-0 place-items-center rounded-full text-muted hover:bg-surface hover:text-ink"
+        >
+          <svg
+            aria-hidden="true"
+            viewBox="0 0 20 20"
+            className="size-5"
+            fill="none"
+            stroke="currentColor"
+            strokeWidth="2"
+          >
+            <path d="M5 5l10 10M15 5L5 15" strokeLinecap="round" />
+          </svg>
+        </Dialog.Close>
+      </div>
+      <div className="overflow-y-auto px-5 py-5 sm:px-6">
+        {alert ? (
+          <div className="mb-5">
+            <FormAlert>{alert}</FormAlert>
+          </div>
+        ) : null}
+        {body}
+      </div>
+    </>
+  );
+}
+
+interface ReviewProps {
+  before: Subscription;
+  after: Subscription;
+  change: SubscriptionChange;
+  pending: boolean;
+  onConfirm: () => void;
+  onBack: () => void;
+  backLabel: string;
+}
+
+/** What changes, side by side: the price and next date always, the rest when they change. */
+function Review({ before, after, change, pending, onConfirm, onBack, backLabel }: ReviewProps) {
+  const heading = useRef<HTMLHeadingElement>(null);
+  // The input step's button is gone: bring focus (and a screen reader) to the summary.
+  useEffect(() => heading.current?.focus(), []);
+  const cancelled = after.status === 'CANCELLED';
+  const rows: { label: string; from: string; to: string; always?: boolean }[] = [
+    { label: 'Supplement', from: before.name, to: after.name },
+    {
+      label: 'Delivery',
+      from: frequencyWords[before.frequency],
+      to: frequencyWords[after.frequency],
+    },
+    { label: 'Bottles each delivery', from: String(before.quantity), to: String(after.quantity) },
+    {
+      label: 'Price',
+      from: priceLabel(before.price_cents, before.frequency),
+      to: priceLabel(after.price_cents, after.frequency),
+      always: true,
+    },
+    {
+      label: 'Next billing date',
+      from: before.status === 'CANCELLED' ? 'None' : mediumDate(before.next_billing_date),
+      to: cancelled ? 'None' : mediumDate(after.next_billing_date),
+      always: true,
+    },
+    {
+      label: 'Status',
+      from: subscriptionStatusLabels[before.status],
+      to: subscriptionStatusLabels[after.status],
+    },
+  ];
+  if (after.paused_until)
+    rows.push({ label: 'Paused until', from: '—', to: mediumDate(after.paused_until) });
+  const shown = rows.filter((row) => row.always || row.from !== row.to);
+
+  return (
+    <div>
+      <h3
+        ref={heading}
+        tabIndex={-1}
+        className="font-sans text-base font-semibold text-ink outline-none"
+      >
+        Review your change
+      </h3>
+      <dl className="mt-3 divide-y divide-line rounded-2xl border border-line">
+        {shown.map((row) => {
+          const changed = row.from !== row.to;
+          return (
+            <div key={row.label} className="grid gap-1 px-4 py-3 sm:grid-cols-[10rem_1fr]">
+              <dt className="text-sm text-muted">{row.label}</dt>
+              <dd className="text-[0.9375rem] text-ink">
+                {changed ? (
+                  <>
+                    <span className="text-muted line-through decoration-muted/60">
+                      <span className="sr-only">From </span>
+                      {row.from}
+                    </span>
+                    <span aria-hidden="true" className="mx-2 text-muted">
+                      →
+                    </span>
+                    <span className="font-semibold">
+                      <span className="sr-only"> to </span>
+                      {row.to}
+                    </span>
+                  </>
+                ) : (
+                  <span className="font-semibold">
+                    {row.to}
+                    <span className="sr-only"> (unchanged)</span>
+                  </span>
+                )}
+              </dd>
+            </div>
+          );
+        })}
+      </dl>
+      <p className="mt-4 text-sm text-ink-soft">{reviewNote(change, after)}</p>
+      <div className="mt-6 flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
+        <button type="button" onClick={onBack} className={buttonClass('ghost')}>
+          {backLabel}
+        </button>
+        <button
+          type="button"
+          onClick={onConfirm}
+          disabled={pending}
+          aria-busy={pending || undefined}
+          className={buttonClass('primary')}
+        >
+          {pending ? (
+            <span
+              aria-hidden="true"
+              className="size-4 animate-spin rounded-full border-2 border-current border-t-transparent"
+            />
+          ) : null}
+          Confirm
+        </button>
+      </div>
+    </div>
+  );
+}
+
+function reviewNote(change: SubscriptionChange, after: Subscription): string {
+  switch (change.action) {
+    case 'cancel':
+      return 'No more deliveries or charges. You can reactivate any time.';
+    case 'pause':
+      return `Nothing ships or is charged until ${mediumDate(after.next_billing_date)}.`;
+    case 'skip':
+      return 'The skipped delivery is not charged.';
+    default:
+      return `From ${mediumDate(after.next_billing_date)}, each delivery is charged ${formatCents(after.price_cents)} to your card on file.`;
+  }
+}

@@ -1,0 +1,360 @@
+// @vitest-environment jsdom
+import { cleanup, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import type { RouteObject } from 'react-router';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { addDays, type Subscription } from '#shared/subscriptions.ts';
+import { clearToasts } from '#client/components/ui/toast.tsx';
+import { AccountLayout } from '#client/features/accounts/components/account-layout.tsx';
+import { RequireAuth } from '#client/features/accounts/components/route-guards.tsx';
+import { resetAppStateForTests, setLeadsId } from '#client/lib/app-state.ts';
+import { memberApi } from '#client/testing/member-fixtures.ts';
+import { failure, ok, renderRoutes, stubApi, type Reply } from '#client/testing/render-app.tsx';
+import { serverToday } from '../subscription-actions.ts';
+import { SubscriptionsPage } from './subscriptions-page.tsx';
+
+const routes: RouteObject[] = [
+  {
+    element: <RequireAuth />,
+    children: [
+      {
+        element: <AccountLayout />,
+        children: [{ path: '/subscriptions', element: <SubscriptionsPage /> }],
+      },
+    ],
+  },
+];
+
+function buildSubscription(overrides: Partial<Subscription> = {}): Subscription {
+  return {
+    id: 7,
+    product_id: 41,
+    name: 'Sleep Gummies',
+    slug: 'sleep-gummies',
+    img: '/images/supp-sleep.webp',
+    category: 'supplements',
+    frequency: 'MONTHLY',
+    quantity: 1,
+    unit_price_cents: 1750,
+    price_cents: 1750,
+    status: 'ACTIVE',
+    next_billing_date: '2026-06-14',
+    paused_until: null,
+    cancel_reason: null,
+    card: { brand: 'Visa', last4: '4242' },
+    swap_options: [
+      { product_id: 31, name: 'Biotin Gummies' },
+      { product_id: 36, name: 'Immunity Gummies' },
+    ],
+    ...overrides,
+  };
+}
+
+const quarterly = buildSubscription({
+  product_id: 42,
+  frequency: 'QUARTERLY',
+  unit_price_cents: 4500,
+  price_cents: 4500,
+  next_billing_date: '2026-08-14',
+});
+
+function updated(subscription: Subscription, message: string, preview: boolean): Reply {
+  return { body: { status: 'SUCCESS', message, data: { subscription, preview } } };
+}
+
+beforeEach(() => {
+  localStorage.clear();
+  sessionStorage.clear();
+  resetAppStateForTests();
+  setLeadsId('lead-1');
+  window.innerWidth = 1280;
+});
+afterEach(() => {
+  cleanup();
+  clearToasts();
+});
+
+async function openPage(
+  extra: Parameters<typeof stubApi>[0] = {},
+  subscriptions: Subscription[] = [buildSubscription()],
+) {
+  const api = stubApi({
+    ...memberApi(),
+    '/account/subscriptions/': ok({ subscriptions }),
+    ...extra,
+  });
+  const rendered = renderRoutes(routes, { path: '/subscriptions' });
+  await screen.findByRole('heading', { level: 1, name: 'Subscriptions' });
+  return { api, ...rendered };
+}
+
+const card = (name: string) => screen.findByRole('article', { name });
+
+describe('the subscriptions page', () => {
+  it('shows each subscription with its price, next date, status and card', async () => {
+    await openPage({}, [
+      buildSubscription({ quantity: 2, price_cents: 3500 }),
+      buildSubscription({
+        id: 8,
+        product_id: 31,
+        name: 'Biotin Gummies',
+        status: 'PAST_DUE',
+        next_billing_date: '2026-05-02',
+        card: { brand: 'Visa', last4: '0341' },
+      }),
+    ]);
+    const sleep = await card('Sleep Gummies');
+    expect(sleep.textContent).toContain('$35.00/month');
+    expect(sleep.textContent).toContain('2 × $17.50');
+    expect(sleep.textContent).toContain('Jun 14, 2026');
+    expect(sleep.textContent).toContain('Active');
+    expect(sleep.textContent).toContain('Visa ••••');
+    expect(sleep.textContent).toContain('ending in 4242');
+    expect(within(sleep).getByRole('link', { name: 'Change card' }).getAttribute('href')).toBe(
+      '/accounts/editPaymentMethod',
+    );
+
+    const biotin = await card('Biotin Gummies');
+    expect(within(biotin).getByRole('alert').textContent).toContain(
+      'We were unable to process this order using the provided payment information. Please update your credit card details to resolve this issue.',
+    );
+    expect(
+      within(biotin).getByRole('link', { name: 'Update payment method' }).getAttribute('href'),
+    ).toBe('/accounts/editPaymentMethod');
+    expect(biotin.textContent).toContain('Payment due');
+    // A past-due subscription cannot skip or pause until it is paid.
+    expect(within(biotin).queryByRole('button', { name: 'Skip next delivery' })).toBeNull();
+    expect(document.title).toBe('Subscriptions — Pairwell');
+  });
+
+  it('invites a customer without subscriptions to the shop', async () => {
+    await openPage({}, []);
+    expect(await screen.findByRole('heading', { name: 'No subscriptions yet' })).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Shop supplements' }).getAttribute('href')).toBe(
+      '/shop',
+    );
+  });
+});
+
+describe('a change to a subscription', () => {
+  it('is previewed first, then confirmed, and the card shows the new state at once', async () => {
+    const u = userEvent.setup();
+    const { api } = await openPage({
+      '/subscription/update/': updated(
+        quarterly,
+        'Your subscription now ships every quarter.',
+        true,
+      ),
+      '/account/shipfrequency/': updated(
+        quarterly,
+        'Your subscription now ships every quarter.',
+        false,
+      ),
+    });
+    await u.click(
+      within(await card('Sleep Gummies')).getByRole('button', { name: 'Switch to quarterly' }),
+    );
+    const dialog = await screen.findByRole('dialog', { name: 'Switch to quarterly deliveries' });
+    await within(dialog).findByRole('heading', { name: 'Review your change' });
+    expect(dialog.textContent).toContain('$17.50/month');
+    expect(dialog.textContent).toContain('$45.00/quarterly');
+    expect(dialog.textContent).toContain('Aug 14, 2026');
+    expect(api.calls.find((call) => call.path === '/subscription/update/')?.body).toEqual({
+      leads_id: 'lead-1',
+      subscription_id: 7,
+      change: { action: 'change_frequency', frequency: 'QUARTERLY' },
+      preview: true,
+    });
+    // Nothing is saved before Confirm.
+    expect(api.calls.some((call) => call.path === '/account/shipfrequency/')).toBe(false);
+
+    await u.click(within(dialog).getByRole('button', { name: 'Confirm' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(api.calls.find((call) => call.path === '/account/shipfrequency/')?.body).toEqual({
+      leads_id: 'lead-1',
+      subscription_id: 7,
+      frequency: 'QUARTERLY',
+    });
+    const sleep = await card('Sleep Gummies');
+    expect(sleep.textContent).toContain('$45.00/quarterly');
+    expect(sleep.textContent).toContain('Aug 14, 2026');
+    expect(within(sleep).getByRole('button', { name: 'Switch to monthly' })).toBeTruthy();
+    expect(await screen.findByText('Your subscription now ships every quarter.')).toBeTruthy();
+    // The account frame's data reloads (flags may have changed).
+    await waitFor(() =>
+      expect(api.calls.filter((call) => call.path === '/account/basics').length).toBe(2),
+    );
+  });
+
+  it('asks for a date before previewing a move, and checks it first', async () => {
+    const u = userEvent.setup();
+    const newDate = addDays(serverToday(), 20);
+    const { api } = await openPage({
+      '/subscription/update/': (body) =>
+        updated(
+          buildSubscription({
+            next_billing_date: (body as { change: { date: string } }).change.date,
+          }),
+          'Your next delivery date was changed.',
+          (body as { preview: boolean }).preview,
+        ),
+    });
+    await u.click(within(await card('Sleep Gummies')).getByRole('button', { name: 'Change date' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Change your next delivery date' });
+    const input = within(dialog).getByLabelText('New delivery date');
+    expect(input.getAttribute('min')).toBe(addDays(serverToday(), 1));
+    expect(input.getAttribute('max')).toBe(addDays(serverToday(), 90));
+
+    await u.clear(input);
+    await u.type(input, serverToday());
+    await u.click(within(dialog).getByRole('button', { name: 'Review change' }));
+    expect(await within(dialog).findByText('Choose a date after today.')).toBeTruthy();
+    expect(api.calls.some((call) => call.path === '/subscription/update/')).toBe(false);
+
+    await u.clear(input);
+    await u.type(input, newDate);
+    await u.click(within(dialog).getByRole('button', { name: 'Review change' }));
+    await within(dialog).findByRole('heading', { name: 'Review your change' });
+    await u.click(within(dialog).getByRole('button', { name: 'Confirm' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    const sent = api.calls.filter((call) => call.path === '/subscription/update/');
+    expect(sent.map((call) => (call.body as { preview: boolean }).preview)).toEqual([true, false]);
+    expect((sent[1]?.body as { change: unknown }).change).toEqual({
+      action: 'move_date',
+      date: newDate,
+    });
+  });
+
+  it('shows the server’s reason when a change is refused', async () => {
+    const u = userEvent.setup();
+    await openPage({
+      '/subscription/update/': failure(
+        400,
+        'SUBSCRIPTION_REFUSED',
+        'Only an active subscription can skip a delivery.',
+      ),
+    });
+    await u.click(
+      within(await card('Sleep Gummies')).getByRole('button', { name: 'Skip next delivery' }),
+    );
+    const dialog = await screen.findByRole('dialog', { name: 'Skip your next delivery' });
+    expect((await within(dialog).findByRole('alert')).textContent).toBe(
+      'Only an active subscription can skip a delivery.',
+    );
+    expect(within(dialog).queryByRole('button', { name: 'Confirm' })).toBeNull();
+  });
+
+  it('says ‘Failed to update subscription.’ when the server gives no reason', async () => {
+    const u = userEvent.setup();
+    const skipped = buildSubscription({ next_billing_date: '2026-07-14' });
+    await openPage({
+      '/subscription/update/': (body) =>
+        (body as { preview: boolean }).preview
+          ? updated(skipped, 'Your next delivery was skipped.', true)
+          : { status: 502, body: '<html>Bad gateway</html>' },
+    });
+    await u.click(
+      within(await card('Sleep Gummies')).getByRole('button', { name: 'Skip next delivery' }),
+    );
+    const dialog = await screen.findByRole('dialog', { name: 'Skip your next delivery' });
+    await within(dialog).findByRole('heading', { name: 'Review your change' });
+    expect(dialog.textContent).toContain('Jun 14, 2026');
+    expect(dialog.textContent).toContain('Jul 14, 2026');
+    await u.click(within(dialog).getByRole('button', { name: 'Confirm' }));
+    expect((await within(dialog).findByRole('alert')).textContent).toBe(
+      'Failed to update subscription.',
+    );
+    // The card still shows what is saved.
+    await u.click(within(dialog).getByRole('button', { name: 'Keep as is' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect((await card('Sleep Gummies')).textContent).toContain('Jun 14, 2026');
+  });
+
+  it('says ‘Failed to update subscription.’ when the network fails', async () => {
+    const u = userEvent.setup();
+    const { api } = await openPage();
+    const sleep = await card('Sleep Gummies');
+    api.fetchMock.mockImplementationOnce(() => Promise.reject(new TypeError('Failed to fetch')));
+    await u.click(within(sleep).getByRole('button', { name: 'Skip next delivery' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Skip your next delivery' });
+    expect((await within(dialog).findByRole('alert')).textContent).toBe(
+      'Failed to update subscription.',
+    );
+  });
+
+  it('reloads and previews again when the subscription changed meanwhile', async () => {
+    const u = userEvent.setup();
+    const moved = buildSubscription({ next_billing_date: '2026-06-20' });
+    let listed = 0;
+    const { api } = await openPage({
+      '/account/subscriptions/': () => {
+        listed++;
+        return ok({ subscriptions: [listed === 1 ? buildSubscription() : moved] });
+      },
+      '/subscription/update/': (body) =>
+        (body as { preview: boolean }).preview
+          ? updated(
+              buildSubscription({ next_billing_date: listed === 1 ? '2026-07-14' : '2026-07-20' }),
+              'Your next delivery was skipped.',
+              true,
+            )
+          : failure(
+              409,
+              'SUBSCRIPTION_CHANGED',
+              'This subscription just changed. Please review it and try again.',
+            ),
+    });
+    await u.click(
+      within(await card('Sleep Gummies')).getByRole('button', { name: 'Skip next delivery' }),
+    );
+    const dialog = await screen.findByRole('dialog', { name: 'Skip your next delivery' });
+    await within(dialog).findByRole('heading', { name: 'Review your change' });
+    await u.click(within(dialog).getByRole('button', { name: 'Confirm' }));
+    expect(
+      await within(dialog).findByText(
+        'This subscription just changed. Please review it and try again.',
+      ),
+    ).toBeTruthy();
+    await waitFor(() => expect(dialog.textContent).toContain('Jul 20, 2026'));
+    expect(dialog.textContent).toContain('Jun 20, 2026');
+    expect(api.calls.filter((call) => call.path === '/subscription/update/').length).toBe(3);
+  });
+
+  it('needs a reason to cancel, and sends the reason with the customer’s words', async () => {
+    const u = userEvent.setup();
+    const { api } = await openPage({
+      '/subscription/update/': (body) =>
+        updated(
+          buildSubscription({ status: 'CANCELLED', cancel_reason: 'Other' }),
+          'Your subscription was cancelled.',
+          (body as { preview: boolean }).preview,
+        ),
+    });
+    await u.click(
+      within(await card('Sleep Gummies')).getByRole('button', { name: 'Cancel subscription' }),
+    );
+    const dialog = await screen.findByRole('dialog', { name: 'Cancel your subscription' });
+    await u.click(within(dialog).getByRole('button', { name: 'Review change' }));
+    expect(await within(dialog).findByText('Tell us why you are cancelling')).toBeTruthy();
+    await u.selectOptions(
+      within(dialog).getByLabelText('Why are you cancelling?'),
+      'It costs more than I want to spend',
+    );
+    await u.type(
+      within(dialog).getByLabelText('Anything else you’d like us to know?'),
+      'Back in spring',
+    );
+    await u.click(within(dialog).getByRole('button', { name: 'Review change' }));
+    await within(dialog).findByRole('heading', { name: 'Review your change' });
+    expect(
+      (api.calls.find((call) => call.path === '/subscription/update/')?.body as { change: unknown })
+        .change,
+    ).toEqual({ action: 'cancel', reason: 'It costs more than I want to spend: Back in spring' });
+    await u.click(within(dialog).getByRole('button', { name: 'Confirm' }));
+    const cancelled = await card('Sleep Gummies');
+    await waitFor(() => expect(cancelled.textContent).toContain('Cancelled'));
+    expect(within(cancelled).getByRole('button', { name: 'Reactivate' })).toBeTruthy();
+    // The button that opened the dialog is gone: focus lands on the card, not lost.
+    await waitFor(() => expect(document.activeElement).toBe(cancelled));
+  });
+});

@@ -1,0 +1,121 @@
+import { Outlet, useLocation, useOutletContext, useParams } from 'react-router';
+import { site } from '#shared/site.ts';
+import {
+  programCategories,
+  programs,
+  type Program,
+  type ProgramCategory,
+} from '#shared/telehealth.ts';
+import { NotFoundPage } from '#client/features/errors/pages/not-found-page.tsx';
+import { visitStepLabels } from '../visit-steps.ts';
+
+export interface VisitContext {
+  category: ProgramCategory;
+  program: Program;
+}
+
+export function useVisitContext(): VisitContext {
+  return useOutletContext<VisitContext>();
+}
+
+function isCategory(value: string | undefined): value is ProgramCategory {
+  return programCategories.some((category) => category === value);
+}
+
+/** Where the patient is among the visit's steps; the closing screens count as the last one. */
+function stepIndex(pathname: string): number {
+  const screen = pathname.split('/')[3] ?? '';
+  if (screen === 'submitted') return visitStepLabels.length;
+  if (screen === 'ineligible') return 0;
+  if (screen === 'not-a-fit') return 1;
+  return visitStepLabels.findIndex(([step]) => step === screen);
+}
+
+function StepIndicator({ current }: { current: number }) {
+  const label = visitStepLabels[current]?.[1];
+  return (
+    <nav aria-label="Visit steps">
+      {/* Telehealth's mobile breakpoint (spec §9): one line instead of the full list. */}
+      {label ? (
+        <p className="text-sm font-semibold text-accent-800 min-[768px]:hidden">
+          Step {current + 1} of {visitStepLabels.length}: {label}
+        </p>
+      ) : null}
+      <ol className={`${label ? 'max-[767px]:sr-only' : ''} flex flex-wrap gap-x-5 gap-y-2`}>
+        {visitStepLabels.map(([step, text], index) => {
+          const done = index < current;
+          const here = index === current;
+          return (
+            <li
+              key={step}
+              aria-current={here ? 'step' : undefined}
+              className={`flex items-center gap-2 text-sm font-semibold ${
+                here ? 'text-ink' : done ? 'text-accent-800' : 'text-muted'
+              }`}
+            >
+              <span
+                aria-hidden="true"
+                className={`grid size-6 place-items-center rounded-full text-xs ${
+                  here
+                    ? 'bg-accent-700 text-white'
+                    : done
+                      ? 'bg-accent-100 text-accent-800'
+                      : 'border border-line bg-white text-muted'
+                }`}
+              >
+                {done ? '✓' : index + 1}
+              </span>
+              {text}
+              {done ? <span className="sr-only"> (done)</span> : null}
+            </li>
+          );
+        })}
+      </ol>
+    </nav>
+  );
+}
+
+/**
+ * The online visit's frame: the program's name and illustration, where the patient is, and the
+ * step. An unknown program is a missing page.
+ */
+export function VisitLayout() {
+  const { category } = useParams();
+  const { pathname } = useLocation();
+  if (!isCategory(category)) return <NotFoundPage />;
+  const program = programs[category];
+  const current = stepIndex(pathname);
+  return (
+    <div className="bg-gradient-to-b from-accent-50 via-accent-50/40 to-white">
+      <title>{`${program.name} online visit — ${site.name}`}</title>
+      <div className="container-page max-w-3xl py-6 md:py-10">
+        <div className="flex items-center gap-4">
+          <img
+            src={program.illustration}
+            alt=""
+            width={64}
+            height={48}
+            className="h-12 w-16 shrink-0 rounded-xl bg-white object-contain ring-1 ring-accent-100"
+          />
+          <div className="min-w-0">
+            <p className="text-sm font-semibold uppercase tracking-wider text-accent-800">
+              Online visit
+            </p>
+            <h1 className="text-2xl text-ink md:text-3xl">{program.headline}</h1>
+          </div>
+        </div>
+        {current >= 0 ? (
+          <div className="mt-5">
+            <StepIndicator current={current} />
+          </div>
+        ) : null}
+        <div className="mt-6">
+          <Outlet context={{ category, program } satisfies VisitContext} />
+        </div>
+      </div>
+    </div>
+  );
+}
+
+export const visitCardClass =
+  'rounded-3xl border border-line bg-white p-5 shadow-[0_1px_2px_rgba(15,37,51,0.04)] sm:p-7';

@@ -1,0 +1,11 @@
+/** The visit's screens as the step indicator names them, in order. */
+export const visitStepLabels = [
+  ['eligibility', 'Eligibility'],
+  ['questions', 'Health questions'],
+  ['preferences', 'Treatment'],
+  ['photo', 'Photo ID'],
+  ['consent', 'Consent'],
+  ['checkout', 'Payment'],
+] as const;
+
+export type VisitScreen = (typeof visitStepLabels)[number][0];

@@ -1,0 +1,110 @@
+import type { AccountData, Basics, PatientData } from '#shared/accounts.ts';
+import type { Order } from '#shared/orders.ts';
+import { ok, type Reply } from './render-app.tsx';
+
+/** A logged-in customer as the account calls describe her, for component tests. */
+export const sessionUser = {
+  leads_id: 'lead-1',
+  customer_id: 1042,
+  first_name: 'Dana',
+  last_name: 'Rivera',
+  email: 'dana@example.com',
+};
+
+export function buildBasics(overrides: Partial<Basics> = {}): Basics {
+  return {
+    customer_id: 1042,
+    leads_id: 'lead-1',
+    first_name: 'Dana',
+    last_name: 'Rivera',
+    email: 'dana@example.com',
+    cart_count: 0,
+    flags: [],
+    ...overrides,
+  };
+}
+
+export function buildOrder(overrides: Partial<Order> = {}): Order {
+  // Not annotated, so the fixture keeps compiling while the order shape grows fields.
+  const base = {
+    orders_id: 1,
+    order_number: 'A1001',
+    order_status: 'SHIPPED' as const,
+    order_date: '2026-03-02T15:00:00.000Z',
+    order_total: 24.99,
+    order_total_cents: 2499,
+    refund_amount: 0,
+    refund_cents: 0,
+    tracking_number: '9400100000000000000000',
+    decline_reason: null,
+    order_items: [
+      {
+        product_name: 'Sleep Gummies',
+        product_image: '/images/supp-sleep.webp',
+        category: 'sleep',
+        quantity: 1,
+        price_cents: 2499,
+        frequency: 'ONE_TIME',
+      },
+    ],
+    shippingAddress: null,
+  };
+  return { ...base, ...overrides };
+}
+
+export function buildPatientData(orders: Order[] = []): PatientData {
+  return {
+    leadsId: 'lead-1',
+    clicksId: null,
+    billingFlag: null,
+    expiredFlag: false,
+    lander: {
+      prospects_id: 1,
+      first_name: 'Dana',
+      last_name: 'Rivera',
+      email: 'dana@example.com',
+      flags: [],
+      order_history: Object.fromEntries(orders.map((order) => [order.order_number, order])),
+    },
+  };
+}
+
+export function buildAccountData(overrides: Partial<AccountData> = {}): AccountData {
+  const address = {
+    address: '12 Harbor St',
+    address2: '',
+    city: 'Portland',
+    state: 'ME',
+    zip: '04101',
+    country: 'US',
+  };
+  return {
+    customer_id: 1042,
+    leads_id: 'lead-1',
+    email: 'dana@example.com',
+    first_name: 'Dana',
+    last_name: 'Rivera',
+    dob: '04/12/1990',
+    phoneNo: '(555) 010-0123',
+    phone_verified: false,
+    smsallow: 0,
+    shipping: address,
+    billing: address,
+    card: { brand: 'Visa', last4: '4242', exp_month: 12, exp_year: 2030, expired: false },
+    ...overrides,
+  };
+}
+
+/** The answers every member page needs: the session, the basics and the patient data. */
+export function memberApi(
+  options: { basics?: Basics; patientData?: PatientData; accountData?: AccountData } = {},
+): Record<string, Reply> {
+  return {
+    '/account/verifyauthentication/': ok({ authenticated: true, user: sessionUser }),
+    '/account/basics': ok(options.basics ?? buildBasics()),
+    '/leads/patientdata': {
+      body: { status: 'SUCCESS', message: options.patientData ?? buildPatientData() },
+    },
+    '/account/data/': ok(options.accountData ?? buildAccountData()),
+  };
+}

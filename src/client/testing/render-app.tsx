@@ -1,0 +1,93 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { render } from '@testing-library/react';
+import { createMemoryRouter, RouterProvider, useLocation, type RouteObject } from 'react-router';
+import { vi } from 'vitest';
+import { Toaster } from '#client/components/ui/toast.tsx';
+
+/**
+ * Test helpers for pages: a stubbed API answering by path, and a memory router with the query
+ * client and the toaster around it. For component tests only; the app never imports this.
+ */
+
+export interface Reply {
+  status?: number;
+  body: unknown;
+}
+
+type Handler = Reply | ((body: unknown) => Reply);
+
+export interface ApiCall {
+  path: string;
+  body: unknown;
+}
+
+/** Stubs fetch: `/lapi/account/login/` answers with handlers['/account/login/']. */
+export function stubApi(handlers: Record<string, Handler>) {
+  const calls: ApiCall[] = [];
+  const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+    const url = new URL(String(input), 'http://localhost');
+    const path = url.pathname.replace(/^\/lapi/, '');
+    const body: unknown = typeof init?.body === 'string' ? JSON.parse(init.body) : undefined;
+    calls.push({ path, body });
+    const handler = handlers[path];
+    if (!handler) throw new Error(`No stubbed answer for ${path}`);
+    const reply = typeof handler === 'function' ? handler(body) : handler;
+    return new Response(JSON.stringify(reply.body), {
+      status: reply.status ?? 200,
+      headers: { 'Content-Type': 'application/json' },
+    });
+  });
+  vi.stubGlobal('fetch', fetchMock);
+  return { calls, fetchMock };
+}
+
+export const ok = (data: unknown, message = 'OK'): Reply => ({
+  body: { status: 'SUCCESS', message, data },
+});
+
+export const okMessage = (message: string): Reply => ({ body: { status: 'SUCCESS', message } });
+
+export const failure = (
+  status: number,
+  code: string,
+  message: string,
+  fields?: Record<string, string>,
+): Reply => ({
+  status,
+  body: { status: 'FAILURE', code, message, ...(fields ? { fields } : {}) },
+});
+
+/** Shows where the router is, for asserting redirects. */
+export function LocationProbe() {
+  const location = useLocation();
+  return (
+    <p data-testid="location">
+      {location.pathname}
+      {location.search}
+      {location.hash}
+    </p>
+  );
+}
+
+export function testQueryClient(): QueryClient {
+  return new QueryClient({
+    defaultOptions: { queries: { retry: false, gcTime: Infinity }, mutations: { retry: false } },
+  });
+}
+
+export function renderRoutes(
+  routes: RouteObject[],
+  {
+    path = '/',
+    queryClient = testQueryClient(),
+  }: { path?: string; queryClient?: QueryClient } = {},
+) {
+  const router = createMemoryRouter(routes, { initialEntries: [path] });
+  const result = render(
+    <QueryClientProvider client={queryClient}>
+      <RouterProvider router={router} />
+      <Toaster />
+    </QueryClientProvider>,
+  );
+  return { ...result, router, queryClient };
+}

@@ -1,0 +1,97 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import nodemailer from 'nodemailer';
+
+export interface MailMessage {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+}
+
+/** Sends e-mail. Bodies carry no health data, card data or passwords (DESIGN §7). */
+export interface Mailer {
+  send(message: MailMessage): Promise<void>;
+}
+
+export interface OutboxEntry {
+  id: string;
+  kind: 'email' | 'sms';
+  to: string;
+  subject: string;
+  text: string;
+  sentAt: string;
+}
+
+/** Where development e-mail and SMS are written: one .eml (RFC 5322) or .txt each, plus a .json index. */
+export function outboxDir(dataDir: string): string {
+  return path.resolve(dataDir, 'outbox');
+}
+
+export function writeOutboxEntry(
+  dataDir: string,
+  entry: Omit<OutboxEntry, 'id'>,
+  raw: Buffer | string,
+  ext: string,
+): OutboxEntry {
+  const dir = outboxDir(dataDir);
+  fs.mkdirSync(dir, { recursive: true });
+  const id = `${entry.sentAt.replace(/[:.]/g, '-')}-${entry.kind}-${crypto.randomBytes(4).toString('hex')}`;
+  fs.writeFileSync(path.join(dir, `${id}.${ext}`), raw);
+  const full = { id, ...entry };
+  fs.writeFileSync(path.join(dir, `${id}.json`), JSON.stringify(full, null, 2));
+  return full;
+}
+
+export function readOutbox(dataDir: string): OutboxEntry[] {
+  const dir = outboxDir(dataDir);
+  if (!fs.existsSync(dir)) return [];
+  return fs
+    .readdirSync(dir)
+    .filter((name) => name.endsWith('.json'))
+    .map((name) => JSON.parse(fs.readFileSync(path.join(dir, name), 'utf8')) as OutboxEntry)
+    .sort((a, b) => b.sentAt.localeCompare(a.sentAt) || b.id.localeCompare(a.id));
+}
+
+/**
+ * SMTP when SMTP_URL is set; otherwise the outbox folder, so a person trying Pairwell locally can
+ * open a reset link at /dev/outbox.
+ */
+export function createMailer(options: {
+  smtpUrl?: string | undefined;
+  from: string;
+  dataDir: string;
+  now: () => Date;
+}): Mailer {
+  if (options.smtpUrl) {
+    const transport = nodemailer.createTransport(options.smtpUrl);
+    return {
+      async send(message) {
+        await transport.sendMail({ from: options.from, ...message });
+      },
+    };
+  }
+  const composer = nodemailer.createTransport({
+    streamTransport: true,
+    buffer: true,
+    newline: 'unix',
+  });
+  return {
+    async send(message) {
+      const info = await composer.sendMail({ from: options.from, ...message });
+      writeOutboxEntry(
+        options.dataDir,
+        {
+          kind: 'email',
+          to: message.to,
+          subject: message.subject,
+          text: message.text,
+          sentAt: options.now().toISOString(),
+        },
+        info.message as Buffer,
+        'eml',
+      );
+    },
+  };
+}

@@ -1,0 +1,279 @@
+import crypto from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { Database } from '#server/db/schema.ts';
+
+/**
+ * The payment gateway behind our own types (DESIGN §3). Card number and CVV pass through here once,
+ * in memory, and never come back out: callers get a token, brand, last 4 and expiry.
+ */
+export interface CardInput {
+  number: string;
+  expMonth: number;
+  expYear: number;
+  cvc: string;
+}
+
+export type CardField = 'ccnum' | 'ccexp' | 'cccvv';
+
+export type TokenizeResult =
+  | { ok: true; token: string; brand: string; last4: string; expMonth: number; expYear: number }
+  | { ok: false; code: string; message: string; field: CardField };
+
+export type ChargeResult =
+  { ok: true; chargeId: string } | { ok: false; code: string; message: string };
+
+export interface ChargeRequest {
+  token: string;
+  amountCents: number;
+  /** The same key never charges twice: a retry gets the first answer back. */
+  idempotencyKey: string;
+}
+
+export type RefundResult = { ok: true; refundId: string } | { ok: false; message: string };
+
+export type AuthorizeResult =
+  { ok: true; authorizationId: string } | { ok: false; code: string; message: string };
+
+export interface PaymentGateway {
+  /** Verifies a card (as a $0 authorisation would) and returns a reusable token. */
+  tokenize(card: CardInput, now: Date): Promise<TokenizeResult>;
+  charge(request: ChargeRequest, now: Date): Promise<ChargeResult>;
+  /** Holds an amount on the card without taking it (a visit waiting for its provider). */
+  authorize(request: ChargeRequest, now: Date): Promise<AuthorizeResult>;
+  /** Takes a held amount, once: the same authorisation is never captured twice. */
+  capture(request: { authorizationId: string }, now: Date): Promise<ChargeResult>;
+  /** Releases a hold: nothing is charged. */
+  release(request: { authorizationId: string }, now: Date): Promise<void>;
+  /** Gives back part or all of a charge; the same key never refunds twice. */
+  refund(
+    request: { chargeId: string; amountCents: number; idempotencyKey: string },
+    now: Date,
+  ): Promise<RefundResult>;
+}
+
+export function cardBrand(number: string): string {
+  if (/^4/.test(number)) return 'Visa';
+  if (/^(5[1-5]|2(2[2-9][1-9]|2[3-9]\d|[3-6]\d\d|7[01]\d|720))/.test(number)) return 'Mastercard';
+  if (/^3[47]/.test(number)) return 'American Express';
+  if (/^(6011|65|64[4-9])/.test(number)) return 'Discover';
+  return 'Card';
+}
+
+export function luhnValid(number: string): boolean {
+  let sum = 0;
+  for (let i = 0; i < number.length; i++) {
+    let digit = Number(number[number.length - 1 - i]);
+    if (i % 2 === 1) {
+      digit *= 2;
+      if (digit > 9) digit -= 9;
+    }
+    sum += digit;
+  }
+  return number.length >= 12 && sum % 10 === 0;
+}
+
+/** A card is good through the last day of its expiry month. */
+export function cardExpired(expMonth: number, expYear: number, now: Date): boolean {
+  const firstDayAfter = Date.UTC(expYear, expMonth, 1);
+  return now.getTime() >= firstDayAfter;
+}
+
+/**
+ * The built-in simulator, with the test cards of DESIGN §3:
+ * 4242 4242 4242 4242 succeeds; 4000 0000 0000 0002 is declined; 4000 0000 0000 9995 saves but is
+ * declined for insufficient funds when charged; 4000 0000 0000 0341 saves but every charge fails.
+ * The token says how its charges will behave, so any instance can honour it. Its charges ledger
+ * (`simulator_charges`) stands in for the gateway's own records.
+ */
+export function createSimulatorGateway(db: Kysely<Database>): PaymentGateway {
+  const outcomeOf = (token: string) => {
+    const behaviour = /^sim_(ok|insufficient|fail)_/.exec(token)?.[1];
+    return behaviour === 'ok'
+      ? { ok: true as const }
+      : {
+          ok: false as const,
+          message:
+            behaviour === 'insufficient'
+              ? 'Your card has insufficient funds.'
+              : 'Your card was declined.',
+        };
+  };
+  return {
+    async authorize(request, now) {
+      const outcome = outcomeOf(request.token);
+      await db
+        .insertInto('simulator_charges')
+        .values({
+          id: `au_${crypto.randomBytes(12).toString('hex')}`,
+          idempotency_key: request.idempotencyKey,
+          token: request.token,
+          amount_cents: request.amountCents,
+          status: outcome.ok ? 'authorized' : 'failed',
+          failure_message: outcome.ok ? null : outcome.message,
+          created_at: now.toISOString(),
+        })
+        .onConflict((oc) => oc.column('idempotency_key').doNothing())
+        .execute();
+      const row = await db
+        .selectFrom('simulator_charges')
+        .select(['id', 'status', 'failure_message'])
+        .where('idempotency_key', '=', request.idempotencyKey)
+        .executeTakeFirstOrThrow();
+      return row.status === 'failed'
+        ? {
+            ok: false,
+            code: 'card_declined',
+            message: row.failure_message ?? 'Your card was declined.',
+          }
+        : { ok: true, authorizationId: row.id };
+    },
+    async capture(request) {
+      await db
+        .updateTable('simulator_charges')
+        .set({ status: 'succeeded' })
+        .where('id', '=', request.authorizationId)
+        .where('status', '=', 'authorized')
+        .execute();
+      const row = await db
+        .selectFrom('simulator_charges')
+        .select(['id', 'status'])
+        .where('id', '=', request.authorizationId)
+        .executeTakeFirst();
+      return row?.status === 'succeeded'
+        ? { ok: true, chargeId: row.id }
+        : {
+            ok: false,
+            code: 'capture_failed',
+            message: 'The authorisation has expired or was released.',
+          };
+    },
+    async release(request) {
+      await db
+        .updateTable('simulator_charges')
+        .set({ status: 'released' })
+        .where('id', '=', request.authorizationId)
+        .where('status', '=', 'authorized')
+        .execute();
+    },
+    async refund(request, now) {
+      const charge = await db
+        .selectFrom('simulator_charges')
+        .select(['amount_cents', 'status'])
+        .where('id', '=', request.chargeId)
+        .executeTakeFirst();
+      if (!charge || charge.status !== 'succeeded')
+        return { ok: false, message: 'There is no payment to refund.' };
+      const existing = await db
+        .selectFrom('simulator_refunds')
+        .select('id')
+        .where('idempotency_key', '=', request.idempotencyKey)
+        .executeTakeFirst();
+      if (existing) return { ok: true, refundId: existing.id };
+      const refunded = await db
+        .selectFrom('simulator_refunds')
+        .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('amount_cents'), eb.lit(0)).as('total'))
+        .where('charge_id', '=', request.chargeId)
+        .executeTakeFirstOrThrow();
+      if (Number(refunded.total) + request.amountCents > charge.amount_cents) {
+        return { ok: false, message: 'That is more than the payment left to refund.' };
+      }
+      const id = `re_${crypto.randomBytes(12).toString('hex')}`;
+      await db
+        .insertInto('simulator_refunds')
+        .values({
+          id,
+          idempotency_key: request.idempotencyKey,
+          charge_id: request.chargeId,
+          amount_cents: request.amountCents,
+          created_at: now.toISOString(),
+        })
+        .onConflict((oc) => oc.column('idempotency_key').doNothing())
+        .execute();
+      return { ok: true, refundId: id };
+    },
+    async charge(request, now) {
+      const behaviour = /^sim_(ok|insufficient|fail)_/.exec(request.token)?.[1];
+      const outcome =
+        behaviour === 'ok'
+          ? { status: 'succeeded' as const, failure_message: null }
+          : behaviour === 'insufficient'
+            ? { status: 'failed' as const, failure_message: 'Your card has insufficient funds.' }
+            : { status: 'failed' as const, failure_message: 'Your card was declined.' };
+      // Insert-or-read by idempotency key: concurrent or repeated requests share one charge.
+      await db
+        .insertInto('simulator_charges')
+        .values({
+          id: `ch_${crypto.randomBytes(12).toString('hex')}`,
+          idempotency_key: request.idempotencyKey,
+          token: request.token,
+          amount_cents: request.amountCents,
+          created_at: now.toISOString(),
+          ...outcome,
+        })
+        .onConflict((oc) => oc.column('idempotency_key').doNothing())
+        .execute();
+      const charge = await db
+        .selectFrom('simulator_charges')
+        .select(['id', 'status', 'failure_message'])
+        .where('idempotency_key', '=', request.idempotencyKey)
+        .executeTakeFirstOrThrow();
+      return charge.status === 'succeeded'
+        ? { ok: true, chargeId: charge.id }
+        : {
+            ok: false,
+            code: 'card_declined',
+            message: charge.failure_message ?? 'Your card was declined.',
+          };
+    },
+    async tokenize(card, now) {
+      if (!/^\d{12,19}$/.test(card.number) || !luhnValid(card.number)) {
+        return {
+          ok: false,
+          code: 'incorrect_number',
+          message: 'Your card number is incorrect.',
+          field: 'ccnum',
+        };
+      }
+      if (cardExpired(card.expMonth, card.expYear, now)) {
+        return {
+          ok: false,
+          code: 'expired_card',
+          message: 'Your card has expired.',
+          field: 'ccexp',
+        };
+      }
+      const brand = cardBrand(card.number);
+      const cvcLength = brand === 'American Express' ? 4 : 3;
+      if (card.cvc.length !== cvcLength) {
+        return {
+          ok: false,
+          code: 'incorrect_cvc',
+          message: 'Your card’s security code is incorrect.',
+          field: 'cccvv',
+        };
+      }
+      if (card.number === '4000000000000002') {
+        return {
+          ok: false,
+          code: 'card_declined',
+          message: 'Your card was declined.',
+          field: 'ccnum',
+        };
+      }
+      const behaviour =
+        card.number === '4000000000009995'
+          ? 'insufficient'
+          : card.number === '4000000000000341'
+            ? 'fail'
+            : 'ok';
+      return {
+        ok: true,
+        token: `sim_${behaviour}_${crypto.randomBytes(12).toString('hex')}`,
+        brand,
+        last4: card.number.slice(-4),
+        expMonth: card.expMonth,
+        expYear: card.expYear,
+      };
+    },
+  };
+}

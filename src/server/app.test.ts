@@ -1,0 +1,171 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, testDialect, type TestApp } from '#test/app.ts';
+
+describe(`the application shell (${testDialect})`, () => {
+  let t: TestApp;
+  let clientDir: string;
+
+  beforeAll(async () => {
+    // A stand-in for `vite build` output: what matters here is how the server serves it.
+    clientDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pairwell-client-'));
+    fs.mkdirSync(path.join(clientDir, 'assets'), { recursive: true });
+    fs.writeFileSync(
+      path.join(clientDir, 'index.html'),
+      '<!doctype html><html><head><!--runtime-config--></head><body><div id="root"></div></body></html>',
+    );
+    fs.writeFileSync(
+      path.join(clientDir, 'assets', 'index-abc123.js'),
+      `console.log(${JSON.stringify('x'.repeat(4000))});`,
+    );
+    fs.writeFileSync(path.join(clientDir, 'version.json'), '{"version":"1"}');
+    t = await buildTestApp({
+      clientDir,
+      env: { FEATURE_ONLINE_VISIT: 'false', SENTRY_DSN: 'https://key@o1.ingest.example.io/1' },
+    });
+  });
+  afterAll(async () => {
+    await t.close();
+    fs.rmSync(clientDir, { recursive: true, force: true });
+  });
+
+  it('GET /healthz answers 200 when the database answers', async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/healthz' });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ status: 'ok', database: 'ok' });
+  });
+
+  it('unknown /lapi paths answer a JSON 404 in the one error body shape', async () => {
+    for (const [method, url] of [
+      ['GET', '/lapi/nope'],
+      ['POST', '/lapi/nope'],
+      ['GET', '/lapi'],
+      ['DELETE', '/lapi/products/'],
+    ] as const) {
+      const response = await t.app.inject({ method, url });
+      expect(response.statusCode, `${method} ${url}`).toBe(404);
+      expect(response.headers['content-type']).toContain('application/json');
+      expect(response.json()).toMatchObject({
+        status: 'FAILURE',
+        code: 'NOT_FOUND',
+        message: 'Not found',
+      });
+      expect(response.json<{ requestId: string }>().requestId).toMatch(/^[0-9a-f-]{36}$/);
+    }
+  });
+
+  it('client routes fall back to index.html carrying the runtime configuration', async () => {
+    for (const url of ['/', '/faq', '/orders', '/shop/sleep-gummies', '/anything/else?x=1']) {
+      const response = await t.app.inject({ method: 'GET', url });
+      expect(response.statusCode, url).toBe(200);
+      expect(response.headers['content-type']).toContain('text/html');
+      expect(response.headers['cache-control']).toBe('no-cache');
+      const config = /<script id="runtime-config" type="application\/json">(.*?)<\/script>/.exec(
+        response.body,
+      )?.[1];
+      expect(JSON.parse(config ?? 'null')).toMatchObject({
+        features: { login: true, onlineVisit: false },
+        versionCheck: false,
+        sentryDsn: 'https://key@o1.ingest.example.io/1',
+      });
+    }
+  });
+
+  it('hashed assets are cached as immutable and compressed; version.json is never cached', async () => {
+    const asset = await t.app.inject({
+      method: 'GET',
+      url: '/assets/index-abc123.js',
+      headers: { 'accept-encoding': 'gzip' },
+    });
+    expect(asset.statusCode).toBe(200);
+    expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(asset.headers['content-encoding']).toBe('gzip');
+    const version = await t.app.inject({ method: 'GET', url: '/version.json' });
+    expect(version.headers['cache-control']).toBe('no-store');
+    expect(version.json()).toEqual({ version: '1' });
+  });
+
+  it('a missing file is a 404, not the web app', async () => {
+    for (const url of ['/assets/missing-123.js', '/images/nope.webp', '/favicon.ico']) {
+      const response = await t.app.inject({ method: 'GET', url });
+      expect(response.statusCode, url).toBe(404);
+      expect(response.body).not.toContain('runtime-config');
+    }
+  });
+
+  it('sends a real Content-Security-Policy and the other security headers', async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/' });
+    const csp = String(response.headers['content-security-policy']);
+    expect(csp).toContain("default-src 'self'");
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).not.toMatch(/script-src[^;]*unsafe-inline/);
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).toContain("object-src 'none'");
+    expect(csp).toContain("connect-src 'self' https://o1.ingest.example.io");
+    expect(response.headers['x-content-type-options']).toBe('nosniff');
+    expect(response.headers['referrer-policy']).toBe('no-referrer');
+  });
+
+  it('bad JSON answers 400 in the error body shape, never a 500', async () => {
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/lapi/nope',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"broken":',
+    });
+    expect(response.statusCode).toBeLessThan(500);
+    expect(response.json()).toMatchObject({ status: 'FAILURE' });
+  });
+
+  it('refuses a state-changing request from another site', async () => {
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/lapi/products/',
+      headers: { origin: 'https://evil.example', 'content-type': 'application/json' },
+      payload: '{}',
+    });
+    expect(response.statusCode).toBe(403);
+    expect(response.json()).toMatchObject({ code: 'CROSS_SITE' });
+    const fetchSite = await t.app.inject({
+      method: 'POST',
+      url: '/lapi/products/',
+      headers: { 'sec-fetch-site': 'cross-site' },
+    });
+    expect(fetchSite.statusCode).toBe(403);
+  });
+
+  it('serves the OpenAPI document of the API', async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/lapi/docs' });
+    expect(response.statusCode).toBe(200);
+    const doc = response.json<{ openapi: string; paths: Record<string, unknown> }>();
+    expect(doc.openapi).toMatch(/^3\./);
+    expect(Object.keys(doc.paths)).toEqual(
+      expect.arrayContaining(['/lapi/products/', '/lapi/products/{slug}', '/healthz']),
+    );
+  });
+
+  it('logs requests without query strings, cookies or secrets', async () => {
+    await t.app.inject({
+      method: 'GET',
+      url: '/reset-password?id=canary-reset-token-123',
+      headers: { cookie: 'pw_session=canary-session-456' },
+    });
+    t.app.log.info(
+      { password: 'canary-password-789', user: { ccnum: '4242424242424242' } },
+      'test line',
+    );
+    const logs = t.logs();
+    expect(logs).toContain('/reset-password?…');
+    expect(logs).toContain('test line');
+    for (const secret of [
+      'canary-reset-token-123',
+      'canary-session-456',
+      'canary-password-789',
+      '4242424242424242',
+    ]) {
+      expect(logs).not.toContain(secret);
+    }
+  });
+});

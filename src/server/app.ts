@@ -1,0 +1,240 @@
+import crypto from 'node:crypto';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import fastifyCompress from '@fastify/compress';
+import fastifyCookie from '@fastify/cookie';
+import fastifyHelmet from '@fastify/helmet';
+import fastifyMultipart from '@fastify/multipart';
+import fastifySwagger from '@fastify/swagger';
+import Fastify, { type FastifyInstance } from 'fastify';
+import {
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import type { Kysely } from 'kysely';
+import { API_PREFIX, type RuntimeConfig } from '#shared/api.ts';
+import { site } from '#shared/site.ts';
+import { MAX_UPLOAD_BYTES } from '#shared/telehealth.ts';
+import { createErrorReporter, type ErrorReporter } from './adapters/error-reporter.ts';
+import { openDatabase, type DbHandle, type DbOptions } from './db/client.ts';
+import { migrateToLatest } from './db/migrate.ts';
+import type { Database } from './db/schema.ts';
+import { seedCatalog } from './db/seed.ts';
+import type { Env } from './env.ts';
+import { createMailer } from './adapters/mailer.ts';
+import { createSimulatorGateway, type PaymentGateway } from './adapters/payments.ts';
+import { createSmsSender } from './adapters/sms.ts';
+import type { AppContext } from './context.ts';
+import { seedDemo } from './db/seed-demo.ts';
+import { accountsRoutes } from './features/accounts/accounts.routes.ts';
+import { authRoutes } from './features/auth/auth.routes.ts';
+import { preloadPasswordPolicy } from './features/auth/passwords.ts';
+import { startBillingLoop } from './features/billing/billing.jobs.ts';
+import { cartRoutes } from './features/cart/cart.routes.ts';
+import { catalogRoutes } from './features/catalog/catalog.routes.ts';
+import { checkoutRoutes } from './features/checkout/checkout.routes.ts';
+import { clicksRoutes } from './features/clicks/clicks.routes.ts';
+import { couponsRoutes } from './features/coupons/coupons.routes.ts';
+import { devOutboxRoutes } from './features/dev-outbox/dev-outbox.routes.ts';
+import { operationsRoutes } from './features/operations/operations.routes.ts';
+import { messagingRoutes } from './features/messaging/messaging.routes.ts';
+import { ordersRoutes } from './features/orders/orders.routes.ts';
+import { staffRoutes } from './features/staff/staff.routes.ts';
+import { subscriptionsRoutes } from './features/subscriptions/subscriptions.routes.ts';
+import { reviewsRoutes } from './features/reviews/reviews.routes.ts';
+import { uploadsRoutes } from './features/uploads/uploads.routes.ts';
+import { visitsRoutes } from './features/visits/visits.routes.ts';
+import { healthRoutes } from './features/health/health.routes.ts';
+import { systemClock, type Clock } from './lib/clock.ts';
+import { registerErrorHandling } from './plugins/errors.ts';
+import { loggerOptions } from './plugins/logging.ts';
+import { registerSameOriginCheck } from './plugins/same-origin.ts';
+import { registerSessions } from './plugins/session.ts';
+import { registerStaffSessions } from './plugins/staff-session.ts';
+import { registerWebApp } from './plugins/web-app.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    db: Kysely<Database>;
+    dbHandle: DbHandle;
+    clock: Clock;
+    env: Env;
+    ctx: AppContext;
+  }
+}
+
+export interface BuildAppOptions {
+  env: Env;
+  clock?: Clock;
+  /** Database options beyond what env says (tests pass a PostgreSQL schema or an in-memory file). */
+  database?: Partial<DbOptions>;
+  /** Where the built web app lives; defaults to dist/client next to the server bundle. */
+  clientDir?: string;
+  /** Capture log lines (tests scan them for secrets). */
+  logStream?: NodeJS.WritableStream;
+  /** Where unexpected errors are reported (default: Sentry when SENTRY_DSN is set). */
+  errorReporter?: ErrorReporter;
+  /** The payment gateway (default: the built-in simulator). */
+  payments?: PaymentGateway;
+  /** Skip migrations and seeding (for a database someone else prepared). */
+  skipMigrations?: boolean;
+}
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+
+function defaultClientDir(): string {
+  // Bundled: dist/server/main.js → dist/client. From source: src/server → dist/client.
+  return path.basename(path.dirname(here)) === 'dist'
+    ? path.resolve(here, '../client')
+    : path.resolve(here, '../../dist/client');
+}
+
+export function runtimeConfigFor(env: Env): RuntimeConfig {
+  return {
+    features: { login: env.FEATURE_LOGIN, onlineVisit: env.FEATURE_ONLINE_VISIT },
+    sentryDsn: env.SENTRY_DSN ?? null,
+    environment: env.NODE_ENV,
+    versionCheck: env.VERSION_CHECK,
+    version: process.env.npm_package_version ?? '0.0.0',
+  };
+}
+
+function contentSecurityPolicy(env: Env) {
+  const connectSrc = ["'self'"];
+  if (env.SENTRY_DSN) connectSrc.push(new URL(env.SENTRY_DSN).origin);
+  return {
+    useDefaults: false,
+    directives: {
+      defaultSrc: ["'self'"],
+      scriptSrc: ["'self'"],
+      // Radix's scroll lock writes a <style> element; no script can be injected through styles.
+      styleSrc: ["'self'", "'unsafe-inline'"],
+      imgSrc: ["'self'", 'data:', 'blob:'],
+      fontSrc: ["'self'"],
+      connectSrc,
+      objectSrc: ["'none'"],
+      baseUri: ["'self'"],
+      formAction: ["'self'"],
+      frameAncestors: ["'none'"],
+      manifestSrc: ["'self'"],
+      workerSrc: ["'self'", 'blob:'],
+      ...(env.NODE_ENV === 'production' ? { upgradeInsecureRequests: [] } : {}),
+    },
+  };
+}
+
+/** The whole application, ready to listen or to be called with `inject` in tests. */
+export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
+  const { env } = options;
+  const app = Fastify({
+    logger: loggerOptions(env, options.logStream),
+    genReqId: () => crypto.randomUUID(),
+    trustProxy: env.TRUST_PROXY,
+    bodyLimit: 1024 * 1024,
+    forceCloseConnections: 'idle',
+    return503OnClosing: true,
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  const dbHandle = openDatabase({
+    dataDir: env.DATA_DIR,
+    databaseUrl: env.DATABASE_URL,
+    onPoolError: (error) => app.log.error({ err: error }, 'database connection lost'),
+    ...options.database,
+  });
+  app.decorate('dbHandle', dbHandle);
+  app.decorate('db', dbHandle.db);
+  const clock = options.clock ?? systemClock;
+  app.decorate('clock', clock);
+  app.decorate('env', env);
+  const ctx: AppContext = {
+    db: dbHandle.db,
+    clock,
+    env,
+    mailer: createMailer({
+      smtpUrl: env.SMTP_URL,
+      from: env.MAIL_FROM,
+      dataDir: env.DATA_DIR,
+      now: () => clock.now(),
+    }),
+    sms: createSmsSender({ dataDir: env.DATA_DIR, now: () => clock.now() }),
+    payments: options.payments ?? createSimulatorGateway(dbHandle.db),
+  };
+  app.decorate('ctx', ctx);
+  preloadPasswordPolicy();
+  app.addHook('onClose', async () => {
+    await dbHandle.close();
+  });
+
+  if (!options.skipMigrations) {
+    await migrateToLatest(dbHandle.db);
+    await seedCatalog(dbHandle.db);
+    if (env.SEED_DEMO && env.NODE_ENV !== 'production') await seedDemo(ctx);
+  }
+
+  await app.register(fastifyHelmet, {
+    contentSecurityPolicy: contentSecurityPolicy(env),
+    crossOriginEmbedderPolicy: false,
+    hsts: env.NODE_ENV === 'production',
+  });
+  await app.register(fastifyCompress, { threshold: 1024 });
+  await app.register(fastifyCookie);
+  await app.register(fastifySwagger, {
+    openapi: {
+      info: {
+        title: `${site.name} API`,
+        version: '1',
+        description: 'v1 calls under /lapi/, v2 commerce calls under /lapi/v2/.',
+      },
+    },
+    transform: jsonSchemaTransform,
+  });
+  registerSameOriginCheck(app);
+
+  const webApp = await registerWebApp(
+    app,
+    options.clientDir ?? defaultClientDir(),
+    runtimeConfigFor(env),
+  );
+  registerErrorHandling(
+    app,
+    options.errorReporter ?? (await createErrorReporter(env)),
+    webApp?.sendPage,
+  );
+
+  await app.register(healthRoutes);
+  if (env.NODE_ENV !== 'production') await app.register(devOutboxRoutes(ctx));
+  await app.register(
+    async (api) => {
+      registerSessions(api, ctx);
+      registerStaffSessions(api, ctx);
+      await api.register(fastifyMultipart, {
+        limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 4, parts: 6 },
+      });
+      await api.register(catalogRoutes);
+      await api.register(authRoutes(ctx));
+      await api.register(accountsRoutes(ctx));
+      await api.register(ordersRoutes(ctx));
+      await api.register(cartRoutes(ctx));
+      await api.register(couponsRoutes(ctx));
+      await api.register(checkoutRoutes(ctx));
+      await api.register(clicksRoutes(ctx));
+      await api.register(subscriptionsRoutes(ctx));
+      await api.register(staffRoutes(ctx));
+      await api.register(operationsRoutes(ctx));
+      await api.register(visitsRoutes(ctx));
+      await api.register(uploadsRoutes(ctx));
+      await api.register(reviewsRoutes(ctx));
+      await api.register(messagingRoutes(ctx));
+      api.get('/docs', { schema: { hide: true } }, async () => app.swagger());
+    },
+    { prefix: API_PREFIX },
+  );
+
+  startBillingLoop(app, ctx, env.BILLING_INTERVAL_SECONDS);
+  return app;
+}

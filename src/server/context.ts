@@ -1,0 +1,17 @@
+import type { Kysely } from 'kysely';
+import type { Mailer } from './adapters/mailer.ts';
+import type { PaymentGateway } from './adapters/payments.ts';
+import type { SmsSender } from './adapters/sms.ts';
+import type { Database } from './db/schema.ts';
+import type { Env } from './env.ts';
+import type { Clock } from './lib/clock.ts';
+
+/** What a service may use besides its arguments: the database and the outside world's adapters. */
+export interface AppContext {
+  db: Kysely<Database>;
+  clock: Clock;
+  env: Env;
+  mailer: Mailer;
+  sms: SmsSender;
+  payments: PaymentGateway;
+}

@@ -1,0 +1,79 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import pg from 'pg';
+import type { Database } from './schema.ts';
+
+export type Dialect = 'sqlite' | 'postgres';
+
+export interface DbHandle {
+  db: Kysely<Database>;
+  dialect: Dialect;
+  /** Where the SQLite file lives (undefined on PostgreSQL). */
+  file?: string;
+  close: () => Promise<void>;
+}
+
+export interface DbOptions {
+  dataDir: string;
+  databaseUrl?: string | undefined;
+  /** PostgreSQL schema to work in (tests give each app its own). */
+  pgSchema?: string;
+  /** SQLite file name inside dataDir, or ':memory:'. */
+  sqliteFile?: string;
+  /** Told when an idle PostgreSQL connection fails (the pool replaces it). */
+  onPoolError?: (error: Error) => void;
+}
+
+// PostgreSQL returns BIGINT (COUNT, SUM) as text by default; our values fit in a JS number.
+pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
+
+export function openDatabase(options: DbOptions): DbHandle {
+  if (options.databaseUrl) return openPostgres(options);
+  return openSqlite(options.dataDir, options.sqliteFile ?? 'pairwell.db');
+}
+
+function openSqlite(dataDir: string, fileName: string): DbHandle {
+  const file = fileName === ':memory:' ? fileName : path.resolve(dataDir, fileName);
+  if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
+  const sqlite = new SQLite(file);
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 5000');
+  sqlite.pragma('synchronous = NORMAL');
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return {
+    db,
+    dialect: 'sqlite',
+    file: file === ':memory:' ? undefined : file,
+    close: () => db.destroy(),
+  };
+}
+
+/** Like psql, a URL without a user name connects as the operating-system user. */
+export function pgConnection(url: string): pg.ClientConfig {
+  if (!URL.canParse(url)) return { connectionString: url };
+  const parsed = new URL(url);
+  if (parsed.username === '') parsed.username = os.userInfo().username;
+  return { connectionString: parsed.toString() };
+}
+
+function openPostgres(options: DbOptions): DbHandle {
+  const pool = new pg.Pool({
+    ...pgConnection(options.databaseUrl ?? ''),
+    max: 10,
+    ...(options.pgSchema ? { options: `-c search_path=${options.pgSchema}` } : {}),
+  });
+  // An idle client that loses its connection must not take the process down: report it instead.
+  pool.on('error', (error) => options.onPoolError?.(error));
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return { db, dialect: 'postgres', close: () => db.destroy() };
+}
+
+/** True when the database answers a trivial query. */
+export async function pingDatabase(db: Kysely<Database>): Promise<boolean> {
+  await sql`select 1`.execute(db);
+  return true;
+}

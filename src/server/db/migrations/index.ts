@@ -1,0 +1,30 @@
+import type { Migration } from 'kysely';
+import * as m0001 from './0001-catalog.ts';
+import * as m0002 from './0002-accounts.ts';
+import * as m0003 from './0003-orders.ts';
+import * as m0004 from './0004-commerce.ts';
+import * as m0005 from './0005-billing.ts';
+import * as m0006 from './0006-staff.ts';
+import * as m0007 from './0007-visits.ts';
+import * as m0008 from './0008-uploads.ts';
+import * as m0009 from './0009-prescriptions.ts';
+import * as m0010 from './0010-messages.ts';
+import * as m0011 from './0011-feedback.ts';
+
+/**
+ * Every migration, in order. Listed in code (not read from a folder) so the bundled server carries
+ * them. A migration, once released, is never edited: add the next one.
+ */
+export const migrations: Record<string, Migration> = {
+  '0001-catalog': m0001,
+  '0002-accounts': m0002,
+  '0003-orders': m0003,
+  '0004-commerce': m0004,
+  '0005-billing': m0005,
+  '0006-staff': m0006,
+  '0007-visits': m0007,
+  '0008-uploads': m0008,
+  '0009-prescriptions': m0009,
+  '0010-messages': m0010,
+  '0011-feedback': m0011,
+};

@@ -1,0 +1,384 @@
+import type { Generated } from 'kysely';
+import type { OrderStatus } from '#shared/orders.ts';
+
+/**
+ * The database as Kysely sees it. Column names are snake_case; only `*.queries.ts` files and `db/`
+ * read these types, and they map rows to our own camelCase shapes.
+ *
+ * Portable types only, so one set of migrations and queries runs on SQLite and PostgreSQL:
+ * money in integer cents, booleans as 0/1 integers, instants as ISO-8601 UTC text (sortable).
+ */
+export interface ProductLinesTable {
+  id: number;
+  slug: string;
+  name: string;
+  summary: string;
+  description: string;
+  img: string;
+  category: string;
+  sort_order: number;
+}
+
+export interface ProductsTable {
+  id: number;
+  line_id: number;
+  frequency: 'ONE_TIME' | 'MONTHLY' | 'QUARTERLY';
+  price_cents: number;
+  dose: string;
+  quantity_supported: number;
+  active: Generated<number>;
+}
+
+export interface CustomersTable {
+  id: Generated<number>;
+  leads_id: string;
+  email: string;
+  first_name: string;
+  last_name: string;
+  password_hash: string;
+  /** YYYY-MM-DD */
+  dob: string;
+  /** 10 digits */
+  phone: string;
+  phone_verified_at: string | null;
+  sms_allow: Generated<number>;
+  clicks_id: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface CustomerAddressesTable {
+  id: Generated<number>;
+  customer_id: number;
+  kind: 'shipping' | 'billing';
+  address: string;
+  address2: string;
+  city: string;
+  state: string;
+  zip: string;
+  country: string;
+  updated_at: string;
+}
+
+export interface PaymentMethodsTable {
+  id: Generated<number>;
+  customer_id: number;
+  gateway_token: string;
+  brand: string;
+  last4: string;
+  exp_month: number;
+  exp_year: number;
+  updated_at: string;
+}
+
+export interface SessionsTable {
+  token_hash: string;
+  public_id: string;
+  customer_id: number;
+  created_at: string;
+  last_seen_at: string;
+  expires_at: string;
+  user_agent: string;
+}
+
+export interface PasswordResetsTable {
+  token_hash: string;
+  customer_id: number;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+}
+
+export interface SmsCodesTable {
+  customer_id: number;
+  code_hash: string;
+  phone: string;
+  attempts: number;
+  expires_at: string;
+}
+
+export interface RateLimitsTable {
+  key: string;
+  window_start: string;
+  count: number;
+}
+
+export interface OrdersTable {
+  id: Generated<number>;
+  order_number: string;
+  customer_id: number;
+  kind: 'store' | 'renewal' | 'visit';
+  status: OrderStatus;
+  payment_status: string;
+  subtotal_cents: number;
+  discount_cents: number;
+  total_cents: number;
+  refund_cents: Generated<number>;
+  coupon_code: string | null;
+  tracking_number: string | null;
+  decline_reason: string | null;
+  ship_address: string;
+  ship_address2: string;
+  ship_city: string;
+  ship_state: string;
+  ship_zip: string;
+  ship_country: string;
+  click_id: string | null;
+  idempotency_key: string | null;
+  charge_id: string | null;
+  subscription_id: number | null;
+  /** The subscription period (its billing date) a renewal order pays for. */
+  billing_period: string | null;
+  payment_attempts: Generated<number>;
+  next_retry_at: string | null;
+  payment_failure: string | null;
+  shipped_at: string | null;
+  delivered_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface OrderItemsTable {
+  id: Generated<number>;
+  order_id: number;
+  product_id: number;
+  product_name: string;
+  product_image: string;
+  category: string;
+  frequency: string;
+  unit_price_cents: number;
+  quantity: number;
+}
+
+export interface CartsTable {
+  customer_id: number;
+  coupon_code: string | null;
+  checkout_key: string | null;
+  updated_at: string;
+}
+
+export interface CartItemsTable {
+  customer_id: number;
+  product_id: number;
+  quantity: number;
+  added_at: string;
+}
+
+export interface CouponsTable {
+  code: string;
+  description: string;
+  kind: 'percent' | 'fixed';
+  /** Percent (1–100) or cents. */
+  value: number;
+  min_subtotal_cents: number | null;
+  expires_at: string | null;
+  usage_limit: number | null;
+  used_count: Generated<number>;
+  first_order_only: Generated<number>;
+  active: Generated<number>;
+}
+
+export interface ClicksTable {
+  id: string;
+  /** JSON of the query parameters (a, c1, s1–s5, campaigns_id, token). */
+  params: string;
+  url: string;
+  referrer: string | null;
+  user_agent: string;
+  device_type: string;
+  ip_address: string;
+  created_at: string;
+}
+
+export interface SubscriptionsTable {
+  id: Generated<number>;
+  customer_id: number;
+  product_id: number;
+  frequency: 'MONTHLY' | 'QUARTERLY';
+  quantity: number;
+  unit_price_cents: number;
+  status: 'ACTIVE' | 'PAUSED' | 'PAST_DUE' | 'CANCELLED';
+  /** YYYY-MM-DD */
+  next_billing_date: string;
+  paused_until: string | null;
+  cancelled_at: string | null;
+  cancel_reason: string | null;
+  created_order_id: number | null;
+  billing_anchor_day: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface SimulatorChargesTable {
+  id: string;
+  idempotency_key: string;
+  token: string;
+  amount_cents: number;
+  status: 'succeeded' | 'failed' | 'authorized' | 'released';
+  failure_message: string | null;
+  created_at: string;
+}
+
+export interface StaffUsersTable {
+  id: Generated<number>;
+  email: string;
+  name: string;
+  role: 'provider' | 'operations';
+  password_hash: string;
+  totp_secret: string;
+  totp_last_step: Generated<number>;
+  licensed_states: Generated<string>;
+  active: Generated<number>;
+  created_at: string;
+}
+
+export interface StaffSessionsTable {
+  token_hash: string;
+  staff_id: number;
+  created_at: string;
+  last_seen_at: string;
+  expires_at: string;
+}
+
+export interface AuditLogTable {
+  id: Generated<number>;
+  staff_id: number;
+  action: string;
+  subject_type: string;
+  subject_id: string | null;
+  customer_id: number | null;
+  ip_address: string;
+  at: string;
+}
+
+export interface SimulatorRefundsTable {
+  id: string;
+  idempotency_key: string;
+  charge_id: string;
+  amount_cents: number;
+  created_at: string;
+}
+
+export interface VisitsTable {
+  id: Generated<number>;
+  customer_id: number;
+  category: 'ed' | 'sleep' | 'hair';
+  status:
+    | 'IN_PROGRESS'
+    | 'INELIGIBLE'
+    | 'DISQUALIFIED'
+    | 'PENDING_REVIEW'
+    | 'APPROVED'
+    | 'DECLINED'
+    | 'CANCELLED';
+  step: 'eligibility' | 'questions' | 'preferences' | 'photo' | 'consent' | 'checkout';
+  questionnaire_id: string;
+  questionnaire_version: string;
+  current_link_id: string | null;
+  state: string | null;
+  dob: string | null;
+  closed_reason: string | null;
+  /** JSON: drug, dosage, frequency and program preferences. */
+  preferences: Generated<string>;
+  consent_at: string | null;
+  provider_id: number | null;
+  order_id: number | null;
+  submitted_at: string | null;
+  photo_upload_id: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface VisitAnswersTable {
+  visit_id: number;
+  link_id: string;
+  /** JSON of the answer value. */
+  value: string;
+  answered_at: string;
+}
+
+export interface UploadsTable {
+  id: Generated<number>;
+  customer_id: number;
+  visit_id: number | null;
+  kind: 'photo_id';
+  mime_type: string;
+  size_bytes: number;
+  stored_name: string;
+  created_at: string;
+}
+
+export interface PrescriptionsTable {
+  id: Generated<number>;
+  visit_id: number;
+  customer_id: number;
+  provider_id: number;
+  drug: string;
+  dosage: string;
+  quantity: number;
+  refills: number;
+  valid_until: string;
+  created_at: string;
+}
+
+export interface MessageThreadsTable {
+  id: Generated<number>;
+  customer_id: number;
+  visit_id: number | null;
+  subject: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface MessagesTable {
+  id: Generated<number>;
+  thread_id: number;
+  sender: 'patient' | 'care_team';
+  staff_id: number | null;
+  body: string;
+  created_at: string;
+  /** When the other side read it. */
+  read_at: string | null;
+}
+
+export interface FeedbackTable {
+  id: Generated<number>;
+  customer_id: number;
+  visit_id: number | null;
+  kind: 'survey' | 'feedback';
+  rating: number | null;
+  would_recommend: number | null;
+  comments: string | null;
+  created_at: string;
+}
+
+export interface Database {
+  product_lines: ProductLinesTable;
+  products: ProductsTable;
+  customers: CustomersTable;
+  customer_addresses: CustomerAddressesTable;
+  payment_methods: PaymentMethodsTable;
+  sessions: SessionsTable;
+  password_resets: PasswordResetsTable;
+  sms_codes: SmsCodesTable;
+  rate_limits: RateLimitsTable;
+  orders: OrdersTable;
+  order_items: OrderItemsTable;
+  carts: CartsTable;
+  cart_items: CartItemsTable;
+  coupons: CouponsTable;
+  clicks: ClicksTable;
+  subscriptions: SubscriptionsTable;
+  simulator_charges: SimulatorChargesTable;
+  staff_users: StaffUsersTable;
+  staff_sessions: StaffSessionsTable;
+  audit_log: AuditLogTable;
+  simulator_refunds: SimulatorRefundsTable;
+  visits: VisitsTable;
+  visit_answers: VisitAnswersTable;
+  uploads: UploadsTable;
+  prescriptions: PrescriptionsTable;
+  message_threads: MessageThreadsTable;
+  messages: MessagesTable;
+  feedback: FeedbackTable;
+}

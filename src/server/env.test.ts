@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { EnvError, parseEnv } from './env.ts';
+
+describe('environment', () => {
+  it('has working defaults: port 3000, ./data, SQLite, demo data, login and online visit on', () => {
+    const env = parseEnv({});
+    expect(env.DATABASE_URL).toBeUndefined();
+    expect(env).toMatchObject({
+      PORT: 3000,
+      DATA_DIR: './data',
+      SEED_DEMO: true,
+      FEATURE_LOGIN: true,
+      FEATURE_ONLINE_VISIT: true,
+      VERSION_CHECK: false,
+    });
+  });
+
+  it('reads PORT, DATA_DIR, DATABASE_URL and flags', () => {
+    const env = parseEnv({
+      PORT: '8080',
+      DATA_DIR: '/srv/pw',
+      DATABASE_URL: 'postgres://db/pw',
+      SEED_DEMO: 'false',
+      FEATURE_LOGIN: '0',
+    });
+    expect(env).toMatchObject({
+      PORT: 8080,
+      DATA_DIR: '/srv/pw',
+      DATABASE_URL: 'postgres://db/pw',
+      SEED_DEMO: false,
+      FEATURE_LOGIN: false,
+    });
+  });
+
+  it('treats an empty value as unset', () => {
+    const env = parseEnv({ PORT: '', DATABASE_URL: '' });
+    expect(env.PORT).toBe(3000);
+    expect(env.DATABASE_URL).toBeUndefined();
+  });
+
+  it('a bad value stops with one line naming the variable', () => {
+    expect(() => parseEnv({ PORT: 'eighty' })).toThrow(EnvError);
+    expect(() => parseEnv({ PORT: 'eighty' })).toThrow(
+      /^Invalid environment variable PORT: must be a port number \(got "eighty"\)$/,
+    );
+    expect(() => parseEnv({ SEED_DEMO: 'maybe' })).toThrow(/SEED_DEMO: must be true or false/);
+  });
+
+  it('never echoes a value that may carry credentials', () => {
+    let message = '';
+    try {
+      parseEnv({ DATABASE_URL: 'mysql://admin:hunter2@db/pw' });
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toMatch(
+      /^Invalid environment variable DATABASE_URL: must start with postgres:\/\//,
+    );
+    expect(message).not.toContain('hunter2');
+  });
+});

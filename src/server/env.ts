@@ -1,0 +1,91 @@
+import { z } from 'zod';
+
+const booleanFlag = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'], { error: 'must be true or false' })
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+const EnvSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: z.coerce
+    .number({ error: 'must be a port number' })
+    .int('must be a port number')
+    .min(0, 'must be a port number')
+    .max(65535, 'must be a port number')
+    .default(3000),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must start with postgres:// (leave it unset for SQLite)')
+    .optional(),
+  PUBLIC_URL: z
+    .url({ error: 'must be an absolute URL such as https://pairwell.example' })
+    .optional(),
+  SEED_DEMO: booleanFlag.default(true),
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://')
+    .optional(),
+  MAIL_FROM: z.string().min(3).default('Pairwell <no-reply@pairwell.example>'),
+  SENTRY_DSN: z.url({ error: 'must be a Sentry DSN URL' }).optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  FEATURE_LOGIN: booleanFlag.default(true),
+  FEATURE_ONLINE_VISIT: booleanFlag.default(true),
+  VERSION_CHECK: booleanFlag.default(false),
+  TRUST_PROXY: booleanFlag.default(false),
+  STATES_ALLOWED: z
+    .string()
+    .transform((value) =>
+      value
+        .split(',')
+        .map((code) => code.trim().toUpperCase())
+        .filter(Boolean),
+    )
+    .refine(
+      (codes) => codes.length > 0 && codes.every((code) => /^[A-Z]{2}$/.test(code)),
+      'must be a comma-separated list of state codes such as CA,NY,TX',
+    )
+    .default(['CA', 'FL', 'NY', 'OR', 'TX', 'WA']),
+  BILLING_INTERVAL_SECONDS: z.coerce
+    .number({ error: 'must be a whole number of seconds (0 turns billing off)' })
+    .int('must be a whole number of seconds (0 turns billing off)')
+    .min(0, 'must be a whole number of seconds (0 turns billing off)')
+    .default(60),
+});
+
+export type Env = z.infer<typeof EnvSchema>;
+
+const secretFree = {
+  NODE_ENV: true,
+  PORT: true,
+  HOST: true,
+  LOG_LEVEL: true,
+  SEED_DEMO: true,
+  FEATURE_LOGIN: true,
+  FEATURE_ONLINE_VISIT: true,
+  VERSION_CHECK: true,
+  TRUST_PROXY: true,
+  BILLING_INTERVAL_SECONDS: true,
+  STATES_ALLOWED: true,
+} as const;
+
+export class EnvError extends Error {}
+
+/**
+ * The only reader of process.env. A bad value stops start-up with one line naming the variable.
+ * Empty strings count as unset, so `FOO= npm start` behaves like leaving FOO out.
+ */
+export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
+  const cleaned = Object.fromEntries(
+    Object.entries(source).filter(([, value]) => value !== undefined && value !== ''),
+  );
+  const result = EnvSchema.safeParse(cleaned);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  const name = String(issue?.path[0] ?? 'environment');
+  // URLs may carry credentials, so only plain settings echo the value they were given.
+  const shown = name in secretFree ? ` (got ${JSON.stringify(source[name])})` : '';
+  throw new EnvError(
+    `Invalid environment variable ${name}: ${issue?.message ?? 'invalid value'}${shown}`,
+  );
+}

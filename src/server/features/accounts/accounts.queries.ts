@@ -1,0 +1,312 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '#server/db/schema.ts';
+
+type Db = Kysely<Database>;
+
+export interface NewCustomer {
+  leadsId: string;
+  email: string;
+  firstName: string;
+  lastName: string;
+  passwordHash: string;
+  dob: string;
+  phone: string;
+  clicksId: string | null;
+  now: string;
+}
+
+/** Inserts a customer; returns undefined when the e-mail is already taken (unique key). */
+export async function insertCustomer(db: Db, customer: NewCustomer): Promise<number | undefined> {
+  const row = await db
+    .insertInto('customers')
+    .values({
+      leads_id: customer.leadsId,
+      email: customer.email,
+      first_name: customer.firstName,
+      last_name: customer.lastName,
+      password_hash: customer.passwordHash,
+      dob: customer.dob,
+      phone: customer.phone,
+      phone_verified_at: null,
+      clicks_id: customer.clicksId,
+      created_at: customer.now,
+      updated_at: customer.now,
+    })
+    .onConflict((oc) => oc.column('email').doNothing())
+    .returning('id')
+    .executeTakeFirst();
+  return row?.id;
+}
+
+export async function selectCustomerIdByEmail(db: Db, email: string): Promise<number | undefined> {
+  const row = await db
+    .selectFrom('customers')
+    .select('id')
+    .where('email', '=', email)
+    .executeTakeFirst();
+  return row?.id;
+}
+
+export interface AddressRow {
+  address: string;
+  address2: string;
+  city: string;
+  state: string;
+  zip: string;
+  country: string;
+}
+
+export interface CardRow {
+  gatewayToken: string;
+  brand: string;
+  last4: string;
+  expMonth: number;
+  expYear: number;
+}
+
+export interface AccountRow {
+  customerId: number;
+  leadsId: string;
+  email: string;
+  firstName: string;
+  lastName: string;
+  dob: string;
+  phone: string;
+  phoneVerified: boolean;
+  smsAllow: boolean;
+  clicksId: string | null;
+  shipping: AddressRow | null;
+  billing: AddressRow | null;
+  card: CardRow | null;
+}
+
+export async function selectAccount(db: Db, customerId: number): Promise<AccountRow | undefined> {
+  const customer = await db
+    .selectFrom('customers')
+    .select([
+      'id',
+      'leads_id',
+      'email',
+      'first_name',
+      'last_name',
+      'dob',
+      'phone',
+      'phone_verified_at',
+      'sms_allow',
+      'clicks_id',
+    ])
+    .where('id', '=', customerId)
+    .executeTakeFirst();
+  if (!customer) return undefined;
+  const addresses = await db
+    .selectFrom('customer_addresses')
+    .select(['kind', 'address', 'address2', 'city', 'state', 'zip', 'country'])
+    .where('customer_id', '=', customerId)
+    .execute();
+  const card = await selectCard(db, customerId);
+  const address = (kind: 'shipping' | 'billing'): AddressRow | null => {
+    const row = addresses.find((a) => a.kind === kind);
+    return row
+      ? {
+          address: row.address,
+          address2: row.address2,
+          city: row.city,
+          state: row.state,
+          zip: row.zip,
+          country: row.country,
+        }
+      : null;
+  };
+  return {
+    customerId: customer.id,
+    leadsId: customer.leads_id,
+    email: customer.email,
+    firstName: customer.first_name,
+    lastName: customer.last_name,
+    dob: customer.dob,
+    phone: customer.phone,
+    phoneVerified: customer.phone_verified_at !== null,
+    smsAllow: customer.sms_allow === 1,
+    clicksId: customer.clicks_id,
+    shipping: address('shipping'),
+    billing: address('billing'),
+    card: card ?? null,
+  };
+}
+
+export async function selectCard(db: Db, customerId: number): Promise<CardRow | undefined> {
+  const row = await db
+    .selectFrom('payment_methods')
+    .select(['gateway_token', 'brand', 'last4', 'exp_month', 'exp_year'])
+    .where('customer_id', '=', customerId)
+    .executeTakeFirst();
+  return (
+    row && {
+      gatewayToken: row.gateway_token,
+      brand: row.brand,
+      last4: row.last4,
+      expMonth: row.exp_month,
+      expYear: row.exp_year,
+    }
+  );
+}
+
+export interface ProfileUpdate {
+  firstName: string;
+  lastName: string;
+  email: string;
+  phone: string;
+  dob: string;
+  now: string;
+}
+
+/** Updates the profile; returns false when the new e-mail belongs to someone else. */
+export async function updateProfile(
+  db: Db,
+  customerId: number,
+  profile: ProfileUpdate,
+): Promise<boolean> {
+  const owner = await selectCustomerIdByEmail(db, profile.email);
+  if (owner !== undefined && owner !== customerId) return false;
+  const current = await db
+    .selectFrom('customers')
+    .select('phone')
+    .where('id', '=', customerId)
+    .executeTakeFirstOrThrow();
+  await db
+    .updateTable('customers')
+    .set({
+      first_name: profile.firstName,
+      last_name: profile.lastName,
+      email: profile.email,
+      phone: profile.phone,
+      dob: profile.dob,
+      updated_at: profile.now,
+      // A new number has not been verified yet.
+      ...(current.phone !== profile.phone ? { phone_verified_at: null } : {}),
+    })
+    .where('id', '=', customerId)
+    .execute();
+  return true;
+}
+
+export async function upsertAddress(
+  db: Db,
+  customerId: number,
+  kind: 'shipping' | 'billing',
+  address: AddressRow,
+  now: string,
+): Promise<void> {
+  await db
+    .insertInto('customer_addresses')
+    .values({ customer_id: customerId, kind, ...address, updated_at: now })
+    .onConflict((oc) =>
+      oc.columns(['customer_id', 'kind']).doUpdateSet({ ...address, updated_at: now }),
+    )
+    .execute();
+}
+
+export async function updateContactPreferences(
+  db: Db,
+  customerId: number,
+  phone: string,
+  smsAllow: boolean,
+  now: string,
+): Promise<void> {
+  const current = await db
+    .selectFrom('customers')
+    .select('phone')
+    .where('id', '=', customerId)
+    .executeTakeFirstOrThrow();
+  await db
+    .updateTable('customers')
+    .set({
+      phone,
+      sms_allow: smsAllow ? 1 : 0,
+      updated_at: now,
+      ...(current.phone !== phone ? { phone_verified_at: null } : {}),
+    })
+    .where('id', '=', customerId)
+    .execute();
+}
+
+export async function upsertCard(
+  db: Db,
+  customerId: number,
+  card: CardRow,
+  now: string,
+): Promise<void> {
+  const values = {
+    gateway_token: card.gatewayToken,
+    brand: card.brand,
+    last4: card.last4,
+    exp_month: card.expMonth,
+    exp_year: card.expYear,
+    updated_at: now,
+  };
+  await db
+    .insertInto('payment_methods')
+    .values({ customer_id: customerId, ...values })
+    .onConflict((oc) => oc.column('customer_id').doUpdateSet(values))
+    .execute();
+}
+
+// --- Phone verification --------------------------------------------------------------------------
+
+export async function upsertSmsCode(
+  db: Db,
+  customerId: number,
+  code: { hash: string; phone: string; expiresAt: string },
+): Promise<void> {
+  const values = {
+    code_hash: code.hash,
+    phone: code.phone,
+    attempts: 0,
+    expires_at: code.expiresAt,
+  };
+  await db
+    .insertInto('sms_codes')
+    .values({ customer_id: customerId, ...values })
+    .onConflict((oc) => oc.column('customer_id').doUpdateSet(values))
+    .execute();
+}
+
+export async function selectSmsCode(db: Db, customerId: number) {
+  const row = await db
+    .selectFrom('sms_codes')
+    .select(['code_hash', 'phone', 'attempts', 'expires_at'])
+    .where('customer_id', '=', customerId)
+    .executeTakeFirst();
+  return (
+    row && {
+      hash: row.code_hash,
+      phone: row.phone,
+      attempts: row.attempts,
+      expiresAt: row.expires_at,
+    }
+  );
+}
+
+export async function countSmsAttempt(db: Db, customerId: number): Promise<void> {
+  await db
+    .updateTable('sms_codes')
+    .set((eb) => ({ attempts: eb('attempts', '+', 1) }))
+    .where('customer_id', '=', customerId)
+    .execute();
+}
+
+export async function markPhoneVerified(
+  db: Db,
+  customerId: number,
+  phone: string,
+  now: string,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('customers')
+    .set({ phone_verified_at: now, updated_at: now })
+    .where('id', '=', customerId)
+    .where('phone', '=', phone)
+    .executeTakeFirst();
+  await db.deleteFrom('sms_codes').where('customer_id', '=', customerId).execute();
+  return Number(result.numUpdatedRows) > 0;
+}

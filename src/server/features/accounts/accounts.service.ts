@@ -1,0 +1,323 @@
+import crypto from 'node:crypto';
+import { cardExpired } from '#server/adapters/payments.ts';
+import type { AppContext } from '#server/context.ts';
+import {
+  enforceRateLimit,
+  sessionUser,
+  startSession,
+  type ActiveSession,
+} from '#server/features/auth/auth.service.ts';
+import { hashPassword, passwordProblem } from '#server/features/auth/passwords.ts';
+import { AppError } from '#server/plugins/errors.ts';
+import type {
+  AccountData,
+  AccountUpdate,
+  AddressPayload,
+  CardPayload,
+  CardSummary,
+  SessionUser,
+  Signup,
+} from '#shared/accounts.ts';
+import { formatPhone, normalizePhone } from '#shared/accounts.ts';
+import { dobProblem, isoDate, parseUsDate, usDateFromIso } from '#shared/dates.ts';
+import * as q from './accounts.queries.ts';
+
+const ONE_HOUR = 60 * 60_000;
+const SMS_CODE_TTL_MS = 10 * 60_000;
+const SMS_MAX_ATTEMPTS = 5;
+
+export const emailTaken =
+  'An account with this email already exists. Log in or reset your password.';
+
+function newLeadsId(): string {
+  return `L${crypto.randomBytes(9).toString('hex')}`;
+}
+
+/** The date of birth again with the server's clock (the schema used the caller's), stored as ISO. */
+function checkedDob(ctx: AppContext, dob: string): string {
+  const problem = dobProblem(dob, ctx.clock.now());
+  const parsed = parseUsDate(dob);
+  if (problem || !parsed) {
+    const message = problem ?? 'Invalid date';
+    throw new AppError(400, 'VALIDATION', message, { dob: message });
+  }
+  return isoDate(parsed);
+}
+
+function checkedPhone(phone: string, field: string): string {
+  const digits = normalizePhone(phone);
+  if (!digits)
+    throw new AppError(400, 'VALIDATION', 'Enter a 10-digit US phone number', {
+      [field]: 'Enter a 10-digit US phone number',
+    });
+  return digits;
+}
+
+// --- Sign-up -------------------------------------------------------------------------------------
+
+/** Creates the account and logs it in. An e-mail already in use gets a clear message and no second account. */
+export async function createAccount(
+  ctx: AppContext,
+  input: Signup,
+  meta: { ip: string; userAgent: string },
+): Promise<{ token: string; maxAgeSeconds: number; user: SessionUser }> {
+  await enforceRateLimit(ctx, `signup:ip:${meta.ip}`, 20, ONE_HOUR);
+  const dob = checkedDob(ctx, input.dob);
+  const phone = checkedPhone(input.phoneNo, 'phoneNo');
+  const problem = passwordProblem(input.password);
+  if (problem) throw new AppError(400, 'WEAK_PASSWORD', problem, { password: problem });
+
+  const customerId = await q.insertCustomer(ctx.db, {
+    leadsId: newLeadsId(),
+    email: input.email,
+    firstName: input.first_name,
+    lastName: input.last_name,
+    passwordHash: await hashPassword(input.password),
+    dob,
+    phone,
+    clicksId: input.clicks_id === undefined ? null : String(input.clicks_id),
+    now: ctx.clock.now().toISOString(),
+  });
+  if (customerId === undefined)
+    throw new AppError(409, 'EMAIL_TAKEN', emailTaken, { email: emailTaken });
+  const session = await startSession(ctx, customerId, meta.userAgent);
+  return { ...session, user: await sessionUser(ctx, customerId) };
+}
+
+// --- What the member area shows ------------------------------------------------------------------
+
+export type { AccountRow } from './accounts.queries.ts';
+
+/** Everything on file about a customer (profile, addresses, card), or 401 when they are gone. */
+export async function accountOf(ctx: AppContext, customerId: number): Promise<q.AccountRow> {
+  return loadAccount(ctx, customerId);
+}
+
+async function loadAccount(ctx: AppContext, customerId: number) {
+  const account = await q.selectAccount(ctx.db, customerId);
+  if (!account) throw new AppError(401, 'UNAUTHENTICATED', 'Please log in to continue.');
+  return account;
+}
+
+function cardSummary(card: q.CardRow, now: Date): CardSummary {
+  return {
+    brand: card.brand,
+    last4: card.last4,
+    exp_month: card.expMonth,
+    exp_year: card.expYear,
+    expired: cardExpired(card.expMonth, card.expYear, now),
+  };
+}
+
+export async function accountData(ctx: AppContext, session: ActiveSession): Promise<AccountData> {
+  const account = await loadAccount(ctx, session.customerId);
+  return {
+    customer_id: account.customerId,
+    leads_id: account.leadsId,
+    email: account.email,
+    first_name: account.firstName,
+    last_name: account.lastName,
+    dob: usDateFromIso(account.dob),
+    phoneNo: formatPhone(account.phone),
+    phone_verified: account.phoneVerified,
+    smsallow: account.smsAllow ? 1 : 0,
+    shipping: account.shipping,
+    billing: account.billing,
+    card: account.card ? cardSummary(account.card, ctx.clock.now()) : null,
+  };
+}
+
+// --- Changes -------------------------------------------------------------------------------------
+
+export async function updateAccount(
+  ctx: AppContext,
+  session: ActiveSession,
+  input: AccountUpdate,
+): Promise<void> {
+  const { prospect } = input;
+  const updated = await q.updateProfile(ctx.db, session.customerId, {
+    firstName: prospect.first_name,
+    lastName: prospect.last_name,
+    email: prospect.email,
+    phone: checkedPhone(prospect.phoneNo, 'prospect.phoneNo'),
+    dob: checkedDob(ctx, prospect.dob),
+    now: ctx.clock.now().toISOString(),
+  });
+  if (!updated)
+    throw new AppError(409, 'EMAIL_TAKEN', 'An account with this email already exists.', {
+      'prospect.email': 'An account with this email already exists.',
+    });
+}
+
+export async function saveAddresses(
+  ctx: AppContext,
+  session: ActiveSession,
+  input: AddressPayload,
+): Promise<void> {
+  const now = ctx.clock.now().toISOString();
+  const phone = checkedPhone(input.phoneNo, 'phoneNo');
+  await ctx.db.transaction().execute(async (trx) => {
+    await q.upsertAddress(
+      trx,
+      session.customerId,
+      'shipping',
+      {
+        address: input.address,
+        address2: input.address2,
+        city: input.city,
+        state: input.state,
+        zip: input.zip,
+        country: 'US',
+      },
+      now,
+    );
+    await q.upsertAddress(
+      trx,
+      session.customerId,
+      'billing',
+      {
+        address: input.billing_address,
+        address2: input.billing_address2,
+        city: input.billing_city,
+        state: input.billing_state,
+        zip: input.billing_zip,
+        country: 'US',
+      },
+      now,
+    );
+    await q.updateContactPreferences(trx, session.customerId, phone, input.smsallow === 1, now);
+  });
+}
+
+/**
+ * Verifies the card with the gateway and keeps only its token, brand, last 4 and expiry. The number
+ * and CVV exist only in this call's memory; nothing here logs them.
+ */
+export async function updateCard(
+  ctx: AppContext,
+  session: ActiveSession,
+  input: CardPayload,
+): Promise<CardSummary> {
+  // Card testing protection: a handful of attempts an hour per customer.
+  await enforceRateLimit(ctx, `card:${session.customerId}`, 10, ONE_HOUR);
+  const [month, year] = input.ccexp.split('/').map(Number);
+  const now = ctx.clock.now();
+  const result = await ctx.payments.tokenize(
+    { number: input.ccnum, expMonth: month ?? 0, expYear: 2000 + (year ?? 0), cvc: input.cccvv },
+    now,
+  );
+  if (!result.ok)
+    throw new AppError(402, 'CARD_DECLINED', result.message, { [result.field]: result.message });
+  const card = {
+    gatewayToken: result.token,
+    brand: result.brand,
+    last4: result.last4,
+    expMonth: result.expMonth,
+    expYear: result.expYear,
+  };
+  await q.upsertCard(ctx.db, session.customerId, card, now.toISOString());
+  if (input.shipping === 1) {
+    const account = await loadAccount(ctx, session.customerId);
+    if (account.shipping)
+      await q.upsertAddress(
+        ctx.db,
+        session.customerId,
+        'billing',
+        account.shipping,
+        now.toISOString(),
+      );
+  }
+  return cardSummary(card, now);
+}
+
+// --- Phone verification --------------------------------------------------------------------------
+
+function hashCode(customerId: number, code: string): string {
+  return crypto.createHash('sha256').update(`${customerId}:${code}`).digest('hex');
+}
+
+function maskPhone(phone: string): string {
+  return `(•••) •••-${phone.slice(-4)}`;
+}
+
+export async function sendPhoneCode(
+  ctx: AppContext,
+  session: ActiveSession,
+): Promise<{ sent_to: string; phone_verified: boolean }> {
+  await enforceRateLimit(ctx, `sms:${session.customerId}`, 5, ONE_HOUR);
+  const account = await loadAccount(ctx, session.customerId);
+  const code = String(crypto.randomInt(0, 1_000_000)).padStart(6, '0');
+  await q.upsertSmsCode(ctx.db, session.customerId, {
+    hash: hashCode(session.customerId, code),
+    phone: account.phone,
+    expiresAt: new Date(ctx.clock.now().getTime() + SMS_CODE_TTL_MS).toISOString(),
+  });
+  await ctx.sms.send(
+    account.phone,
+    `Your Pairwell verification code is ${code}. It expires in 10 minutes.`,
+  );
+  return { sent_to: maskPhone(account.phone), phone_verified: account.phoneVerified };
+}
+
+const wrongCode = 'That code is not right or has expired. Send a new code and try again.';
+
+export async function verifyPhoneCode(
+  ctx: AppContext,
+  session: ActiveSession,
+  code: string,
+): Promise<{ phone_verified: boolean }> {
+  const stored = await q.selectSmsCode(ctx.db, session.customerId);
+  const now = ctx.clock.now().toISOString();
+  if (!stored || stored.attempts >= SMS_MAX_ATTEMPTS || stored.expiresAt <= now) {
+    throw new AppError(400, 'WRONG_CODE', wrongCode, { code: wrongCode });
+  }
+  const expected = Buffer.from(stored.hash, 'hex');
+  const given = Buffer.from(hashCode(session.customerId, code), 'hex');
+  if (!crypto.timingSafeEqual(expected, given)) {
+    await q.countSmsAttempt(ctx.db, session.customerId);
+    throw new AppError(400, 'WRONG_CODE', wrongCode, { code: wrongCode });
+  }
+  const verified = await q.markPhoneVerified(ctx.db, session.customerId, stored.phone, now);
+  if (!verified) throw new AppError(400, 'WRONG_CODE', wrongCode, { code: wrongCode });
+  return { phone_verified: true };
+}
+
+// --- For checkout --------------------------------------------------------------------------------
+
+/** The gateway token of the card on file, if any. */
+export async function cardOnFileToken(ctx: AppContext, customerId: number): Promise<string | null> {
+  return (await q.selectCard(ctx.db, customerId))?.gatewayToken ?? null;
+}
+
+/** Checkout's addresses become the account's, as a customer expects next time. */
+export async function rememberCheckoutAddresses(
+  ctx: AppContext,
+  customerId: number,
+  shipping: q.AddressRow,
+  billing: q.AddressRow,
+  phone: string,
+): Promise<void> {
+  const now = ctx.clock.now().toISOString();
+  await q.upsertAddress(ctx.db, customerId, 'shipping', shipping, now);
+  await q.upsertAddress(ctx.db, customerId, 'billing', billing, now);
+  const digits = normalizePhone(phone);
+  const account = await loadAccount(ctx, customerId);
+  if (digits) await q.updateContactPreferences(ctx.db, customerId, digits, account.smsAllow, now);
+}
+
+/** Brand, last 4 and expiry of the card on file, if any. */
+export async function cardSummaryOf(
+  ctx: AppContext,
+  customerId: number,
+): Promise<CardSummary | null> {
+  const card = await q.selectCard(ctx.db, customerId);
+  return card ? cardSummary(card, ctx.clock.now()) : null;
+}
+
+/** The shipping address on file, for a renewal order. */
+export async function shippingAddressOf(
+  ctx: AppContext,
+  customerId: number,
+): Promise<q.AddressRow | null> {
+  return (await q.selectAccount(ctx.db, customerId))?.shipping ?? null;
+}

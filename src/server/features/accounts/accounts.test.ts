@@ -1,0 +1,398 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readOutbox } from '#server/adapters/mailer.ts';
+import { demoCustomer } from '#server/db/seed-demo.ts';
+import { buildTestApp, testDialect, type TestApp } from '#test/app.ts';
+import { insertCustomer, post, sessionCookie, type TestCustomer } from '#test/factories.ts';
+
+const address = {
+  address: '1200 Harbor Street',
+  address2: '',
+  city: 'Portland',
+  state: 'OR',
+  zip: '97201',
+  billing_address: '1200 Harbor Street',
+  billing_address2: '',
+  billing_city: 'Portland',
+  billing_state: 'OR',
+  billing_zip: '97201',
+  phoneNo: '503-555-0142',
+  smsallow: 1,
+};
+
+const card = { ccnum: '4242 4242 4242 4242', ccexp: '12/30', cccvv: '123', consent: true };
+
+describe(`the account (${testDialect})`, () => {
+  let t: TestApp;
+  let me: TestCustomer;
+  let someoneElse: TestCustomer;
+
+  beforeAll(async () => {
+    t = await buildTestApp();
+    me = await insertCustomer(t.app);
+    someoneElse = await insertCustomer(t.app);
+  });
+  afterAll(() => t.close());
+
+  const as = (customer: TestCustomer | undefined, url: string, payload: unknown) =>
+    post(t.app, url, payload, customer?.cookie);
+
+  it("basics, account data and patient data answer with the session's own customer", async () => {
+    const basics = await as(me, '/lapi/account/basics', {});
+    expect(basics.json()).toMatchObject({
+      status: 'SUCCESS',
+      data: {
+        customer_id: me.customerId,
+        leads_id: me.leadsId,
+        first_name: 'Riley',
+        last_name: 'Morgan',
+        cart_count: 0,
+        flags: [],
+      },
+    });
+    const data = await as(me, '/lapi/account/data/', { leads_id: me.leadsId });
+    expect(data.json()).toMatchObject({
+      data: {
+        email: me.email,
+        dob: '04/12/1990',
+        phoneNo: '(503) 555-0142',
+        phone_verified: false,
+        shipping: null,
+        card: null,
+      },
+    });
+    const patient = await as(me, '/lapi/leads/patientdata', { leads_id: me.leadsId });
+    expect(patient.json()).toMatchObject({
+      status: 'SUCCESS',
+      message: {
+        leadsId: me.leadsId,
+        billingFlag: null,
+        expiredFlag: false,
+        lander: { prospects_id: me.customerId, email: me.email, order_history: {} },
+      },
+    });
+  });
+
+  it.each([
+    ['/lapi/account/data/', {}],
+    ['/lapi/leads/patientdata', {}],
+    [
+      '/lapi/account/update/',
+      {
+        prospect: {
+          first_name: 'Mal',
+          last_name: 'Lory',
+          email: 'mal@example.test',
+          phoneNo: '5035550100',
+          dob: '01/01/1980',
+        },
+      },
+    ],
+    ['/lapi/account/address/', address],
+  ])("%s with another customer's leads_id answers 403 and reveals nothing", async (url, extra) => {
+    const response = await as(me, url, { ...extra, leads_id: someoneElse.leadsId });
+    expect(response.statusCode).toBe(403);
+    expect(response.json()).toMatchObject({ status: 'FAILURE', code: 'FORBIDDEN' });
+    expect(response.body).not.toContain(someoneElse.email);
+    const after = await as(someoneElse, '/lapi/account/data/', { leads_id: someoneElse.leadsId });
+    expect(after.json()).toMatchObject({ data: { first_name: 'Riley', shipping: null } });
+  });
+
+  it.each([
+    ['/lapi/account/basics', {}],
+    ['/lapi/account/data/', { leads_id: 'L123' }],
+    ['/lapi/account/ccupdate/', card],
+    ['/lapi/account/smsauth/', { action: 'send' }],
+    ['/lapi/account/sessions/', {}],
+  ])('%s answers 401 to a visitor', async (url, payload) => {
+    const response = await as(undefined, url, payload);
+    expect(response.statusCode).toBe(401);
+    expect(response.json()).toMatchObject({
+      code: 'UNAUTHENTICATED',
+      message: 'Please log in to continue.',
+    });
+  });
+
+  it('updates the account and says so in the words of the success toast', async () => {
+    const customer = await insertCustomer(t.app);
+    const response = await as(customer, '/lapi/account/update/', {
+      leads_id: customer.leadsId,
+      prospect: {
+        first_name: 'Sam',
+        last_name: 'Rivera',
+        email: customer.email,
+        phoneNo: '(971) 555-0188',
+        dob: '07/04/1985',
+      },
+    });
+    expect(response.json()).toEqual({ status: 'SUCCESS', message: 'Account updated successfully' });
+    const data = await as(customer, '/lapi/account/data/', { leads_id: customer.leadsId });
+    expect(data.json()).toMatchObject({
+      data: {
+        first_name: 'Sam',
+        last_name: 'Rivera',
+        phoneNo: '(971) 555-0188',
+        dob: '07/04/1985',
+      },
+    });
+  });
+
+  it("refuses to take another customer's e-mail, with a FAILURE and its message", async () => {
+    const customer = await insertCustomer(t.app);
+    const response = await as(customer, '/lapi/account/update/', {
+      leads_id: customer.leadsId,
+      prospect: {
+        first_name: 'Sam',
+        last_name: 'Rivera',
+        email: someoneElse.email,
+        phoneNo: '9715550188',
+        dob: '07/04/1985',
+      },
+    });
+    expect(response.statusCode).toBe(409);
+    expect(response.json()).toMatchObject({
+      status: 'FAILURE',
+      message: 'An account with this email already exists.',
+    });
+  });
+
+  it('saves the shipping and billing addresses, the phone and the SMS choice as 0/1', async () => {
+    const customer = await insertCustomer(t.app);
+    const response = await as(customer, '/lapi/account/address/', {
+      ...address,
+      leads_id: customer.leadsId,
+      billing_city: 'Salem',
+      billing_zip: '97301',
+    });
+    expect(response.json()).toMatchObject({ status: 'SUCCESS' });
+    const data = await as(customer, '/lapi/account/data/', { leads_id: customer.leadsId });
+    expect(data.json()).toMatchObject({
+      data: {
+        smsallow: 1,
+        shipping: {
+          address: '1200 Harbor Street',
+          city: 'Portland',
+          state: 'OR',
+          zip: '97201',
+          country: 'US',
+        },
+        billing: { city: 'Salem', zip: '97301' },
+      },
+    });
+  });
+
+  it.each([
+    ['zip', '1234', 'Invalid ZIP code format'],
+    ['zip', '123456', 'Invalid ZIP code format'],
+    ['zip', 'ABCDE', 'Invalid ZIP code format'],
+    ['billing_zip', '', 'Field required'],
+    ['address', '', 'Field required'],
+    ['city', '  ', 'Field required'],
+    ['state', '', 'Field required'],
+    ['state', 'XX', 'Choose a US state'],
+    ['phoneNo', '', 'Field required'],
+    ['smsallow', true, 'Choose whether we may text you'],
+  ] as const)(
+    'the address refuses %s = %j with %j and saves nothing',
+    async (field, value, message) => {
+      const customer = await insertCustomer(t.app);
+      const response = await as(customer, '/lapi/account/address/', {
+        ...address,
+        leads_id: customer.leadsId,
+        [field]: value,
+      });
+      expect(response.statusCode).toBe(400);
+      expect(response.json<{ fields: Record<string, string> }>().fields[field]).toBe(message);
+      const data = await as(customer, '/lapi/account/data/', { leads_id: customer.leadsId });
+      expect(data.json()).toMatchObject({ data: { shipping: null, billing: null } });
+    },
+  );
+
+  it('address2 is optional', async () => {
+    const customer = await insertCustomer(t.app);
+    const { address2: _a, billing_address2: _b, ...rest } = address;
+    const response = await as(customer, '/lapi/account/address/', {
+      ...rest,
+      leads_id: customer.leadsId,
+    });
+    expect(response.statusCode).toBe(200);
+  });
+
+  it('saves a card as brand, last 4 and expiry; neither the number nor the CVV is stored or logged', async () => {
+    const customer = await insertCustomer(t.app);
+    const response = await as(customer, '/lapi/account/ccupdate/', { ...card, cccvv: '987' });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toMatchObject({
+      data: {
+        card: { brand: 'Visa', last4: '4242', exp_month: 12, exp_year: 2030, expired: false },
+      },
+    });
+    const data = await as(customer, '/lapi/account/data/', { leads_id: customer.leadsId });
+    expect(data.json()).toMatchObject({ data: { card: { brand: 'Visa', last4: '4242' } } });
+
+    const needles = ['4242424242424242', '4242 4242 4242 4242', '"987"', 'cccvv":"987'];
+    for (const needle of needles) expect(t.logs()).not.toContain(needle);
+    const stored = await everythingStored(t);
+    expect(stored).not.toContain('4242424242424242');
+    expect(stored).not.toMatch(/\b987\b/);
+  });
+
+  it.each([
+    [{ ccnum: '' }, 'ccnum', 'Card number is required'],
+    [{ ccnum: '42424242424242424' }, 'ccnum', 'Max 16 digits allowed'],
+    [{ ccexp: '' }, 'ccexp', 'Not a valid expiration date'],
+    [{ ccexp: '13/30' }, 'ccexp', 'Not a valid expiration date'],
+    [{ ccexp: '12/2030' }, 'ccexp', 'Not a valid expiration date'],
+    [{ ccexp: '1230' }, 'ccexp', 'Not a valid expiration date'],
+    [{ cccvv: '' }, 'cccvv', 'Card security code is Required'],
+    [{ consent: false }, 'consent', 'Continue your payment by checking the box above'],
+  ])('the card form refuses %j on %s with %j', async (change, field, message) => {
+    const response = await as(me, '/lapi/account/ccupdate/', { ...card, ...change });
+    expect(response.statusCode).toBe(400);
+    expect(response.json<{ fields: Record<string, string> }>().fields[field]).toBe(message);
+  });
+
+  it.each([
+    ['4000 0000 0000 0002', '12/30', 'ccnum', 'Your card was declined.'],
+    ['4242 4242 4242 4241', '12/30', 'ccnum', 'Your card number is incorrect.'],
+    ['4242 4242 4242 4242', '01/20', 'ccexp', 'Your card has expired.'],
+  ])(
+    "the gateway's refusal of %s says why and keeps the old card",
+    async (number, expiry, field, message) => {
+      const customer = await insertCustomer(t.app);
+      await as(customer, '/lapi/account/ccupdate/', card);
+      const response = await as(customer, '/lapi/account/ccupdate/', {
+        ...card,
+        ccnum: number,
+        ccexp: expiry,
+      });
+      expect(response.statusCode).toBe(402);
+      expect(response.json()).toMatchObject({
+        code: 'CARD_DECLINED',
+        message,
+        fields: { [field]: message },
+      });
+      const data = await as(customer, '/lapi/account/data/', { leads_id: customer.leadsId });
+      expect(data.json()).toMatchObject({ data: { card: { last4: '4242', exp_year: 2030 } } });
+    },
+  );
+
+  it('flags a card that has expired or expires within 30 days, and links to where it is fixed', async () => {
+    const customer = await insertCustomer(t.app);
+    await as(customer, '/lapi/account/ccupdate/', { ...card, ccexp: '11/26' });
+    const expiring = await as(customer, '/lapi/account/basics', {});
+    expect(expiring.json()).toMatchObject({
+      data: { flags: [{ type: 'card_expiring', href: '/accounts/editPaymentMethod' }] },
+    });
+    t.clock.set('2026-12-01T00:00:00.000Z');
+    try {
+      const login = await post(t.app, '/lapi/account/login/', {
+        email: customer.email,
+        password: customer.password,
+      });
+      const cookie = sessionCookie(login);
+      const basics = await post(t.app, '/lapi/account/basics', {}, cookie);
+      expect(basics.json()).toMatchObject({
+        data: { flags: [{ type: 'card_expired', href: '/accounts/editPaymentMethod' }] },
+      });
+      const patient = await post(
+        t.app,
+        '/lapi/leads/patientdata',
+        { leads_id: customer.leadsId },
+        cookie,
+      );
+      expect(patient.json()).toMatchObject({ message: { expiredFlag: true } });
+    } finally {
+      t.clock.set('2026-11-21T12:00:00.000Z');
+    }
+  });
+
+  it('verifies the phone with a 6-digit code sent by text message', async () => {
+    const customer = await insertCustomer(t.app);
+    const send = await as(customer, '/lapi/account/smsauth/', { action: 'send' });
+    expect(send.json()).toMatchObject({
+      data: { sent_to: '(•••) •••-0142', phone_verified: false },
+    });
+    const sms = readOutbox(t.dataDir).find((m) => m.kind === 'sms' && m.to === '5035550142');
+    const code = /\b(\d{6})\b/.exec(sms?.text ?? '')?.[1];
+    expect(code).toBeDefined();
+    const wrongCode = code === '000000' ? '111111' : '000000';
+    const wrong = await as(customer, '/lapi/account/smsauth/', {
+      action: 'verify',
+      code: wrongCode,
+    });
+    expect(wrong.statusCode).toBe(400);
+    expect(wrong.json()).toMatchObject({
+      fields: { code: 'That code is not right or has expired. Send a new code and try again.' },
+    });
+    const right = await as(customer, '/lapi/account/smsauth/', { action: 'verify', code });
+    expect(right.json()).toMatchObject({ data: { phone_verified: true } });
+    const data = await as(customer, '/lapi/account/data/', { leads_id: customer.leadsId });
+    expect(data.json()).toMatchObject({ data: { phone_verified: true } });
+    const malformed = await as(customer, '/lapi/account/smsauth/', {
+      action: 'verify',
+      code: '12ab56',
+    });
+    expect(malformed.json()).toMatchObject({ fields: { code: 'Enter the 6-digit code' } });
+  });
+});
+
+describe(`demo data (${testDialect})`, () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await buildTestApp({ env: { SEED_DEMO: 'true' } });
+  });
+  afterAll(() => t.close());
+
+  it('the demo customer can log in with the password in the README, and seeding again changes nothing', async () => {
+    const login = await post(t.app, '/lapi/account/login/', {
+      email: demoCustomer.email,
+      password: demoCustomer.password,
+    });
+    expect(login.statusCode).toBe(200);
+    const data = await post(
+      t.app,
+      '/lapi/account/data/',
+      { leads_id: login.json<{ data: { leads_id: string } }>().data.leads_id },
+      sessionCookie(login),
+    );
+    expect(data.json()).toMatchObject({
+      data: {
+        first_name: 'Jordan',
+        card: { brand: 'Visa', last4: '0341' },
+        shipping: { city: 'Portland' },
+      },
+    });
+    const { seedDemo } = await import('#server/db/seed-demo.ts');
+    await seedDemo(t.app.ctx);
+    const count = await t.app.db
+      .selectFrom('customers')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
+    expect(Number(count.n)).toBe(1);
+  });
+});
+
+/** Every byte the database holds for this app: the SQLite files, or every row of every table on PostgreSQL. */
+async function everythingStored(t: TestApp): Promise<string> {
+  if (testDialect === 'sqlite') {
+    return fs
+      .readdirSync(t.dataDir)
+      .filter((f) => f.startsWith('pairwell.db'))
+      .map((f) => fs.readFileSync(path.join(t.dataDir, f)).toString('latin1'))
+      .join('\n');
+  }
+  const tables = await sql<{
+    table_name: string;
+  }>`select table_name from information_schema.tables where table_schema = current_schema()`.execute(
+    t.app.db,
+  );
+  const dumps: string[] = [];
+  for (const { table_name } of tables.rows) {
+    const rows = await sql`select * from ${sql.table(table_name)}`.execute(t.app.db);
+    dumps.push(JSON.stringify(rows.rows));
+  }
+  return dumps.join('\n');
+}

@@ -1,0 +1,423 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readOutbox } from '#server/adapters/mailer.ts';
+import { buildTestApp, testDialect, type TestApp } from '#test/app.ts';
+import {
+  buildSignup,
+  insertCustomer,
+  post,
+  randomLoopback,
+  sessionCookie,
+} from '#test/factories.ts';
+
+describe(`sign-up, log-in and sessions (${testDialect})`, () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await buildTestApp();
+  });
+  afterAll(() => t.close());
+
+  const verify = (cookie?: string) =>
+    post(t.app, '/lapi/account/verifyauthentication/', {}, cookie);
+
+  it('sign-up creates the account and logs it in with an HttpOnly, SameSite=Lax session cookie', async () => {
+    const signup = buildSignup();
+    const response = await post(t.app, '/lapi/account/create/', signup);
+    expect(response.statusCode).toBe(200);
+    const body = response.json<{
+      data: { leads_id: string; user: { email: string; first_name: string } };
+    }>();
+    expect(body.data.user).toMatchObject({ email: signup.email, first_name: 'Riley' });
+    const cookie = response.cookies.find((c) => c.name === 'pw_session');
+    expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/' });
+    expect(cookie?.value).toMatch(/^[\w-]{43}$/);
+    const session = await verify(sessionCookie(response));
+    expect(session.json()).toMatchObject({
+      data: { authenticated: true, user: { leads_id: body.data.leads_id } },
+    });
+    expect((await verify()).json()).toMatchObject({ data: { authenticated: false, user: null } });
+  });
+
+  it('an e-mail already in use gets a clear message and no second account', async () => {
+    const first = await insertCustomer(t.app);
+    const again = await post(
+      t.app,
+      '/lapi/account/create/',
+      buildSignup({ email: first.email.toUpperCase() }),
+    );
+    expect(again.statusCode).toBe(409);
+    expect(again.json()).toMatchObject({
+      code: 'EMAIL_TAKEN',
+      fields: {
+        email: 'An account with this email already exists. Log in or reset your password.',
+      },
+    });
+    const rows = await t.app.db
+      .selectFrom('customers')
+      .select('id')
+      .where('email', '=', first.email)
+      .execute();
+    expect(rows).toHaveLength(1);
+  });
+
+  it.each([
+    ['email', '', 'Field required'],
+    ['email', 'not-an-email', 'Invalid Email'],
+    ['first_name', '', 'Field required'],
+    ['last_name', '   ', 'Field required'],
+    ['password', 'short', 'Password must be at least 8 characters'],
+    ['password', 'x'.repeat(129), 'Password must be at most 128 characters'],
+    ['dob', '', 'You must enter a date of birth.'],
+    ['dob', '1/2/1990', 'Date format must be MM/DD/YYYY.'],
+    ['dob', '02/30/1990', 'Invalid date'],
+    ['dob', '01/01/2015', 'Minimum age is 19'],
+    ['dob', '01/01/1900', 'Maximum age is 99'],
+    ['phoneNo', '', 'Field required'],
+    ['phoneNo', '12345', 'Enter a 10-digit US phone number'],
+    ['consent', false, 'Continue your online visit by checking the box above'],
+  ] as const)(
+    'sign-up refuses %s = %j with %j and stores nothing',
+    async (field, value, message) => {
+      const signup = { ...buildSignup(), [field]: value };
+      const response = await post(t.app, '/lapi/account/create/', signup);
+      expect(response.statusCode).toBe(400);
+      expect(response.json<{ fields: Record<string, string> }>().fields[field]).toBe(message);
+      const typed = typeof signup.email === 'string' ? signup.email.toLowerCase() : '';
+      expect(
+        await t.app.db.selectFrom('customers').select('id').where('email', '=', typed).execute(),
+      ).toHaveLength(0);
+    },
+  );
+
+  it('a missing field says Field required; an unknown field is refused', async () => {
+    const { first_name: _omitted, ...rest } = buildSignup();
+    const missing = await post(t.app, '/lapi/account/create/', rest);
+    expect(missing.json<{ fields: Record<string, string> }>().fields.first_name).toBe(
+      'Field required',
+    );
+    const extra = await post(t.app, '/lapi/account/create/', { ...buildSignup(), is_admin: true });
+    expect(extra.statusCode).toBe(400);
+    expect(extra.json<{ fields: Record<string, string> }>().fields.is_admin).toBe('Unknown field');
+  });
+
+  it('a common breached password is refused', async () => {
+    const response = await post(
+      t.app,
+      '/lapi/account/create/',
+      buildSignup({ password: 'Password123' }),
+    );
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toMatchObject({
+      fields: { password: 'This password is too common. Please choose another.' },
+    });
+  });
+
+  it('log-in with the right password opens a new session; a wrong one or an unknown e-mail says the same', async () => {
+    const customer = await insertCustomer(t.app);
+    const wrong = await post(t.app, '/lapi/account/login/', {
+      email: customer.email,
+      password: 'wrong password!',
+    });
+    const unknown = await post(t.app, '/lapi/account/login/', {
+      email: 'nobody@example.test',
+      password: 'wrong password!',
+    });
+    for (const response of [wrong, unknown]) {
+      expect(response.statusCode).toBe(401);
+      expect(response.json()).toMatchObject({
+        code: 'INVALID_CREDENTIALS',
+        message: 'The email or password you entered is incorrect.',
+      });
+      expect(response.cookies.find((c) => c.name === 'pw_session')).toBeUndefined();
+    }
+    const ok = await post(t.app, '/lapi/account/login/', {
+      email: customer.email.toUpperCase(),
+      password: customer.password,
+    });
+    expect(ok.statusCode).toBe(200);
+    expect(sessionCookie(ok)).not.toBe(customer.cookie);
+    expect(ok.json()).toMatchObject({
+      data: { leads_id: customer.leadsId, user: { customer_id: customer.customerId } },
+    });
+  });
+
+  it('log-in is rate-limited per account: after 5 failures even the right password waits', async () => {
+    const customer = await insertCustomer(t.app);
+    for (let i = 0; i < 5; i++) {
+      const response = await t.app.inject({
+        method: 'POST',
+        url: '/lapi/account/login/',
+        payload: { email: customer.email, password: `guess number ${i}` },
+        remoteAddress: randomLoopback(),
+      });
+      expect(response.statusCode).toBe(401);
+    }
+    const locked = await post(t.app, '/lapi/account/login/', {
+      email: customer.email,
+      password: customer.password,
+    });
+    expect(locked.statusCode).toBe(429);
+    expect(locked.json()).toMatchObject({
+      code: 'TOO_MANY_ATTEMPTS',
+      message: 'Too many attempts. Please wait a moment and try again.',
+    });
+    t.clock.advance(15 * 60_000);
+    const later = await post(t.app, '/lapi/account/login/', {
+      email: customer.email,
+      password: customer.password,
+    });
+    expect(later.statusCode).toBe(200);
+  });
+
+  it('log-in is rate-limited per address across accounts', async () => {
+    const address = randomLoopback();
+    const statuses: number[] = [];
+    for (let i = 0; i < 32; i++) {
+      const response = await t.app.inject({
+        method: 'POST',
+        url: '/lapi/account/login/',
+        payload: { email: `someone-${i}@example.test`, password: 'not their password' },
+        remoteAddress: address,
+      });
+      statuses.push(response.statusCode);
+    }
+    expect(statuses.slice(0, 30).every((s) => s === 401)).toBe(true);
+    expect(statuses.slice(30)).toEqual([429, 429]);
+  });
+
+  it('log-out ends the session on the server: the old cookie no longer works', async () => {
+    const customer = await insertCustomer(t.app);
+    const out = await post(t.app, '/lapi/account/logout/', {}, customer.cookie);
+    expect(out.statusCode).toBe(200);
+    expect((await verify(customer.cookie)).json()).toMatchObject({
+      data: { authenticated: false },
+    });
+    const basics = await post(t.app, '/lapi/account/basics', {}, customer.cookie);
+    expect(basics.statusCode).toBe(401);
+  });
+
+  it('a session ends after 30 idle minutes, and after 12 hours however busy', async () => {
+    const idle = await insertCustomer(t.app);
+    t.clock.advance(29 * 60_000);
+    expect((await verify(idle.cookie)).json()).toMatchObject({ data: { authenticated: true } });
+    t.clock.advance(30 * 60_000 + 1);
+    expect((await verify(idle.cookie)).json()).toMatchObject({ data: { authenticated: false } });
+
+    const busy = await insertCustomer(t.app);
+    for (let minutes = 0; minutes < 12 * 60 - 20; minutes += 20) {
+      t.clock.advance(20 * 60_000);
+      expect((await verify(busy.cookie)).json(), `at ${minutes + 20} minutes`).toMatchObject({
+        data: { authenticated: true },
+      });
+    }
+    t.clock.advance(20 * 60_000);
+    expect((await verify(busy.cookie)).json()).toMatchObject({ data: { authenticated: false } });
+  });
+
+  it('lists the signed-in devices and logs out everywhere else', async () => {
+    const customer = await insertCustomer(t.app);
+    const other = sessionCookie(
+      await post(t.app, '/lapi/account/login/', {
+        email: customer.email,
+        password: customer.password,
+      }),
+    );
+    const list = await t.app.inject({
+      method: 'POST',
+      url: '/lapi/account/sessions/',
+      payload: {},
+      headers: { cookie: customer.cookie },
+    });
+    const sessions = list.json<{ data: { sessions: { current: boolean; device: string }[] } }>()
+      .data.sessions;
+    expect(sessions).toHaveLength(2);
+    expect(sessions.filter((s) => s.current)).toHaveLength(1);
+    const revoke = await post(t.app, '/lapi/account/sessions/revoke/', {}, customer.cookie);
+    expect(revoke.json()).toMatchObject({ data: { ended: 1 } });
+    expect((await verify(other)).json()).toMatchObject({ data: { authenticated: false } });
+    expect((await verify(customer.cookie)).json()).toMatchObject({ data: { authenticated: true } });
+  });
+
+  it('a forged or malformed session cookie is simply not a session', async () => {
+    for (const cookie of [
+      'pw_session=forged-token-that-is-long-enough-to-look-real',
+      'pw_session=',
+      'pw_session=%00%01',
+    ]) {
+      expect((await verify(cookie)).json()).toMatchObject({ data: { authenticated: false } });
+    }
+  });
+});
+
+describe(`password reset and change (${testDialect})`, () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await buildTestApp();
+  });
+  afterAll(() => t.close());
+
+  const resetLinks = (email: string) =>
+    readOutbox(t.dataDir)
+      .filter((m) => m.to === email && m.subject === 'Reset your Pairwell password')
+      .map((m) => /\/reset-password\?id=([\w-]+)/.exec(m.text)?.[1]);
+
+  it('answers the same for known and unknown addresses, and e-mails a link only to a real account', async () => {
+    const customer = await insertCustomer(t.app);
+    const known = await post(t.app, '/lapi/account/reset/', {
+      email: customer.email,
+      clicks_id: null,
+      token: null,
+    });
+    const unknown = await post(t.app, '/lapi/account/reset/', {
+      email: 'nobody-here@example.test',
+    });
+    expect(known.statusCode).toBe(200);
+    expect(unknown.statusCode).toBe(200);
+    expect(known.json()).toEqual(unknown.json());
+    expect(known.json()).toEqual({
+      status: 'SUCCESS',
+      message:
+        'If an account under that email address is found we will email you a password reset email',
+    });
+    expect(resetLinks(customer.email)).toHaveLength(1);
+    expect(readOutbox(t.dataDir).filter((m) => m.to === 'nobody-here@example.test')).toHaveLength(
+      0,
+    );
+  });
+
+  it.each([
+    ['', 'Email is required'],
+    ['nope', 'Invalid Email'],
+  ])('the reset request refuses %j with %j', async (email, message) => {
+    const response = await post(t.app, '/lapi/account/reset/', { email });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toMatchObject({ fields: { email: message } });
+  });
+
+  it('a reset token works once, ends every session, and the password-changed e-mail follows', async () => {
+    const customer = await insertCustomer(t.app);
+    await post(t.app, '/lapi/account/reset/', { email: customer.email });
+    const [token] = resetLinks(customer.email);
+    expect(token).toMatch(/^[\w-]{43}$/);
+    const stored = await t.app.db.selectFrom('password_resets').select('token_hash').execute();
+    expect(stored.map((r) => r.token_hash)).not.toContain(token);
+
+    const update = await post(t.app, '/lapi/account/passwordupdate/', {
+      token,
+      password: 'a brand new passphrase',
+    });
+    expect(update.statusCode).toBe(200);
+    expect(update.json()).toMatchObject({ status: 'SUCCESS' });
+    expect(
+      (await post(t.app, '/lapi/account/verifyauthentication/', {}, customer.cookie)).json(),
+    ).toMatchObject({
+      data: { authenticated: false },
+    });
+    const again = await post(t.app, '/lapi/account/passwordupdate/', {
+      token,
+      password: 'another new passphrase',
+    });
+    expect(again.statusCode).toBe(400);
+    expect(again.json()).toMatchObject({
+      status: 'FAILURE',
+      message: 'This reset link has expired or has already been used. Please request a new one.',
+    });
+    const login = await post(t.app, '/lapi/account/login/', {
+      email: customer.email,
+      password: 'a brand new passphrase',
+    });
+    expect(login.statusCode).toBe(200);
+    const changed = readOutbox(t.dataDir).filter(
+      (m) => m.to === customer.email && m.subject === 'Your Pairwell password was changed',
+    );
+    expect(changed).toHaveLength(1);
+    expect(changed[0]?.text).not.toContain('a brand new passphrase');
+  });
+
+  it('a reset token older than 60 minutes is refused', async () => {
+    const customer = await insertCustomer(t.app);
+    await post(t.app, '/lapi/account/reset/', { email: customer.email });
+    const [token] = resetLinks(customer.email);
+    t.clock.advance(60 * 60_000 + 1000);
+    const response = await post(t.app, '/lapi/account/passwordupdate/', {
+      token,
+      password: 'too late passphrase',
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toMatchObject({ code: 'RESET_LINK_INVALID' });
+  });
+
+  it('a made-up token is refused the same way', async () => {
+    const response = await post(t.app, '/lapi/account/passwordupdate/', {
+      token: 'made-up',
+      password: 'whatever passphrase',
+    });
+    expect(response.json()).toMatchObject({ code: 'RESET_LINK_INVALID' });
+  });
+
+  it('changing the password from Accounts needs the current one and logs out the other devices', async () => {
+    const customer = await insertCustomer(t.app);
+    const other = sessionCookie(
+      await post(t.app, '/lapi/account/login/', {
+        email: customer.email,
+        password: customer.password,
+      }),
+    );
+    const wrong = await post(
+      t.app,
+      '/lapi/account/password/',
+      { current_password: 'not it at all', password: 'next passphrase here' },
+      customer.cookie,
+    );
+    expect(wrong.statusCode).toBe(400);
+    expect(wrong.json()).toMatchObject({
+      fields: { current_password: 'Your current password is incorrect.' },
+    });
+    const ok = await post(
+      t.app,
+      '/lapi/account/password/',
+      { current_password: customer.password, password: 'next passphrase here' },
+      customer.cookie,
+    );
+    expect(ok.statusCode).toBe(200);
+    expect(
+      (await post(t.app, '/lapi/account/verifyauthentication/', {}, other)).json(),
+    ).toMatchObject({ data: { authenticated: false } });
+    expect(
+      (await post(t.app, '/lapi/account/verifyauthentication/', {}, customer.cookie)).json(),
+    ).toMatchObject({ data: { authenticated: true } });
+    const visitor = await post(t.app, '/lapi/account/password/', {
+      current_password: 'x',
+      password: 'next passphrase here',
+    });
+    expect(visitor.statusCode).toBe(401);
+  });
+
+  it('no password, token or session ever reaches a log line', async () => {
+    const canary = 'canary-passphrase-7731';
+    const customer = await insertCustomer(t.app, { password: canary });
+    await post(t.app, '/lapi/account/login/', { email: customer.email, password: canary });
+    await post(t.app, '/lapi/account/login/', {
+      email: customer.email,
+      password: `${canary}-wrong`,
+    });
+    await post(t.app, '/lapi/account/reset/', { email: customer.email });
+    const [token] = resetLinks(customer.email);
+    await t.app.inject({ method: 'GET', url: `/reset-password?id=${token}` });
+    await post(t.app, '/lapi/account/passwordupdate/', { token, password: `${canary}-new` });
+    const logs = t.logs();
+    expect(logs.length).toBeGreaterThan(0);
+    for (const secret of [canary, token ?? 'missing', customer.cookie.split('=')[1] ?? 'missing']) {
+      expect(logs).not.toContain(secret);
+    }
+    // And the database holds only hashes.
+    if (testDialect === 'sqlite') {
+      for (const file of fs.readdirSync(t.dataDir).filter((f) => f.startsWith('pairwell.db'))) {
+        const bytes = fs.readFileSync(path.join(t.dataDir, file)).toString('latin1');
+        expect(bytes).not.toContain(canary);
+        expect(bytes).not.toContain(token);
+      }
+    }
+  });
+});

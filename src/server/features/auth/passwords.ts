@@ -1,0 +1,51 @@
+import fs from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { hash, verify } from '@node-rs/argon2';
+import { messages } from '#shared/messages.ts';
+
+/** argon2id with the library's defaults (19 MiB, 2 passes): OWASP's recommended minimum. */
+export function hashPassword(password: string): Promise<string> {
+  return hash(password);
+}
+
+export async function verifyPassword(passwordHash: string, password: string): Promise<boolean> {
+  try {
+    return await verify(passwordHash, password);
+  } catch {
+    // A malformed stored hash verifies nothing.
+    return false;
+  }
+}
+
+/** A valid hash of a random string, so an unknown e-mail costs as much time as a wrong password. */
+let decoyHash: Promise<string> | undefined;
+export function decoyPasswordHash(): Promise<string> {
+  decoyHash ??= hashPassword(`decoy-${Math.random()}`);
+  return decoyHash;
+}
+
+let common: Set<string> | undefined;
+
+/**
+ * The bundled list of common breached passwords (8+ characters, from the OWASP SecLists top 100,000;
+ * see docs/decisions/004). It sits next to this file in the source and next to the server bundle.
+ */
+function commonPasswords(): Set<string> {
+  if (common) return common;
+  const file = fileURLToPath(new URL('./common-passwords.txt', import.meta.url));
+  if (!fs.existsSync(file))
+    throw new Error(`${file} is missing: the build copies it next to the server`);
+  common = new Set(fs.readFileSync(file, 'utf8').split('\n').filter(Boolean));
+  return common;
+}
+
+/** DESIGN §7: length is checked by the schema; here, the breached-password list. */
+export function passwordProblem(password: string): string | null {
+  if (commonPasswords().has(password.toLowerCase())) return messages.passwordTooCommon;
+  return null;
+}
+
+/** Load the list at start, not on someone's first sign-up. */
+export function preloadPasswordPolicy(): void {
+  commonPasswords();
+}

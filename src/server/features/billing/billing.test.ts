@@ -1,0 +1,326 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import { readOutbox } from '#server/adapters/mailer.ts';
+import { createSimulatorGateway, type PaymentGateway } from '#server/adapters/payments.ts';
+import { addDays } from '#shared/subscriptions.ts';
+import { buildSecondInstance, buildTestApp, testDialect, type TestApp } from '#test/app.ts';
+import { insertSubscriber, post, sessionCookie } from '#test/factories.ts';
+import { runBilling } from './billing.service.ts';
+
+const DAY = 24 * 60 * 60_000;
+const START = '2026-11-21T09:00:00.000Z';
+
+async function counts(t: TestApp, customerIds?: number[]) {
+  let orders = t.app.db
+    .selectFrom('orders')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('kind', '=', 'renewal');
+  if (customerIds) orders = orders.where('customer_id', 'in', customerIds);
+  const charges = await t.app.db
+    .selectFrom('simulator_charges')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('status', '=', 'succeeded')
+    .executeTakeFirstOrThrow();
+  return { orders: Number((await orders.executeTakeFirstOrThrow()).n), charges: Number(charges.n) };
+}
+
+describe(`renewal billing (${testDialect})`, () => {
+  let t: TestApp;
+  const extra: FastifyInstance[] = [];
+  afterEach(async () => {
+    for (const app of extra.splice(0)) await app.close();
+    await t.close();
+  });
+
+  it('a year of monthly renewals for 200 subscriptions yields exactly 2,400 orders and charges', async () => {
+    t = await buildTestApp();
+    t.clock.set(START);
+    const ids: number[] = [];
+    for (let i = 0; i < 200; i++) {
+      const sub = await insertSubscriber(t.app.db, {
+        nextBillingDate: addDays('2026-11-22', i % 28),
+        now: START,
+      });
+      ids.push(sub.subscriptionId);
+    }
+    // First billing dates spread over Nov 22 – Dec 19; a year on (Nov 21, 2027) each has billed 12 times.
+    for (let day = 1; day <= 365; day++) {
+      t.clock.advance(DAY);
+      await runBilling(t.app.ctx);
+    }
+    expect(await counts(t)).toEqual({ orders: 2400, charges: 2400 });
+    const perSubscription = await t.app.db
+      .selectFrom('orders')
+      .select(['subscription_id', (eb) => eb.fn.countAll<number>().as('n')])
+      .where('kind', '=', 'renewal')
+      .groupBy('subscription_id')
+      .execute();
+    expect(perSubscription).toHaveLength(200);
+    expect(perSubscription.every((row) => Number(row.n) === 12)).toBe(true);
+    const paid = await t.app.db
+      .selectFrom('orders')
+      .select('id')
+      .where('payment_status', '!=', 'paid')
+      .where('kind', '=', 'renewal')
+      .execute();
+    expect(paid).toHaveLength(0);
+  }, 180_000);
+
+  // Several instances share PostgreSQL; SQLite is the single-instance embedded default.
+  it.runIf(testDialect === 'postgres')(
+    'two app instances billing the same database still make one order and one charge per period',
+    async () => {
+      t = await buildTestApp();
+      t.clock.set(START);
+      const second = await buildSecondInstance(t);
+      extra.push(second);
+      for (let i = 0; i < 40; i++)
+        await insertSubscriber(t.app.db, {
+          nextBillingDate: addDays('2026-11-22', i % 28),
+          now: START,
+        });
+      for (let day = 1; day <= 92; day++) {
+        t.clock.advance(DAY);
+        await Promise.all([runBilling(t.app.ctx), runBilling(second.ctx), runBilling(t.app.ctx)]);
+      }
+      // 40 subscriptions, billed on days 1–28 of each month, three months.
+      expect(await counts(t)).toEqual({ orders: 120, charges: 120 });
+    },
+    120_000,
+  );
+
+  it('a renewal interrupted after the charge is completed by the next run, without a second charge', async () => {
+    const simulator: { gateway?: PaymentGateway } = {};
+    let crashes = 1;
+    const crashingGateway: PaymentGateway = {
+      tokenize: (card, now) => simulator.gateway!.tokenize(card, now),
+      refund: (request, now) => simulator.gateway!.refund(request, now),
+      authorize: (request, now) => simulator.gateway!.authorize(request, now),
+      capture: (request, now) => simulator.gateway!.capture(request, now),
+      release: (request, now) => simulator.gateway!.release(request, now),
+      async charge(request, now) {
+        const result = await simulator.gateway!.charge(request, now);
+        if (crashes > 0) {
+          crashes--;
+          throw new Error('the process died right after the gateway answered');
+        }
+        return result;
+      },
+    };
+    t = await buildTestApp({ payments: crashingGateway });
+    simulator.gateway = createSimulatorGateway(t.app.db);
+    t.clock.set(START);
+    const sub = await insertSubscriber(t.app.db, { nextBillingDate: '2026-11-22', now: START });
+    t.clock.advance(DAY);
+    await expect(runBilling(t.app.ctx)).rejects.toThrow('the process died');
+    expect(await counts(t)).toEqual({ orders: 1, charges: 1 });
+    // Soon after, another run leaves the in-flight order alone; once it is stale, it is finished.
+    await runBilling(t.app.ctx);
+    t.clock.advance(6 * 60_000);
+    await runBilling(t.app.ctx);
+    expect(await counts(t)).toEqual({ orders: 1, charges: 1 });
+    const order = await t.app.db
+      .selectFrom('orders')
+      .select(['payment_status', 'billing_period'])
+      .where('subscription_id', '=', sub.subscriptionId)
+      .executeTakeFirstOrThrow();
+    expect(order).toEqual({ payment_status: 'paid', billing_period: '2026-11-22' });
+    const next = await t.app.db
+      .selectFrom('subscriptions')
+      .select('next_billing_date')
+      .where('id', '=', sub.subscriptionId)
+      .executeTakeFirstOrThrow();
+    expect(next.next_billing_date).toBe('2026-12-22');
+  });
+});
+
+describe(`failed payments (${testDialect})`, () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await buildTestApp();
+  });
+  afterAll(() => t.close());
+
+  async function customerWithFailingCard() {
+    t.clock.set(START);
+    const email = `failing-${Date.now()}-${Math.random().toString(36).slice(2)}@example.test`;
+    const login = await post(t.app, '/lapi/account/create/', {
+      email,
+      first_name: 'Fay',
+      last_name: 'Lure',
+      password: 'a safe passphrase',
+      dob: '01/02/1980',
+      phoneNo: '5035550123',
+      consent: true,
+    });
+    const cookie = sessionCookie(login);
+    const leadsId = login.json<{ data: { leads_id: string } }>().data.leads_id;
+    const customerId = login.json<{ data: { user: { customer_id: number } } }>().data.user
+      .customer_id;
+    await post(
+      t.app,
+      '/lapi/account/address/',
+      {
+        leads_id: leadsId,
+        address: '9 Elm St',
+        city: 'Portland',
+        state: 'OR',
+        zip: '97201',
+        billing_address: '9 Elm St',
+        billing_city: 'Portland',
+        billing_state: 'OR',
+        billing_zip: '97201',
+        phoneNo: '5035550123',
+        smsallow: 0,
+      },
+      cookie,
+    );
+    // 4000 0000 0000 0341 saves, but every charge on it fails.
+    await post(
+      t.app,
+      '/lapi/account/ccupdate/',
+      { ccnum: '4000000000000341', ccexp: '12/30', cccvv: '123', consent: true },
+      cookie,
+    );
+    const subscription = await t.app.db
+      .insertInto('subscriptions')
+      .values({
+        customer_id: customerId,
+        product_id: 41,
+        frequency: 'MONTHLY',
+        quantity: 1,
+        unit_price_cents: 1750,
+        status: 'ACTIVE',
+        next_billing_date: '2026-11-22',
+        billing_anchor_day: 22,
+        paused_until: null,
+        cancelled_at: null,
+        cancel_reason: null,
+        created_order_id: null,
+        created_at: START,
+        updated_at: START,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    // Sessions end after 30 idle minutes; the clock moves days here, so log in again when needed.
+    const freshCookie = async () =>
+      sessionCookie(
+        await post(t.app, '/lapi/account/login/', { email, password: 'a safe passphrase' }),
+      );
+    return { cookie, freshCookie, leadsId, customerId, subscriptionId: subscription.id };
+  }
+
+  const attempts = (customerId: number) =>
+    t.app.db
+      .selectFrom('orders')
+      .select(['payment_attempts', 'payment_status', 'next_retry_at', 'status'])
+      .where('customer_id', '=', customerId)
+      .where('kind', '=', 'renewal')
+      .executeTakeFirst();
+  const subscriptionStatus = async (id: number) =>
+    await t.app.db
+      .selectFrom('subscriptions')
+      .select(['status', 'next_billing_date'])
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+
+  it('sets billingFlag, e-mails, retries after 1, 3 and 7 days, then pauses; a card update clears it with one charge', async () => {
+    const c = await customerWithFailingCard();
+    t.clock.advance(DAY);
+    await runBilling(t.app.ctx);
+    expect(await attempts(c.customerId)).toMatchObject({
+      payment_attempts: 1,
+      payment_status: 'unpaid',
+      status: 'PAYMENT_FAILED',
+      next_retry_at: '2026-11-23T09:00:00.000Z',
+    });
+    expect(await subscriptionStatus(c.subscriptionId)).toEqual({
+      status: 'PAST_DUE',
+      next_billing_date: '2026-11-22',
+    });
+    const patient = await post(
+      t.app,
+      '/lapi/leads/patientdata',
+      { leads_id: c.leadsId },
+      await c.freshCookie(),
+    );
+    const flag = patient.json<{ message: { billingFlag: { orders_id: number } | null } }>().message
+      .billingFlag;
+    expect(flag?.orders_id).toBeGreaterThan(0);
+    expect(
+      readOutbox(t.dataDir).some((m) => m.subject === "We couldn't process your Pairwell payment"),
+    ).toBe(true);
+
+    const schedule: (string | null)[] = [];
+    for (let day = 2; day <= 9; day++) {
+      t.clock.advance(DAY);
+      await runBilling(t.app.ctx);
+      const order = await attempts(c.customerId);
+      if (order) schedule.push(`${day}:${order.payment_attempts}`);
+    }
+    // Day 1 (after the failure on day 0): attempt 2; day 3: attempt 3; day 7: attempt 4, then none.
+    expect(schedule).toEqual(['2:2', '3:2', '4:3', '5:3', '6:3', '7:3', '8:4', '9:4']);
+    expect(await attempts(c.customerId)).toMatchObject({
+      payment_attempts: 4,
+      next_retry_at: null,
+    });
+    expect(await subscriptionStatus(c.subscriptionId)).toEqual({
+      status: 'PAUSED',
+      next_billing_date: '2026-11-22',
+    });
+    expect(
+      readOutbox(t.dataDir).some((m) => m.subject === 'Your Pairwell subscription is paused'),
+    ).toBe(true);
+
+    const before = await t.app.db
+      .selectFrom('simulator_charges')
+      .select('id')
+      .where('status', '=', 'succeeded')
+      .execute();
+    const cookie = await c.freshCookie();
+    const update = await post(
+      t.app,
+      '/lapi/account/ccupdate/',
+      { ccnum: '4242424242424242', ccexp: '12/30', cccvv: '123', consent: true },
+      cookie,
+    );
+    expect(update.statusCode).toBe(200);
+    const after = await t.app.db
+      .selectFrom('simulator_charges')
+      .select('id')
+      .where('status', '=', 'succeeded')
+      .execute();
+    expect(after.length - before.length).toBe(1);
+    expect(await attempts(c.customerId)).toMatchObject({
+      payment_status: 'paid',
+      status: 'PROCESSING',
+    });
+    const cleared = await post(t.app, '/lapi/leads/patientdata', { leads_id: c.leadsId }, cookie);
+    expect(cleared.json()).toMatchObject({ message: { billingFlag: null } });
+    expect(await subscriptionStatus(c.subscriptionId)).toEqual({
+      status: 'ACTIVE',
+      next_billing_date: '2026-12-22',
+    });
+  });
+
+  it('a card that expires before the next billing date sets expiredFlag', async () => {
+    const c = await customerWithFailingCard();
+    await t.app.db
+      .updateTable('subscriptions')
+      .set({ next_billing_date: '2026-12-22' })
+      .where('id', '=', c.subscriptionId)
+      .execute();
+    await post(
+      t.app,
+      '/lapi/account/ccupdate/',
+      { ccnum: '4242424242424242', ccexp: '11/26', cccvv: '123', consent: true },
+      c.cookie,
+    );
+    const patient = await post(t.app, '/lapi/leads/patientdata', { leads_id: c.leadsId }, c.cookie);
+    expect(patient.json()).toMatchObject({ message: { expiredFlag: true } });
+    const basics = await post(t.app, '/lapi/account/basics', {}, c.cookie);
+    expect(
+      basics.json<{ data: { flags: { type: string }[] } }>().data.flags.map((f) => f.type),
+    ).toContain('card_expiring');
+  });
+});

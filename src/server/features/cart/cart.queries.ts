@@ -1,0 +1,200 @@
+import { sql, type Kysely } from 'kysely';
+import type { Database } from '#server/db/schema.ts';
+import type { Frequency } from '#shared/catalog.ts';
+
+type Db = Kysely<Database>;
+
+export interface CartLineRow {
+  productId: number;
+  quantity: number;
+  name: string;
+  slug: string;
+  summary: string;
+  img: string;
+  category: string;
+  frequency: Frequency;
+  priceCents: number;
+  dose: string;
+  quantitySupported: boolean;
+}
+
+export interface CartRow {
+  couponCode: string | null;
+  checkoutKey: string | null;
+  lines: CartLineRow[];
+}
+
+/** The cart with each line priced from the catalogue as it is now (never from the client). */
+export async function selectCart(db: Db, customerId: number): Promise<CartRow> {
+  const cart = await db
+    .selectFrom('carts')
+    .select(['coupon_code', 'checkout_key'])
+    .where('customer_id', '=', customerId)
+    .executeTakeFirst();
+  const lines = await db
+    .selectFrom('cart_items as i')
+    .innerJoin('products as p', 'p.id', 'i.product_id')
+    .innerJoin('product_lines as l', 'l.id', 'p.line_id')
+    .select([
+      'i.product_id',
+      'i.quantity',
+      'l.name',
+      'l.slug',
+      'l.summary',
+      'l.img',
+      'l.category',
+      'p.frequency',
+      'p.price_cents',
+      'p.dose',
+      'p.quantity_supported',
+    ])
+    .where('i.customer_id', '=', customerId)
+    .where('p.active', '=', 1)
+    .orderBy('i.added_at')
+    .orderBy('i.product_id')
+    .execute();
+  return {
+    couponCode: cart?.coupon_code ?? null,
+    checkoutKey: cart?.checkout_key ?? null,
+    lines: lines.map((l) => ({
+      productId: l.product_id,
+      quantity: l.quantity,
+      name: l.name,
+      slug: l.slug,
+      summary: l.summary,
+      img: l.img,
+      category: l.category,
+      frequency: l.frequency,
+      priceCents: l.price_cents,
+      dose: l.dose,
+      quantitySupported: l.quantity_supported === 1,
+    })),
+  };
+}
+
+export async function ensureCart(db: Db, customerId: number, now: string): Promise<void> {
+  await db
+    .insertInto('carts')
+    .values({ customer_id: customerId, coupon_code: null, checkout_key: null, updated_at: now })
+    .onConflict((oc) => oc.column('customer_id').doNothing())
+    .execute();
+}
+
+export async function setLineQuantity(
+  db: Db,
+  customerId: number,
+  productId: number,
+  quantity: number,
+  now: string,
+): Promise<void> {
+  if (quantity <= 0) {
+    await db
+      .deleteFrom('cart_items')
+      .where('customer_id', '=', customerId)
+      .where('product_id', '=', productId)
+      .execute();
+    return;
+  }
+  await db
+    .insertInto('cart_items')
+    .values({ customer_id: customerId, product_id: productId, quantity, added_at: now })
+    .onConflict((oc) => oc.columns(['customer_id', 'product_id']).doUpdateSet({ quantity }))
+    .execute();
+}
+
+export async function setCoupon(
+  db: Db,
+  customerId: number,
+  code: string | null,
+  now: string,
+): Promise<void> {
+  await db
+    .updateTable('carts')
+    .set({ coupon_code: code, updated_at: now })
+    .where('customer_id', '=', customerId)
+    .execute();
+}
+
+export interface ProductRow {
+  productId: number;
+  quantitySupported: boolean;
+  frequency: Frequency;
+  lineId: number;
+}
+
+export async function selectActiveProduct(
+  db: Db,
+  productId: number,
+): Promise<ProductRow | undefined> {
+  const row = await db
+    .selectFrom('products')
+    .select(['id', 'quantity_supported', 'frequency', 'line_id'])
+    .where('id', '=', productId)
+    .where('active', '=', 1)
+    .executeTakeFirst();
+  return (
+    row && {
+      productId: row.id,
+      quantitySupported: row.quantity_supported === 1,
+      frequency: row.frequency,
+      lineId: row.line_id,
+    }
+  );
+}
+
+/** The one checkout attempt in flight: true when `key` now holds the cart (or already did). */
+export async function claimCheckout(
+  db: Db,
+  customerId: number,
+  key: string,
+): Promise<'claimed' | 'mine' | 'taken'> {
+  const result = await db
+    .updateTable('carts')
+    .set({ checkout_key: key })
+    .where('customer_id', '=', customerId)
+    .where('checkout_key', 'is', null)
+    .executeTakeFirst();
+  if (Number(result.numUpdatedRows) === 1) return 'claimed';
+  const cart = await db
+    .selectFrom('carts')
+    .select('checkout_key')
+    .where('customer_id', '=', customerId)
+    .executeTakeFirst();
+  return cart?.checkout_key === key ? 'mine' : 'taken';
+}
+
+export async function releaseCheckout(db: Db, customerId: number, key: string): Promise<void> {
+  await db
+    .updateTable('carts')
+    .set({ checkout_key: null })
+    .where('customer_id', '=', customerId)
+    .where('checkout_key', '=', key)
+    .execute();
+}
+
+/** After an order: take the ordered quantities out of the cart (anything added meanwhile stays). */
+export async function removeOrdered(
+  db: Db,
+  customerId: number,
+  ordered: { productId: number; quantity: number }[],
+  now: string,
+): Promise<void> {
+  for (const line of ordered) {
+    await db
+      .updateTable('cart_items')
+      .set({ quantity: sql`quantity - ${line.quantity}` })
+      .where('customer_id', '=', customerId)
+      .where('product_id', '=', line.productId)
+      .execute();
+  }
+  await db
+    .deleteFrom('cart_items')
+    .where('customer_id', '=', customerId)
+    .where('quantity', '<=', 0)
+    .execute();
+  await db
+    .updateTable('carts')
+    .set({ coupon_code: null, checkout_key: null, updated_at: now })
+    .where('customer_id', '=', customerId)
+    .execute();
+}

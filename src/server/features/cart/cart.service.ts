@@ -1,0 +1,181 @@
+import type { AppContext } from '#server/context.ts';
+import { evaluateCoupon } from '#server/features/coupons/coupons.service.ts';
+import { AppError, notFound } from '#server/plugins/errors.ts';
+import { MAX_QUANTITY, type Cart, type CartItem } from '#shared/cart.ts';
+import { centsToAmount } from '#shared/money.ts';
+import * as q from './cart.queries.ts';
+
+/** The cart priced by the server: lines, coupon, totals. Shipping and tax are free (spec §9). */
+export interface PricedCart {
+  cart: Cart;
+  lines: q.CartLineRow[];
+  couponCode: string | null;
+  checkoutKey: string | null;
+}
+
+function toItem(line: q.CartLineRow): CartItem {
+  return {
+    product_id: line.productId,
+    name: line.name,
+    price: centsToAmount(line.priceCents),
+    price_cents: line.priceCents,
+    frequency: line.frequency,
+    description: line.summary,
+    dose: line.dose,
+    quantity: line.quantity,
+    img: line.img,
+    category: line.category,
+    slug: line.slug,
+    quantity_supported: line.quantitySupported,
+    line_total_cents: line.priceCents * line.quantity,
+  };
+}
+
+export async function pricedCart(ctx: AppContext, customerId: number): Promise<PricedCart> {
+  const row = await q.selectCart(ctx.db, customerId);
+  const items = row.lines.map(toItem);
+  const subtotal = items.reduce((sum, item) => sum + item.line_total_cents, 0);
+  let coupon: Cart['coupon'] = null;
+  let couponCode = row.couponCode;
+  if (couponCode) {
+    const verdict = await evaluateCoupon(ctx, couponCode, subtotal, customerId);
+    if (verdict.ok) {
+      coupon = {
+        code: verdict.code,
+        description: verdict.description,
+        discount_cents: verdict.discountCents,
+      };
+    } else {
+      // The cart changed under it (or it expired): the coupon no longer applies and comes off.
+      await q.setCoupon(ctx.db, customerId, null, ctx.clock.now().toISOString());
+      couponCode = null;
+    }
+  }
+  const discount = coupon?.discount_cents ?? 0;
+  return {
+    cart: {
+      products: { items },
+      coupon,
+      item_count: items.reduce((sum, item) => sum + item.quantity, 0),
+      subtotal_cents: subtotal,
+      discount_cents: discount,
+      shipping_cents: 0,
+      tax_cents: 0,
+      total_cents: subtotal - discount,
+    },
+    lines: row.lines,
+    couponCode,
+    checkoutKey: row.checkoutKey,
+  };
+}
+
+export async function getCart(ctx: AppContext, customerId: number): Promise<Cart> {
+  return (await pricedCart(ctx, customerId)).cart;
+}
+
+async function product(ctx: AppContext, productId: number) {
+  const found = await q.selectActiveProduct(ctx.db, productId);
+  if (!found) throw notFound('We could not find that product.');
+  return found;
+}
+
+function tooMany(): AppError {
+  const message = `You can order up to ${MAX_QUANTITY} at a time`;
+  return new AppError(400, 'QUANTITY', message, { quantity: message });
+}
+
+/** Adds to a line (a product without quantity stays at 1). */
+export async function addProduct(
+  ctx: AppContext,
+  customerId: number,
+  productId: number,
+  quantity: number,
+): Promise<Cart> {
+  const found = await product(ctx, productId);
+  const now = ctx.clock.now().toISOString();
+  await q.ensureCart(ctx.db, customerId, now);
+  const current =
+    (await q.selectCart(ctx.db, customerId)).lines.find((l) => l.productId === productId)
+      ?.quantity ?? 0;
+  const next = found.quantitySupported ? current + quantity : 1;
+  if (next > MAX_QUANTITY) throw tooMany();
+  await q.setLineQuantity(ctx.db, customerId, productId, next, now);
+  return getCart(ctx, customerId);
+}
+
+export async function removeProduct(
+  ctx: AppContext,
+  customerId: number,
+  productId: number,
+): Promise<Cart> {
+  await q.setLineQuantity(ctx.db, customerId, productId, 0, ctx.clock.now().toISOString());
+  return getCart(ctx, customerId);
+}
+
+/** `set` replaces quantities (0 removes); `merge` adds, as a browser cart joining at log-in. */
+export async function updateCart(
+  ctx: AppContext,
+  customerId: number,
+  input: { mode: 'set' | 'merge'; items: { product_id: number; quantity: number }[] },
+): Promise<Cart> {
+  const now = ctx.clock.now().toISOString();
+  await q.ensureCart(ctx.db, customerId, now);
+  const current = await q.selectCart(ctx.db, customerId);
+  for (const item of input.items) {
+    const found = await q.selectActiveProduct(ctx.db, item.product_id);
+    // A merge skips products that left the catalogue; a set names them and is refused.
+    if (!found) {
+      if (input.mode === 'merge') continue;
+      throw notFound('We could not find that product.');
+    }
+    const existing = current.lines.find((l) => l.productId === item.product_id)?.quantity ?? 0;
+    let next = input.mode === 'merge' ? existing + item.quantity : item.quantity;
+    if (!found.quantitySupported && next > 0) next = 1;
+    if (next > MAX_QUANTITY) {
+      if (input.mode === 'set') throw tooMany();
+      next = MAX_QUANTITY;
+    }
+    await q.setLineQuantity(ctx.db, customerId, item.product_id, next, now);
+  }
+  return getCart(ctx, customerId);
+}
+
+/** Applies a coupon to the cart, or refuses and says why; `null` takes it off. */
+export async function applyCoupon(
+  ctx: AppContext,
+  customerId: number,
+  code: string | null,
+): Promise<Cart> {
+  const now = ctx.clock.now().toISOString();
+  await q.ensureCart(ctx.db, customerId, now);
+  if (code === null) {
+    await q.setCoupon(ctx.db, customerId, null, now);
+    return getCart(ctx, customerId);
+  }
+  const { cart } = await pricedCart(ctx, customerId);
+  if (cart.item_count === 0)
+    throw new AppError(400, 'EMPTY_CART', 'Add something to your cart first.', {
+      code: 'Add something to your cart first.',
+    });
+  const verdict = await evaluateCoupon(ctx, code, cart.subtotal_cents, customerId);
+  if (!verdict.ok)
+    throw new AppError(400, 'COUPON_REFUSED', verdict.message, { code: verdict.message });
+  await q.setCoupon(ctx.db, customerId, verdict.code, now);
+  return getCart(ctx, customerId);
+}
+
+export function claimCheckout(ctx: AppContext, customerId: number, key: string) {
+  return q.claimCheckout(ctx.db, customerId, key);
+}
+
+export function releaseCheckout(ctx: AppContext, customerId: number, key: string) {
+  return q.releaseCheckout(ctx.db, customerId, key);
+}
+
+export function removeOrdered(
+  ctx: AppContext,
+  customerId: number,
+  ordered: { productId: number; quantity: number }[],
+) {
+  return q.removeOrdered(ctx.db, customerId, ordered, ctx.clock.now().toISOString());
+}

@@ -1,0 +1,104 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seedCatalog } from '#server/db/seed.ts';
+import { buildTestApp, testDialect, type TestApp } from '#test/app.ts';
+import type { Catalog, ProductLine } from '#shared/catalog.ts';
+
+describe(`catalogue API (${testDialect})`, () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await buildTestApp();
+  });
+  afterAll(() => t.close());
+
+  async function catalog(): Promise<Catalog> {
+    const response = await t.app.inject({ method: 'GET', url: '/lapi/products/' });
+    expect(response.statusCode).toBe(200);
+    const body = response.json<{ status: string; data: Catalog }>();
+    expect(body.status).toBe('SUCCESS');
+    return body.data;
+  }
+
+  it('lists the seeded catalogue exactly: ids, names, prices in cents, frequencies, doses, images', async () => {
+    const { lines } = await catalog();
+    const summary = lines.map((line) => ({
+      name: line.name,
+      img: line.img,
+      offers: line.offers.map((o) => [
+        o.product_id,
+        o.frequency,
+        o.price_cents,
+        o.price,
+        o.dose,
+        o.quantity_supported,
+      ]),
+    }));
+    expect(summary).toEqual([
+      {
+        name: 'Sleep Gummies',
+        img: '/images/supp-sleep.webp',
+        offers: [
+          [40, 'ONE_TIME', 2499, 24.99, 'One bottle', true],
+          [41, 'MONTHLY', 1750, 17.5, 'One bottle a month subscription', true],
+          [42, 'QUARTERLY', 4500, 45, 'Three bottles every quarter subscription', true],
+        ],
+      },
+      {
+        name: 'Biotin Gummies',
+        img: '/images/supp-biotin.webp',
+        offers: [
+          [30, 'ONE_TIME', 2499, 24.99, 'One bottle', true],
+          [31, 'MONTHLY', 1750, 17.5, 'One bottle a month subscription', true],
+          [32, 'QUARTERLY', 4500, 45, 'Three bottles every quarter subscription', true],
+        ],
+      },
+      {
+        name: 'Immunity Gummies',
+        img: '/images/supp-immunity.webp',
+        offers: [
+          [35, 'ONE_TIME', 2499, 24.99, 'One bottle', true],
+          [36, 'MONTHLY', 1750, 17.5, 'One bottle a month subscription', true],
+          [37, 'QUARTERLY', 4500, 45, 'Three bottles every quarter subscription', true],
+        ],
+      },
+      {
+        name: 'Holiday Bundle Special (Sleep, Hair, and Immunity Gummies)',
+        img: '/images/supp-bundle.webp',
+        offers: [[160, 'ONE_TIME', 2499, 24.99, 'One bottle each', false]],
+      },
+    ]);
+    for (const line of lines) {
+      for (const offer of line.offers) {
+        expect(offer.product_name).toBe(line.name);
+        expect(offer.img).toBe(line.img);
+      }
+    }
+  });
+
+  it('seeding again, as every restart does, duplicates nothing', async () => {
+    await seedCatalog(t.app.db);
+    await seedCatalog(t.app.db);
+    const { lines } = await catalog();
+    expect(lines).toHaveLength(4);
+    expect(lines.flatMap((l) => l.offers)).toHaveLength(10);
+  });
+
+  it('answers one product by its slug', async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/lapi/products/sleep-gummies' });
+    expect(response.statusCode).toBe(200);
+    const line = response.json<{ data: ProductLine }>().data;
+    expect(line.name).toBe('Sleep Gummies');
+    expect(line.offers.map((o) => o.product_id)).toEqual([40, 41, 42]);
+  });
+
+  it('an unknown product answers 404 with the error body', async () => {
+    for (const slug of ['no-such-thing', 'DROP%20TABLE', '%F0%9F%92%8A']) {
+      const response = await t.app.inject({ method: 'GET', url: `/lapi/products/${slug}` });
+      expect(response.statusCode).toBe(404);
+      expect(response.json()).toMatchObject({
+        status: 'FAILURE',
+        code: 'NOT_FOUND',
+        message: 'We could not find that product.',
+      });
+    }
+  });
+});

@@ -1,0 +1,171 @@
+import type { AppContext } from '#server/context.ts';
+import { sessionUser } from '#server/features/auth/auth.service.ts';
+import { emailHtml, emailSignature } from '#server/lib/email-layout.ts';
+import { AppError, notFound } from '#server/plugins/errors.ts';
+import type { Message, Thread } from '#shared/messaging.ts';
+import * as q from './messaging.queries.ts';
+
+/**
+ * Threads between a patient and their care team. A thread may belong to a visit (the provider's
+ * conversation about it). Bodies are health information: they are stored, shown to the two sides,
+ * and never logged or e-mailed — the e-mail only says a message is waiting.
+ */
+
+function toMessage(row: q.MessageRow, patientFirstName: string): Message {
+  return {
+    id: row.id,
+    thread_id: row.threadId,
+    sender: row.sender,
+    author: row.sender === 'patient' ? patientFirstName : (row.staffName ?? 'Your care team'),
+    body: row.body,
+    created_at: row.createdAt,
+    read: row.readAt !== null,
+  };
+}
+
+export async function threadsOf(
+  ctx: AppContext,
+  customerId: number,
+): Promise<{ threads: Thread[]; unread: number }> {
+  const user = await sessionUser(ctx, customerId);
+  const threads = await q.selectThreadsOf(ctx.db, customerId);
+  const messages = await q.selectMessages(
+    ctx.db,
+    threads.map((t) => t.id),
+  );
+  return {
+    threads: threads.map((t) => {
+      const own = messages.filter((m) => m.threadId === t.id);
+      return {
+        id: t.id,
+        subject: t.subject,
+        visit_id: t.visitId,
+        updated_at: t.updatedAt,
+        unread: own.filter((m) => m.sender === 'care_team' && m.readAt === null).length,
+        messages: own.map((m) => toMessage(m, user.first_name)),
+      };
+    }),
+    unread: await q.countUnreadForPatient(ctx.db, customerId),
+  };
+}
+
+/** Messages since an instant, for the page's polling (new messages appear without a reload). */
+export async function recentMessages(ctx: AppContext, customerId: number, since?: string) {
+  const user = await sessionUser(ctx, customerId);
+  const threads = await q.selectThreadsOf(ctx.db, customerId);
+  const rows = await q.selectMessages(
+    ctx.db,
+    threads.map((t) => t.id),
+    since,
+  );
+  return {
+    messages: rows.map((m) => toMessage(m, user.first_name)),
+    unread: await q.countUnreadForPatient(ctx.db, customerId),
+    now: ctx.clock.now().toISOString(),
+  };
+}
+
+export function unreadCount(ctx: AppContext, customerId: number): Promise<number> {
+  return q.countUnreadForPatient(ctx.db, customerId);
+}
+
+/** The patient writes: in one of their threads, or a new thread to the care team. */
+export async function sendAsPatient(
+  ctx: AppContext,
+  customerId: number,
+  input: { threadId?: number | undefined; subject?: string | undefined; body: string },
+): Promise<Message> {
+  const now = ctx.clock.now().toISOString();
+  let threadId = input.threadId;
+  if (threadId !== undefined) {
+    const thread = await q.selectThread(ctx.db, threadId);
+    if (!thread || thread.customerId !== customerId)
+      throw notFound('We could not find that conversation.');
+  } else {
+    if (!input.subject)
+      throw new AppError(400, 'VALIDATION', 'Add a subject', { subject: 'Add a subject' });
+    threadId = await q.insertThread(ctx.db, customerId, input.subject, now);
+  }
+  const id = await q.insertMessage(ctx.db, {
+    threadId,
+    sender: 'patient',
+    staffId: null,
+    body: input.body,
+    now,
+  });
+  const user = await sessionUser(ctx, customerId);
+  const [row] = (await q.selectMessages(ctx.db, [threadId])).filter((m) => m.id === id);
+  if (!row) throw new Error('message missing after insert');
+  return toMessage(row, user.first_name);
+}
+
+export async function markThreadRead(
+  ctx: AppContext,
+  customerId: number,
+  threadId: number,
+): Promise<void> {
+  const thread = await q.selectThread(ctx.db, threadId);
+  if (!thread || thread.customerId !== customerId)
+    throw notFound('We could not find that conversation.');
+  await q.markRead(ctx.db, threadId, 'care_team', ctx.clock.now().toISOString());
+}
+
+// --- The care team's side ------------------------------------------------------------------------
+
+export async function visitThread(
+  ctx: AppContext,
+  visitId: number,
+  customerId: number,
+): Promise<Thread | null> {
+  const thread = await q.selectThreadOfVisit(ctx.db, visitId);
+  if (!thread || thread.customerId !== customerId) return null;
+  const user = await sessionUser(ctx, customerId);
+  const rows = await q.selectMessages(ctx.db, [thread.id]);
+  await q.markRead(ctx.db, thread.id, 'patient', ctx.clock.now().toISOString());
+  return {
+    id: thread.id,
+    subject: thread.subject,
+    visit_id: thread.visitId,
+    updated_at: thread.updatedAt,
+    unread: rows.filter((m) => m.sender === 'patient' && m.readAt === null).length,
+    messages: rows.map((m) => toMessage(m, user.first_name)),
+  };
+}
+
+/** A provider writes to the patient about a visit; the patient is told by e-mail that a message waits. */
+export async function sendAsCareTeam(
+  ctx: AppContext,
+  staffId: number,
+  visit: { id: number; customerId: number },
+  body: string,
+): Promise<Message> {
+  const now = ctx.clock.now().toISOString();
+  const thread = await q.ensureVisitThread(
+    ctx.db,
+    visit.customerId,
+    visit.id,
+    'Your online visit',
+    now,
+  );
+  const id = await q.insertMessage(ctx.db, {
+    threadId: thread.id,
+    sender: 'care_team',
+    staffId,
+    body,
+    now,
+  });
+  const user = await sessionUser(ctx, visit.customerId);
+  const [row] = (await q.selectMessages(ctx.db, [thread.id])).filter((m) => m.id === id);
+  if (!row) throw new Error('message missing after insert');
+  const lines = [
+    `Hello ${user.first_name},`,
+    'You have a new message from your care team. For your privacy we do not include it here: log in to read it in Messages.',
+  ];
+  await ctx.mailer.send({
+    to: user.email,
+    subject: 'You have a new message from your care team',
+    text: [...lines, '', ...emailSignature].join('\n'),
+    html: emailHtml(lines, null, 'We never put health details in e-mail.'),
+  });
+  return toMessage(row, user.first_name);
+}

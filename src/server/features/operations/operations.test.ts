@@ -1,0 +1,266 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readOutbox } from '#server/adapters/mailer.ts';
+import { demoStaff } from '#server/db/seed-demo.ts';
+import { totpCode, totpStep } from '#server/lib/totp.ts';
+import type { StaffOrderDetail, StaffOrderSummary } from '#shared/staff.ts';
+import { buildTestApp, testDialect, type TestApp } from '#test/app.ts';
+import { buildPlaceOrder, insertCustomer, post } from '#test/factories.ts';
+
+const [provider, ops] = demoStaff;
+
+describe(`staff console: log-in and operations (${testDialect})`, () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await buildTestApp({ env: { SEED_DEMO: 'true' } });
+  });
+  afterAll(() => t.close());
+
+  /** Logs a demo staff member in with the code their authenticator app would show now (step offset for a fresh code). */
+  async function staffCookie(who = ops!, stepOffset = 0): Promise<string> {
+    const code = totpCode(who.totpSecret, totpStep(t.clock.now()) + stepOffset);
+    const response = await post(t.app, '/lapi/staff/login/', {
+      email: who.email,
+      password: who.password,
+      code,
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    const cookie = response.cookies.find((c) => c.name === 'pw_staff');
+    expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Strict' });
+    return `pw_staff=${cookie?.value}`;
+  }
+
+  it('needs the password and a fresh authenticator code; a code works once', async () => {
+    const code = totpCode(ops!.totpSecret, totpStep(t.clock.now()));
+    const noCode = await post(t.app, '/lapi/staff/login/', {
+      email: ops!.email,
+      password: ops!.password,
+      code: '',
+    });
+    expect(noCode.json()).toMatchObject({
+      fields: { code: 'Enter the 6-digit code from your authenticator app' },
+    });
+    const wrongPassword = await post(t.app, '/lapi/staff/login/', {
+      email: ops!.email,
+      password: 'nope nope',
+      code,
+    });
+    expect(wrongPassword.statusCode).toBe(401);
+    const ok = await post(t.app, '/lapi/staff/login/', {
+      email: ops!.email,
+      password: ops!.password,
+      code,
+    });
+    expect(ok.statusCode).toBe(200);
+    const replay = await post(t.app, '/lapi/staff/login/', {
+      email: ops!.email,
+      password: ops!.password,
+      code,
+    });
+    expect(replay.statusCode).toBe(401);
+    expect(replay.json()).toMatchObject({ message: 'The email, password or code is incorrect.' });
+  });
+
+  it('logs staff out after 15 idle minutes', async () => {
+    t.clock.advance(60_000);
+    const cookie = await staffCookie();
+    expect((await post(t.app, '/lapi/staff/me/', {}, cookie)).json()).toMatchObject({
+      data: { authenticated: true, staff: { role: 'operations' } },
+    });
+    t.clock.advance(15 * 60_000);
+    expect((await post(t.app, '/lapi/staff/me/', {}, cookie)).json()).toMatchObject({
+      data: { authenticated: false },
+    });
+    expect((await post(t.app, '/lapi/staff/orders/', {}, cookie)).statusCode).toBe(401);
+  });
+
+  it('only operations staff reach orders; a customer session is not a staff session', async () => {
+    t.clock.advance(60_000);
+    const providerCookie = await staffCookie(provider!);
+    expect((await post(t.app, '/lapi/staff/orders/', {}, providerCookie)).statusCode).toBe(403);
+    const customer = await insertCustomer(t.app);
+    expect((await post(t.app, '/lapi/staff/orders/', {}, customer.cookie)).statusCode).toBe(401);
+  });
+
+  it('ships with a tracking number (the customer is e-mailed), marks delivered, refunds in part then in full — each audited', async () => {
+    const customer = await insertCustomer(t.app);
+    await post(
+      t.app,
+      '/lapi/v2/ecom/add-product',
+      { product_id: 40, quantity: 2 },
+      customer.cookie,
+    );
+    const placed = await post(
+      t.app,
+      '/lapi/v2/ecom/place-order',
+      buildPlaceOrder(),
+      customer.cookie,
+    );
+    const orderId = placed.json<{ data: { orders_id: number } }>().data.orders_id;
+    t.clock.advance(60_000);
+    const cookie = await staffCookie();
+
+    const list = await post(
+      t.app,
+      '/lapi/staff/orders/',
+      { query: customer.email.slice(0, 12) },
+      cookie,
+    );
+    expect(
+      list.json<{ data: { orders: StaffOrderSummary[] } }>().data.orders.map((o) => o.orders_id),
+    ).toEqual([orderId]);
+    const detail = await post(t.app, '/lapi/staff/orders/detail/', { order_id: orderId }, cookie);
+    expect(detail.json<{ data: { order: StaffOrderDetail } }>().data.order).toMatchObject({
+      order_status: 'PROCESSING',
+      actions: ['ship', 'refund', 'cancel'],
+    });
+
+    const badTracking = await post(
+      t.app,
+      '/lapi/staff/orders/ship/',
+      { order_id: orderId, tracking_number: 'x' },
+      cookie,
+    );
+    expect(badTracking.json()).toMatchObject({
+      fields: { tracking_number: 'Enter a USPS tracking number (10 to 34 letters and digits)' },
+    });
+    const shipped = await post(
+      t.app,
+      '/lapi/staff/orders/ship/',
+      { order_id: orderId, tracking_number: '9400 1118 9922 3197 4284 90'.replaceAll(' ', '') },
+      cookie,
+    );
+    expect(shipped.json()).toMatchObject({
+      data: {
+        order: {
+          order_status: 'SHIPPED',
+          tracking_number: '9400111899223197428490',
+          actions: ['deliver', 'refund'],
+        },
+      },
+    });
+    const mail = readOutbox(t.dataDir).find(
+      (m) => m.to === customer.email && m.subject.endsWith('has shipped'),
+    );
+    expect(mail?.text).toContain(
+      'https://tools.usps.com/go/TrackConfirmAction?tLabels=9400111899223197428490',
+    );
+    const again = await post(
+      t.app,
+      '/lapi/staff/orders/ship/',
+      { order_id: orderId, tracking_number: '9400111899223197428490' },
+      cookie,
+    );
+    expect(again.statusCode).toBe(409);
+
+    expect(
+      (await post(t.app, '/lapi/staff/orders/deliver/', { order_id: orderId }, cookie)).json(),
+    ).toMatchObject({ data: { order: { order_status: 'DELIVERED' } } });
+    const tooMuch = await post(
+      t.app,
+      '/lapi/staff/orders/refund/',
+      { order_id: orderId, amount_cents: 999_999 },
+      cookie,
+    );
+    expect(tooMuch.json()).toMatchObject({ message: 'At most $49.98 can be refunded.' });
+    const partial = await post(
+      t.app,
+      '/lapi/staff/orders/refund/',
+      { order_id: orderId, amount_cents: 998 },
+      cookie,
+    );
+    expect(partial.json()).toMatchObject({
+      data: {
+        order: {
+          order_status: 'DELIVERED',
+          refund_cents: 998,
+          payment_status: 'partially_refunded',
+        },
+      },
+    });
+    const rest = await post(
+      t.app,
+      '/lapi/staff/orders/refund/',
+      { order_id: orderId, amount_cents: 4000 },
+      cookie,
+    );
+    expect(rest.json()).toMatchObject({
+      data: {
+        order: {
+          order_status: 'REFUNDED',
+          refund_cents: 4998,
+          payment_status: 'refunded',
+          actions: [],
+        },
+      },
+    });
+    const refunds = await t.app.db.selectFrom('simulator_refunds').select('amount_cents').execute();
+    expect(refunds.map((r) => r.amount_cents)).toEqual(expect.arrayContaining([998, 4000]));
+
+    // The customer sees it on their orders page.
+    const history = await post(
+      t.app,
+      '/lapi/account/orders/',
+      { leads_id: customer.leadsId },
+      customer.cookie,
+    );
+    expect(history.json()).toMatchObject({
+      message: {
+        order_history: {
+          [`PW-${200000 + orderId}`]: {
+            order_status: 'REFUNDED',
+            refund_cents: 4998,
+            tracking_number: '9400111899223197428490',
+          },
+        },
+      },
+    });
+
+    const audit = await t.app.db
+      .selectFrom('audit_log')
+      .select(['action', 'subject_type', 'customer_id'])
+      .where('customer_id', '=', customer.customerId)
+      .orderBy('id')
+      .execute();
+    expect(audit.map((a) => a.action)).toEqual(['view', 'ship', 'deliver', 'refund', 'refund']);
+  });
+
+  it('cancels an unshipped order and refunds it in full', async () => {
+    const customer = await insertCustomer(t.app);
+    await post(
+      t.app,
+      '/lapi/v2/ecom/add-product',
+      { product_id: 35, quantity: 1 },
+      customer.cookie,
+    );
+    const placed = await post(
+      t.app,
+      '/lapi/v2/ecom/place-order',
+      buildPlaceOrder(),
+      customer.cookie,
+    );
+    const orderId = placed.json<{ data: { orders_id: number } }>().data.orders_id;
+    t.clock.advance(60_000);
+    const cookie = await staffCookie();
+    const cancelled = await post(
+      t.app,
+      '/lapi/staff/orders/cancel/',
+      { order_id: orderId },
+      cookie,
+    );
+    expect(cancelled.json()).toMatchObject({
+      data: {
+        order: { order_status: 'CANCELLED', payment_status: 'refunded', refund_cents: 2499 },
+      },
+    });
+    expect(
+      (
+        await post(
+          t.app,
+          '/lapi/staff/orders/ship/',
+          { order_id: orderId, tracking_number: '9400111899223197428490' },
+          cookie,
+        )
+      ).statusCode,
+    ).toBe(409);
+  });
+});

@@ -1,0 +1,113 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { demoCustomer } from '#server/db/seed-demo.ts';
+import type { Lander } from '#shared/lander.ts';
+import { buildTestApp, testDialect, type TestApp } from '#test/app.ts';
+import { insertCustomer, post, sessionCookie } from '#test/factories.ts';
+
+describe(`orders details (${testDialect})`, () => {
+  let t: TestApp;
+  let demo: { cookie: string; leadsId: string };
+
+  beforeAll(async () => {
+    t = await buildTestApp({ env: { SEED_DEMO: 'true' } });
+    const login = await post(t.app, '/lapi/account/login/', {
+      email: demoCustomer.email,
+      password: demoCustomer.password,
+    });
+    demo = {
+      cookie: sessionCookie(login),
+      leadsId: login.json<{ data: { leads_id: string } }>().data.leads_id,
+    };
+  });
+  afterAll(() => t.close());
+
+  it('answers the lander with the order history keyed by order number, newest first', async () => {
+    const response = await post(
+      t.app,
+      '/lapi/account/orders/',
+      { leads_id: demo.leadsId },
+      demo.cookie,
+    );
+    expect(response.statusCode).toBe(200);
+    const lander = response.json<{ status: string; message: Lander }>().message;
+    expect(Object.keys(lander.order_history)).toEqual([
+      'PW-100104',
+      'PW-100103',
+      'PW-100102',
+      'PW-100101',
+    ]);
+    expect(lander.order_history['PW-100103']).toMatchObject({
+      order_status: 'SHIPPED',
+      tracking_number: '9400111899223197428490',
+      order_total: 67.48,
+      order_items: [
+        {
+          product_name: 'Sleep Gummies',
+          product_image: '/images/supp-sleep.webp',
+          category: 'supplements',
+          quantity: 2,
+        },
+        { product_name: 'Immunity Gummies', frequency: 'MONTHLY' },
+      ],
+      shippingAddress: {
+        address: '1200 Harbor Street',
+        city: 'Portland',
+        state: 'OR',
+        zip: '97201',
+        country: 'US',
+      },
+    });
+    expect(lander.order_history['PW-100102']).toMatchObject({
+      order_status: 'DECLINED',
+      decline_reason: expect.stringContaining('primary care'),
+    });
+    expect(lander.order_history['PW-100101']).toMatchObject({
+      order_status: 'DELIVERED',
+      refund_amount: 5,
+    });
+    expect(lander.flags.map((f) => f.type)).toContain('payment_failed');
+  });
+
+  it('points billingFlag at the order whose payment failed', async () => {
+    const response = await post(
+      t.app,
+      '/lapi/leads/patientdata',
+      { leads_id: demo.leadsId },
+      demo.cookie,
+    );
+    const data = response.json<{
+      message: { billingFlag: { orders_id: number; order_number: string } };
+    }>().message;
+    expect(data.billingFlag.order_number).toBe('PW-100104');
+    const orders = await post(
+      t.app,
+      '/lapi/account/orders/',
+      { leads_id: demo.leadsId },
+      demo.cookie,
+    );
+    expect(orders.json<{ message: Lander }>().message.order_history['PW-100104']?.orders_id).toBe(
+      data.billingFlag.orders_id,
+    );
+  });
+
+  it('another customer can neither read these orders nor name them', async () => {
+    const other = await insertCustomer(t.app);
+    const theirs = await post(
+      t.app,
+      '/lapi/account/orders/',
+      { leads_id: other.leadsId },
+      other.cookie,
+    );
+    expect(theirs.json<{ message: Lander }>().message.order_history).toEqual({});
+    const mine = await post(
+      t.app,
+      '/lapi/account/orders/',
+      { leads_id: demo.leadsId },
+      other.cookie,
+    );
+    expect(mine.statusCode).toBe(403);
+    expect(mine.body).not.toContain('PW-1001');
+    const visitor = await post(t.app, '/lapi/account/orders/', { leads_id: demo.leadsId });
+    expect(visitor.statusCode).toBe(401);
+  });
+});

@@ -1,0 +1,315 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { demoStaff } from '#server/db/seed-demo.ts';
+import { totpCode, totpStep } from '#server/lib/totp.ts';
+import type { Lander } from '#shared/lander.ts';
+import type { Chart } from '#shared/telehealth.ts';
+import { buildTestApp, testDialect, type TestApp } from '#test/app.ts';
+import { insertCustomer, post, type TestCustomer } from '#test/factories.ts';
+import { edVisitAtCheckout } from '#test/visits.ts';
+
+const provider = demoStaff.find((s) => s.role === 'provider')!;
+
+const checkoutBody = (visitId: number, ccnum = '4242 4242 4242 4242') => ({
+  visit_id: visitId,
+  shipping: {
+    address: '5 Oak St',
+    address2: '',
+    city: 'Portland',
+    state: 'OR',
+    zip: '97201',
+    phoneNo: '5035550142',
+  },
+  billing: null,
+  payment: { method: 'card', ccnum, ccexp: '12/30', cccvv: '123' },
+  consent: true,
+});
+
+describe(`provider review (${testDialect})`, () => {
+  let t: TestApp;
+  let step = 0;
+  beforeAll(async () => {
+    t = await buildTestApp({ env: { SEED_DEMO: 'true' } });
+  });
+  afterAll(() => t.close());
+
+  async function providerCookie(who: (typeof demoStaff)[number] = provider): Promise<string> {
+    // Each code works once; move on a step for every log-in.
+    step++;
+    t.clock.advance(31_000);
+    const response = await post(t.app, '/lapi/staff/login/', {
+      email: who.email,
+      password: who.password,
+      code: totpCode(who.totpSecret, totpStep(t.clock.now())),
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    return `pw_staff=${response.cookies.find((c) => c.name === 'pw_staff')?.value}`;
+  }
+
+  const charges = async (status: 'succeeded' | 'authorized' | 'released' | 'failed') =>
+    (
+      await t.app.db
+        .selectFrom('simulator_charges')
+        .select('id')
+        .where('status', '=', status)
+        .where('id', 'like', 'au_%')
+        .execute()
+    ).length;
+
+  async function submitted(c: TestCustomer, state = 'OR') {
+    const visitId = await edVisitAtCheckout(t.app, c, state);
+    const response = await post(t.app, '/lapi/visit/checkout/', checkoutBody(visitId), c.cookie);
+    expect(response.statusCode, response.body).toBe(200);
+    return {
+      visitId,
+      orderNumber: response.json<{ data: { order_number: string } }>().data.order_number,
+    };
+  }
+
+  it('checkout holds the price on the card without charging it, and the order waits for review', async () => {
+    const c = await insertCustomer(t.app);
+    const before = await charges('succeeded');
+    const { orderNumber } = await submitted(c);
+    expect(await charges('succeeded')).toBe(before);
+    const history = await post(t.app, '/lapi/account/orders/', { leads_id: c.leadsId }, c.cookie);
+    expect(history.json<{ message: Lander }>().message.order_history[orderNumber]).toMatchObject({
+      order_status: 'PENDING_REVIEW',
+      order_total_cents: 3000,
+    });
+  });
+
+  it('a declined card at visit checkout says why and leaves no order', async () => {
+    const c = await insertCustomer(t.app);
+    const visitId = await edVisitAtCheckout(t.app, c);
+    const response = await post(
+      t.app,
+      '/lapi/visit/checkout/',
+      checkoutBody(visitId, '4000 0000 0000 0002'),
+      c.cookie,
+    );
+    expect(response.statusCode).toBe(402);
+    expect(response.json()).toMatchObject({ message: 'Your card was declined.' });
+    expect(
+      await t.app.db
+        .selectFrom('orders')
+        .select('id')
+        .where('customer_id', '=', c.customerId)
+        .execute(),
+    ).toHaveLength(0);
+  });
+
+  it('a provider sees the visits of their states, oldest first, and every chart view is audited', async () => {
+    const c = await insertCustomer(t.app);
+    const { visitId } = await submitted(c);
+    const cookie = await providerCookie();
+    const queue = await post(t.app, '/lapi/staff/visits/', {}, cookie);
+    const visits = queue.json<{ data: { visits: { visit_id: number; state: string }[] } }>().data
+      .visits;
+    expect(visits.map((v) => v.visit_id)).toContain(visitId);
+    const chart = await post(t.app, '/lapi/staff/visits/detail/', { visit_id: visitId }, cookie);
+    const body = chart.json<{ data: { chart: Chart } }>().data.chart;
+    expect(body).toMatchObject({
+      status: 'PENDING_REVIEW',
+      patient: { state: 'OR', customer_id: c.customerId },
+      preferences: { drug: 'sildenafil' },
+      order: { payment_status: 'authorized' },
+    });
+    expect(body.answers.length).toBeGreaterThan(5);
+    expect(body.photo_upload_id).not.toBeNull();
+    const photo = await t.app.inject({
+      method: 'GET',
+      url: `/lapi/uploads/${body.photo_upload_id}`,
+      headers: { cookie },
+    });
+    expect(photo.statusCode).toBe(200);
+    const audit = await t.app.db
+      .selectFrom('audit_log')
+      .select(['action', 'subject_type'])
+      .where('customer_id', '=', c.customerId)
+      .execute();
+    expect(audit).toEqual(
+      expect.arrayContaining([
+        { action: 'view', subject_type: 'visit' },
+        { action: 'view', subject_type: 'upload' },
+      ]),
+    );
+  });
+
+  it('a provider not licensed in the state neither sees nor opens the visit', async () => {
+    const c = await insertCustomer(t.app);
+    const { visitId } = await submitted(c, 'TX');
+    await t.app.db
+      .updateTable('staff_users')
+      .set({ licensed_states: 'NY' })
+      .where('email', '=', provider.email)
+      .execute();
+    try {
+      const cookie = await providerCookie();
+      const queue = await post(t.app, '/lapi/staff/visits/', {}, cookie);
+      expect(
+        queue
+          .json<{ data: { visits: { visit_id: number }[] } }>()
+          .data.visits.map((v) => v.visit_id),
+      ).not.toContain(visitId);
+      expect(
+        (await post(t.app, '/lapi/staff/visits/detail/', { visit_id: visitId }, cookie)).statusCode,
+      ).toBe(404);
+    } finally {
+      await t.app.db
+        .updateTable('staff_users')
+        .set({ licensed_states: provider.licensedStates.join(',') })
+        .where('email', '=', provider.email)
+        .execute();
+    }
+  });
+
+  it('approval charges the held amount exactly once', async () => {
+    const c = await insertCustomer(t.app);
+    const { visitId, orderNumber } = await submitted(c);
+    const cookie = await providerCookie();
+    const before = await charges('succeeded');
+    const prescription = {
+      drug: 'sildenafil',
+      dosage: '50mg',
+      quantity: 6,
+      refills: 5,
+      valid_until: '2027-11-21',
+    };
+    const approved = await post(
+      t.app,
+      '/lapi/staff/visits/approve/',
+      { visit_id: visitId, prescription },
+      cookie,
+    );
+    expect(approved.statusCode, approved.body).toBe(200);
+    expect(approved.json()).toMatchObject({
+      data: { chart: { status: 'APPROVED', order: { payment_status: 'paid' } } },
+    });
+    const again = await post(
+      t.app,
+      '/lapi/staff/visits/approve/',
+      { visit_id: visitId, prescription },
+      cookie,
+    );
+    expect(again.statusCode).toBe(409);
+    expect((await charges('succeeded')) - before).toBe(1);
+    const history = await post(t.app, '/lapi/account/orders/', { leads_id: c.leadsId }, c.cookie);
+    expect(history.json<{ message: Lander }>().message.order_history[orderNumber]).toMatchObject({
+      order_status: 'PROCESSING',
+    });
+    const rx = await t.app.db
+      .selectFrom('prescriptions')
+      .select(['drug', 'refills'])
+      .where('visit_id', '=', visitId)
+      .execute();
+    expect(rx).toEqual([{ drug: 'sildenafil', refills: 5 }]);
+  });
+
+  it('a decline charges nothing, releases the hold, and the patient sees Declined with the reason', async () => {
+    const c = await insertCustomer(t.app);
+    const { visitId, orderNumber } = await submitted(c);
+    const cookie = await providerCookie();
+    const before = await charges('succeeded');
+    const short = await post(
+      t.app,
+      '/lapi/staff/visits/decline/',
+      { visit_id: visitId, reason: 'No.' },
+      cookie,
+    );
+    expect(short.json()).toMatchObject({
+      fields: { reason: 'Tell the patient why, in a sentence or two' },
+    });
+    const reason =
+      'Your blood pressure readings need an in-person check before this medicine is safe for you.';
+    const declined = await post(
+      t.app,
+      '/lapi/staff/visits/decline/',
+      { visit_id: visitId, reason },
+      cookie,
+    );
+    expect(declined.json()).toMatchObject({
+      data: { chart: { status: 'DECLINED', order: { payment_status: 'voided' } } },
+    });
+    expect(await charges('succeeded')).toBe(before);
+    const history = await post(t.app, '/lapi/account/orders/', { leads_id: c.leadsId }, c.cookie);
+    expect(history.json<{ message: Lander }>().message.order_history[orderNumber]).toMatchObject({
+      order_status: 'DECLINED',
+      decline_reason: reason,
+    });
+    expect(step).toBeGreaterThan(0);
+  });
+
+  it('operations staff and customers cannot reach the provider console', async () => {
+    const c = await insertCustomer(t.app);
+    expect((await post(t.app, '/lapi/staff/visits/', {}, c.cookie)).statusCode).toBe(401);
+    const ops = demoStaff.find((s) => s.role === 'operations')!;
+    const cookie = await providerCookie(ops);
+    expect((await post(t.app, '/lapi/staff/visits/', {}, cookie)).statusCode).toBe(403);
+  });
+
+  it('/doctor names the assigned provider, /risk/assessment/ is for the provider only, and /survey/ and /feedback/ are kept', async () => {
+    const c = await insertCustomer(t.app);
+    const visitId = await edVisitAtCheckout(t.app, c);
+    const early = await post(
+      t.app,
+      '/lapi/survey/',
+      { visit_id: visitId, rating: 5, would_recommend: true },
+      c.cookie,
+    );
+    expect(early.statusCode).toBe(409);
+    expect(
+      (await post(t.app, '/lapi/doctor', { visit_id: visitId }, c.cookie)).json(),
+    ).toMatchObject({ data: { provider: null } });
+    await post(t.app, '/lapi/visit/checkout/', checkoutBody(visitId), c.cookie);
+    expect(
+      (await post(t.app, '/lapi/doctor', { visit_id: visitId }, c.cookie)).json(),
+    ).toMatchObject({ data: { provider: { name: provider.name } } });
+    const other = await insertCustomer(t.app);
+    expect(
+      (await post(t.app, '/lapi/doctor', { visit_id: visitId }, other.cookie)).statusCode,
+    ).toBe(404);
+
+    expect(
+      (await post(t.app, '/lapi/risk/assessment/', { visit_id: visitId }, c.cookie)).statusCode,
+    ).toBe(401);
+    const cookie = await providerCookie();
+    const risk = await post(t.app, '/lapi/risk/assessment/', { visit_id: visitId }, cookie);
+    expect(risk.statusCode).toBe(200);
+    expect(Array.isArray(risk.json<{ data: { flags: unknown[] } }>().data.flags)).toBe(true);
+
+    const badSurvey = await post(
+      t.app,
+      '/lapi/survey/',
+      { visit_id: visitId, rating: 9, would_recommend: true },
+      c.cookie,
+    );
+    expect(badSurvey.json()).toMatchObject({ fields: { rating: 'Choose a rating' } });
+    expect(
+      (
+        await post(
+          t.app,
+          '/lapi/survey/',
+          { visit_id: visitId, rating: 5, would_recommend: true, comments: 'Quick and kind.' },
+          c.cookie,
+        )
+      ).json(),
+    ).toMatchObject({ status: 'SUCCESS' });
+    expect((await post(t.app, '/lapi/feedback/', { message: '' }, c.cookie)).json()).toMatchObject({
+      fields: { message: 'Tell us what you think' },
+    });
+    expect(
+      (
+        await post(t.app, '/lapi/feedback/', { message: 'Lovely site.', rating: 5 }, c.cookie)
+      ).json(),
+    ).toMatchObject({ status: 'SUCCESS' });
+    const kept = await t.app.db
+      .selectFrom('feedback')
+      .select(['kind', 'rating'])
+      .where('customer_id', '=', c.customerId)
+      .orderBy('id')
+      .execute();
+    expect(kept).toEqual([
+      { kind: 'survey', rating: 5 },
+      { kind: 'feedback', rating: 5 },
+    ]);
+  });
+});

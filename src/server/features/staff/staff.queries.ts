@@ -1,0 +1,172 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '#server/db/schema.ts';
+import type { StaffRole } from '#shared/staff.ts';
+
+type Db = Kysely<Database>;
+
+export interface StaffRow {
+  id: number;
+  email: string;
+  name: string;
+  role: StaffRole;
+  passwordHash: string;
+  totpSecret: string;
+  totpLastStep: number;
+  licensedStates: string[];
+  active: boolean;
+}
+
+const columns = [
+  'id',
+  'email',
+  'name',
+  'role',
+  'password_hash',
+  'totp_secret',
+  'totp_last_step',
+  'licensed_states',
+  'active',
+] as const;
+
+function toStaff(r: {
+  id: number;
+  email: string;
+  name: string;
+  role: StaffRole;
+  password_hash: string;
+  totp_secret: string;
+  totp_last_step: number;
+  licensed_states: string;
+  active: number;
+}): StaffRow {
+  return {
+    id: r.id,
+    email: r.email,
+    name: r.name,
+    role: r.role,
+    passwordHash: r.password_hash,
+    totpSecret: r.totp_secret,
+    totpLastStep: r.totp_last_step,
+    licensedStates: r.licensed_states.split(',').filter(Boolean),
+    active: r.active === 1,
+  };
+}
+
+export async function selectStaffByEmail(db: Db, email: string): Promise<StaffRow | undefined> {
+  const row = await db
+    .selectFrom('staff_users')
+    .select(columns)
+    .where('email', '=', email)
+    .executeTakeFirst();
+  return row && toStaff(row);
+}
+
+export async function selectStaff(db: Db, id: number): Promise<StaffRow | undefined> {
+  const row = await db
+    .selectFrom('staff_users')
+    .select(columns)
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return row && toStaff(row);
+}
+
+/** Spends a TOTP step: false when it (or a later one) was used already, so a code works once. */
+export async function useTotpStep(db: Db, staffId: number, step: number): Promise<boolean> {
+  const result = await db
+    .updateTable('staff_users')
+    .set({ totp_last_step: step })
+    .where('id', '=', staffId)
+    .where('totp_last_step', '<', step)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+export async function insertStaff(
+  db: Db,
+  staff: {
+    email: string;
+    name: string;
+    role: StaffRole;
+    passwordHash: string;
+    totpSecret: string;
+    licensedStates: string[];
+    now: string;
+  },
+): Promise<void> {
+  await db
+    .insertInto('staff_users')
+    .values({
+      email: staff.email,
+      name: staff.name,
+      role: staff.role,
+      password_hash: staff.passwordHash,
+      totp_secret: staff.totpSecret,
+      licensed_states: staff.licensedStates.join(','),
+      created_at: staff.now,
+    })
+    .onConflict((oc) => oc.column('email').doNothing())
+    .execute();
+}
+
+export async function insertStaffSession(
+  db: Db,
+  s: { tokenHash: string; staffId: number; now: string; expiresAt: string },
+): Promise<void> {
+  await db
+    .insertInto('staff_sessions')
+    .values({
+      token_hash: s.tokenHash,
+      staff_id: s.staffId,
+      created_at: s.now,
+      last_seen_at: s.now,
+      expires_at: s.expiresAt,
+    })
+    .execute();
+}
+
+export async function selectStaffSession(db: Db, tokenHash: string) {
+  const row = await db
+    .selectFrom('staff_sessions')
+    .select(['staff_id', 'last_seen_at', 'expires_at'])
+    .where('token_hash', '=', tokenHash)
+    .executeTakeFirst();
+  return row && { staffId: row.staff_id, lastSeenAt: row.last_seen_at, expiresAt: row.expires_at };
+}
+
+export async function touchStaffSession(db: Db, tokenHash: string, now: string): Promise<void> {
+  await db
+    .updateTable('staff_sessions')
+    .set({ last_seen_at: now })
+    .where('token_hash', '=', tokenHash)
+    .execute();
+}
+
+export async function deleteStaffSession(db: Db, tokenHash: string): Promise<void> {
+  await db.deleteFrom('staff_sessions').where('token_hash', '=', tokenHash).execute();
+}
+
+export async function insertAudit(
+  db: Db,
+  entry: {
+    staffId: number;
+    action: string;
+    subjectType: string;
+    subjectId: string | null;
+    customerId: number | null;
+    ip: string;
+    at: string;
+  },
+): Promise<void> {
+  await db
+    .insertInto('audit_log')
+    .values({
+      staff_id: entry.staffId,
+      action: entry.action,
+      subject_type: entry.subjectType,
+      subject_id: entry.subjectId,
+      customer_id: entry.customerId,
+      ip_address: entry.ip,
+      at: entry.at,
+    })
+    .execute();
+}

@@ -1,0 +1,124 @@
+import crypto from 'node:crypto';
+import type { AppContext } from '#server/context.ts';
+import { enforceRateLimit, hashToken } from '#server/features/auth/auth.service.ts';
+import { decoyPasswordHash, verifyPassword } from '#server/features/auth/passwords.ts';
+import { verifyTotp } from '#server/lib/totp.ts';
+import { AppError } from '#server/plugins/errors.ts';
+import type { StaffLogin, StaffRole, StaffUser } from '#shared/staff.ts';
+import * as q from './staff.queries.ts';
+
+/** DESIGN §7: staff are logged out after 15 idle minutes; 12 hours at most. */
+export const STAFF_IDLE_MS = 15 * 60_000;
+export const STAFF_ABSOLUTE_MS = 12 * 60 * 60_000;
+const TOUCH_EVERY_MS = 30_000;
+
+export interface StaffSession {
+  tokenHash: string;
+  staff: StaffUser;
+}
+
+function toUser(row: q.StaffRow): StaffUser {
+  return {
+    id: row.id,
+    email: row.email,
+    name: row.name,
+    role: row.role,
+    licensed_states: row.licensedStates,
+  };
+}
+
+const refused = () =>
+  new AppError(401, 'INVALID_CREDENTIALS', 'The email, password or code is incorrect.');
+
+/** Password and a TOTP code from an authenticator app, each code usable once. */
+export async function staffLogin(
+  ctx: AppContext,
+  input: StaffLogin,
+  ip: string,
+): Promise<{ token: string; maxAgeSeconds: number; staff: StaffUser }> {
+  await enforceRateLimit(ctx, `staff-login:ip:${ip}`, 20, 15 * 60_000);
+  await enforceRateLimit(ctx, `staff-login:account:${input.email}`, 10, 15 * 60_000);
+  const staff = await q.selectStaffByEmail(ctx.db, input.email);
+  const passwordOk = await verifyPassword(
+    staff?.passwordHash ?? (await decoyPasswordHash()),
+    input.password,
+  );
+  if (!staff || !staff.active || !passwordOk) throw refused();
+  const step = verifyTotp(staff.totpSecret, input.code, ctx.clock.now());
+  if (step === null || !(await q.useTotpStep(ctx.db, staff.id, step))) throw refused();
+  const token = crypto.randomBytes(32).toString('base64url');
+  const now = ctx.clock.now();
+  await q.insertStaffSession(ctx.db, {
+    tokenHash: hashToken(token),
+    staffId: staff.id,
+    now: now.toISOString(),
+    expiresAt: new Date(now.getTime() + STAFF_ABSOLUTE_MS).toISOString(),
+  });
+  return { token, maxAgeSeconds: STAFF_ABSOLUTE_MS / 1000, staff: toUser(staff) };
+}
+
+export async function resolveStaffSession(
+  ctx: AppContext,
+  token: string,
+): Promise<StaffSession | null> {
+  if (token.length < 20 || token.length > 100) return null;
+  const tokenHash = hashToken(token);
+  const session = await q.selectStaffSession(ctx.db, tokenHash);
+  if (!session) return null;
+  const now = ctx.clock.now().getTime();
+  const idle = now - Date.parse(session.lastSeenAt);
+  if (now >= Date.parse(session.expiresAt) || idle >= STAFF_IDLE_MS) {
+    await q.deleteStaffSession(ctx.db, tokenHash);
+    return null;
+  }
+  const staff = await q.selectStaff(ctx.db, session.staffId);
+  if (!staff || !staff.active) return null;
+  if (idle >= TOUCH_EVERY_MS)
+    await q.touchStaffSession(ctx.db, tokenHash, new Date(now).toISOString());
+  return { tokenHash, staff: toUser(staff) };
+}
+
+export function endStaffSession(ctx: AppContext, tokenHash: string): Promise<void> {
+  return q.deleteStaffSession(ctx.db, tokenHash);
+}
+
+/** Writes who looked at or changed what, for whom (DESIGN §7). */
+export async function audit(
+  ctx: AppContext,
+  session: StaffSession,
+  entry: {
+    action: string;
+    subjectType: string;
+    subjectId?: string | number;
+    customerId?: number;
+    ip: string;
+  },
+): Promise<void> {
+  await q.insertAudit(ctx.db, {
+    staffId: session.staff.id,
+    action: entry.action,
+    subjectType: entry.subjectType,
+    subjectId: entry.subjectId === undefined ? null : String(entry.subjectId),
+    customerId: entry.customerId ?? null,
+    ip: entry.ip,
+    at: ctx.clock.now().toISOString(),
+  });
+}
+
+export function hasRole(session: StaffSession, role: StaffRole): boolean {
+  return session.staff.role === role;
+}
+
+export async function createStaff(
+  ctx: AppContext,
+  staff: {
+    email: string;
+    name: string;
+    role: StaffRole;
+    passwordHash: string;
+    totpSecret: string;
+    licensedStates: string[];
+  },
+): Promise<void> {
+  await q.insertStaff(ctx.db, { ...staff, now: ctx.clock.now().toISOString() });
+}

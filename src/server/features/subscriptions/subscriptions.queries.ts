@@ -1,0 +1,241 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '#server/db/schema.ts';
+import type { SubscriptionFrequency, SubscriptionStatus } from '#shared/subscriptions.ts';
+
+type Db = Kysely<Database>;
+
+export interface NewSubscription {
+  customerId: number;
+  productId: number;
+  frequency: SubscriptionFrequency;
+  quantity: number;
+  unitPriceCents: number;
+  nextBillingDate: string;
+  anchorDay: number;
+  createdOrderId: number | null;
+  status?: SubscriptionStatus;
+  now: string;
+}
+
+export async function insertSubscription(db: Db, s: NewSubscription): Promise<number> {
+  const row = await db
+    .insertInto('subscriptions')
+    .values({
+      customer_id: s.customerId,
+      product_id: s.productId,
+      frequency: s.frequency,
+      quantity: s.quantity,
+      unit_price_cents: s.unitPriceCents,
+      status: s.status ?? 'ACTIVE',
+      next_billing_date: s.nextBillingDate,
+      billing_anchor_day: s.anchorDay,
+      paused_until: null,
+      cancelled_at: null,
+      cancel_reason: null,
+      created_order_id: s.createdOrderId,
+      created_at: s.now,
+      updated_at: s.now,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+export interface SubscriptionRow {
+  id: number;
+  customerId: number;
+  productId: number;
+  frequency: SubscriptionFrequency;
+  quantity: number;
+  unitPriceCents: number;
+  status: SubscriptionStatus;
+  nextBillingDate: string;
+  anchorDay: number;
+  pausedUntil: string | null;
+  cancelReason: string | null;
+  updatedAt: string;
+}
+
+const columns = [
+  'id',
+  'customer_id',
+  'product_id',
+  'frequency',
+  'quantity',
+  'unit_price_cents',
+  'status',
+  'next_billing_date',
+  'billing_anchor_day',
+  'paused_until',
+  'cancel_reason',
+  'updated_at',
+] as const;
+
+function toRow(r: {
+  id: number;
+  customer_id: number;
+  product_id: number;
+  frequency: SubscriptionFrequency;
+  quantity: number;
+  unit_price_cents: number;
+  status: SubscriptionStatus;
+  next_billing_date: string;
+  billing_anchor_day: number;
+  paused_until: string | null;
+  cancel_reason: string | null;
+  updated_at: string;
+}): SubscriptionRow {
+  return {
+    id: r.id,
+    customerId: r.customer_id,
+    productId: r.product_id,
+    frequency: r.frequency,
+    quantity: r.quantity,
+    unitPriceCents: r.unit_price_cents,
+    status: r.status,
+    nextBillingDate: r.next_billing_date,
+    anchorDay: r.billing_anchor_day,
+    pausedUntil: r.paused_until,
+    cancelReason: r.cancel_reason,
+    updatedAt: r.updated_at,
+  };
+}
+
+export async function selectSubscriptionsOf(
+  db: Db,
+  customerId: number,
+): Promise<SubscriptionRow[]> {
+  const rows = await db
+    .selectFrom('subscriptions')
+    .select(columns)
+    .where('customer_id', '=', customerId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+  return rows.map(toRow);
+}
+
+export async function selectSubscription(db: Db, id: number): Promise<SubscriptionRow | undefined> {
+  const row = await db
+    .selectFrom('subscriptions')
+    .select(columns)
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return row && toRow(row);
+}
+
+/**
+ * Saves a changed subscription only if nobody changed it since it was read (compare-and-set on
+ * `updated_at`): true when saved.
+ */
+export async function saveSubscription(
+  db: Db,
+  id: number,
+  expectedUpdatedAt: string,
+  next: Omit<SubscriptionRow, 'id' | 'customerId' | 'updatedAt'> & { cancelledAt?: string | null },
+  now: string,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('subscriptions')
+    .set({
+      product_id: next.productId,
+      frequency: next.frequency,
+      quantity: next.quantity,
+      unit_price_cents: next.unitPriceCents,
+      status: next.status,
+      next_billing_date: next.nextBillingDate,
+      billing_anchor_day: next.anchorDay,
+      paused_until: next.pausedUntil,
+      cancel_reason: next.cancelReason,
+      ...(next.cancelledAt !== undefined ? { cancelled_at: next.cancelledAt } : {}),
+      updated_at: now,
+    })
+    .where('id', '=', id)
+    .where('updated_at', '=', expectedUpdatedAt)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** Active subscriptions whose billing date has come, oldest first. */
+export async function selectDueSubscriptions(
+  db: Db,
+  today: string,
+  limit: number,
+): Promise<SubscriptionRow[]> {
+  const rows = await db
+    .selectFrom('subscriptions')
+    .select(columns)
+    .where('status', '=', 'ACTIVE')
+    .where('next_billing_date', '<=', today)
+    .orderBy('next_billing_date')
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+  return rows.map(toRow);
+}
+
+/** Paused subscriptions whose pause ends today or earlier become active again. */
+export async function resumeEndedPauses(db: Db, today: string, now: string): Promise<number> {
+  const result = await db
+    .updateTable('subscriptions')
+    .set({ status: 'ACTIVE', paused_until: null, updated_at: now })
+    .where('status', '=', 'PAUSED')
+    .where('paused_until', 'is not', null)
+    .where('paused_until', '<=', today)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+/** Moves a period on once: only while the subscription still bills on `period`. */
+export async function advancePeriod(
+  db: Db,
+  id: number,
+  period: string,
+  nextDate: string,
+  now: string,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('subscriptions')
+    .set({ next_billing_date: nextDate, status: 'ACTIVE', updated_at: now })
+    .where('id', '=', id)
+    .where('next_billing_date', '=', period)
+    // Past due, or paused after its retries failed (no end date): paying the period resumes it.
+    .where((eb) =>
+      eb.or([
+        eb('status', 'in', ['ACTIVE', 'PAST_DUE']),
+        eb.and([eb('status', '=', 'PAUSED'), eb('paused_until', 'is', null)]),
+      ]),
+    )
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+export async function setStatus(
+  db: Db,
+  id: number,
+  from: SubscriptionStatus[],
+  to: SubscriptionStatus,
+  now: string,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('subscriptions')
+    .set({ status: to, updated_at: now, ...(to === 'PAUSED' ? { paused_until: null } : {}) })
+    .where('id', '=', id)
+    .where('status', 'in', from)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** The earliest billing date among the customer's active subscriptions. */
+export async function selectEarliestActiveBilling(
+  db: Db,
+  customerId: number,
+): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('subscriptions')
+    .select((eb) => eb.fn.min('next_billing_date').as('next'))
+    .where('customer_id', '=', customerId)
+    .where('status', 'in', ['ACTIVE', 'PAST_DUE'])
+    .executeTakeFirst();
+  return (row?.next as string | null | undefined) ?? undefined;
+}

@@ -1,0 +1,233 @@
+import type { AppContext } from '#server/context.ts';
+import { cardSummaryOf } from '#server/features/accounts/accounts.service.ts';
+import type { ActiveSession } from '#server/features/auth/auth.service.ts';
+import { offer, offersAt, siblingOffer } from '#server/features/catalog/catalog.service.ts';
+import { AppError, notFound } from '#server/plugins/errors.ts';
+import type { Frequency } from '#shared/catalog.ts';
+import {
+  applySubscriptionChange,
+  changeMessage,
+  nextBillingDate,
+  type Subscription,
+  type SubscriptionChange,
+  type SubscriptionFrequency,
+} from '#shared/subscriptions.ts';
+import * as q from './subscriptions.queries.ts';
+
+export type { SubscriptionRow } from './subscriptions.queries.ts';
+
+function today(ctx: AppContext): string {
+  return ctx.clock.now().toISOString().slice(0, 10);
+}
+
+/** One subscription for each monthly or quarterly line of a paid order; returns how many started. */
+export async function startSubscriptionsForOrder(
+  ctx: AppContext,
+  order: {
+    id: number;
+    customerId: number;
+    placedAt: Date;
+    lines: { productId: number; frequency: Frequency; quantity: number; unitPriceCents: number }[];
+  },
+): Promise<number> {
+  const day = order.placedAt.toISOString().slice(0, 10);
+  const anchorDay = Number(day.slice(8, 10));
+  let started = 0;
+  for (const line of order.lines) {
+    if (line.frequency === 'ONE_TIME') continue;
+    await q.insertSubscription(ctx.db, {
+      customerId: order.customerId,
+      productId: line.productId,
+      frequency: line.frequency,
+      quantity: line.quantity,
+      unitPriceCents: line.unitPriceCents,
+      nextBillingDate: nextBillingDate(day, line.frequency, anchorDay),
+      anchorDay,
+      createdOrderId: order.id,
+      now: order.placedAt.toISOString(),
+    });
+    started++;
+  }
+  return started;
+}
+
+async function toSubscription(
+  ctx: AppContext,
+  row: q.SubscriptionRow,
+  card: Subscription['card'],
+): Promise<Subscription> {
+  const product = await offer(ctx.db, row.productId);
+  const swaps = (await offersAt(ctx.db, row.frequency)).filter(
+    (o) => o.productId !== row.productId && o.category === 'supplements',
+  );
+  return {
+    id: row.id,
+    product_id: row.productId,
+    name: product?.name ?? 'Discontinued product',
+    slug: product?.slug ?? '',
+    img: product?.img ?? '',
+    category: product?.category ?? 'supplements',
+    frequency: row.frequency,
+    quantity: row.quantity,
+    unit_price_cents: row.unitPriceCents,
+    price_cents: row.unitPriceCents * row.quantity,
+    status: row.status,
+    next_billing_date: row.nextBillingDate,
+    paused_until: row.pausedUntil,
+    cancel_reason: row.cancelReason,
+    card,
+    swap_options: swaps.map((o) => ({ product_id: o.productId, name: o.name })),
+  };
+}
+
+export async function listSubscriptions(
+  ctx: AppContext,
+  customerId: number,
+): Promise<Subscription[]> {
+  const rows = await q.selectSubscriptionsOf(ctx.db, customerId);
+  const card = await cardSummaryOf(ctx, customerId);
+  return Promise.all(
+    rows.map((row) => toSubscription(ctx, row, card && { brand: card.brand, last4: card.last4 })),
+  );
+}
+
+async function ownSubscription(
+  ctx: AppContext,
+  session: ActiveSession,
+  id: number,
+): Promise<q.SubscriptionRow> {
+  const row = await q.selectSubscription(ctx.db, id);
+  // Another customer's subscription is "not found": its existence is not revealed.
+  if (!row || row.customerId !== session.customerId)
+    throw notFound('We could not find that subscription.');
+  return row;
+}
+
+/**
+ * Applies a customer's change, or with `preview` only says what it would be (the new price and
+ * date, shown before the customer confirms). A refused change says why.
+ */
+export async function changeSubscription(
+  ctx: AppContext,
+  session: ActiveSession,
+  id: number,
+  change: SubscriptionChange,
+  preview: boolean,
+): Promise<{ subscription: Subscription; message: string }> {
+  const row = await ownSubscription(ctx, session, id);
+  let productId: number | undefined;
+  if (change.action === 'change_frequency')
+    productId = (await siblingOffer(ctx.db, row.productId, change.frequency))?.productId;
+  if (change.action === 'swap') {
+    const target = await offer(ctx.db, change.product_id);
+    const ok = target && target.frequency === row.frequency && target.category === 'supplements';
+    productId = ok ? target.productId : undefined;
+  }
+  const outcome = applySubscriptionChange(
+    {
+      status: row.status,
+      frequency: row.frequency,
+      quantity: row.quantity,
+      productId: row.productId,
+      nextBillingDate: row.nextBillingDate,
+      anchorDay: row.anchorDay,
+      pausedUntil: row.pausedUntil,
+      cancelReason: row.cancelReason,
+    },
+    change,
+    today(ctx),
+    productId === undefined ? {} : { productId },
+  );
+  if (!outcome.ok) throw new AppError(400, 'SUBSCRIPTION_REFUSED', outcome.message);
+  const next = outcome.state;
+  const product = await offer(ctx.db, next.productId);
+  if (!product)
+    throw new AppError(400, 'SUBSCRIPTION_REFUSED', 'This product is no longer available.');
+  const anchorDay =
+    change.action === 'move_date' ? Number(next.nextBillingDate.slice(8, 10)) : next.anchorDay;
+  const saved: q.SubscriptionRow = {
+    ...row,
+    ...next,
+    anchorDay,
+    unitPriceCents: product.priceCents,
+    frequency: next.frequency as SubscriptionFrequency,
+  };
+  const card = await cardSummaryOf(ctx, session.customerId);
+  const summary = card && { brand: card.brand, last4: card.last4 };
+  if (preview)
+    return {
+      subscription: await toSubscription(ctx, saved, summary),
+      message: changeMessage(change),
+    };
+
+  const now = ctx.clock.now().toISOString();
+  const stored = await q.saveSubscription(
+    ctx.db,
+    row.id,
+    row.updatedAt,
+    {
+      ...saved,
+      ...(change.action === 'cancel'
+        ? { cancelledAt: now }
+        : change.action === 'reactivate'
+          ? { cancelledAt: null }
+          : {}),
+    },
+    now,
+  );
+  if (!stored)
+    throw new AppError(
+      409,
+      'SUBSCRIPTION_CHANGED',
+      'This subscription just changed. Please review it and try again.',
+    );
+  const fresh = await q.selectSubscription(ctx.db, row.id);
+  return {
+    subscription: await toSubscription(ctx, fresh ?? saved, summary),
+    message: changeMessage(change),
+  };
+}
+
+// --- For billing ---------------------------------------------------------------------------------
+
+export function dueSubscriptions(ctx: AppContext, limit: number) {
+  return q.selectDueSubscriptions(ctx.db, today(ctx), limit);
+}
+
+export function resumeEndedPauses(ctx: AppContext) {
+  return q.resumeEndedPauses(ctx.db, today(ctx), ctx.clock.now().toISOString());
+}
+
+/** After a period is paid: bill again one period later (once, whichever instance gets here first). */
+export async function advanceAfterPayment(
+  ctx: AppContext,
+  subscriptionId: number,
+  period: string,
+): Promise<boolean> {
+  const row = await q.selectSubscription(ctx.db, subscriptionId);
+  if (!row) return false;
+  const next = nextBillingDate(period, row.frequency, row.anchorDay);
+  return q.advancePeriod(ctx.db, subscriptionId, period, next, ctx.clock.now().toISOString());
+}
+
+export function markPastDue(ctx: AppContext, subscriptionId: number) {
+  return q.setStatus(ctx.db, subscriptionId, ['ACTIVE'], 'PAST_DUE', ctx.clock.now().toISOString());
+}
+
+export function pauseAfterFailedRetries(ctx: AppContext, subscriptionId: number) {
+  return q.setStatus(
+    ctx.db,
+    subscriptionId,
+    ['PAST_DUE', 'ACTIVE'],
+    'PAUSED',
+    ctx.clock.now().toISOString(),
+  );
+}
+
+export function subscriptionById(ctx: AppContext, id: number) {
+  return q.selectSubscription(ctx.db, id);
+}
+
+export function earliestActiveBilling(ctx: AppContext, customerId: number) {
+  return q.selectEarliestActiveBilling(ctx.db, customerId);
+}

@@ -1,0 +1,433 @@
+import type { Kysely } from 'kysely';
+import type { Database, VisitsTable } from '#server/db/schema.ts';
+import type { AnswerValue, Answers } from '#shared/questionnaires/format.ts';
+
+type Db = Kysely<Database>;
+
+export interface VisitRow {
+  id: number;
+  customerId: number;
+  category: VisitsTable['category'];
+  status: VisitsTable['status'];
+  step: VisitsTable['step'];
+  questionnaireId: string;
+  questionnaireVersion: string;
+  currentLinkId: string | null;
+  state: string | null;
+  dob: string | null;
+  closedReason: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+const columns = [
+  'id',
+  'customer_id',
+  'category',
+  'status',
+  'step',
+  'questionnaire_id',
+  'questionnaire_version',
+  'current_link_id',
+  'state',
+  'dob',
+  'closed_reason',
+  'created_at',
+  'updated_at',
+] as const;
+
+function toVisit(r: {
+  id: number;
+  customer_id: number;
+  category: VisitsTable['category'];
+  status: VisitsTable['status'];
+  step: VisitsTable['step'];
+  questionnaire_id: string;
+  questionnaire_version: string;
+  current_link_id: string | null;
+  state: string | null;
+  dob: string | null;
+  closed_reason: string | null;
+  created_at: string;
+  updated_at: string;
+}): VisitRow {
+  return {
+    id: r.id,
+    customerId: r.customer_id,
+    category: r.category,
+    status: r.status,
+    step: r.step,
+    questionnaireId: r.questionnaire_id,
+    questionnaireVersion: r.questionnaire_version,
+    currentLinkId: r.current_link_id,
+    state: r.state,
+    dob: r.dob,
+    closedReason: r.closed_reason,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+  };
+}
+
+export async function selectVisit(db: Db, id: number): Promise<VisitRow | undefined> {
+  const row = await db.selectFrom('visits').select(columns).where('id', '=', id).executeTakeFirst();
+  return row && toVisit(row);
+}
+
+export async function selectOpenVisit(
+  db: Db,
+  customerId: number,
+  category: VisitsTable['category'],
+): Promise<VisitRow | undefined> {
+  const row = await db
+    .selectFrom('visits')
+    .select(columns)
+    .where('customer_id', '=', customerId)
+    .where('category', '=', category)
+    .where('status', '=', 'IN_PROGRESS')
+    .executeTakeFirst();
+  return row && toVisit(row);
+}
+
+export async function selectOpenVisitsOf(db: Db, customerId: number): Promise<VisitRow[]> {
+  const rows = await db
+    .selectFrom('visits')
+    .select(columns)
+    .where('customer_id', '=', customerId)
+    .where('status', '=', 'IN_PROGRESS')
+    .orderBy('created_at')
+    .execute();
+  return rows.map(toVisit);
+}
+
+/** Opens a visit unless one is already in progress for this program (the partial unique index decides). */
+export async function insertVisit(
+  db: Db,
+  visit: {
+    customerId: number;
+    category: VisitsTable['category'];
+    questionnaireId: string;
+    questionnaireVersion: string;
+    now: string;
+  },
+): Promise<void> {
+  await db
+    .insertInto('visits')
+    .values({
+      customer_id: visit.customerId,
+      category: visit.category,
+      status: 'IN_PROGRESS',
+      step: 'eligibility',
+      questionnaire_id: visit.questionnaireId,
+      questionnaire_version: visit.questionnaireVersion,
+      created_at: visit.now,
+      updated_at: visit.now,
+    })
+    .onConflict((oc) => oc.doNothing())
+    .execute();
+}
+
+export async function updateVisit(
+  db: Db,
+  id: number,
+  change: Partial<{
+    status: VisitsTable['status'];
+    step: VisitsTable['step'];
+    currentLinkId: string | null;
+    state: string;
+    dob: string;
+    closedReason: string;
+  }> & { now: string },
+): Promise<void> {
+  await db
+    .updateTable('visits')
+    .set({
+      updated_at: change.now,
+      ...(change.status !== undefined ? { status: change.status } : {}),
+      ...(change.step !== undefined ? { step: change.step } : {}),
+      ...(change.currentLinkId !== undefined ? { current_link_id: change.currentLinkId } : {}),
+      ...(change.state !== undefined ? { state: change.state } : {}),
+      ...(change.dob !== undefined ? { dob: change.dob } : {}),
+      ...(change.closedReason !== undefined ? { closed_reason: change.closedReason } : {}),
+    })
+    .where('id', '=', id)
+    .execute();
+}
+
+export async function selectAnswers(db: Db, visitId: number): Promise<Answers> {
+  const rows = await db
+    .selectFrom('visit_answers')
+    .select(['link_id', 'value'])
+    .where('visit_id', '=', visitId)
+    .execute();
+  const answers: Answers = {};
+  for (const row of rows) answers[row.link_id] = JSON.parse(row.value) as AnswerValue;
+  return answers;
+}
+
+export async function upsertAnswer(
+  db: Db,
+  visitId: number,
+  linkId: string,
+  value: AnswerValue,
+  now: string,
+): Promise<void> {
+  const json = JSON.stringify(value);
+  await db
+    .insertInto('visit_answers')
+    .values({ visit_id: visitId, link_id: linkId, value: json, answered_at: now })
+    .onConflict((oc) =>
+      oc.columns(['visit_id', 'link_id']).doUpdateSet({ value: json, answered_at: now }),
+    )
+    .execute();
+}
+
+export async function selectPreferences(db: Db, visitId: number): Promise<Record<string, unknown>> {
+  const row = await db
+    .selectFrom('visits')
+    .select('preferences')
+    .where('id', '=', visitId)
+    .executeTakeFirst();
+  return row ? (JSON.parse(row.preferences) as Record<string, unknown>) : {};
+}
+
+export async function savePreferences(
+  db: Db,
+  visitId: number,
+  preferences: Record<string, unknown>,
+  step: VisitsTable['step'],
+  now: string,
+): Promise<void> {
+  await db
+    .updateTable('visits')
+    .set({ preferences: JSON.stringify(preferences), step, updated_at: now })
+    .where('id', '=', visitId)
+    .execute();
+}
+
+export async function attachPhoto(
+  db: Db,
+  visitId: number,
+  uploadId: number,
+  now: string,
+): Promise<void> {
+  await db
+    .updateTable('visits')
+    .set({ photo_upload_id: uploadId, step: 'consent', updated_at: now })
+    .where('id', '=', visitId)
+    .execute();
+}
+
+export async function recordConsent(db: Db, visitId: number, now: string): Promise<void> {
+  await db
+    .updateTable('visits')
+    .set({ consent_at: now, step: 'checkout', updated_at: now })
+    .where('id', '=', visitId)
+    .execute();
+}
+
+export async function selectVisitPhoto(db: Db, visitId: number): Promise<number | null> {
+  const row = await db
+    .selectFrom('visits')
+    .select('photo_upload_id')
+    .where('id', '=', visitId)
+    .executeTakeFirst();
+  return row?.photo_upload_id ?? null;
+}
+
+export async function markSubmitted(
+  db: Db,
+  visitId: number,
+  orderId: number,
+  providerId: number | null,
+  now: string,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('visits')
+    .set({
+      status: 'PENDING_REVIEW',
+      order_id: orderId,
+      provider_id: providerId,
+      submitted_at: now,
+      updated_at: now,
+    })
+    .where('id', '=', visitId)
+    .where('status', '=', 'IN_PROGRESS')
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** Active providers licensed in a state, least busy first (visits waiting for them). */
+export async function selectProviderFor(
+  db: Db,
+  state: string,
+): Promise<{ id: number; name: string } | undefined> {
+  const providers = await db
+    .selectFrom('staff_users')
+    .select(['id', 'name', 'licensed_states'])
+    .where('role', '=', 'provider')
+    .where('active', '=', 1)
+    .execute();
+  const licensed = providers.filter((p) => p.licensed_states.split(',').includes(state));
+  if (licensed.length === 0) return undefined;
+  const load = await db
+    .selectFrom('visits')
+    .select(['provider_id', (eb) => eb.fn.countAll<number>().as('n')])
+    .where('status', '=', 'PENDING_REVIEW')
+    .groupBy('provider_id')
+    .execute();
+  const waiting = (id: number) => Number(load.find((l) => l.provider_id === id)?.n ?? 0);
+  const chosen = licensed.sort((a, b) => waiting(a.id) - waiting(b.id) || a.id - b.id)[0];
+  return chosen && { id: chosen.id, name: chosen.name };
+}
+
+export interface QueueRow {
+  visitId: number;
+  category: VisitsTable['category'];
+  state: string;
+  dob: string;
+  firstName: string;
+  lastName: string;
+  submittedAt: string;
+  customerId: number;
+}
+
+/** Visits waiting for review in these states, oldest first. */
+export async function selectReviewQueue(db: Db, states: string[]): Promise<QueueRow[]> {
+  if (states.length === 0) return [];
+  const rows = await db
+    .selectFrom('visits as v')
+    .innerJoin('customers as c', 'c.id', 'v.customer_id')
+    .select([
+      'v.id',
+      'v.category',
+      'v.state',
+      'v.dob',
+      'v.submitted_at',
+      'c.first_name',
+      'c.last_name',
+      'c.id as customer_id',
+    ])
+    .where('v.status', '=', 'PENDING_REVIEW')
+    .where('v.state', 'in', states)
+    .orderBy('v.submitted_at')
+    .orderBy('v.id')
+    .execute();
+  return rows.map((r) => ({
+    visitId: r.id,
+    category: r.category,
+    state: r.state ?? '',
+    dob: r.dob ?? '',
+    firstName: r.first_name,
+    lastName: r.last_name,
+    submittedAt: r.submitted_at ?? '',
+    customerId: r.customer_id,
+  }));
+}
+
+export async function selectChartBase(db: Db, visitId: number) {
+  const row = await db
+    .selectFrom('visits as v')
+    .innerJoin('customers as c', 'c.id', 'v.customer_id')
+    .select([
+      'v.id',
+      'v.status',
+      'v.category',
+      'v.state',
+      'v.dob',
+      'v.questionnaire_id',
+      'v.questionnaire_version',
+      'v.preferences',
+      'v.photo_upload_id',
+      'v.order_id',
+      'v.customer_id',
+      'c.first_name',
+      'c.last_name',
+      'c.email',
+    ])
+    .where('v.id', '=', visitId)
+    .executeTakeFirst();
+  return row;
+}
+
+/** Moves a visit under review to its decision, once. */
+export async function decideVisit(
+  db: Db,
+  visitId: number,
+  status: 'APPROVED' | 'DECLINED',
+  reason: string | null,
+  now: string,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('visits')
+    .set({ status, closed_reason: reason, updated_at: now })
+    .where('id', '=', visitId)
+    .where('status', '=', 'PENDING_REVIEW')
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+export async function insertPrescription(
+  db: Db,
+  p: {
+    visitId: number;
+    customerId: number;
+    providerId: number;
+    drug: string;
+    dosage: string;
+    quantity: number;
+    refills: number;
+    validUntil: string;
+    now: string;
+  },
+): Promise<void> {
+  await db
+    .insertInto('prescriptions')
+    .values({
+      visit_id: p.visitId,
+      customer_id: p.customerId,
+      provider_id: p.providerId,
+      drug: p.drug,
+      dosage: p.dosage,
+      quantity: p.quantity,
+      refills: p.refills,
+      valid_until: p.validUntil,
+      created_at: p.now,
+    })
+    .execute();
+}
+
+export async function selectProviderName(db: Db, visitId: number): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('visits as v')
+    .innerJoin('staff_users as s', 's.id', 'v.provider_id')
+    .select('s.name')
+    .where('v.id', '=', visitId)
+    .executeTakeFirst();
+  return row?.name;
+}
+
+export async function insertFeedback(
+  db: Db,
+  f: {
+    customerId: number;
+    visitId: number | null;
+    kind: 'survey' | 'feedback';
+    rating: number | null;
+    wouldRecommend: boolean | null;
+    comments: string | null;
+    now: string;
+  },
+): Promise<void> {
+  await db
+    .insertInto('feedback')
+    .values({
+      customer_id: f.customerId,
+      visit_id: f.visitId,
+      kind: f.kind,
+      rating: f.rating,
+      would_recommend: f.wouldRecommend === null ? null : f.wouldRecommend ? 1 : 0,
+      comments: f.comments,
+      created_at: f.now,
+    })
+    .execute();
+}

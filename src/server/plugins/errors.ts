@@ -1,0 +1,123 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { API_PREFIX, type ErrorBody } from '#shared/api.ts';
+import { messages } from '#shared/messages.ts';
+import type { ErrorReporter } from '#server/adapters/error-reporter.ts';
+
+/**
+ * The one application error. Services throw it; the error handler turns it into the one error body.
+ * `fields` maps a form field to the message shown under it.
+ */
+export class AppError extends Error {
+  readonly status: number;
+  readonly code: string;
+  readonly fields: Record<string, string> | undefined;
+
+  constructor(status: number, code: string, message: string, fields?: Record<string, string>) {
+    super(message);
+    this.name = 'AppError';
+    this.status = status;
+    this.code = code;
+    this.fields = fields;
+  }
+}
+
+export const notFound = (message: string = messages.notFound) =>
+  new AppError(404, 'NOT_FOUND', message);
+
+function body(
+  request: FastifyRequest,
+  code: string,
+  message: string,
+  fields?: Record<string, string>,
+): ErrorBody {
+  return { status: 'FAILURE', code, message, ...(fields ? { fields } : {}), requestId: request.id };
+}
+
+/** The first message for each field of a failed validation, keyed by the dotted field path. */
+function fieldMessages(
+  issues: {
+    keyword: string;
+    instancePath: string;
+    message?: string | undefined;
+    params: unknown;
+  }[],
+): Record<string, string> {
+  const fields: Record<string, string> = {};
+  for (const issue of issues) {
+    let key = issue.instancePath.replace(/^\//, '').replaceAll('/', '.');
+    let message = issue.message ?? messages.invalidRequest;
+    if (issue.keyword === 'unrecognized_keys') {
+      const { keys } = issue.params as { keys?: string[] };
+      key = [key, keys?.[0]].filter(Boolean).join('.');
+      message = 'Unknown field';
+    } else if (issue.keyword === 'invalid_type' && /received undefined/.test(message)) {
+      message = messages.fieldRequired;
+    }
+    fields[key || '_'] ??= message;
+  }
+  return fields;
+}
+
+/**
+ * One error handler for the whole app, and the not-found rule: unknown `/lapi/*` paths and non-GET
+ * requests answer the JSON 404; other GETs go to `pageFallback` (the web app's index.html).
+ */
+export function registerErrorHandling(
+  app: FastifyInstance,
+  reporter: ErrorReporter,
+  pageFallback?: (request: FastifyRequest, reply: FastifyReply) => FastifyReply,
+): void {
+  const unexpected = (request: FastifyRequest, error: unknown) => {
+    request.log.error({ err: error }, 'unexpected error');
+    reporter.report(error, { requestId: request.id, route: request.routeOptions.url });
+  };
+
+  app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
+    if (error instanceof AppError) {
+      if (error.status >= 500) unexpected(request, error);
+      return reply
+        .status(error.status)
+        .send(body(request, error.code, error.message, error.fields));
+    }
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      const fields = fieldMessages(error.validation);
+      const first = Object.values(fields)[0];
+      return reply
+        .status(400)
+        .send(body(request, 'VALIDATION', first ?? messages.invalidRequest, fields));
+    }
+    const status = typeof error.statusCode === 'number' ? error.statusCode : 500;
+    if (status >= 500) {
+      unexpected(request, error);
+      return reply.status(500).send(body(request, 'INTERNAL', messages.internalError));
+    }
+    // Fastify's own 4xx (bad JSON, body too large, unsupported media type): say what, never how.
+    return reply
+      .status(status)
+      .send(body(request, error.code ?? 'BAD_REQUEST', publicMessage(error)));
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    const url = request.raw.url ?? '';
+    const isApi =
+      url === API_PREFIX || url.startsWith(`${API_PREFIX}/`) || url.startsWith(`${API_PREFIX}?`);
+    const isPage = (request.method === 'GET' || request.method === 'HEAD') && !isApi;
+    if (isPage && pageFallback) return pageFallback(request, reply);
+    return reply.status(404).send(body(request, 'NOT_FOUND', messages.notFound));
+  });
+}
+
+function publicMessage(error: FastifyError): string {
+  switch (error.code) {
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return 'The request body is not valid JSON.';
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return 'The request is too large.';
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return 'This content type is not accepted.';
+    default:
+      return error.message && error.message.length < 200 ? error.message : messages.invalidRequest;
+  }
+}

@@ -1,0 +1,68 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { AppContext } from '#server/context.ts';
+import type { Env } from '#server/env.ts';
+import { resolveSession, type ActiveSession } from '#server/features/auth/auth.service.ts';
+import { messages } from '#shared/messages.ts';
+import { AppError } from './errors.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    session: ActiveSession | null;
+  }
+}
+
+/** `__Host-` in production: the cookie is then bound to this exact origin, over HTTPS only. */
+export function sessionCookieName(env: Env): string {
+  return env.NODE_ENV === 'production' ? '__Host-pw_session' : 'pw_session';
+}
+
+export function setSessionCookie(
+  reply: FastifyReply,
+  env: Env,
+  token: string,
+  maxAgeSeconds: number,
+): void {
+  reply.setCookie(sessionCookieName(env), token, {
+    path: '/',
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: env.NODE_ENV === 'production',
+    maxAge: maxAgeSeconds,
+  });
+}
+
+export function clearSessionCookie(reply: FastifyReply, env: Env): void {
+  reply.clearCookie(sessionCookieName(env), {
+    path: '/',
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: env.NODE_ENV === 'production',
+  });
+}
+
+/** Reads the session cookie of every API request into `request.session` (null for a visitor). */
+export function registerSessions(app: FastifyInstance, ctx: AppContext): void {
+  app.decorateRequest('session', null);
+  app.addHook('onRequest', async (request, reply) => {
+    const token = request.cookies[sessionCookieName(ctx.env)];
+    if (!token) return;
+    request.session = await resolveSession(ctx, token);
+    if (!request.session) clearSessionCookie(reply, ctx.env);
+  });
+}
+
+/** The logged-in customer's session, or 401. */
+export function requireSession(request: FastifyRequest): ActiveSession {
+  if (!request.session) throw new AppError(401, 'UNAUTHENTICATED', messages.unauthorized);
+  return request.session;
+}
+
+/**
+ * DESIGN §5: nothing a client sends is trusted for identity. A `leads_id` in a body must be the
+ * session's own, or the call answers 403 and reveals nothing.
+ */
+export function requireOwnLeadsId(request: FastifyRequest, leadsId: string): ActiveSession {
+  const session = requireSession(request);
+  if (leadsId !== session.leadsId) throw new AppError(403, 'FORBIDDEN', messages.forbidden);
+  return session;
+}

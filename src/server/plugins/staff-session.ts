@@ -1,0 +1,61 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { AppContext } from '#server/context.ts';
+import type { Env } from '#server/env.ts';
+import { resolveStaffSession, type StaffSession } from '#server/features/staff/staff.service.ts';
+import type { StaffRole } from '#shared/staff.ts';
+import { AppError } from './errors.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    staffSession: StaffSession | null;
+  }
+}
+
+/** The console's own cookie, apart from customers' (a staff member may also be a customer). */
+export function staffCookieName(env: Env): string {
+  return env.NODE_ENV === 'production' ? '__Host-pw_staff' : 'pw_staff';
+}
+
+export function setStaffCookie(
+  reply: FastifyReply,
+  env: Env,
+  token: string,
+  maxAgeSeconds: number,
+): void {
+  reply.setCookie(staffCookieName(env), token, {
+    path: '/',
+    httpOnly: true,
+    sameSite: 'strict',
+    secure: env.NODE_ENV === 'production',
+    maxAge: maxAgeSeconds,
+  });
+}
+
+export function clearStaffCookie(reply: FastifyReply, env: Env): void {
+  reply.clearCookie(staffCookieName(env), {
+    path: '/',
+    httpOnly: true,
+    sameSite: 'strict',
+    secure: env.NODE_ENV === 'production',
+  });
+}
+
+export function registerStaffSessions(app: FastifyInstance, ctx: AppContext): void {
+  app.decorateRequest('staffSession', null);
+  app.addHook('onRequest', async (request, reply) => {
+    const token = request.cookies[staffCookieName(ctx.env)];
+    if (!token) return;
+    request.staffSession = await resolveStaffSession(ctx, token);
+    if (!request.staffSession) clearStaffCookie(reply, ctx.env);
+  });
+}
+
+/** The staff member's session, with the role the call needs, or 401/403. */
+export function requireStaff(request: FastifyRequest, role?: StaffRole): StaffSession {
+  const session = request.staffSession;
+  if (!session)
+    throw new AppError(401, 'STAFF_UNAUTHENTICATED', 'Please log in to the staff console.');
+  if (role && session.staff.role !== role)
+    throw new AppError(403, 'FORBIDDEN', 'Your role does not allow this.');
+  return session;
+}

@@ -1,0 +1,73 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { RuntimeConfig } from '#shared/api.ts';
+
+const RUNTIME_CONFIG_MARK = '<!--runtime-config-->';
+
+export interface WebApp {
+  /** Answers a page request with index.html (the client router decides what it shows). */
+  sendPage: (request: FastifyRequest, reply: FastifyReply) => FastifyReply;
+}
+
+/**
+ * Serves the built web app from `clientDir`: hashed files under /assets/ cached for a year as
+ * immutable; everything else revalidated; index.html carries the runtime configuration.
+ * Returns null when there is no build (API-only, as in most tests).
+ */
+export async function registerWebApp(
+  app: FastifyInstance,
+  clientDir: string,
+  runtimeConfig: RuntimeConfig,
+): Promise<WebApp | null> {
+  const indexFile = path.join(clientDir, 'index.html');
+  if (!fs.existsSync(indexFile)) {
+    app.log.warn({ clientDir }, 'no web app build found; serving the API only (run npm run build)');
+    return null;
+  }
+  // `<` is escaped so no value can close the script element it sits in.
+  const configJson = JSON.stringify(runtimeConfig).replaceAll('<', '\\u003c');
+  const indexHtml = fs
+    .readFileSync(indexFile, 'utf8')
+    .replace(
+      RUNTIME_CONFIG_MARK,
+      `<script id="runtime-config" type="application/json">${configJson}</script>`,
+    );
+
+  await app.register(fastifyStatic, {
+    root: clientDir,
+    prefix: '/',
+    index: false,
+    wildcard: true,
+    cacheControl: false,
+    setHeaders(res, filePath) {
+      const relative = path.relative(clientDir, filePath).split(path.sep).join('/');
+      if (relative.startsWith('assets/')) {
+        res.header('Cache-Control', 'public, max-age=31536000, immutable');
+      } else if (relative === 'version.json') {
+        res.header('Cache-Control', 'no-store');
+      } else {
+        res.header('Cache-Control', 'public, max-age=3600, must-revalidate');
+      }
+    },
+  });
+
+  const sendPage = (request: FastifyRequest, reply: FastifyReply) => {
+    // A missing file (an old hashed asset, a mistyped image) is a real 404, not the web app.
+    const pathname = (request.raw.url ?? '/').split('?')[0] ?? '/';
+    if (pathname.startsWith('/assets/') || /\.[a-z0-9]{1,8}$/i.test(pathname)) {
+      return reply.status(404).type('text/plain; charset=utf-8').send('Not found');
+    }
+    return reply
+      .status(200)
+      .header('Cache-Control', 'no-cache')
+      .type('text/html; charset=utf-8')
+      .send(indexHtml);
+  };
+
+  // `/index.html` itself must also carry the runtime configuration.
+  app.get('/', sendPage);
+  app.get('/index.html', sendPage);
+  return { sendPage };
+}

@@ -1,0 +1,348 @@
+import { z } from 'zod';
+import { limits } from './constants.ts';
+import { dobProblem } from './dates.ts';
+import { messages } from './messages.ts';
+import { isUsState } from './us-states.ts';
+import { FlagSchema, LanderSchema } from './lander.ts';
+
+/** One thing that needs the customer's attention (see lander.ts). */
+export type Flag = z.infer<typeof FlagSchema>;
+
+/*
+ * Requests and responses of the account calls (spec §3, §5, §7). Field messages are the spec's
+ * words; the server re-checks everything that depends on "today" with its own clock.
+ */
+
+const requiredText = (max: number) =>
+  z
+    .string({ error: messages.fieldRequired })
+    .trim()
+    .min(1, messages.fieldRequired)
+    .max(max, `Must be at most ${max} characters`);
+
+const email = (requiredMessage: string) =>
+  z
+    .string({ error: requiredMessage })
+    .trim()
+    .toLowerCase()
+    .min(1, requiredMessage)
+    .max(254, messages.invalidEmail)
+    .pipe(z.email(messages.invalidEmail));
+
+/** The reset form's e-mail (spec §5: 'Email is required', 'Invalid Email'). */
+export const EmailSchema = email(messages.emailRequired);
+/** Sign-up and profile e-mail (spec §5 signup: 'Field required'). */
+export const AccountEmailSchema = email(messages.fieldRequired);
+
+/** A password someone is choosing now (DESIGN §7: 8 to 128 characters; commonness is checked on the server). */
+export const NewPasswordSchema = z
+  .string({ error: messages.passwordRequired })
+  .min(1, messages.passwordRequired)
+  .min(limits.passwordMin, messages.passwordTooShort)
+  .max(limits.passwordMax, messages.passwordTooLong);
+
+/** US phone: 10 digits, punctuation allowed, an optional leading +1. */
+export const PhoneSchema = z
+  .string({ error: messages.fieldRequired })
+  .trim()
+  .min(1, messages.fieldRequired)
+  .max(20, 'Enter a 10-digit US phone number')
+  .refine((value) => normalizePhone(value) !== null, 'Enter a 10-digit US phone number');
+
+export function normalizePhone(value: string): string | null {
+  const digits = value.replace(/[\s().-]/g, '').replace(/^\+?1(?=\d{10}$)/, '');
+  return /^\d{10}$/.test(digits) ? digits : null;
+}
+
+export function formatPhone(digits: string): string {
+  return digits.length === 10
+    ? `(${digits.slice(0, 3)}) ${digits.slice(3, 6)}-${digits.slice(6)}`
+    : digits;
+}
+
+/** 'MM/DD/YYYY', with the spec's date-of-birth rules checked against the caller's today. */
+export const DobSchema = z
+  .string({ error: messages.dobRequired })
+  .trim()
+  .superRefine((value, ctx) => {
+    const problem = dobProblem(value, new Date());
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  });
+
+export const LeadsIdSchema = z.string().min(1).max(64);
+
+// --- Sign-up, log-in, sessions -------------------------------------------------------------------
+
+export const SignupSchema = z.strictObject({
+  email: AccountEmailSchema,
+  first_name: requiredText(60),
+  last_name: requiredText(60),
+  password: NewPasswordSchema,
+  dob: DobSchema,
+  phoneNo: PhoneSchema,
+  consent: z.literal(true, { error: messages.visitConsent }),
+  /** An inbound lead or click this browser carried: recorded for attribution, grants nothing. */
+  leads_id: z.string().max(64).optional(),
+  clicks_id: z.union([z.string().max(64), z.number().int()]).optional(),
+});
+export type Signup = z.infer<typeof SignupSchema>;
+
+export const LoginSchema = z.strictObject({
+  email: EmailSchema,
+  password: z
+    .string({ error: messages.passwordRequired })
+    .min(1, messages.passwordRequired)
+    .max(1024, messages.passwordTooLong),
+});
+export type Login = z.infer<typeof LoginSchema>;
+
+export const SessionUserSchema = z.object({
+  leads_id: z.string(),
+  customer_id: z.number().int(),
+  first_name: z.string(),
+  last_name: z.string(),
+  email: z.string(),
+});
+export type SessionUser = z.infer<typeof SessionUserSchema>;
+
+export const LoginResultSchema = z.object({ leads_id: z.string(), user: SessionUserSchema });
+
+export const VerifyAuthResultSchema = z.object({
+  authenticated: z.boolean(),
+  user: SessionUserSchema.nullable(),
+});
+
+export const SessionInfoSchema = z.object({
+  id: z.string(),
+  current: z.boolean(),
+  created_at: z.string(),
+  last_seen_at: z.string(),
+  device: z.string(),
+});
+export type SessionInfo = z.infer<typeof SessionInfoSchema>;
+export const SessionListSchema = z.object({ sessions: z.array(SessionInfoSchema) });
+export const RevokeSessionsResultSchema = z.object({ ended: z.number().int() });
+
+// --- Passwords -----------------------------------------------------------------------------------
+
+/** Spec §3 "Reset request": clicks_id, token, email. Always answered 200 (no account enumeration). */
+export const ResetRequestSchema = z.strictObject({
+  email: EmailSchema,
+  clicks_id: z.union([z.string().max(64), z.number().int()]).nullish(),
+  token: z.string().max(256).nullish(),
+});
+
+/** Spec §3 "Password update": the reset token and the new password. */
+export const PasswordUpdateSchema = z.strictObject({
+  token: z
+    .string({ error: 'This reset link is not valid.' })
+    .min(1, 'This reset link is not valid.')
+    .max(256),
+  password: NewPasswordSchema,
+});
+
+/** The update-mode form (spec §5): the confirmation never leaves the browser. */
+export const PasswordUpdateFormSchema = z
+  .object({
+    password: NewPasswordSchema,
+    password_confirm: z
+      .string({ error: messages.passwordConfirmRequired })
+      .min(1, messages.passwordConfirmRequired),
+  })
+  .refine((form) => form.password === form.password_confirm, {
+    message: messages.passwordsMustMatch,
+    path: ['password_confirm'],
+  });
+
+export const ResetRequestFormSchema = z.object({ email: EmailSchema });
+
+/** Changing the password from Accounts needs the current one. */
+export const ChangePasswordSchema = z.strictObject({
+  current_password: z
+    .string({ error: messages.passwordRequired })
+    .min(1, messages.passwordRequired)
+    .max(1024),
+  password: NewPasswordSchema,
+});
+
+// --- Account data --------------------------------------------------------------------------------
+
+export const AddressSchema = z.object({
+  address: z.string(),
+  address2: z.string(),
+  city: z.string(),
+  state: z.string(),
+  zip: z.string(),
+  country: z.string(),
+});
+export type Address = z.infer<typeof AddressSchema>;
+
+export const CardSummarySchema = z.object({
+  brand: z.string(),
+  last4: z.string(),
+  exp_month: z.number().int(),
+  exp_year: z.number().int(),
+  expired: z.boolean(),
+});
+export type CardSummary = z.infer<typeof CardSummarySchema>;
+
+export const AccountDataSchema = z.object({
+  customer_id: z.number().int(),
+  leads_id: z.string(),
+  email: z.string(),
+  first_name: z.string(),
+  last_name: z.string(),
+  dob: z.string(),
+  phoneNo: z.string(),
+  phone_verified: z.boolean(),
+  smsallow: z.union([z.literal(0), z.literal(1)]),
+  shipping: AddressSchema.nullable(),
+  billing: AddressSchema.nullable(),
+  card: CardSummarySchema.nullable(),
+});
+export type AccountData = z.infer<typeof AccountDataSchema>;
+
+export const LeadsRequestSchema = z.strictObject({ leads_id: LeadsIdSchema });
+
+/** Spec §7 "Update account": leads_id and the prospect's editable fields. */
+export const AccountUpdateSchema = z.strictObject({
+  leads_id: LeadsIdSchema,
+  prospect: z.strictObject({
+    first_name: requiredText(60),
+    last_name: requiredText(60),
+    email: AccountEmailSchema,
+    phoneNo: PhoneSchema,
+    dob: DobSchema,
+  }),
+});
+export type AccountUpdate = z.infer<typeof AccountUpdateSchema>;
+
+const zip = z
+  .string({ error: messages.fieldRequired })
+  .trim()
+  .min(1, messages.fieldRequired)
+  .length(limits.zipLength, messages.zipInvalid)
+  .regex(/^\d{5}$/, messages.zipInvalid);
+const state = z
+  .string({ error: messages.fieldRequired })
+  .trim()
+  .toUpperCase()
+  .min(1, messages.fieldRequired)
+  .refine(isUsState, 'Choose a US state');
+const line2 = z.string().trim().max(100, 'Must be at most 100 characters').default('');
+
+/** One postal address with the rules of spec §5 (address2 optional, ZIP exactly 5). */
+export const AddressInputSchema = z.strictObject({
+  address: requiredText(100),
+  address2: line2,
+  city: requiredText(60),
+  state,
+  zip,
+});
+export type AddressInput = z.infer<typeof AddressInputSchema>;
+
+/** Spec §3 "Address payload", with the rules of §5; `smsallow` is sent as 0 or 1. */
+export const AddressPayloadSchema = z.strictObject({
+  leads_id: LeadsIdSchema,
+  address: requiredText(100),
+  address2: line2,
+  city: requiredText(60),
+  state,
+  zip,
+  billing_address: requiredText(100),
+  billing_address2: line2,
+  billing_city: requiredText(60),
+  billing_state: state,
+  billing_zip: zip,
+  phoneNo: PhoneSchema,
+  smsallow: z.union([z.literal(0), z.literal(1)], { error: 'Choose whether we may text you' }),
+});
+export type AddressPayload = z.infer<typeof AddressPayloadSchema>;
+
+/** 'MM/YY' with a real month. Whether it is in the past is the gateway's call (it knows today). */
+export const CardExpirySchema = z
+  .string({ error: messages.cardExpiryInvalid })
+  .trim()
+  .min(1, messages.cardExpiryInvalid)
+  .max(limits.cardExpiryMax, messages.cardExpiryInvalid)
+  .regex(/^(0[1-9]|1[0-2])\/\d{2}$/, messages.cardExpiryInvalid);
+
+/** The card number: spaces and dashes ignored, at most 16 digits (spec §5). */
+export const CardNumberSchema = z
+  .string({ error: messages.cardNumberRequired })
+  .transform((value) => value.replace(/[\s-]/g, ''))
+  .pipe(
+    z
+      .string()
+      .min(1, messages.cardNumberRequired)
+      .max(limits.cardNumberMax, messages.cardNumberMax)
+      .regex(/^\d+$/, 'Card number must contain digits only'),
+  );
+
+export const CardCvvSchema = z
+  .string({ error: messages.cardCvvRequired })
+  .trim()
+  .min(1, messages.cardCvvRequired)
+  .regex(/^\d{3,4}$/, 'Card security code must be 3 or 4 digits');
+
+export const PaymentConsentSchema = z.literal(true, { error: messages.paymentConsent });
+
+/** Spec §3 "Card payload" with the rules of §5. */
+export const CardPayloadSchema = z.strictObject({
+  ccnum: CardNumberSchema,
+  ccexp: CardExpirySchema,
+  cccvv: CardCvvSchema,
+  consent: PaymentConsentSchema,
+  /** 1: the card's billing address is the shipping address on file. */
+  shipping: z.union([z.literal(0), z.literal(1)]).optional(),
+});
+export type CardPayload = z.infer<typeof CardPayloadSchema>;
+
+export const CardUpdateResultSchema = z.object({ card: CardSummarySchema });
+
+export const SmsAuthSchema = z.discriminatedUnion('action', [
+  z.strictObject({ action: z.literal('send') }),
+  z.strictObject({
+    action: z.literal('verify'),
+    code: z
+      .string({ error: 'Enter the 6-digit code' })
+      .trim()
+      .regex(/^\d{6}$/, 'Enter the 6-digit code'),
+  }),
+]);
+export const SmsAuthResultSchema = z.object({
+  phone_verified: z.boolean(),
+  sent_to: z.string().optional(),
+});
+
+// --- What the member area shows ------------------------------------------------------------------
+
+/** Spec §7 `/account/basics`: what the account frame needs on every page. */
+export const BasicsSchema = z.object({
+  customer_id: z.number().int(),
+  leads_id: z.string(),
+  first_name: z.string(),
+  last_name: z.string(),
+  email: z.string(),
+  cart_count: z.number().int(),
+  flags: z.array(FlagSchema),
+});
+export type Basics = z.infer<typeof BasicsSchema>;
+
+/**
+ * Spec §3 "User data" as `/leads/patientdata` answers it (the message holds the data, spec §7):
+ * `billingFlag` names the order whose payment failed, `expiredFlag` says the saved card has expired.
+ */
+export const PatientDataSchema = z.object({
+  leadsId: z.string(),
+  clicksId: z.string().nullable(),
+  billingFlag: z.object({ orders_id: z.number().int(), order_number: z.string() }).nullable(),
+  expiredFlag: z.boolean(),
+  lander: LanderSchema,
+});
+export type PatientData = z.infer<typeof PatientDataSchema>;
+
+export const PatientDataResponseSchema = z.object({
+  status: z.literal('SUCCESS'),
+  message: PatientDataSchema,
+});

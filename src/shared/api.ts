@@ -1,0 +1,138 @@
+import { z } from 'zod';
+
+/**
+ * The API contract: every call of spec §7 at its stated path (v1 under /lapi/, v2 commerce under
+ * /lapi/v2/), and ours for what the spec leaves unshown, in the same style. Both sides import paths
+ * from here; the server registers exactly these.
+ */
+export const API_PREFIX = '/lapi';
+
+export const apiPaths = {
+  // Catalogue (ours; GET so it can be cached)
+  products: '/products/',
+  product: '/products/:slug',
+
+  // Accounts (spec §7)
+  login: '/account/login/',
+  logout: '/account/logout/',
+  reset: '/account/reset/',
+  passwordUpdate: '/account/passwordupdate/',
+  basics: '/account/basics',
+  verifyAuthentication: '/account/verifyauthentication/',
+  accountCreate: '/account/create/',
+  accountData: '/account/data/',
+  accountUpdate: '/account/update/',
+  changePassword: '/account/password/',
+  sessions: '/account/sessions/',
+  sessionsRevoke: '/account/sessions/revoke/',
+  address: '/account/address/',
+  ccUpdate: '/account/ccupdate/',
+  smsAuth: '/account/smsauth/',
+  shipFrequency: '/account/shipfrequency/',
+  subscriptions: '/account/subscriptions/',
+  pendingOrders: '/account/pendingorders/',
+  ordersDetails: '/account/orders/',
+  patientData: '/leads/patientdata',
+  startProgram: '/leads/startprogram',
+  upsells: '/leads/upsells',
+
+  // Store (spec §7)
+  clickCreate: '/click/create/',
+  statesAllowed: '/click/statesallowed/',
+  orderCreate: '/order/create/',
+  couponCode: '/coupon/code',
+  subscriptionUpdate: '/subscription/update/',
+
+  // Telehealth (spec §7)
+  productFrequency: '/product/frequency/',
+  productDrug: '/product/drug/',
+  productDosage: '/product/dosage/',
+  hairPreferences: '/product/hair-preferences/',
+  sleepPreferences: '/product/sleep-preferences/',
+  visitEligibility: '/visit/eligibility/',
+  visitConsent: '/visit/consent/',
+  visitCheckout: '/visit/checkout/',
+  staffVisits: '/staff/visits/',
+  staffVisit: '/staff/visits/detail/',
+  staffApprove: '/staff/visits/approve/',
+  staffDecline: '/staff/visits/decline/',
+  visitUpload: '/uploads/:id',
+  doctor: '/doctor',
+  riskAssessment: '/risk/assessment/',
+  survey: '/survey/',
+  feedback: '/feedback/',
+  uploadImage: '/upload_image/',
+  messagingGetAll: '/messaging/getall/',
+  messagingGetRecent: '/messaging/getrecent/',
+  messagingSend: '/messaging/send/',
+  messagingRead: '/messaging/read/',
+  staffMessages: '/staff/messages/',
+  staffMessageSend: '/staff/messages/send/',
+  questionsGet: '/questionnaire/get_questions/',
+  questionSave: '/questionnaire/save_question/',
+  questionNext: '/questionnaire/get_next_question/',
+  questionPrevious: '/questionnaire/get_previous_question/',
+  v2QuestionNext: '/v2/questionnaire/next_question',
+  v2QuestionPrevious: '/v2/questionnaire/previous_question',
+  v2QuestionSubmit: '/v2/questionnaire/submit_question',
+
+  // Staff console (ours)
+  staffLogin: '/staff/login/',
+  staffLogout: '/staff/logout/',
+  staffMe: '/staff/me/',
+  staffOrders: '/staff/orders/',
+  staffOrder: '/staff/orders/detail/',
+  staffShip: '/staff/orders/ship/',
+  staffDeliver: '/staff/orders/deliver/',
+  staffRefund: '/staff/orders/refund/',
+  staffCancel: '/staff/orders/cancel/',
+
+  // v2 commerce (spec §7)
+  v2Cart: '/v2/ecom/cart',
+  v2AddProduct: '/v2/ecom/add-product',
+  v2RemoveProduct: '/v2/ecom/remove-product',
+  v2ApplyCoupon: '/v2/ecom/apply-coupon',
+  v2UpdateCart: '/v2/ecom/update-cart',
+  v2PlaceOrder: '/v2/ecom/place-order',
+} as const;
+
+export type ApiPath = (typeof apiPaths)[keyof typeof apiPaths];
+
+/** `/lapi` + path, with `:param` segments filled in. */
+export function apiUrl(path: ApiPath, params: Record<string, string> = {}): string {
+  const filled = path.replace(/:([a-zA-Z]+)/g, (_, name: string) =>
+    encodeURIComponent(params[name] ?? ''),
+  );
+  return `${API_PREFIX}${filled}`;
+}
+
+/** v1 success envelope: `{ status: 'SUCCESS', message, data? }` (DESIGN §5). */
+export function v1Success<T extends z.ZodType>(data: T) {
+  return z.object({ status: z.literal('SUCCESS'), message: z.string(), data });
+}
+
+/**
+ * The one error body every failure answers with, v1 and v2 alike: v1 reads `status` and `message`,
+ * v2 reads `message`; `fields` carries per-field messages for forms.
+ */
+export const ErrorBodySchema = z.object({
+  status: z.literal('FAILURE'),
+  code: z.string(),
+  message: z.string(),
+  fields: z.record(z.string(), z.string()).optional(),
+  requestId: z.string().optional(),
+});
+export type ErrorBody = z.infer<typeof ErrorBodySchema>;
+
+export const HealthSchema = z.object({ status: z.literal('ok'), database: z.literal('ok') });
+
+/** What the server tells the browser at page load (feature flags, error reporting, version check). */
+export const RuntimeConfigSchema = z.object({
+  features: z.object({ login: z.boolean(), onlineVisit: z.boolean() }),
+  sentryDsn: z.string().nullable(),
+  environment: z.string(),
+  versionCheck: z.boolean(),
+  version: z.string(),
+});
+export type RuntimeConfig = z.infer<typeof RuntimeConfigSchema>;
+export type FeatureName = keyof RuntimeConfig['features'];

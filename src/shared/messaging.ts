@@ -1,0 +1,86 @@
+import { z } from 'zod';
+import { LeadsIdSchema } from './accounts.ts';
+
+/** Messages between a patient and their care team (spec §7 `/messaging/…`). */
+export const senders = ['patient', 'care_team'] as const;
+
+export const MessageSchema = z.object({
+  id: z.number().int(),
+  thread_id: z.number().int(),
+  sender: z.enum(senders),
+  /** The care-team member's name, or the patient's first name. */
+  author: z.string(),
+  body: z.string(),
+  created_at: z.string(),
+  read: z.boolean(),
+});
+export type Message = z.infer<typeof MessageSchema>;
+
+export const ThreadSchema = z.object({
+  id: z.number().int(),
+  subject: z.string(),
+  visit_id: z.number().int().nullable(),
+  updated_at: z.string(),
+  unread: z.number().int(),
+  messages: z.array(MessageSchema),
+});
+export type Thread = z.infer<typeof ThreadSchema>;
+
+export const MessagesRequestSchema = z.strictObject({ leads_id: LeadsIdSchema });
+export const RecentMessagesRequestSchema = z.strictObject({
+  leads_id: LeadsIdSchema,
+  /** Only messages after this instant (ISO), for the page's polling. */
+  since: z.string().datetime({ error: 'Use an ISO date and time' }).optional(),
+});
+
+const body = z
+  .string({ error: 'Write a message' })
+  .trim()
+  .min(1, 'Write a message')
+  .max(4000, 'Messages can be up to 4,000 characters');
+
+export const SendMessageSchema = z.strictObject({
+  leads_id: LeadsIdSchema,
+  /** Reply in a thread; without one, `subject` starts a new thread with the care team. */
+  thread_id: z.number().int().positive().optional(),
+  subject: z
+    .string()
+    .trim()
+    .min(1, 'Add a subject')
+    .max(120, 'Keep the subject under 120 characters')
+    .optional(),
+  body,
+});
+
+export const MarkReadSchema = z.strictObject({
+  leads_id: LeadsIdSchema,
+  thread_id: z.number().int().positive(),
+});
+
+export const ThreadsResponseSchema = z.object({
+  status: z.literal('SUCCESS'),
+  message: z.string(),
+  data: z.object({ threads: z.array(ThreadSchema), unread: z.number().int() }),
+});
+export const RecentResponseSchema = z.object({
+  status: z.literal('SUCCESS'),
+  message: z.string(),
+  data: z.object({ messages: z.array(MessageSchema), unread: z.number().int(), now: z.string() }),
+});
+export const SentResponseSchema = z.object({
+  status: z.literal('SUCCESS'),
+  message: z.string(),
+  data: z.object({ message: MessageSchema }),
+});
+
+/** The provider writes in the thread of a visit they review. */
+export const StaffSendMessageSchema = z.strictObject({
+  visit_id: z.number().int().positive(),
+  body,
+});
+export const StaffThreadRequestSchema = z.strictObject({ visit_id: z.number().int().positive() });
+export const StaffThreadResponseSchema = z.object({
+  status: z.literal('SUCCESS'),
+  message: z.string(),
+  data: z.object({ thread: ThreadSchema.nullable() }),
+});

@@ -1,0 +1,178 @@
+import { describe, expect, it } from 'vitest';
+import {
+  addDays,
+  applySubscriptionChange,
+  canTransitionSubscription,
+  nextBillingDate,
+  type SubscriptionState,
+} from './subscriptions.ts';
+
+describe('renewal dates', () => {
+  it('monthly from an ordinary day keeps the day', () => {
+    expect(nextBillingDate('2026-11-21', 'MONTHLY', 21)).toBe('2026-12-21');
+    expect(nextBillingDate('2026-12-21', 'MONTHLY', 21)).toBe('2027-01-21');
+  });
+
+  it('month ends clamp to the last day and come back to the anchor day', () => {
+    let date = '2027-01-31';
+    const dates: string[] = [];
+    for (let i = 0; i < 4; i++) {
+      date = nextBillingDate(date, 'MONTHLY', 31);
+      dates.push(date);
+    }
+    expect(dates).toEqual(['2027-02-28', '2027-03-31', '2027-04-30', '2027-05-31']);
+  });
+
+  it('leap years give February 29', () => {
+    expect(nextBillingDate('2028-01-31', 'MONTHLY', 31)).toBe('2028-02-29');
+    expect(nextBillingDate('2028-01-30', 'MONTHLY', 30)).toBe('2028-02-29');
+    expect(nextBillingDate('2027-01-29', 'MONTHLY', 29)).toBe('2027-02-28');
+    expect(nextBillingDate('2100-01-29', 'MONTHLY', 29)).toBe('2100-02-28');
+  });
+
+  it('quarterly adds three months, across years and month ends', () => {
+    expect(nextBillingDate('2026-11-30', 'QUARTERLY', 30)).toBe('2027-02-28');
+    expect(nextBillingDate('2027-02-28', 'QUARTERLY', 30)).toBe('2027-05-30');
+    expect(nextBillingDate('2027-11-30', 'QUARTERLY', 30)).toBe('2028-02-29');
+    expect(nextBillingDate('2026-10-15', 'QUARTERLY', 15, 4)).toBe('2027-10-15');
+  });
+
+  it('a year of monthly renewals lands on twelve distinct dates, one a month', () => {
+    let date = '2026-12-31';
+    const months = new Set<string>();
+    for (let i = 0; i < 12; i++) {
+      date = nextBillingDate(date, 'MONTHLY', 31);
+      months.add(date.slice(0, 7));
+    }
+    expect(months.size).toBe(12);
+    expect(date).toBe('2027-12-31');
+  });
+
+  it('adds days across month and year ends', () => {
+    expect(addDays('2026-12-31', 1)).toBe('2027-01-01');
+    expect(addDays('2028-02-28', 1)).toBe('2028-02-29');
+  });
+});
+
+describe('subscription changes', () => {
+  const active: SubscriptionState = {
+    status: 'ACTIVE',
+    frequency: 'MONTHLY',
+    quantity: 1,
+    productId: 41,
+    nextBillingDate: '2026-12-21',
+    anchorDay: 21,
+    pausedUntil: null,
+    cancelReason: null,
+  };
+  const today = '2026-11-21';
+
+  it('switches monthly to quarterly with the quarterly product, keeping the date', () => {
+    const outcome = applySubscriptionChange(
+      active,
+      { action: 'change_frequency', frequency: 'QUARTERLY' },
+      today,
+      { productId: 42 },
+    );
+    expect(outcome).toEqual({
+      ok: true,
+      state: { ...active, frequency: 'QUARTERLY', productId: 42 },
+    });
+    expect(
+      applySubscriptionChange(active, { action: 'change_frequency', frequency: 'MONTHLY' }, today),
+    ).toEqual({
+      ok: false,
+      message: 'This subscription is already delivered monthly.',
+    });
+  });
+
+  it('skipping moves the next date one period on', () => {
+    expect(applySubscriptionChange(active, { action: 'skip' }, today)).toMatchObject({
+      ok: true,
+      state: { nextBillingDate: '2027-01-21' },
+    });
+    const quarterly = { ...active, frequency: 'QUARTERLY' as const };
+    expect(applySubscriptionChange(quarterly, { action: 'skip' }, today)).toMatchObject({
+      ok: true,
+      state: { nextBillingDate: '2027-03-21' },
+    });
+  });
+
+  it('moves the date only into the next 90 days', () => {
+    expect(
+      applySubscriptionChange(active, { action: 'move_date', date: '2026-12-05' }, today),
+    ).toMatchObject({ ok: true, state: { nextBillingDate: '2026-12-05' } });
+    expect(applySubscriptionChange(active, { action: 'move_date', date: today }, today)).toEqual({
+      ok: false,
+      message: 'Choose a date after today.',
+    });
+    expect(
+      applySubscriptionChange(active, { action: 'move_date', date: '2027-03-01' }, today),
+    ).toEqual({ ok: false, message: 'Choose a date within the next 90 days.' });
+  });
+
+  it('pauses until a date (billing resumes then) and resumes', () => {
+    const paused = applySubscriptionChange(active, { action: 'pause', until: '2027-02-01' }, today);
+    expect(paused).toMatchObject({
+      ok: true,
+      state: { status: 'PAUSED', pausedUntil: '2027-02-01', nextBillingDate: '2027-02-01' },
+    });
+    if (!paused.ok) return;
+    expect(applySubscriptionChange(paused.state, { action: 'skip' }, today)).toEqual({
+      ok: false,
+      message: 'Only an active subscription can skip a delivery.',
+    });
+    expect(
+      applySubscriptionChange(paused.state, { action: 'pause', until: '2027-03-01' }, today),
+    ).toMatchObject({ ok: false });
+    expect(applySubscriptionChange(paused.state, { action: 'resume' }, today)).toMatchObject({
+      ok: true,
+      state: { status: 'ACTIVE', pausedUntil: null, nextBillingDate: '2027-02-01' },
+    });
+    expect(
+      applySubscriptionChange(active, { action: 'pause', until: '2027-12-01' }, today),
+    ).toEqual({ ok: false, message: 'You can pause for up to 180 days.' });
+  });
+
+  it('cancels with a reason and reactivates with a date no earlier than tomorrow', () => {
+    const cancelled = applySubscriptionChange(
+      { ...active, nextBillingDate: '2026-11-01' },
+      { action: 'cancel', reason: 'Moving abroad' },
+      today,
+    );
+    expect(cancelled).toMatchObject({
+      ok: true,
+      state: { status: 'CANCELLED', cancelReason: 'Moving abroad' },
+    });
+    if (!cancelled.ok) return;
+    for (const change of [
+      { action: 'skip' },
+      { action: 'change_quantity', quantity: 2 },
+      { action: 'cancel', reason: 'again' },
+    ] as const) {
+      expect(applySubscriptionChange(cancelled.state, change, today).ok).toBe(false);
+    }
+    expect(applySubscriptionChange(cancelled.state, { action: 'reactivate' }, today)).toMatchObject(
+      { ok: true, state: { status: 'ACTIVE', cancelReason: null, nextBillingDate: '2026-11-22' } },
+    );
+  });
+
+  it('changes the quantity and swaps to another supplement', () => {
+    expect(
+      applySubscriptionChange(active, { action: 'change_quantity', quantity: 3 }, today),
+    ).toMatchObject({ ok: true, state: { quantity: 3 } });
+    expect(
+      applySubscriptionChange(active, { action: 'swap', product_id: 31 }, today, { productId: 31 }),
+    ).toMatchObject({ ok: true, state: { productId: 31 } });
+    expect(
+      applySubscriptionChange(active, { action: 'swap', product_id: 41 }, today, { productId: 41 }),
+    ).toEqual({ ok: false, message: 'Choose another supplement.' });
+  });
+
+  it('allows only the transitions of the status diagram', () => {
+    expect(canTransitionSubscription('ACTIVE', 'PAST_DUE')).toBe(true);
+    expect(canTransitionSubscription('PAST_DUE', 'ACTIVE')).toBe(true);
+    expect(canTransitionSubscription('CANCELLED', 'PAUSED')).toBe(false);
+    expect(canTransitionSubscription('PAUSED', 'PAST_DUE')).toBe(false);
+  });
+});

@@ -1,0 +1,286 @@
+import { z } from 'zod';
+import { LeadsIdSchema } from './accounts.ts';
+import { MAX_QUANTITY } from './cart.ts';
+
+export const subscriptionStatuses = ['ACTIVE', 'PAUSED', 'PAST_DUE', 'CANCELLED'] as const;
+export type SubscriptionStatus = (typeof subscriptionStatuses)[number];
+
+export const subscriptionStatusLabels: Record<SubscriptionStatus, string> = {
+  ACTIVE: 'Active',
+  PAUSED: 'Paused',
+  PAST_DUE: 'Payment due',
+  CANCELLED: 'Cancelled',
+};
+
+const transitions: Record<SubscriptionStatus, readonly SubscriptionStatus[]> = {
+  ACTIVE: ['PAUSED', 'PAST_DUE', 'CANCELLED'],
+  PAUSED: ['ACTIVE', 'CANCELLED'],
+  PAST_DUE: ['ACTIVE', 'PAUSED', 'CANCELLED'],
+  CANCELLED: ['ACTIVE'],
+};
+
+/** The one place that says which subscription status may follow which. */
+export function canTransitionSubscription(
+  from: SubscriptionStatus,
+  to: SubscriptionStatus,
+): boolean {
+  return transitions[from].includes(to);
+}
+
+export const SubscriptionFrequencySchema = z.enum(['MONTHLY', 'QUARTERLY']);
+
+export const SubscriptionSchema = z.object({
+  id: z.number().int(),
+  product_id: z.number().int(),
+  name: z.string(),
+  slug: z.string(),
+  img: z.string(),
+  category: z.string(),
+  frequency: SubscriptionFrequencySchema,
+  quantity: z.number().int(),
+  unit_price_cents: z.number().int(),
+  price_cents: z.number().int(),
+  status: z.enum(subscriptionStatuses),
+  /** YYYY-MM-DD */
+  next_billing_date: z.string(),
+  paused_until: z.string().nullable(),
+  cancel_reason: z.string().nullable(),
+  card: z.object({ brand: z.string(), last4: z.string() }).nullable(),
+  /** The other supplements this one can be swapped for, at the same frequency. */
+  swap_options: z.array(z.object({ product_id: z.number().int(), name: z.string() })),
+});
+export type Subscription = z.infer<typeof SubscriptionSchema>;
+
+export const SubscriptionListSchema = z.object({ subscriptions: z.array(SubscriptionSchema) });
+
+const isoDay = z.string({ error: 'Choose a date' }).regex(/^\d{4}-\d{2}-\d{2}$/, 'Choose a date');
+
+/** What a customer can do to a subscription (spec §7 `/subscription/update/`). */
+export const SubscriptionChangeSchema = z.discriminatedUnion('action', [
+  z.strictObject({ action: z.literal('change_frequency'), frequency: SubscriptionFrequencySchema }),
+  z.strictObject({ action: z.literal('skip') }),
+  z.strictObject({ action: z.literal('move_date'), date: isoDay }),
+  z.strictObject({ action: z.literal('pause'), until: isoDay }),
+  z.strictObject({ action: z.literal('resume') }),
+  z.strictObject({
+    action: z.literal('change_quantity'),
+    quantity: z
+      .number()
+      .int()
+      .min(1, 'Choose a quantity')
+      .max(MAX_QUANTITY, `You can order up to ${MAX_QUANTITY} at a time`),
+  }),
+  z.strictObject({ action: z.literal('swap'), product_id: z.number().int().positive() }),
+  z.strictObject({
+    action: z.literal('cancel'),
+    reason: z
+      .string({ error: 'Tell us why you are cancelling' })
+      .trim()
+      .min(1, 'Tell us why you are cancelling')
+      .max(500),
+  }),
+  z.strictObject({ action: z.literal('reactivate') }),
+]);
+export type SubscriptionChange = z.infer<typeof SubscriptionChangeSchema>;
+
+/** `preview: true` answers what the change would do (new price and date) without doing it. */
+export const SubscriptionUpdateSchema = z.strictObject({
+  leads_id: LeadsIdSchema,
+  subscription_id: z.number().int().positive(),
+  change: SubscriptionChangeSchema,
+  preview: z.boolean().default(false),
+});
+
+export const SubscriptionUpdateResultSchema = z.object({
+  status: z.literal('SUCCESS'),
+  message: z.string(),
+  data: z.object({ subscription: SubscriptionSchema, preview: z.boolean() }),
+});
+
+/** Spec §7 `/account/shipfrequency/`: the delivery frequency alone. */
+export const ShipFrequencySchema = z.strictObject({
+  leads_id: LeadsIdSchema,
+  subscription_id: z.number().int().positive(),
+  frequency: SubscriptionFrequencySchema,
+});
+
+// --- Pure rules: billing dates and changes -------------------------------------------------------
+
+export const monthsPerPeriod = { MONTHLY: 1, QUARTERLY: 3 } as const;
+export type SubscriptionFrequency = keyof typeof monthsPerPeriod;
+
+function parseDay(iso: string): [number, number, number] {
+  const [year, month, day] = iso.split('-').map(Number);
+  return [year ?? 1970, month ?? 1, day ?? 1];
+}
+
+function formatDay(year: number, month: number, day: number): string {
+  return `${year}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
+}
+
+/**
+ * The billing date `periods` periods after `fromIso`, on the subscription's anchor day: a
+ * subscription started on the 31st bills on the last day of shorter months and goes back to the 31st
+ * after them (Jan 31 → Feb 28 → Mar 31), so month ends never drift.
+ */
+export function nextBillingDate(
+  fromIso: string,
+  frequency: SubscriptionFrequency,
+  anchorDay: number,
+  periods = 1,
+): string {
+  const [year, month] = parseDay(fromIso);
+  const index = year * 12 + (month - 1) + monthsPerPeriod[frequency] * periods;
+  const targetYear = Math.floor(index / 12);
+  const targetMonth = (index % 12) + 1;
+  const lastDay = new Date(Date.UTC(targetYear, targetMonth, 0)).getUTCDate();
+  return formatDay(targetYear, targetMonth, Math.min(anchorDay, lastDay));
+}
+
+export function addDays(iso: string, days: number): string {
+  const [year, month, day] = parseDay(iso);
+  const date = new Date(Date.UTC(year, month - 1, day + days));
+  return formatDay(date.getUTCFullYear(), date.getUTCMonth() + 1, date.getUTCDate());
+}
+
+export const MAX_MOVE_DAYS = 90;
+export const MAX_PAUSE_DAYS = 180;
+
+export interface SubscriptionState {
+  status: SubscriptionStatus;
+  frequency: SubscriptionFrequency;
+  quantity: number;
+  productId: number;
+  nextBillingDate: string;
+  anchorDay: number;
+  pausedUntil: string | null;
+  cancelReason: string | null;
+}
+
+export type ChangeOutcome = { ok: true; state: SubscriptionState } | { ok: false; message: string };
+
+/**
+ * What a change does to a subscription on `today` (YYYY-MM-DD), or why it is refused. Product
+ * lookups (the offer at another frequency, a swap) are resolved by the caller and passed in.
+ */
+export function applySubscriptionChange(
+  state: SubscriptionState,
+  change: SubscriptionChange,
+  today: string,
+  resolved: { productId?: number } = {},
+): ChangeOutcome {
+  const refuse = (message: string): ChangeOutcome => ({ ok: false, message });
+  const tomorrow = addDays(today, 1);
+  const later = (a: string, b: string) => (a > b ? a : b);
+  const status = state.status;
+  const move = (to: SubscriptionStatus) => canTransitionSubscription(status, to);
+
+  switch (change.action) {
+    case 'change_frequency':
+      if (status === 'CANCELLED') return refuse('Reactivate this subscription to change it.');
+      if (change.frequency === state.frequency)
+        return refuse(
+          `This subscription is already delivered ${change.frequency === 'MONTHLY' ? 'monthly' : 'quarterly'}.`,
+        );
+      if (resolved.productId === undefined)
+        return refuse('This product is not available at that frequency.');
+      return {
+        ok: true,
+        state: { ...state, frequency: change.frequency, productId: resolved.productId },
+      };
+    case 'skip':
+      if (status !== 'ACTIVE') return refuse('Only an active subscription can skip a delivery.');
+      return {
+        ok: true,
+        state: {
+          ...state,
+          nextBillingDate: nextBillingDate(state.nextBillingDate, state.frequency, state.anchorDay),
+        },
+      };
+    case 'move_date': {
+      if (status !== 'ACTIVE')
+        return refuse('Only an active subscription can move its next delivery.');
+      if (change.date <= today) return refuse('Choose a date after today.');
+      if (change.date > addDays(today, MAX_MOVE_DAYS))
+        return refuse(`Choose a date within the next ${MAX_MOVE_DAYS} days.`);
+      return { ok: true, state: { ...state, nextBillingDate: change.date } };
+    }
+    case 'pause':
+      if (!move('PAUSED') || status !== 'ACTIVE')
+        return refuse('Only an active subscription can be paused.');
+      if (change.until <= today) return refuse('Choose a date after today.');
+      if (change.until > addDays(today, MAX_PAUSE_DAYS))
+        return refuse(`You can pause for up to ${MAX_PAUSE_DAYS} days.`);
+      return {
+        ok: true,
+        state: {
+          ...state,
+          status: 'PAUSED',
+          pausedUntil: change.until,
+          nextBillingDate: later(state.nextBillingDate, change.until),
+        },
+      };
+    case 'resume':
+      if (status !== 'PAUSED') return refuse('Only a paused subscription can be resumed.');
+      return {
+        ok: true,
+        state: {
+          ...state,
+          status: 'ACTIVE',
+          pausedUntil: null,
+          nextBillingDate: later(state.nextBillingDate, tomorrow),
+        },
+      };
+    case 'change_quantity':
+      if (status === 'CANCELLED') return refuse('Reactivate this subscription to change it.');
+      if (change.quantity === state.quantity)
+        return refuse(`This subscription is already for ${change.quantity}.`);
+      return { ok: true, state: { ...state, quantity: change.quantity } };
+    case 'swap':
+      if (status === 'CANCELLED') return refuse('Reactivate this subscription to change it.');
+      if (resolved.productId === undefined || resolved.productId === state.productId)
+        return refuse('Choose another supplement.');
+      return { ok: true, state: { ...state, productId: resolved.productId } };
+    case 'cancel':
+      if (!move('CANCELLED')) return refuse('This subscription is already cancelled.');
+      return {
+        ok: true,
+        state: { ...state, status: 'CANCELLED', pausedUntil: null, cancelReason: change.reason },
+      };
+    case 'reactivate':
+      if (status !== 'CANCELLED') return refuse('This subscription is not cancelled.');
+      return {
+        ok: true,
+        state: {
+          ...state,
+          status: 'ACTIVE',
+          cancelReason: null,
+          nextBillingDate: later(state.nextBillingDate, tomorrow),
+        },
+      };
+  }
+}
+
+/** What the customer is told after a change. */
+export function changeMessage(change: SubscriptionChange): string {
+  switch (change.action) {
+    case 'change_frequency':
+      return `Your subscription now ships ${change.frequency === 'MONTHLY' ? 'every month' : 'every quarter'}.`;
+    case 'skip':
+      return 'Your next delivery was skipped.';
+    case 'move_date':
+      return 'Your next delivery date was changed.';
+    case 'pause':
+      return 'Your subscription is paused.';
+    case 'resume':
+      return 'Your subscription is active again.';
+    case 'change_quantity':
+      return 'Your quantity was updated.';
+    case 'swap':
+      return 'Your subscription was switched.';
+    case 'cancel':
+      return 'Your subscription was cancelled.';
+    case 'reactivate':
+      return 'Your subscription is active again.';
+  }
+}

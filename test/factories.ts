@@ -1,0 +1,212 @@
+import crypto from 'node:crypto';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { Database } from '#server/db/schema.ts';
+import type { Signup } from '#shared/accounts.ts';
+
+/** A valid sign-up with a unique e-mail; override any field. */
+export function buildSignup(overrides: Partial<Signup> = {}): Signup {
+  return {
+    email: `customer-${crypto.randomBytes(5).toString('hex')}@example.test`,
+    first_name: 'Riley',
+    last_name: 'Morgan',
+    password: 'correct horse battery',
+    dob: '04/12/1990',
+    phoneNo: '(503) 555-0142',
+    consent: true,
+    ...overrides,
+  };
+}
+
+/** The `name=value` of the session cookie a response set, for the next request's Cookie header. */
+export function sessionCookie(response: LightMyRequestResponse): string {
+  const cookie = response.cookies.find(
+    (c) => c.name === 'pw_session' || c.name === '__Host-pw_session',
+  );
+  if (!cookie)
+    throw new Error(`no session cookie in the response (${response.statusCode}: ${response.body})`);
+  return `${cookie.name}=${cookie.value}`;
+}
+
+export interface TestCustomer {
+  cookie: string;
+  leadsId: string;
+  customerId: number;
+  email: string;
+  password: string;
+}
+
+/** Signs a new customer up through the API and returns their session. */
+export async function insertCustomer(
+  app: FastifyInstance,
+  overrides: Partial<Signup> = {},
+): Promise<TestCustomer> {
+  const signup = buildSignup(overrides);
+  // Each customer from an address of their own, as in life; sign-ups per address are rate-limited.
+  const response = await app.inject({
+    method: 'POST',
+    url: '/lapi/account/create/',
+    payload: signup,
+    remoteAddress: randomLoopback(),
+  });
+  if (response.statusCode !== 200)
+    throw new Error(`sign-up failed: ${response.statusCode} ${response.body}`);
+  const body = response.json<{ data: { leads_id: string; user: { customer_id: number } } }>();
+  return {
+    cookie: sessionCookie(response),
+    leadsId: body.data.leads_id,
+    customerId: body.data.user.customer_id,
+    email: signup.email,
+    password: signup.password,
+  };
+}
+
+/** POST JSON as a logged-in customer (or a visitor when `cookie` is undefined). */
+export function post(app: FastifyInstance, url: string, payload: unknown, cookie?: string) {
+  return app.inject({
+    method: 'POST',
+    url,
+    payload: payload as Record<string, unknown>,
+    headers: cookie ? { cookie } : {},
+  });
+}
+
+export function randomLoopback(): string {
+  const [a, b, c] = crypto.randomBytes(3);
+  return `127.${a}.${b}.${((c ?? 0) % 254) + 1}`;
+}
+
+/** A shipping address and a test card for checkout; override any part. */
+export function buildPlaceOrder(overrides: Record<string, unknown> = {}) {
+  return {
+    idempotency_key: crypto.randomUUID(),
+    shipping: {
+      address: '500 Market Street',
+      address2: '',
+      city: 'Portland',
+      state: 'OR',
+      zip: '97204',
+      phoneNo: '5035550199',
+    },
+    billing: null,
+    payment: { method: 'card', ccnum: '4242 4242 4242 4242', ccexp: '12/30', cccvv: '123' },
+    consent: true,
+    ...overrides,
+  };
+}
+
+let subscriberSeq = 0;
+
+/**
+ * A customer with an address, a card on file (`token`, a simulator token: 'sim_ok_…' pays,
+ * 'sim_fail_…' never does) and one subscription, written straight to the database: billing tests
+ * need hundreds of them quickly.
+ */
+export async function insertSubscriber(
+  db: Kysely<Database>,
+  options: {
+    nextBillingDate: string;
+    frequency?: 'MONTHLY' | 'QUARTERLY';
+    productId?: number;
+    token?: string;
+    now: string;
+  },
+): Promise<{ customerId: number; subscriptionId: number; leadsId: string }> {
+  subscriberSeq++;
+  const leadsId = `Ltest${crypto.randomBytes(8).toString('hex')}`;
+  const customer = await db
+    .insertInto('customers')
+    .values({
+      leads_id: leadsId,
+      email: `subscriber-${subscriberSeq}-${crypto.randomBytes(4).toString('hex')}@example.test`,
+      first_name: 'Sub',
+      last_name: `Scriber ${subscriberSeq}`,
+      password_hash: 'not-a-real-hash',
+      dob: '1985-05-05',
+      phone: '5035550100',
+      phone_verified_at: null,
+      clicks_id: null,
+      created_at: options.now,
+      updated_at: options.now,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  await db
+    .insertInto('customer_addresses')
+    .values({
+      customer_id: customer.id,
+      kind: 'shipping',
+      address: '1 Test Way',
+      address2: '',
+      city: 'Portland',
+      state: 'OR',
+      zip: '97201',
+      country: 'US',
+      updated_at: options.now,
+    })
+    .execute();
+  await db
+    .insertInto('payment_methods')
+    .values({
+      customer_id: customer.id,
+      gateway_token: options.token ?? `sim_ok_${crypto.randomBytes(6).toString('hex')}`,
+      brand: 'Visa',
+      last4: '4242',
+      exp_month: 12,
+      exp_year: 2035,
+      updated_at: options.now,
+    })
+    .execute();
+  const frequency = options.frequency ?? 'MONTHLY';
+  const subscription = await db
+    .insertInto('subscriptions')
+    .values({
+      customer_id: customer.id,
+      product_id: options.productId ?? (frequency === 'MONTHLY' ? 41 : 42),
+      frequency,
+      quantity: 1,
+      unit_price_cents: frequency === 'MONTHLY' ? 1750 : 4500,
+      status: 'ACTIVE',
+      next_billing_date: options.nextBillingDate,
+      billing_anchor_day: Number(options.nextBillingDate.slice(8, 10)),
+      paused_until: null,
+      cancelled_at: null,
+      cancel_reason: null,
+      created_order_id: null,
+      created_at: options.now,
+      updated_at: options.now,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return { customerId: customer.id, subscriptionId: subscription.id, leadsId };
+}
+
+/** A multipart/form-data body: text fields and at most one file, as a browser's form would send. */
+export function multipartBody(
+  fields: Record<string, string>,
+  file?: { field: string; filename: string; contentType: string; bytes: Buffer },
+): { payload: Buffer; headers: Record<string, string> } {
+  const boundary = `----pairwell${crypto.randomBytes(8).toString('hex')}`;
+  const parts: Buffer[] = [];
+  for (const [name, value] of Object.entries(fields)) {
+    parts.push(
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`,
+      ),
+    );
+  }
+  if (file) {
+    parts.push(
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="${file.field}"; filename="${file.filename}"\r\nContent-Type: ${file.contentType}\r\n\r\n`,
+      ),
+      file.bytes,
+      Buffer.from('\r\n'),
+    );
+  }
+  parts.push(Buffer.from(`--${boundary}--\r\n`));
+  return {
+    payload: Buffer.concat(parts),
+    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+  };
+}

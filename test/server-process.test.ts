@@ -1,0 +1,127 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { pgConnection } from '#server/db/client.ts';
+import { testDatabaseUrl, testDialect } from './app.ts';
+
+/** The real process, as `npm start` runs it: environment, port, data folder, shutdown. */
+describe(`the server process (${testDialect})`, () => {
+  let dataDir: string;
+  let databaseUrl: string | undefined;
+  let schema: string | undefined;
+
+  beforeAll(async () => {
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pairwell-proc-'));
+    if (testDatabaseUrl) {
+      schema = `p_${crypto.randomBytes(6).toString('hex')}`;
+      await onPg(`create schema ${schema}`);
+      const url = new URL(testDatabaseUrl);
+      url.searchParams.set('options', `-c search_path=${schema}`);
+      databaseUrl = url.toString();
+    }
+  });
+  afterAll(async () => {
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    if (schema) await onPg(`drop schema ${schema} cascade`);
+  });
+  beforeEach(() => {
+    // This test talks to the server it started, over loopback.
+    vi.unstubAllGlobals();
+  });
+
+  it('honours PORT and DATA_DIR, serves the catalogue, exits 0 on SIGTERM, and restarts without duplicating the seed', async () => {
+    for (let run = 1; run <= 2; run++) {
+      const port = await freePort();
+      const child = start({
+        PORT: String(port),
+        DATA_DIR: dataDir,
+        ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+      });
+      try {
+        await waitForHealth(port, child);
+        const catalog = (await (await fetch(`http://127.0.0.1:${port}/lapi/products/`)).json()) as {
+          data: { lines: { offers: unknown[] }[] };
+        };
+        expect(catalog.data.lines).toHaveLength(4);
+        expect(catalog.data.lines.flatMap((l) => l.offers)).toHaveLength(10);
+        if (!databaseUrl) expect(fs.existsSync(path.join(dataDir, 'pairwell.db'))).toBe(true);
+      } finally {
+        child.kill('SIGTERM');
+      }
+      const code = await exited(child);
+      expect(code, `exit code of run ${run}`).toBe(0);
+    }
+  });
+
+  it('a bad environment value stops start-up with one line naming the variable', async () => {
+    const child = start({ PORT: 'not-a-port', DATA_DIR: dataDir });
+    let stderr = '';
+    child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const code = await exited(child);
+    expect(code).toBe(1);
+    expect(stderr.trim()).toBe(
+      'Invalid environment variable PORT: must be a port number (got "not-a-port")',
+    );
+  });
+});
+
+function start(env: Record<string, string>): ChildProcess {
+  return spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      LOG_LEVEL: 'warn',
+      SEED_DEMO: 'false',
+      ...env,
+    },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+}
+
+function exited(child: ChildProcess): Promise<number | null> {
+  if (child.exitCode !== null) return Promise.resolve(child.exitCode);
+  return new Promise((resolve) => child.once('exit', (code) => resolve(code)));
+}
+
+async function waitForHealth(port: number, child: ChildProcess): Promise<void> {
+  for (let attempt = 0; attempt < 300; attempt++) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
+    try {
+      const response = await fetch(`http://127.0.0.1:${port}/healthz`);
+      if (response.status === 200) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error('server did not become healthy');
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() =>
+        typeof address === 'object' && address
+          ? resolve(address.port)
+          : reject(new Error('no port')),
+      );
+    });
+  });
+}
+
+async function onPg(statement: string): Promise<void> {
+  const client = new pg.Client(pgConnection(testDatabaseUrl ?? ''));
+  await client.connect();
+  try {
+    await client.query(statement);
+  } finally {
+    await client.end();
+  }
+}

@@ -1,0 +1,32 @@
+import { afterEach, beforeEach, vi } from 'vitest';
+
+/**
+ * Every test: an unexpected console.error fails it, and so does a network call it did not stub
+ * (tests talk to the app through `inject`, never through a socket to somewhere else).
+ */
+let consoleErrors: unknown[][] = [];
+
+beforeEach(() => {
+  consoleErrors = [];
+  vi.spyOn(console, 'error').mockImplementation((...args: unknown[]) => {
+    consoleErrors.push(args);
+  });
+  vi.stubGlobal('fetch', (input: unknown) => {
+    throw new Error(`Unexpected network call in a test: ${String(input)}`);
+  });
+});
+
+afterEach(() => {
+  if (consoleErrors.length > 0) {
+    const first = consoleErrors[0]?.map(String).join(' ') ?? '';
+    consoleErrors = [];
+    throw new Error(`Unexpected console.error during the test: ${first}`);
+  }
+});
+
+/** For a test that expects console.error (React logs caught render errors): take them and clear. */
+export function takeConsoleErrors(): unknown[][] {
+  const taken = consoleErrors;
+  consoleErrors = [];
+  return taken;
+}

@@ -1,0 +1,132 @@
+import type { FastifyInstance } from 'fastify';
+import { expect } from 'vitest';
+import { disqualification } from '#shared/questionnaires/engine.ts';
+import type { AnswerValue, QuestionnaireItem } from '#shared/questionnaires/format.ts';
+import { latestQuestionnaire } from '#shared/questionnaires/registry.ts';
+import type { ProgramCategory, QuestionState } from '#shared/telehealth.ts';
+import { multipartBody, post, type TestCustomer } from './factories.ts';
+
+/** An answer that keeps a patient in the visit: the safe choice for every kind of question. */
+export function safeAnswer(item: QuestionnaireItem): AnswerValue {
+  const safe = (value: AnswerValue) => disqualification(item, value) === null;
+  switch (item.type) {
+    case 'boolean':
+      return (
+        [false, true].find((v) => safe(v) && !(item.flagWhen && v === item.flagWhen.answer)) ??
+        false
+      );
+    case 'choice':
+      return (
+        item.options?.find((o) => !o.disqualify && !o.flag)?.code ??
+        item.options?.find((o) => !o.disqualify)?.code ??
+        ''
+      );
+    case 'multi-choice': {
+      const exclusive = item.options?.find((o) => o.exclusive && !o.disqualify);
+      return [exclusive?.code ?? item.options?.find((o) => !o.disqualify)?.code ?? ''];
+    }
+    case 'integer':
+    case 'decimal': {
+      const low = item.disqualifyOutside?.min ?? item.min ?? 0;
+      const high = item.disqualifyOutside?.max ?? item.max ?? low + 10;
+      return Math.round((low + high) / 2);
+    }
+    case 'date':
+      return '2024-01-15';
+    default:
+      return 'Nothing to add.';
+  }
+}
+
+/** Answers every question safely, through the v2 calls, until the visit moves on. */
+export async function completeQuestions(
+  app: FastifyInstance,
+  c: TestCustomer,
+  visitId: number,
+  category: ProgramCategory,
+): Promise<void> {
+  const questionnaire = latestQuestionnaire(category);
+  let state = (
+    await post(app, '/lapi/v2/questionnaire/next_question', { visit_id: visitId }, c.cookie)
+  ).json<{ data: QuestionState }>().data;
+  while (state.item) {
+    const item = questionnaire.items.find((i) => i.linkId === state.item?.linkId);
+    if (!item) throw new Error('unknown item');
+    state =
+      item.type === 'display'
+        ? (
+            await post(
+              app,
+              '/lapi/v2/questionnaire/next_question',
+              { visit_id: visitId, linkId: item.linkId },
+              c.cookie,
+            )
+          ).json<{ data: QuestionState }>().data
+        : (
+            await post(
+              app,
+              '/lapi/v2/questionnaire/submit_question',
+              { visit_id: visitId, linkId: item.linkId, value: safeAnswer(item) },
+              c.cookie,
+            )
+          ).json<{ data: QuestionState }>().data;
+  }
+  expect(state.done).toBe(true);
+}
+
+/** A small JPEG (with an EXIF block that must be stripped). */
+export const jpegWithGps = Buffer.concat([
+  Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x07]),
+  Buffer.from('JFIF\0', 'latin1'),
+  Buffer.from([0xff, 0xe1, 0x00, 0x19]),
+  Buffer.from('Exif\0\0GPS canary 45.52N', 'latin1'),
+  Buffer.from([0xff, 0xda, 0x00, 0x04, 0x01, 0x02, 0x12, 0x34, 0xff, 0xd9]),
+]);
+
+/** An ED visit in `state` taken through eligibility, questions, treatment, photo ID and consent. */
+export async function edVisitAtCheckout(
+  app: FastifyInstance,
+  c: TestCustomer,
+  state = 'OR',
+): Promise<number> {
+  const started = await post(
+    app,
+    '/lapi/leads/startprogram',
+    { leads_id: c.leadsId, new_category: 'ed' },
+    c.cookie,
+  );
+  const visitId = started.json<{ data: { visit_id: number } }>().data.visit_id;
+  await post(
+    app,
+    '/lapi/visit/eligibility/',
+    { visit_id: visitId, state, dob: '04/12/1985' },
+    c.cookie,
+  );
+  await completeQuestions(app, c, visitId, 'ed');
+  await post(app, '/lapi/product/drug/', { visit_id: visitId, drug: 'sildenafil' }, c.cookie);
+  await post(app, '/lapi/product/dosage/', { visit_id: visitId, dosage: '50mg' }, c.cookie);
+  await post(
+    app,
+    '/lapi/product/frequency/',
+    { visit_id: visitId, frequency: 'as-needed-6' },
+    c.cookie,
+  );
+  const body = multipartBody(
+    { visit_id: String(visitId) },
+    { field: 'fileToUpload', filename: 'id.jpg', contentType: 'image/jpeg', bytes: jpegWithGps },
+  );
+  await app.inject({
+    method: 'POST',
+    url: '/lapi/upload_image/',
+    payload: body.payload,
+    headers: { ...body.headers, cookie: c.cookie },
+  });
+  const consent = await post(
+    app,
+    '/lapi/visit/consent/',
+    { visit_id: visitId, consent: true },
+    c.cookie,
+  );
+  expect(consent.json()).toMatchObject({ data: { destination: '/visit/ed/checkout' } });
+  return visitId;
+}
