@@ -65,6 +65,8 @@ export default defineConfig({
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,
       LOG_LEVEL: 'warn',
+      // Every journey signs up and logs in from 127.0.0.1; per-account limits stay as they are.
+      ADDRESS_LIMIT_FACTOR: '20',
       ...(process.env.E2E_DATABASE_URL ? { DATABASE_URL: process.env.E2E_DATABASE_URL } : {}),
     },
   },

@@ -51,6 +51,17 @@ const EnvSchema = z.object({
     .int('must be a whole number of seconds (0 turns billing off)')
     .min(0, 'must be a whole number of seconds (0 turns billing off)')
     .default(60),
+  /**
+   * Multiplies every per-address limit (sign-up, log-in, reset, clicks, coupons). Per-account
+   * limits never change. Only for load tests and browser journeys, whose traffic all comes from one
+   * address; leave it at 1 in production.
+   */
+  ADDRESS_LIMIT_FACTOR: z.coerce
+    .number({ error: 'must be a whole number from 1 to 1000' })
+    .int('must be a whole number from 1 to 1000')
+    .min(1, 'must be a whole number from 1 to 1000')
+    .max(1000, 'must be a whole number from 1 to 1000')
+    .default(1),
 });
 
 export type Env = z.infer<typeof EnvSchema>;
@@ -67,6 +78,7 @@ const secretFree = {
   TRUST_PROXY: true,
   BILLING_INTERVAL_SECONDS: true,
   STATES_ALLOWED: true,
+  ADDRESS_LIMIT_FACTOR: true,
 } as const;
 
 export class EnvError extends Error {}

@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import { cardExpired } from '#server/adapters/payments.ts';
 import type { AppContext } from '#server/context.ts';
 import {
+  enforceAddressLimit,
   enforceRateLimit,
   sessionUser,
   startSession,
@@ -61,7 +62,7 @@ export async function createAccount(
   input: Signup,
   meta: { ip: string; userAgent: string },
 ): Promise<{ token: string; maxAgeSeconds: number; user: SessionUser }> {
-  await enforceRateLimit(ctx, `signup:ip:${meta.ip}`, 20, ONE_HOUR);
+  await enforceAddressLimit(ctx, `signup:ip:${meta.ip}`, 20, ONE_HOUR);
   const dob = checkedDob(ctx, input.dob);
   const phone = checkedPhone(input.phoneNo, 'phoneNo');
   const problem = passwordProblem(input.password);

@@ -53,6 +53,16 @@ export async function enforceRateLimit(
   if (count > limit) throw tooMany();
 }
 
+/** A limit per client address: the same as `enforceRateLimit`, scaled by ADDRESS_LIMIT_FACTOR. */
+export async function enforceAddressLimit(
+  ctx: AppContext,
+  key: string,
+  limit: number,
+  windowMs: number,
+): Promise<void> {
+  await enforceRateLimit(ctx, key, limit * ctx.env.ADDRESS_LIMIT_FACTOR, windowMs);
+}
+
 function tooMany() {
   return new AppError(429, 'TOO_MANY_ATTEMPTS', messages.tooManyRequests);
 }
@@ -188,7 +198,12 @@ export async function login(
   input: Login,
   meta: RequestMeta,
 ): Promise<{ token: string; maxAgeSeconds: number; user: SessionUser }> {
-  await enforceRateLimit(ctx, `login:ip:${meta.ip}`, loginLimits.perAddress, loginLimits.windowMs);
+  await enforceAddressLimit(
+    ctx,
+    `login:ip:${meta.ip}`,
+    loginLimits.perAddress,
+    loginLimits.windowMs,
+  );
   const accountKey = `login:account:${input.email}`;
   const failures = await q.peekRateLimit(ctx.db, accountKey, ctx.clock.now(), loginLimits.windowMs);
   if (failures >= loginLimits.perAccountFailures) throw tooMany();
@@ -226,7 +241,11 @@ export async function requestPasswordReset(
     now,
     resetLimits.windowMs,
   );
-  if (perAddress > resetLimits.perAddress || perAccount > resetLimits.perAccount) return;
+  if (
+    perAddress > resetLimits.perAddress * ctx.env.ADDRESS_LIMIT_FACTOR ||
+    perAccount > resetLimits.perAccount
+  )
+    return;
 
   const credentials = await q.selectCredentialsByEmail(ctx.db, email);
   if (!credentials) return;

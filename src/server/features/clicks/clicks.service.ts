@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import type { AppContext } from '#server/context.ts';
-import { enforceRateLimit } from '#server/features/auth/auth.service.ts';
+import { enforceAddressLimit } from '#server/features/auth/auth.service.ts';
 import type { ClickCreate } from '#shared/clicks.ts';
 import * as q from './clicks.queries.ts';
 
@@ -13,7 +13,7 @@ export async function registerClick(
   input: ClickCreate,
   ip: string,
 ): Promise<string> {
-  await enforceRateLimit(ctx, `click:ip:${ip}`, 120, 60 * 60_000);
+  await enforceAddressLimit(ctx, `click:ip:${ip}`, 120, 60 * 60_000);
   const id = `c${crypto.randomBytes(10).toString('hex')}`;
   const params = {
     a: input.a,

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '#server/context.ts';
-import { enforceRateLimit } from '#server/features/auth/auth.service.ts';
+import { enforceAddressLimit } from '#server/features/auth/auth.service.ts';
 import { AppError } from '#server/plugins/errors.ts';
 import { apiPaths, v1Success } from '#shared/api.ts';
 import { CouponCheckResultSchema, CouponCheckSchema } from '#shared/cart.ts';
@@ -20,7 +20,7 @@ export const couponsRoutes =
         },
       },
       async (request) => {
-        await enforceRateLimit(ctx, `coupon:ip:${request.ip}`, 60, 60 * 60_000);
+        await enforceAddressLimit(ctx, `coupon:ip:${request.ip}`, 60, 60 * 60_000);
         const verdict = await evaluateCoupon(
           ctx,
           request.body.code,

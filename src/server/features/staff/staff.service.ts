@@ -1,6 +1,10 @@
 import crypto from 'node:crypto';
 import type { AppContext } from '#server/context.ts';
-import { enforceRateLimit, hashToken } from '#server/features/auth/auth.service.ts';
+import {
+  enforceAddressLimit,
+  enforceRateLimit,
+  hashToken,
+} from '#server/features/auth/auth.service.ts';
 import { decoyPasswordHash, verifyPassword } from '#server/features/auth/passwords.ts';
 import { verifyTotp } from '#server/lib/totp.ts';
 import { AppError } from '#server/plugins/errors.ts';
@@ -36,7 +40,7 @@ export async function staffLogin(
   input: StaffLogin,
   ip: string,
 ): Promise<{ token: string; maxAgeSeconds: number; staff: StaffUser }> {
-  await enforceRateLimit(ctx, `staff-login:ip:${ip}`, 20, 15 * 60_000);
+  await enforceAddressLimit(ctx, `staff-login:ip:${ip}`, 20, 15 * 60_000);
   await enforceRateLimit(ctx, `staff-login:account:${input.email}`, 10, 15 * 60_000);
   const staff = await q.selectStaffByEmail(ctx.db, input.email);
   const passwordOk = await verifyPassword(
