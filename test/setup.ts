@@ -1,4 +1,9 @@
+import { configure } from '@testing-library/dom';
 import { afterEach, beforeEach, vi } from 'vitest';
+
+// findBy… and waitFor wait up to 5 s for the screen to settle (1 s by default): on a busy two-core
+// machine React can take longer than a second to render a page, and these are waits, not timings.
+configure({ asyncUtilTimeout: 5_000 });
 
 /**
  * Every test: an unexpected console.error fails it, and so does a network call it did not stub

@@ -64,6 +64,7 @@ describe('subscription changes', () => {
     anchorDay: 21,
     pausedUntil: null,
     cancelReason: null,
+    refill: null,
   };
   const today = '2026-11-21';
 
@@ -174,5 +175,90 @@ describe('subscription changes', () => {
     expect(canTransitionSubscription('PAST_DUE', 'ACTIVE')).toBe(true);
     expect(canTransitionSubscription('CANCELLED', 'PAUSED')).toBe(false);
     expect(canTransitionSubscription('PAUSED', 'PAST_DUE')).toBe(false);
+    expect(canTransitionSubscription('ACTIVE', 'COMPLETED')).toBe(true);
+    expect(canTransitionSubscription('COMPLETED', 'ACTIVE')).toBe(false);
+  });
+});
+
+describe('refill plan changes', () => {
+  const today = '2026-11-21';
+  const plan: SubscriptionState = {
+    status: 'ACTIVE',
+    frequency: 'MONTHLY',
+    quantity: 1,
+    productId: null,
+    nextBillingDate: '2026-12-21',
+    anchorDay: 21,
+    pausedUntil: null,
+    cancelReason: null,
+    refill: { remaining: 2, until: '2027-01-31' },
+  };
+  const prescribed = 'Your prescription sets this. Message your provider to change it.';
+
+  it('leaves what the prescription sets to the provider', () => {
+    expect(
+      applySubscriptionChange(plan, { action: 'change_frequency', frequency: 'QUARTERLY' }, today),
+    ).toEqual({ ok: false, message: prescribed });
+    expect(
+      applySubscriptionChange(plan, { action: 'change_quantity', quantity: 2 }, today),
+    ).toEqual({ ok: false, message: prescribed });
+    expect(
+      applySubscriptionChange(plan, { action: 'swap', product_id: 31 }, today, { productId: 31 }),
+    ).toEqual({ ok: false, message: prescribed });
+  });
+
+  it('moves, skips and pauses only within the prescription', () => {
+    expect(
+      applySubscriptionChange(plan, { action: 'move_date', date: '2027-01-10' }, today),
+    ).toMatchObject({ ok: true, state: { nextBillingDate: '2027-01-10' } });
+    expect(
+      applySubscriptionChange(plan, { action: 'move_date', date: '2027-02-01' }, today),
+    ).toEqual({
+      ok: false,
+      message: 'Your prescription ends on 2027-01-31. Choose an earlier date.',
+    });
+    expect(applySubscriptionChange(plan, { action: 'skip' }, today)).toMatchObject({
+      ok: true,
+      state: { nextBillingDate: '2027-01-21' },
+    });
+    expect(
+      applySubscriptionChange(
+        { ...plan, nextBillingDate: '2027-01-21' },
+        { action: 'skip' },
+        today,
+      ),
+    ).toEqual({
+      ok: false,
+      message: 'Skipping would move your refill past the end of your prescription on 2027-01-31.',
+    });
+    expect(applySubscriptionChange(plan, { action: 'pause', until: '2027-03-01' }, today)).toEqual({
+      ok: false,
+      message: 'Your prescription ends on 2027-01-31. Choose an earlier date.',
+    });
+  });
+
+  it('reactivates only while refills and the prescription remain, and never once complete', () => {
+    const cancelled = { ...plan, status: 'CANCELLED' as const, cancelReason: 'Feeling better' };
+    expect(applySubscriptionChange(cancelled, { action: 'reactivate' }, today)).toMatchObject({
+      ok: true,
+      state: { status: 'ACTIVE' },
+    });
+    expect(
+      applySubscriptionChange(
+        { ...cancelled, refill: { remaining: 0, until: '2027-01-31' } },
+        { action: 'reactivate' },
+        today,
+      ),
+    ).toEqual({ ok: false, message: 'This prescription has no refills left.' });
+    expect(applySubscriptionChange(cancelled, { action: 'reactivate' }, '2027-02-01')).toEqual({
+      ok: false,
+      message: 'This prescription has ended. Start a new visit to renew it.',
+    });
+    expect(
+      applySubscriptionChange({ ...plan, status: 'COMPLETED' }, { action: 'skip' }, today),
+    ).toEqual({
+      ok: false,
+      message: 'This refill plan is complete. Start a new visit to renew your prescription.',
+    });
   });
 });

@@ -2,7 +2,14 @@ import { z } from 'zod';
 import { LeadsIdSchema } from './accounts.ts';
 import { MAX_QUANTITY } from './cart.ts';
 
-export const subscriptionStatuses = ['ACTIVE', 'PAUSED', 'PAST_DUE', 'CANCELLED'] as const;
+/** COMPLETED: a prescription refill plan whose refills are used up or whose prescription ended. */
+export const subscriptionStatuses = [
+  'ACTIVE',
+  'PAUSED',
+  'PAST_DUE',
+  'CANCELLED',
+  'COMPLETED',
+] as const;
 export type SubscriptionStatus = (typeof subscriptionStatuses)[number];
 
 export const subscriptionStatusLabels: Record<SubscriptionStatus, string> = {
@@ -10,13 +17,15 @@ export const subscriptionStatusLabels: Record<SubscriptionStatus, string> = {
   PAUSED: 'Paused',
   PAST_DUE: 'Payment due',
   CANCELLED: 'Cancelled',
+  COMPLETED: 'Completed',
 };
 
 const transitions: Record<SubscriptionStatus, readonly SubscriptionStatus[]> = {
-  ACTIVE: ['PAUSED', 'PAST_DUE', 'CANCELLED'],
-  PAUSED: ['ACTIVE', 'CANCELLED'],
-  PAST_DUE: ['ACTIVE', 'PAUSED', 'CANCELLED'],
+  ACTIVE: ['PAUSED', 'PAST_DUE', 'CANCELLED', 'COMPLETED'],
+  PAUSED: ['ACTIVE', 'CANCELLED', 'COMPLETED'],
+  PAST_DUE: ['ACTIVE', 'PAUSED', 'CANCELLED', 'COMPLETED'],
   CANCELLED: ['ACTIVE'],
+  COMPLETED: [],
 };
 
 /** The one place that says which subscription status may follow which. */
@@ -31,7 +40,8 @@ export const SubscriptionFrequencySchema = z.enum(['MONTHLY', 'QUARTERLY']);
 
 export const SubscriptionSchema = z.object({
   id: z.number().int(),
-  product_id: z.number().int(),
+  /** The catalogue offer; null for a prescription refill. */
+  product_id: z.number().int().nullable(),
   name: z.string(),
   slug: z.string(),
   img: z.string(),
@@ -48,6 +58,8 @@ export const SubscriptionSchema = z.object({
   card: z.object({ brand: z.string(), last4: z.string() }).nullable(),
   /** The other supplements this one can be swapped for, at the same frequency. */
   swap_options: z.array(z.object({ product_id: z.number().int(), name: z.string() })),
+  /** A prescription refill plan: fills left and the prescription's last valid day (YYYY-MM-DD). */
+  refill: z.object({ refills_remaining: z.number().int(), valid_until: z.string() }).nullable(),
 });
 export type Subscription = z.infer<typeof SubscriptionSchema>;
 
@@ -150,11 +162,14 @@ export interface SubscriptionState {
   status: SubscriptionStatus;
   frequency: SubscriptionFrequency;
   quantity: number;
-  productId: number;
+  /** null for a prescription refill plan. */
+  productId: number | null;
   nextBillingDate: string;
   anchorDay: number;
   pausedUntil: string | null;
   cancelReason: string | null;
+  /** Set for a prescription refill plan: the fills left and the last day one may be billed. */
+  refill: { remaining: number; until: string } | null;
 }
 
 export type ChangeOutcome = { ok: true; state: SubscriptionState } | { ok: false; message: string };
@@ -174,6 +189,13 @@ export function applySubscriptionChange(
   const later = (a: string, b: string) => (a > b ? a : b);
   const status = state.status;
   const move = (to: SubscriptionStatus) => canTransitionSubscription(status, to);
+
+  if (status === 'COMPLETED')
+    return refuse('This refill plan is complete. Start a new visit to renew your prescription.');
+  if (state.refill) {
+    const refused = refillRefusal(state, state.refill, change, today);
+    if (refused) return refuse(refused);
+  }
 
   switch (change.action) {
     case 'change_frequency':
@@ -258,6 +280,40 @@ export function applySubscriptionChange(
           nextBillingDate: later(state.nextBillingDate, tomorrow),
         },
       };
+  }
+}
+
+/**
+ * A prescription decides what a refill is and how often it comes, so only the delivery date and
+ * whether it continues are the patient's to change, within the prescription's life.
+ */
+function refillRefusal(
+  state: SubscriptionState,
+  refill: { remaining: number; until: string },
+  change: SubscriptionChange,
+  today: string,
+): string | null {
+  const ends = `Your prescription ends on ${refill.until}. Choose an earlier date.`;
+  switch (change.action) {
+    case 'change_frequency':
+    case 'change_quantity':
+    case 'swap':
+      return 'Your prescription sets this. Message your provider to change it.';
+    case 'skip':
+      return nextBillingDate(state.nextBillingDate, state.frequency, state.anchorDay) > refill.until
+        ? `Skipping would move your refill past the end of your prescription on ${refill.until}.`
+        : null;
+    case 'move_date':
+      return change.date > refill.until ? ends : null;
+    case 'pause':
+      return change.until > refill.until ? ends : null;
+    case 'reactivate':
+      if (refill.remaining <= 0) return 'This prescription has no refills left.';
+      return addDays(today, 1) > refill.until
+        ? 'This prescription has ended. Start a new visit to renew it.'
+        : null;
+    default:
+      return null;
   }
 }
 

@@ -193,11 +193,12 @@ export interface ClicksTable {
 export interface SubscriptionsTable {
   id: Generated<number>;
   customer_id: number;
-  product_id: number;
+  /** The catalogue offer; null for a prescription refill. */
+  product_id: number | null;
   frequency: 'MONTHLY' | 'QUARTERLY';
   quantity: number;
   unit_price_cents: number;
-  status: 'ACTIVE' | 'PAUSED' | 'PAST_DUE' | 'CANCELLED';
+  status: 'ACTIVE' | 'PAUSED' | 'PAST_DUE' | 'CANCELLED' | 'COMPLETED';
   /** YYYY-MM-DD */
   next_billing_date: string;
   paused_until: string | null;
@@ -207,6 +208,13 @@ export interface SubscriptionsTable {
   billing_anchor_day: number;
   created_at: string;
   updated_at: string;
+  /** Refills only: the prescription, fills left, the last day one may bill, and the line sold. */
+  prescription_id: number | null;
+  refills_remaining: number | null;
+  refill_until: string | null;
+  item_name: string | null;
+  item_image: string | null;
+  item_category: string | null;
 }
 
 export interface SimulatorChargesTable {

@@ -30,6 +30,22 @@ export function dateRange(action: 'move_date' | 'pause', now: Date = new Date())
  * (`applySubscriptionChange`); this only keeps the card from offering what would be refused.
  */
 export function availableActions(subscription: Subscription): ChangeAction[] {
+  // A prescription sets what a refill is and how often it comes: only its dates and whether it
+  // continues are the patient's to change.
+  if (subscription.refill) {
+    switch (subscription.status) {
+      case 'ACTIVE':
+        return ['skip', 'move_date', 'pause', 'cancel'];
+      case 'PAUSED':
+        return ['resume', 'cancel'];
+      case 'PAST_DUE':
+        return ['cancel'];
+      case 'CANCELLED':
+        return subscription.refill.refills_remaining > 0 ? ['reactivate'] : [];
+      case 'COMPLETED':
+        return [];
+    }
+  }
   const swap: ChangeAction[] = subscription.swap_options.length > 0 ? ['swap'] : [];
   switch (subscription.status) {
     case 'ACTIVE':
@@ -48,6 +64,8 @@ export function availableActions(subscription: Subscription): ChangeAction[] {
       return ['change_frequency', 'change_quantity', ...swap, 'cancel'];
     case 'CANCELLED':
       return ['reactivate'];
+    case 'COMPLETED':
+      return [];
   }
 }
 

@@ -10,6 +10,7 @@ import * as m0008 from './0008-uploads.ts';
 import * as m0009 from './0009-prescriptions.ts';
 import * as m0010 from './0010-messages.ts';
 import * as m0011 from './0011-feedback.ts';
+import * as m0012 from './0012-refills.ts';
 
 /**
  * Every migration, in order. Listed in code (not read from a folder) so the bundled server carries
@@ -27,4 +28,5 @@ export const migrations: Record<string, Migration> = {
   '0009-prescriptions': m0009,
   '0010-messages': m0010,
   '0011-feedback': m0011,
+  '0012-refills': m0012,
 };

@@ -20,6 +20,7 @@ import {
 } from '#server/features/orders/orders.service.ts';
 import {
   advanceAfterPayment,
+  completeFinishedRefills,
   dueSubscriptions,
   markPastDue,
   pauseAfterFailedRetries,
@@ -55,6 +56,7 @@ export interface BillingRun {
 export async function runBilling(ctx: AppContext): Promise<BillingRun> {
   const run: BillingRun = { renewed: 0, failed: 0, recovered: 0 };
   await resumeEndedPauses(ctx);
+  await completeFinishedRefills(ctx);
   // Each pass bills one period per due subscription; a subscription far behind (a server that was
   // down) catches up period by period.
   for (;;) {
@@ -82,10 +84,10 @@ async function renewSubscription(ctx: AppContext, subscription: SubscriptionRow)
   let attempt = await orderAttempt(ctx, key);
   let createdHere = false;
   if (!attempt) {
-    const product = await offer(ctx.db, subscription.productId);
+    const line = await renewalLine(ctx, subscription);
     const shipping = await shippingAddressOf(ctx, subscription.customerId);
-    if (!product || !shipping) return 'busy';
-    const priceCents = product.priceCents;
+    if (!line || !shipping) return 'busy';
+    const priceCents = line.unitPriceCents;
     const created = await createPendingOrder(ctx, {
       customerId: subscription.customerId,
       kind: 'renewal',
@@ -98,17 +100,7 @@ async function renewSubscription(ctx: AppContext, subscription: SubscriptionRow)
       couponCode: null,
       clickId: null,
       shipping,
-      lines: [
-        {
-          productId: product.productId,
-          name: product.name,
-          image: product.img,
-          category: product.category,
-          frequency: subscription.frequency,
-          unitPriceCents: priceCents,
-          quantity: subscription.quantity,
-        },
-      ],
+      lines: [{ ...line, frequency: subscription.frequency, quantity: subscription.quantity }],
       now: ctx.clock.now().toISOString(),
     });
     // Another instance inserted it between our look and our insert: it is theirs to bill.
@@ -132,6 +124,32 @@ async function renewSubscription(ctx: AppContext, subscription: SubscriptionRow)
   const order = await orderById(ctx, attempt.id);
   if (!order) return 'busy';
   return chargeUnpaid(ctx, order, 'renewal');
+}
+
+/**
+ * What a renewal sells: a supplement at its offer's current price, or a refill as the prescription
+ * and visit set it (order lines of prescriptions name no catalogue product: product id 0).
+ */
+async function renewalLine(ctx: AppContext, subscription: SubscriptionRow) {
+  if (subscription.refill)
+    return {
+      productId: 0,
+      name: subscription.refill.name,
+      image: subscription.refill.image,
+      category: subscription.refill.category,
+      unitPriceCents: subscription.unitPriceCents,
+    };
+  const product =
+    subscription.productId === null ? undefined : await offer(ctx.db, subscription.productId);
+  return (
+    product && {
+      productId: product.productId,
+      name: product.name,
+      image: product.img,
+      category: product.category,
+      unitPriceCents: product.priceCents,
+    }
+  );
 }
 
 /**

@@ -3,6 +3,7 @@ import { sessionUser } from '#server/features/auth/auth.service.ts';
 import { sendAsCareTeam, visitThread } from '#server/features/messaging/messaging.service.ts';
 import { markCaptured, markDeclined, visitOrder } from '#server/features/orders/orders.service.ts';
 import type { StaffSession } from '#server/features/staff/staff.service.ts';
+import { startRefillPlan } from '#server/features/subscriptions/subscriptions.service.ts';
 import {
   chartBase,
   decideVisit,
@@ -17,13 +18,18 @@ import { AppError, notFound } from '#server/plugins/errors.ts';
 import { ageOn, calendarDateOf } from '#shared/dates.ts';
 import { effectiveAnswers, riskFlags, visibleItems } from '#shared/questionnaires/engine.ts';
 import type { AnswerValue, QuestionnaireItem } from '#shared/questionnaires/format.ts';
-import { treatmentsFor, type Chart } from '#shared/telehealth.ts';
+import { addDays } from '#shared/subscriptions.ts';
+import { programs, treatmentsFor, type Chart, type ProgramCategory } from '#shared/telehealth.ts';
 
 /**
  * The provider's side of a visit: a queue of visits waiting in the states they are licensed in
  * (oldest first), the chart (every view audited by the caller), and the decision. Approval charges
  * the held amount once; a decline releases it, so nothing is charged.
  */
+
+function calendarDay(ctx: AppContext): string {
+  return ctx.clock.now().toISOString().slice(0, 10);
+}
 
 function age(dobIso: string, now: Date): number {
   const [year, month, day] = dobIso.split('-').map(Number);
@@ -120,7 +126,20 @@ export async function chart(ctx: AppContext, staff: StaffSession, visitId: numbe
   };
 }
 
-/** Approves with a prescription: the held amount is charged once and the order moves to fulfilment. */
+/** A prescription is valid from tomorrow for at most a year, as most states allow. */
+const MAX_PRESCRIPTION_DAYS = 365;
+
+/** The name a refill goes by on orders: the treatment and dose as the patient knows them. */
+function refillName(category: ProgramCategory, drug: string, dosage: string): string {
+  const treatment = treatmentsFor(category).find((t) => t.drug === drug);
+  const dose = treatment?.dosages.find((d) => d.code === dosage)?.label ?? dosage;
+  return `${treatment?.label ?? drug} ${dose}`;
+}
+
+/**
+ * Approves with a prescription: the held amount is charged once, the order moves to fulfilment and,
+ * when the prescription has refills, a monthly refill plan starts (see `startRefillPlan`).
+ */
 export async function approveVisit(
   ctx: AppContext,
   staff: StaffSession,
@@ -136,6 +155,15 @@ export async function approveVisit(
   const current = await chart(ctx, staff, visitId);
   if (current.status !== 'PENDING_REVIEW')
     throw new AppError(409, 'VISIT_DECIDED', 'This visit has already been decided.');
+  const today = calendarDay(ctx);
+  const validity =
+    prescription.valid_until <= today
+      ? 'Choose a date after today.'
+      : prescription.valid_until > addDays(today, MAX_PRESCRIPTION_DAYS)
+        ? 'A prescription is valid for at most a year.'
+        : null;
+  if (validity)
+    throw new AppError(400, 'VALIDATION', validity, { 'prescription.valid_until': validity });
   const order = current.order
     ? await visitOrder(ctx, (await chartBase(ctx, visitId))?.order_id ?? 0)
     : undefined;
@@ -146,7 +174,7 @@ export async function approveVisit(
   await markCaptured(ctx, order.id, charged.chargeId);
   if (!(await decideVisit(ctx, visitId, 'APPROVED', null)))
     throw new AppError(409, 'VISIT_DECIDED', 'This visit has already been decided.');
-  await recordPrescription(ctx, {
+  const prescriptionId = await recordPrescription(ctx, {
     visitId,
     customerId: current.patient.customer_id,
     providerId: staff.staff.id,
@@ -155,6 +183,17 @@ export async function approveVisit(
     quantity: prescription.quantity,
     refills: prescription.refills,
     validUntil: prescription.valid_until,
+  });
+  await startRefillPlan(ctx, {
+    customerId: current.patient.customer_id,
+    prescriptionId,
+    refills: prescription.refills,
+    validUntil: prescription.valid_until,
+    name: refillName(current.category, prescription.drug, prescription.dosage),
+    image: programs[current.category].illustration,
+    category: current.category,
+    unitPriceCents: order.totalCents,
+    orderId: order.id,
   });
   await sendDecision(ctx, current.patient.customer_id);
   return chart(ctx, staff, visitId);

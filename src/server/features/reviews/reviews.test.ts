@@ -1,10 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoStaff } from '#server/db/seed-demo.ts';
+import { runBilling } from '#server/features/billing/billing.service.ts';
 import { totpCode, totpStep } from '#server/lib/totp.ts';
 import type { Lander } from '#shared/lander.ts';
+import type { Subscription } from '#shared/subscriptions.ts';
 import type { Chart } from '#shared/telehealth.ts';
 import { buildTestApp, testDialect, type TestApp } from '#test/app.ts';
-import { insertCustomer, post, type TestCustomer } from '#test/factories.ts';
+import { insertCustomer, post, sessionCookie, type TestCustomer } from '#test/factories.ts';
 import { edVisitAtCheckout } from '#test/visits.ts';
 
 const provider = demoStaff.find((s) => s.role === 'provider')!;
@@ -311,5 +313,137 @@ describe(`provider review (${testDialect})`, () => {
       { kind: 'survey', rating: 5 },
       { kind: 'feedback', rating: 5 },
     ]);
+  });
+
+  it('approval with refills starts a monthly refill plan that bills each refill once, then completes', async () => {
+    const c = await insertCustomer(t.app);
+    const { visitId } = await submitted(c);
+    const cookie = await providerCookie();
+    const approve = (valid_until: string, refills = 2, id = visitId) =>
+      post(
+        t.app,
+        '/lapi/staff/visits/approve/',
+        {
+          visit_id: id,
+          prescription: { drug: 'sildenafil', dosage: '50mg', quantity: 6, refills, valid_until },
+        },
+        cookie,
+      );
+    // A prescription must still be valid tomorrow, and for at most a year.
+    expect((await approve('2026-11-21')).json()).toMatchObject({
+      code: 'VALIDATION',
+      fields: { 'prescription.valid_until': 'Choose a date after today.' },
+    });
+    expect((await approve('2027-12-01')).json()).toMatchObject({
+      fields: { 'prescription.valid_until': 'A prescription is valid for at most a year.' },
+    });
+    const approved = await approve('2027-09-17');
+    expect(approved.statusCode, approved.body).toBe(200);
+
+    // Months pass in this test: the patient logs in again when their session has run out.
+    const patientCookie = async () => {
+      const me = await post(t.app, '/lapi/account/basics', { leads_id: c.leadsId }, c.cookie);
+      if (me.statusCode === 200) return c.cookie;
+      const login = await post(t.app, '/lapi/account/login/', {
+        email: c.email,
+        password: c.password,
+      });
+      return sessionCookie(login);
+    };
+    const plans = async () => {
+      const cookie = await patientCookie();
+      const response = await post(
+        t.app,
+        '/lapi/account/subscriptions/',
+        { leads_id: c.leadsId },
+        cookie,
+      );
+      return response.json<{ data: { subscriptions: Subscription[] } }>().data.subscriptions;
+    };
+    expect(await plans()).toEqual([
+      expect.objectContaining({
+        product_id: null,
+        name: 'Sildenafil (generic Viagra®) 50 mg',
+        category: 'ed',
+        frequency: 'MONTHLY',
+        price_cents: 3000,
+        status: 'ACTIVE',
+        next_billing_date: '2026-12-21',
+        swap_options: [],
+        refill: { refills_remaining: 2, valid_until: '2027-09-17' },
+      }),
+    ]);
+    // The prescription, not the patient, decides what a refill is.
+    const [plan] = await plans();
+    const swap = await post(
+      t.app,
+      '/lapi/subscription/update/',
+      {
+        leads_id: c.leadsId,
+        subscription_id: plan!.id,
+        change: { action: 'change_quantity', quantity: 3 },
+      },
+      c.cookie,
+    );
+    expect(swap.json()).toMatchObject({
+      message: 'Your prescription sets this. Message your provider to change it.',
+    });
+
+    // Four months of daily billing runs: two refills, each billed once, then the plan is complete.
+    for (let day = 0; day < 120; day++) {
+      t.clock.advance(24 * 60 * 60_000);
+      await runBilling(t.app.ctx);
+    }
+    const renewals = await t.app.db
+      .selectFrom('orders')
+      .innerJoin('order_items', 'order_items.order_id', 'orders.id')
+      .select(['orders.billing_period', 'orders.payment_status', 'order_items.product_name'])
+      .select(['order_items.unit_price_cents', 'order_items.category'])
+      .where('orders.customer_id', '=', c.customerId)
+      .where('orders.kind', '=', 'renewal')
+      .orderBy('orders.id')
+      .execute();
+    expect(renewals).toEqual(
+      ['2026-12-21', '2027-01-21'].map((period) => ({
+        billing_period: period,
+        payment_status: 'paid',
+        product_name: 'Sildenafil (generic Viagra®) 50 mg',
+        unit_price_cents: 3000,
+        category: 'ed',
+      })),
+    );
+    expect(await plans()).toEqual([
+      expect.objectContaining({
+        status: 'COMPLETED',
+        refill: { refills_remaining: 0, valid_until: '2027-09-17' },
+      }),
+    ]);
+
+    // No refills prescribed: no plan.
+    const other = await insertCustomer(t.app);
+    const second = await submitted(other);
+    const once = await post(
+      t.app,
+      '/lapi/staff/visits/approve/',
+      {
+        visit_id: second.visitId,
+        prescription: {
+          drug: 'sildenafil',
+          dosage: '50mg',
+          quantity: 6,
+          refills: 0,
+          valid_until: '2027-06-01',
+        },
+      },
+      await providerCookie(),
+    );
+    expect(once.statusCode, once.body).toBe(200);
+    expect(
+      await t.app.db
+        .selectFrom('subscriptions')
+        .select('id')
+        .where('customer_id', '=', other.customerId)
+        .execute(),
+    ).toEqual([]);
   });
 });

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Database } from '#server/db/schema.ts';
 import type { SubscriptionFrequency, SubscriptionStatus } from '#shared/subscriptions.ts';
 
@@ -15,6 +15,51 @@ export interface NewSubscription {
   createdOrderId: number | null;
   status?: SubscriptionStatus;
   now: string;
+}
+
+/** A prescription refill plan: what it sells is copied in, since it is not a catalogue product. */
+export interface NewRefill {
+  customerId: number;
+  prescriptionId: number;
+  refills: number;
+  validUntil: string;
+  name: string;
+  image: string;
+  category: string;
+  unitPriceCents: number;
+  nextBillingDate: string;
+  anchorDay: number;
+  createdOrderId: number;
+  now: string;
+}
+
+/** Inserts the plan once per prescription; false when it already exists. */
+export async function insertRefill(db: Db, r: NewRefill): Promise<boolean> {
+  const result = await db
+    .insertInto('subscriptions')
+    .values({
+      customer_id: r.customerId,
+      product_id: null,
+      frequency: 'MONTHLY',
+      quantity: 1,
+      unit_price_cents: r.unitPriceCents,
+      status: 'ACTIVE',
+      next_billing_date: r.nextBillingDate,
+      billing_anchor_day: r.anchorDay,
+      created_order_id: r.createdOrderId,
+      created_at: r.now,
+      updated_at: r.now,
+      prescription_id: r.prescriptionId,
+      refills_remaining: r.refills,
+      refill_until: r.validUntil,
+      item_name: r.name,
+      item_image: r.image,
+      item_category: r.category,
+    })
+    .onConflict((oc) => oc.column('prescription_id').doNothing())
+    .returning('id')
+    .executeTakeFirst();
+  return result !== undefined;
 }
 
 export async function insertSubscription(db: Db, s: NewSubscription): Promise<number> {
@@ -41,10 +86,21 @@ export async function insertSubscription(db: Db, s: NewSubscription): Promise<nu
   return row.id;
 }
 
+export interface RefillPlan {
+  prescriptionId: number;
+  remaining: number;
+  /** The prescription's last valid day: no refill bills after it. */
+  until: string;
+  name: string;
+  image: string;
+  category: string;
+}
+
 export interface SubscriptionRow {
   id: number;
   customerId: number;
-  productId: number;
+  /** The catalogue offer; null for a refill plan. */
+  productId: number | null;
   frequency: SubscriptionFrequency;
   quantity: number;
   unitPriceCents: number;
@@ -54,6 +110,7 @@ export interface SubscriptionRow {
   pausedUntil: string | null;
   cancelReason: string | null;
   updatedAt: string;
+  refill: RefillPlan | null;
 }
 
 const columns = [
@@ -69,12 +126,18 @@ const columns = [
   'paused_until',
   'cancel_reason',
   'updated_at',
+  'prescription_id',
+  'refills_remaining',
+  'refill_until',
+  'item_name',
+  'item_image',
+  'item_category',
 ] as const;
 
 function toRow(r: {
   id: number;
   customer_id: number;
-  product_id: number;
+  product_id: number | null;
   frequency: SubscriptionFrequency;
   quantity: number;
   unit_price_cents: number;
@@ -84,6 +147,12 @@ function toRow(r: {
   paused_until: string | null;
   cancel_reason: string | null;
   updated_at: string;
+  prescription_id: number | null;
+  refills_remaining: number | null;
+  refill_until: string | null;
+  item_name: string | null;
+  item_image: string | null;
+  item_category: string | null;
 }): SubscriptionRow {
   return {
     id: r.id,
@@ -98,6 +167,17 @@ function toRow(r: {
     pausedUntil: r.paused_until,
     cancelReason: r.cancel_reason,
     updatedAt: r.updated_at,
+    refill:
+      r.prescription_id === null
+        ? null
+        : {
+            prescriptionId: r.prescription_id,
+            remaining: r.refills_remaining ?? 0,
+            until: r.refill_until ?? r.next_billing_date,
+            name: r.item_name ?? 'Prescription refill',
+            image: r.item_image ?? '',
+            category: r.item_category ?? '',
+          },
   };
 }
 
@@ -132,7 +212,9 @@ export async function saveSubscription(
   db: Db,
   id: number,
   expectedUpdatedAt: string,
-  next: Omit<SubscriptionRow, 'id' | 'customerId' | 'updatedAt'> & { cancelledAt?: string | null },
+  next: Omit<SubscriptionRow, 'id' | 'customerId' | 'updatedAt' | 'refill'> & {
+    cancelledAt?: string | null;
+  },
   now: string,
 ): Promise<boolean> {
   const result = await db
@@ -194,9 +276,18 @@ export async function advancePeriod(
   nextDate: string,
   now: string,
 ): Promise<boolean> {
+  // A refill plan uses one fill per paid period and is complete when none are left, or when the
+  // next one would bill after the prescription's last valid day.
   const result = await db
     .updateTable('subscriptions')
-    .set({ next_billing_date: nextDate, status: 'ACTIVE', updated_at: now })
+    .set({
+      next_billing_date: nextDate,
+      refills_remaining: sql<number | null>`case when prescription_id is null then null
+        else refills_remaining - 1 end`,
+      status: sql<SubscriptionStatus>`case when prescription_id is not null
+        and (refills_remaining <= 1 or refill_until < ${nextDate}) then 'COMPLETED' else 'ACTIVE' end`,
+      updated_at: now,
+    })
     .where('id', '=', id)
     .where('next_billing_date', '=', period)
     // Past due, or paused after its retries failed (no end date): paying the period resumes it.
@@ -208,6 +299,24 @@ export async function advancePeriod(
     )
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
+}
+
+/** Ends refill plans that can bill no more (no fills left, or past the prescription's last day). */
+export async function completeFinishedRefills(db: Db, today: string, now: string): Promise<number> {
+  const result = await db
+    .updateTable('subscriptions')
+    .set({ status: 'COMPLETED', paused_until: null, updated_at: now })
+    .where('prescription_id', 'is not', null)
+    .where('status', 'in', ['ACTIVE', 'PAUSED'])
+    .where((eb) =>
+      eb.or([
+        eb('refills_remaining', '<=', 0),
+        eb('refill_until', '<', eb.ref('next_billing_date')),
+        eb('refill_until', '<', today),
+      ]),
+    )
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
 }
 
 export async function setStatus(

@@ -51,22 +51,63 @@ export async function startSubscriptionsForOrder(
   return started;
 }
 
+/**
+ * The refill plan an approved prescription starts: one fill a month after the first (the visit's
+ * order), at the price the patient agreed to, for the prescribed number of refills and never after
+ * the prescription's last valid day. Started once per prescription.
+ */
+export async function startRefillPlan(
+  ctx: AppContext,
+  plan: {
+    customerId: number;
+    prescriptionId: number;
+    refills: number;
+    validUntil: string;
+    name: string;
+    image: string;
+    category: string;
+    unitPriceCents: number;
+    orderId: number;
+  },
+): Promise<boolean> {
+  const day = today(ctx);
+  const anchorDay = Number(day.slice(8, 10));
+  const first = nextBillingDate(day, 'MONTHLY', anchorDay);
+  if (plan.refills <= 0 || first > plan.validUntil) return false;
+  return q.insertRefill(ctx.db, {
+    customerId: plan.customerId,
+    prescriptionId: plan.prescriptionId,
+    refills: plan.refills,
+    validUntil: plan.validUntil,
+    name: plan.name,
+    image: plan.image,
+    category: plan.category,
+    unitPriceCents: plan.unitPriceCents,
+    nextBillingDate: first,
+    anchorDay,
+    createdOrderId: plan.orderId,
+    now: ctx.clock.now().toISOString(),
+  });
+}
+
 async function toSubscription(
   ctx: AppContext,
   row: q.SubscriptionRow,
   card: Subscription['card'],
 ): Promise<Subscription> {
-  const product = await offer(ctx.db, row.productId);
-  const swaps = (await offersAt(ctx.db, row.frequency)).filter(
-    (o) => o.productId !== row.productId && o.category === 'supplements',
-  );
+  const product = row.productId === null ? undefined : await offer(ctx.db, row.productId);
+  const swaps = row.refill
+    ? []
+    : (await offersAt(ctx.db, row.frequency)).filter(
+        (o) => o.productId !== row.productId && o.category === 'supplements',
+      );
   return {
     id: row.id,
     product_id: row.productId,
-    name: product?.name ?? 'Discontinued product',
+    name: row.refill?.name ?? product?.name ?? 'Discontinued product',
     slug: product?.slug ?? '',
-    img: product?.img ?? '',
-    category: product?.category ?? 'supplements',
+    img: row.refill?.image ?? product?.img ?? '',
+    category: row.refill?.category ?? product?.category ?? 'supplements',
     frequency: row.frequency,
     quantity: row.quantity,
     unit_price_cents: row.unitPriceCents,
@@ -77,6 +118,10 @@ async function toSubscription(
     cancel_reason: row.cancelReason,
     card,
     swap_options: swaps.map((o) => ({ product_id: o.productId, name: o.name })),
+    refill: row.refill && {
+      refills_remaining: row.refill.remaining,
+      valid_until: row.refill.until,
+    },
   };
 }
 
@@ -116,9 +161,9 @@ export async function changeSubscription(
 ): Promise<{ subscription: Subscription; message: string }> {
   const row = await ownSubscription(ctx, session, id);
   let productId: number | undefined;
-  if (change.action === 'change_frequency')
+  if (change.action === 'change_frequency' && row.productId !== null)
     productId = (await siblingOffer(ctx.db, row.productId, change.frequency))?.productId;
-  if (change.action === 'swap') {
+  if (change.action === 'swap' && row.productId !== null) {
     const target = await offer(ctx.db, change.product_id);
     const ok = target && target.frequency === row.frequency && target.category === 'supplements';
     productId = ok ? target.productId : undefined;
@@ -133,23 +178,29 @@ export async function changeSubscription(
       anchorDay: row.anchorDay,
       pausedUntil: row.pausedUntil,
       cancelReason: row.cancelReason,
+      refill: row.refill && { remaining: row.refill.remaining, until: row.refill.until },
     },
     change,
     today(ctx),
     productId === undefined ? {} : { productId },
   );
   if (!outcome.ok) throw new AppError(400, 'SUBSCRIPTION_REFUSED', outcome.message);
-  const next = outcome.state;
-  const product = await offer(ctx.db, next.productId);
-  if (!product)
-    throw new AppError(400, 'SUBSCRIPTION_REFUSED', 'This product is no longer available.');
+  const { refill: _unchanged, ...next } = outcome.state;
+  // A refill keeps the price agreed at the visit; a supplement takes its offer's current price.
+  let unitPriceCents = row.unitPriceCents;
+  if (next.productId !== null) {
+    const product = await offer(ctx.db, next.productId);
+    if (!product)
+      throw new AppError(400, 'SUBSCRIPTION_REFUSED', 'This product is no longer available.');
+    unitPriceCents = product.priceCents;
+  }
   const anchorDay =
     change.action === 'move_date' ? Number(next.nextBillingDate.slice(8, 10)) : next.anchorDay;
   const saved: q.SubscriptionRow = {
     ...row,
     ...next,
     anchorDay,
-    unitPriceCents: product.priceCents,
+    unitPriceCents,
     frequency: next.frequency as SubscriptionFrequency,
   };
   const card = await cardSummaryOf(ctx, session.customerId);
@@ -196,6 +247,10 @@ export function dueSubscriptions(ctx: AppContext, limit: number) {
 
 export function resumeEndedPauses(ctx: AppContext) {
   return q.resumeEndedPauses(ctx.db, today(ctx), ctx.clock.now().toISOString());
+}
+
+export function completeFinishedRefills(ctx: AppContext) {
+  return q.completeFinishedRefills(ctx.db, today(ctx), ctx.clock.now().toISOString());
 }
 
 /** After a period is paid: bill again one period later (once, whichever instance gets here first). */

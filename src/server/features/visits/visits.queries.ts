@@ -379,8 +379,8 @@ export async function insertPrescription(
     validUntil: string;
     now: string;
   },
-): Promise<void> {
-  await db
+): Promise<number> {
+  const row = await db
     .insertInto('prescriptions')
     .values({
       visit_id: p.visitId,
@@ -393,7 +393,9 @@ export async function insertPrescription(
       valid_until: p.validUntil,
       created_at: p.now,
     })
-    .execute();
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
 }
 
 export async function selectProviderName(db: Db, visitId: number): Promise<string | undefined> {

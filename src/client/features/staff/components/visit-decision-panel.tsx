@@ -262,7 +262,7 @@ function ApproveForm({
   return (
     <Frame
       title={`Approve ${chart.patient.name}’s visit?`}
-      description="The card is charged and the prescription goes to the pharmacy. This cannot be undone."
+      description="The card is charged and the prescription goes to the pharmacy; each refill ships and is billed monthly until the last one or the prescription’s end. This cannot be undone."
       alert={alert}
     >
       <form onSubmit={(event) => void submit(event)} noValidate className="space-y-4">

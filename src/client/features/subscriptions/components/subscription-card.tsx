@@ -21,6 +21,7 @@ const statusTones: Record<SubscriptionStatus, string> = {
   PAUSED: 'bg-warning-soft text-warning ring-warning/20',
   PAST_DUE: 'bg-danger-soft text-danger ring-danger/20',
   CANCELLED: 'bg-surface text-muted ring-line',
+  COMPLETED: 'bg-surface text-ink-soft ring-line',
 };
 
 export function SubscriptionStatusBadge({ status }: { status: SubscriptionStatus }) {
@@ -44,6 +45,8 @@ interface SubscriptionCardProps {
 export function SubscriptionCard({ subscription, onAction }: SubscriptionCardProps) {
   const headingId = `subscription-${subscription.id}-title`;
   const cancelled = subscription.status === 'CANCELLED';
+  const ended = cancelled || subscription.status === 'COMPLETED';
+  const refill = subscription.refill;
   const actions = availableActions(subscription);
   const main = actions.filter((action) => action !== 'cancel');
   return (
@@ -59,7 +62,7 @@ export function SubscriptionCard({ subscription, onAction }: SubscriptionCardPro
           alt=""
           width={80}
           height={80}
-          className={`size-16 shrink-0 rounded-2xl bg-surface object-cover ring-1 ring-line sm:size-20 ${cancelled ? 'opacity-60 grayscale' : ''}`}
+          className={`size-16 shrink-0 rounded-2xl bg-surface object-cover ring-1 ring-line sm:size-20 ${ended ? 'opacity-60 grayscale' : ''}`}
         />
         <div className="min-w-0 flex-1">
           <div className="flex flex-wrap items-start justify-between gap-x-3 gap-y-1.5">
@@ -90,18 +93,33 @@ export function SubscriptionCard({ subscription, onAction }: SubscriptionCardPro
 
       <dl className="mt-5 grid gap-4 border-t border-line pt-4 text-[0.9375rem] sm:grid-cols-3">
         <div>
-          <dt className="text-sm text-muted">Delivery</dt>
-          <dd className="text-ink">
-            {frequencyWords[subscription.frequency]} · {subscription.quantity}{' '}
-            {subscription.quantity === 1 ? 'bottle' : 'bottles'}
-          </dd>
+          <dt className="text-sm text-muted">{refill ? 'Prescription refills' : 'Delivery'}</dt>
+          {refill ? (
+            <>
+              <dd className="text-ink">
+                {frequencyWords[subscription.frequency]} ·{' '}
+                {refill.refills_remaining === 1
+                  ? '1 refill left'
+                  : `${refill.refills_remaining} refills left`}
+              </dd>
+              <dd className="text-sm text-ink-soft">
+                Prescription valid until{' '}
+                <time dateTime={refill.valid_until}>{mediumDate(refill.valid_until)}</time>
+              </dd>
+            </>
+          ) : (
+            <dd className="text-ink">
+              {frequencyWords[subscription.frequency]} · {subscription.quantity}{' '}
+              {subscription.quantity === 1 ? 'bottle' : 'bottles'}
+            </dd>
+          )}
         </div>
         <div>
           <dt className="text-sm text-muted">
             {subscription.status === 'PAST_DUE' ? 'Payment due since' : 'Next billing date'}
           </dt>
           <dd className="font-semibold text-ink">
-            {cancelled ? (
+            {ended ? (
               'None'
             ) : (
               <time dateTime={subscription.next_billing_date}>
@@ -140,6 +158,16 @@ export function SubscriptionCard({ subscription, onAction }: SubscriptionCardPro
         </div>
       </dl>
 
+      {subscription.status === 'COMPLETED' ? (
+        <p className="mt-4 rounded-2xl bg-surface p-4 text-[0.9375rem] text-ink-soft">
+          Every refill of this prescription has been sent. To continue treatment,{' '}
+          <Link to={paths.visit(subscription.category)} className={textLinkClass}>
+            start a new visit
+          </Link>{' '}
+          so your provider can review it.
+        </p>
+      ) : null}
+
       {cancelled && subscription.cancel_reason ? (
         <p className="mt-4 rounded-2xl bg-surface p-4 text-[0.9375rem] text-ink-soft">
           <span className="font-semibold text-ink">You told us: </span>
@@ -147,33 +175,35 @@ export function SubscriptionCard({ subscription, onAction }: SubscriptionCardPro
         </p>
       ) : null}
 
-      <div className="mt-5 border-t border-line pt-4">
-        <h3 className="sr-only">Manage {subscription.name}</h3>
-        <ul className="grid grid-cols-1 gap-2 min-[420px]:grid-cols-2 sm:flex sm:flex-wrap">
-          {main.map((action) => (
-            <li key={action}>
-              <button
-                type="button"
-                onClick={() => onAction(action)}
-                aria-haspopup="dialog"
-                className={`${buttonClass(action === 'reactivate' || action === 'resume' ? 'primary' : 'secondary')} min-h-10! w-full px-4! text-sm sm:w-auto`}
-              >
-                {actionLabel(action, subscription)}
-              </button>
-            </li>
-          ))}
-        </ul>
-        {actions.includes('cancel') ? (
-          <button
-            type="button"
-            onClick={() => onAction('cancel')}
-            aria-haspopup="dialog"
-            className="mt-3 inline-flex min-h-11 items-center rounded-full px-1 text-sm font-semibold text-danger underline-offset-4 hover:underline"
-          >
-            Cancel subscription
-          </button>
-        ) : null}
-      </div>
+      {actions.length > 0 ? (
+        <div className="mt-5 border-t border-line pt-4">
+          <h3 className="sr-only">Manage {subscription.name}</h3>
+          <ul className="grid grid-cols-1 gap-2 min-[420px]:grid-cols-2 sm:flex sm:flex-wrap">
+            {main.map((action) => (
+              <li key={action}>
+                <button
+                  type="button"
+                  onClick={() => onAction(action)}
+                  aria-haspopup="dialog"
+                  className={`${buttonClass(action === 'reactivate' || action === 'resume' ? 'primary' : 'secondary')} min-h-10! w-full px-4! text-sm sm:w-auto`}
+                >
+                  {actionLabel(action, subscription)}
+                </button>
+              </li>
+            ))}
+          </ul>
+          {actions.includes('cancel') ? (
+            <button
+              type="button"
+              onClick={() => onAction('cancel')}
+              aria-haspopup="dialog"
+              className="mt-3 inline-flex min-h-11 items-center rounded-full px-1 text-sm font-semibold text-danger underline-offset-4 hover:underline"
+            >
+              Cancel subscription
+            </button>
+          ) : null}
+        </div>
+      ) : null}
     </article>
   );
 }

@@ -46,6 +46,7 @@ function buildSubscription(overrides: Partial<Subscription> = {}): Subscription 
       { product_id: 31, name: 'Biotin Gummies' },
       { product_id: 36, name: 'Immunity Gummies' },
     ],
+    refill: null,
     ...overrides,
   };
 }
@@ -133,6 +134,48 @@ describe('the subscriptions page', () => {
     expect(screen.getByRole('link', { name: 'Shop supplements' }).getAttribute('href')).toBe(
       '/shop',
     );
+  });
+});
+
+describe('a prescription refill plan', () => {
+  const refill = (overrides: Partial<Subscription>) =>
+    buildSubscription({
+      id: 9,
+      product_id: null,
+      name: 'Low-dose doxepin 3 mg',
+      slug: '',
+      img: '/images/program-sleep.svg',
+      category: 'sleep',
+      unit_price_cents: 3000,
+      price_cents: 3000,
+      swap_options: [],
+      refill: { refills_remaining: 2, valid_until: '2027-05-21' },
+      ...overrides,
+    });
+
+  it('shows the refills left and the prescription’s end, and offers only date changes', async () => {
+    await openPage({}, [refill({})]);
+    const plan = await card('Low-dose doxepin 3 mg');
+    expect(plan.textContent).toContain('$30.00/month');
+    expect(plan.textContent).toContain('2 refills left');
+    expect(plan.textContent).toContain('Prescription valid until May 21, 2027');
+    const buttons = within(plan)
+      .getAllByRole('button')
+      .map((button) => button.textContent);
+    expect(buttons).toEqual(['Skip next delivery', 'Change date', 'Pause', 'Cancel subscription']);
+  });
+
+  it('once complete, offers a new visit instead of changes', async () => {
+    await openPage({}, [
+      refill({ status: 'COMPLETED', refill: { refills_remaining: 0, valid_until: '2027-05-21' } }),
+    ]);
+    const plan = await card('Low-dose doxepin 3 mg');
+    expect(plan.textContent).toContain('Completed');
+    expect(plan.textContent).toContain('Every refill of this prescription has been sent.');
+    expect(within(plan).getByRole('link', { name: 'start a new visit' }).getAttribute('href')).toBe(
+      '/visit/sleep',
+    );
+    expect(within(plan).queryAllByRole('button')).toHaveLength(0);
   });
 });
 
