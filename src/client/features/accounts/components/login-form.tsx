@@ -18,10 +18,19 @@ interface LoginFormProps {
   /** Called when a link leaves the form (the slider closes). */
   onLeave?: () => void;
   autoFocus?: boolean;
+  submitLabel?: string;
+  /** "New to Pairwell? Create an account" under the button (not where sign-up sits beside it). */
+  signupLink?: boolean;
 }
 
-/** Email and password; used by /login and by the header's log-in slider (spec §4 Login). */
-export function LoginForm({ onLoggedIn, onLeave, autoFocus = false }: LoginFormProps) {
+/** Email and password; used by /login, the header's log-in slider (spec §4 Login) and checkout. */
+export function LoginForm({
+  onLoggedIn,
+  onLeave,
+  autoFocus = false,
+  submitLabel = 'Log in',
+  signupLink = true,
+}: LoginFormProps) {
   const queryClient = useQueryClient();
   const [alert, setAlert] = useState<string | null>(null);
   const {
@@ -77,14 +86,16 @@ export function LoginForm({ onLoggedIn, onLeave, autoFocus = false }: LoginFormP
         </p>
       </div>
       <SubmitButton pending={isSubmitting} size="lg" className="w-full">
-        Log in
+        {submitLabel}
       </SubmitButton>
-      <p className="text-center text-[0.9375rem] text-ink-soft">
-        New to Pairwell?{' '}
-        <Link to={paths.signup} onClick={onLeave} className={textLinkClass}>
-          Create an account
-        </Link>
-      </p>
+      {signupLink ? (
+        <p className="text-center text-[0.9375rem] text-ink-soft">
+          New to Pairwell?{' '}
+          <Link to={paths.signup} onClick={onLeave} className={textLinkClass}>
+            Create an account
+          </Link>
+        </p>
+      ) : null}
     </form>
   );
 }

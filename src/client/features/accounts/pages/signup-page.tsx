@@ -1,101 +1,14 @@
-import { zodResolver } from '@hookform/resolvers/zod';
-import { useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
-import { useForm } from 'react-hook-form';
 import { Link } from 'react-router';
-import { SignupSchema } from '#shared/accounts.ts';
-import { storageKeys } from '#shared/constants.ts';
-import { applyApiError } from '#client/components/forms/form-errors.ts';
-import {
-  CheckboxField,
-  FormAlert,
-  PasswordField,
-  TextField,
-} from '#client/components/forms/fields.tsx';
 import { textLinkClass } from '#client/components/ui/button.ts';
-import { SubmitButton } from '#client/components/ui/submit-button.tsx';
-import { showToast } from '#client/components/ui/toast.tsx';
-import { ApiError } from '#client/lib/api.ts';
-import { getAppState } from '#client/lib/app-state.ts';
-import { rememberSessionWithCart } from '#client/features/cart/cart.api.ts';
 import { paths } from '#client/paths.ts';
-import { signUp } from '../accounts.api.ts';
 import { AuthCard } from '../components/auth-card.tsx';
-import { DobField } from '../components/dob-field.tsx';
-
-const fieldNames = [
-  'email',
-  'first_name',
-  'last_name',
-  'password',
-  'dob',
-  'phoneNo',
-  'consent',
-] as const;
-
-/** The click id this tab registered, if any: sent for attribution only. */
-function storedClickId(): string | undefined {
-  try {
-    return window.sessionStorage.getItem(storageKeys.clickId) ?? undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** A link that opens beside the form, so reading the terms never loses what was typed. */
-function PolicyLink({ to, children }: { to: string; children: string }) {
-  return (
-    <Link to={to} target="_blank" rel="noopener" className={textLinkClass}>
-      {children}
-      <span className="sr-only"> (opens in a new tab)</span>
-    </Link>
-  );
-}
+import { SignupForm } from '../components/signup-form.tsx';
 
 /**
  * /signup (DESIGN §6): account creation with the sign-up and date-of-birth rules of spec §5.
  * On success the customer is logged in and the public-only guard sends them to /dashboard.
  */
 export function SignupPage() {
-  const queryClient = useQueryClient();
-  const [alert, setAlert] = useState<{ message: string; emailTaken: boolean } | null>(null);
-  const {
-    register,
-    handleSubmit,
-    setError,
-    formState: { errors, isSubmitting },
-  } = useForm({
-    resolver: zodResolver(SignupSchema),
-    defaultValues: {
-      email: '',
-      first_name: '',
-      last_name: '',
-      password: '',
-      dob: '',
-      phoneNo: '',
-    },
-  });
-
-  const onSubmit = handleSubmit(async (values) => {
-    setAlert(null);
-    const leadsId = getAppState().user.userData.leadsId;
-    const clickId = storedClickId();
-    try {
-      const result = await signUp({
-        ...values,
-        ...(leadsId ? { leads_id: leadsId } : {}),
-        ...(clickId ? { clicks_id: clickId } : {}),
-      });
-      // The browser cart joins the new account's cart as the session starts (spec §3).
-      await rememberSessionWithCart(queryClient, result.user);
-      showToast({ kind: 'success', title: `Welcome to Pairwell, ${result.user.first_name}` });
-    } catch (error) {
-      const outcome = applyApiError(error, setError, fieldNames);
-      const emailTaken = error instanceof ApiError && error.code === 'EMAIL_TAKEN';
-      if (!outcome.placed || emailTaken) setAlert({ message: outcome.message, emailTaken });
-    }
-  });
-
   return (
     <AuthCard
       title="Create your account"
@@ -110,86 +23,21 @@ export function SignupPage() {
         </>
       }
     >
-      <form onSubmit={(event) => void onSubmit(event)} noValidate className="space-y-5">
-        {alert ? (
-          <FormAlert>
-            {alert.message}
-            {alert.emailTaken ? (
-              <>
-                {' '}
-                <Link to={paths.login} className="font-semibold underline underline-offset-4">
-                  Log in
-                </Link>{' '}
-                or{' '}
-                <Link
-                  to={paths.resetPassword}
-                  className="font-semibold underline underline-offset-4"
-                >
-                  reset your password
-                </Link>
-                .
-              </>
-            ) : null}
-          </FormAlert>
-        ) : null}
-        <TextField
-          label="Email"
-          type="email"
-          autoComplete="email"
-          inputMode="email"
-          autoCapitalize="off"
-          spellCheck={false}
-          error={errors.email?.message}
-          {...register('email')}
-        />
-        <div className="grid gap-5 sm:grid-cols-2">
-          <TextField
-            label="First name"
-            autoComplete="given-name"
-            error={errors.first_name?.message}
-            {...register('first_name')}
-          />
-          <TextField
-            label="Last name"
-            autoComplete="family-name"
-            error={errors.last_name?.message}
-            {...register('last_name')}
-          />
-        </div>
-        <PasswordField
-          label="Password"
-          hint="At least 8 characters. A passphrase of a few words works well."
-          autoComplete="new-password"
-          error={errors.password?.message}
-          {...register('password')}
-        />
-        <div className="grid gap-5 sm:grid-cols-2">
-          <DobField error={errors.dob?.message} {...register('dob')} />
-          <TextField
-            label="Phone"
-            type="tel"
-            inputMode="tel"
-            autoComplete="tel-national"
-            hint="For order and visit updates"
-            error={errors.phoneNo?.message}
-            {...register('phoneNo')}
-          />
-        </div>
-        <CheckboxField
-          label={
-            <>
-              I agree to the <PolicyLink to={paths.terms}>Terms of Service</PolicyLink>, the{' '}
-              <PolicyLink to={paths.privacy}>Privacy Policy</PolicyLink> and the{' '}
-              <PolicyLink to={paths.consentToTelehealth}>Consent to Telehealth</PolicyLink>.
-            </>
-          }
-          error={errors.consent?.message}
-          {...register('consent')}
-        />
-        <SubmitButton pending={isSubmitting} size="lg" className="w-full">
-          Create account
-        </SubmitButton>
-      </form>
+      <SignupForm
+        submitLabel="Create account"
+        emailTakenHelp={
+          <>
+            <Link to={paths.login} className="font-semibold underline underline-offset-4">
+              Log in
+            </Link>{' '}
+            or{' '}
+            <Link to={paths.resetPassword} className="font-semibold underline underline-offset-4">
+              reset your password
+            </Link>
+            .
+          </>
+        }
+      />
     </AuthCard>
   );
 }
