@@ -1,10 +1,10 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useRef, useState } from 'react';
+import { useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { CardPayloadSchema, type CardSummary } from '#shared/accounts.ts';
-import { autoSlash, expiryGroups } from '#client/components/forms/auto-slash.ts';
+import { CardFields } from '#client/components/forms/card-fields.tsx';
 import { applyApiError } from '#client/components/forms/form-errors.ts';
-import { CheckboxField, FormAlert, TextField } from '#client/components/forms/fields.tsx';
+import { CheckboxField, FormAlert } from '#client/components/forms/fields.tsx';
 import { SubmitButton } from '#client/components/ui/submit-button.tsx';
 import { ApiError } from '#client/lib/api.ts';
 import { updateCard } from '../accounts.api.ts';
@@ -23,7 +23,6 @@ interface CardFormProps {
  */
 export function CardForm({ hasShippingAddress, onSaved }: CardFormProps) {
   const [declined, setDeclined] = useState<string | null>(null);
-  const previousExpiry = useRef('');
   const {
     register,
     control,
@@ -35,6 +34,7 @@ export function CardForm({ hasShippingAddress, onSaved }: CardFormProps) {
     resolver: zodResolver(CardPayloadSchema),
     defaultValues: { ccnum: '', ccexp: '', cccvv: '', shipping: 0 },
   });
+  const cardNumber = register('ccnum');
   const expiry = register('ccexp');
 
   const onSubmit = handleSubmit(async (values) => {
@@ -55,45 +55,14 @@ export function CardForm({ hasShippingAddress, onSaved }: CardFormProps) {
   return (
     <form onSubmit={(event) => void onSubmit(event)} noValidate className="space-y-5">
       {declined ? <FormAlert>{declined}</FormAlert> : null}
-      <TextField
-        label="Card number"
-        inputMode="numeric"
-        autoComplete="cc-number"
-        placeholder="1234 5678 9012 3456"
-        maxLength={23}
-        spellCheck={false}
-        error={errors.ccnum?.message}
-        {...register('ccnum')}
+      <CardFields
+        fields={{ ccnum: cardNumber, ccexp: expiry, cccvv: register('cccvv') }}
+        errors={{
+          ccnum: errors.ccnum?.message,
+          ccexp: errors.ccexp?.message,
+          cccvv: errors.cccvv?.message,
+        }}
       />
-      <div className="grid grid-cols-2 gap-5">
-        <TextField
-          label="Expiration"
-          hint="MM/YY"
-          inputMode="numeric"
-          autoComplete="cc-exp"
-          maxLength={5}
-          error={errors.ccexp?.message}
-          {...expiry}
-          onFocus={(event) => {
-            previousExpiry.current = event.target.value;
-          }}
-          onChange={(event) => {
-            const next = autoSlash(previousExpiry.current, event.target.value, expiryGroups);
-            if (next !== event.target.value) event.target.value = next;
-            previousExpiry.current = next;
-            void expiry.onChange(event);
-          }}
-        />
-        <TextField
-          label="Security code"
-          hint="3 or 4 digits"
-          inputMode="numeric"
-          autoComplete="cc-csc"
-          maxLength={4}
-          error={errors.cccvv?.message}
-          {...register('cccvv')}
-        />
-      </div>
       {hasShippingAddress ? (
         <Controller
           control={control}

@@ -15,9 +15,9 @@ import {
 import type { PlaceOrder } from '#shared/checkout.ts';
 import { formatCents } from '#shared/money.ts';
 import { usStates } from '#shared/us-states.ts';
-import { autoSlash, expiryGroups } from '#client/components/forms/auto-slash.ts';
+import { CardFields } from '#client/components/forms/card-fields.tsx';
 import { applyApiError } from '#client/components/forms/form-errors.ts';
-import { CheckboxField, FormAlert, TextField } from '#client/components/forms/fields.tsx';
+import { CheckboxField, FormAlert } from '#client/components/forms/fields.tsx';
 import { textLinkClass } from '#client/components/ui/button.ts';
 import { Spinner } from '#client/components/ui/spinner.tsx';
 import { SubmitButton } from '#client/components/ui/submit-button.tsx';
@@ -168,7 +168,6 @@ function PaymentFormView({ shipping, card, totalCents, subscriptions }: PaymentF
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const placing = useRef(false);
-  const previousExpiry = useRef('');
   const [alert, setAlert] = useState<{ message: string; shipping: boolean } | null>(null);
   const savedUsable = card !== null && !card.expired;
   const {
@@ -278,45 +277,14 @@ function PaymentFormView({ shipping, card, totalCents, subscriptions }: PaymentF
         ) : null}
         {method === 'card' ? (
           <div className="mt-4 space-y-5">
-            <TextField
-              label="Card number"
-              inputMode="numeric"
-              autoComplete="cc-number"
-              placeholder="1234 5678 9012 3456"
-              maxLength={23}
-              spellCheck={false}
-              error={errors.ccnum?.message}
-              {...cardNumber}
+            <CardFields
+              fields={{ ccnum: cardNumber, ccexp: expiry, cccvv: register('cccvv') }}
+              errors={{
+                ccnum: errors.ccnum?.message,
+                ccexp: errors.ccexp?.message,
+                cccvv: errors.cccvv?.message,
+              }}
             />
-            <div className="grid grid-cols-2 gap-5">
-              <TextField
-                label="Expiration"
-                hint="MM/YY"
-                inputMode="numeric"
-                autoComplete="cc-exp"
-                maxLength={5}
-                error={errors.ccexp?.message}
-                {...expiry}
-                onFocus={(event) => {
-                  previousExpiry.current = event.target.value;
-                }}
-                onChange={(event) => {
-                  const next = autoSlash(previousExpiry.current, event.target.value, expiryGroups);
-                  if (next !== event.target.value) event.target.value = next;
-                  previousExpiry.current = next;
-                  void expiry.onChange(event);
-                }}
-              />
-              <TextField
-                label="Security code"
-                hint="3 or 4 digits"
-                inputMode="numeric"
-                autoComplete="cc-csc"
-                maxLength={4}
-                error={errors.cccvv?.message}
-                {...register('cccvv')}
-              />
-            </div>
             <p className="text-sm text-muted">
               This card is saved as your card on file for this order and your subscriptions. We keep
               only its brand, last four digits and expiry date.
