@@ -1,20 +1,19 @@
 import * as Dialog from '@radix-ui/react-dialog';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useState, type ReactNode } from 'react';
+import { useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { z } from 'zod';
 import { messages } from '#shared/messages.ts';
 import { formatCents } from '#shared/money.ts';
 import { ShipOrderSchema, type StaffOrderDetail } from '#shared/staff.ts';
 import { applyApiError } from '#client/components/forms/form-errors.ts';
-import { FormAlert, TextField } from '#client/components/forms/fields.tsx';
-import { buttonClass } from '#client/components/ui/button.ts';
-import { SubmitButton } from '#client/components/ui/submit-button.tsx';
+import { TextField } from '#client/components/forms/fields.tsx';
 import { showToast } from '#client/components/ui/toast.tsx';
 import { ApiError } from '#client/lib/api.ts';
 import { reportError } from '#client/lib/error-reporting.ts';
 import { changeOrder, staffKeys, storeOrder, type OrderAction } from '../staff.api.ts';
+import { DialogButtons, DialogFrame } from './dialog-form.tsx';
 
 export type OrderActionName = OrderAction['action'];
 
@@ -156,54 +155,6 @@ interface StepProps {
   onCancel: () => void;
 }
 
-function Frame({
-  title,
-  description,
-  alert,
-  children,
-}: {
-  title: string;
-  description: ReactNode;
-  alert: string | null;
-  children: ReactNode;
-}) {
-  return (
-    <>
-      <Dialog.Title className="text-2xl text-ink">{title}</Dialog.Title>
-      <Dialog.Description className="mt-2 text-[0.9375rem] text-ink-soft">
-        {description}
-      </Dialog.Description>
-      {alert ? (
-        <div className="mt-4">
-          <FormAlert>{alert}</FormAlert>
-        </div>
-      ) : null}
-      <div className="mt-5">{children}</div>
-    </>
-  );
-}
-
-function Buttons({
-  pending,
-  onCancel,
-  cancelLabel = 'Go back',
-  children,
-}: {
-  pending: boolean;
-  onCancel: () => void;
-  cancelLabel?: string;
-  children: ReactNode;
-}) {
-  return (
-    <div className="mt-6 flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
-      <button type="button" onClick={onCancel} className={buttonClass('ghost')}>
-        {cancelLabel}
-      </button>
-      <SubmitButton pending={pending}>{children}</SubmitButton>
-    </div>
-  );
-}
-
 const ShipFormSchema = z.object({ tracking_number: ShipOrderSchema.shape.tracking_number });
 
 function ShipForm({
@@ -229,7 +180,7 @@ function ShipForm({
     ),
   );
   return (
-    <Frame
+    <DialogFrame
       title={`Ship order ${order.order_number}`}
       description={`The customer is e-mailed the USPS tracking link for ${order.customer_name}’s order.`}
       alert={alert}
@@ -245,11 +196,11 @@ function ShipForm({
           error={errors.tracking_number?.message}
           {...register('tracking_number')}
         />
-        <Buttons pending={pending} onCancel={onCancel}>
+        <DialogButtons pending={pending} onCancel={onCancel}>
           Mark shipped
-        </Buttons>
+        </DialogButtons>
       </form>
-    </Frame>
+    </DialogFrame>
   );
 }
 
@@ -297,7 +248,7 @@ function RefundForm({
     }),
   );
   return (
-    <Frame
+    <DialogFrame
       title={`Refund order ${order.order_number}`}
       description={
         <>
@@ -315,11 +266,11 @@ function RefundForm({
           error={errors.amount?.message}
           {...register('amount')}
         />
-        <Buttons pending={pending} onCancel={onCancel}>
+        <DialogButtons pending={pending} onCancel={onCancel}>
           {cents !== null && cents > 0 && cents <= left ? `Refund ${formatCents(cents)}` : 'Refund'}
-        </Buttons>
+        </DialogButtons>
       </form>
-    </Frame>
+    </DialogFrame>
   );
 }
 
@@ -334,7 +285,7 @@ function ConfirmOnly({
   const left = refundableCents(order);
   const paid = order.payment_status === 'paid' && left > 0;
   return (
-    <Frame
+    <DialogFrame
       title={
         action === 'deliver'
           ? `Mark order ${order.order_number} delivered?`
@@ -355,14 +306,14 @@ function ConfirmOnly({
           onConfirm();
         }}
       >
-        <Buttons
+        <DialogButtons
           pending={pending}
           onCancel={onCancel}
           cancelLabel={action === 'cancel' ? 'Keep order' : 'Go back'}
         >
           {orderActionLabels[action]}
-        </Buttons>
+        </DialogButtons>
       </form>
-    </Frame>
+    </DialogFrame>
   );
 }

@@ -2,19 +2,19 @@ import * as Dialog from '@radix-ui/react-dialog';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { addMonths, format } from 'date-fns';
-import { useState, type ReactNode } from 'react';
+import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
 import { messages } from '#shared/messages.ts';
 import { DeclineVisitSchema, PrescriptionSchema, type Chart } from '#shared/telehealth.ts';
-import { FormAlert, TextField, FieldError, inputClass } from '#client/components/forms/fields.tsx';
+import { TextField, FieldError, inputClass } from '#client/components/forms/fields.tsx';
 import { applyApiError } from '#client/components/forms/form-errors.ts';
 import { buttonClass } from '#client/components/ui/button.ts';
-import { SubmitButton } from '#client/components/ui/submit-button.tsx';
 import { showToast } from '#client/components/ui/toast.tsx';
 import { ApiError } from '#client/lib/api.ts';
 import { reportError } from '#client/lib/error-reporting.ts';
 import { decideVisit, providerKeys, storeChart, type VisitDecision } from '../staff.api.ts';
+import { DialogButtons, DialogFrame } from './dialog-form.tsx';
 
 type Choice = 'approve' | 'decline';
 
@@ -167,52 +167,6 @@ function DecisionFlow({
   );
 }
 
-function Frame({
-  title,
-  description,
-  alert,
-  children,
-}: {
-  title: string;
-  description: ReactNode;
-  alert: string | null;
-  children: ReactNode;
-}) {
-  return (
-    <>
-      <Dialog.Title className="text-2xl text-ink">{title}</Dialog.Title>
-      <Dialog.Description className="mt-2 text-[0.9375rem] text-ink-soft">
-        {description}
-      </Dialog.Description>
-      {alert ? (
-        <div className="mt-4">
-          <FormAlert>{alert}</FormAlert>
-        </div>
-      ) : null}
-      <div className="mt-5">{children}</div>
-    </>
-  );
-}
-
-function Buttons({
-  pending,
-  onCancel,
-  children,
-}: {
-  pending: boolean;
-  onCancel: () => void;
-  children: ReactNode;
-}) {
-  return (
-    <div className="mt-6 flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
-      <button type="button" onClick={onCancel} className={buttonClass('ghost')}>
-        Go back
-      </button>
-      <SubmitButton pending={pending}>{children}</SubmitButton>
-    </div>
-  );
-}
-
 interface FormProps<T> {
   chart: Chart;
   alert: string | null;
@@ -260,7 +214,7 @@ function ApproveForm({
     }),
   );
   return (
-    <Frame
+    <DialogFrame
       title={`Approve ${chart.patient.name}’s visit?`}
       description="The card is charged and the prescription goes to the pharmacy; each refill ships and is billed monthly until the last one or the prescription’s end. This cannot be undone."
       alert={alert}
@@ -302,11 +256,11 @@ function ApproveForm({
           error={errors.valid_until?.message}
           {...register('valid_until')}
         />
-        <Buttons pending={pending} onCancel={onCancel}>
+        <DialogButtons pending={pending} onCancel={onCancel}>
           Approve and prescribe
-        </Buttons>
+        </DialogButtons>
       </form>
-    </Frame>
+    </DialogFrame>
   );
 }
 
@@ -321,7 +275,7 @@ function DeclineForm({ chart, alert, pending, onCancel, onSubmit }: FormProps<st
     onSubmit(reason, (error) => applyApiError(error, setError, ['reason']).placed),
   );
   return (
-    <Frame
+    <DialogFrame
       title={`Decline ${chart.patient.name}’s visit?`}
       description="The hold on the card is released and nothing is charged. The patient reads your reason."
       alert={alert}
@@ -342,10 +296,10 @@ function DeclineForm({ chart, alert, pending, onCancel, onSubmit }: FormProps<st
           {...register('reason')}
         />
         <FieldError id="decline-reason-error" message={errors.reason?.message} />
-        <Buttons pending={pending} onCancel={onCancel}>
+        <DialogButtons pending={pending} onCancel={onCancel}>
           Decline visit
-        </Buttons>
+        </DialogButtons>
       </form>
-    </Frame>
+    </DialogFrame>
   );
 }
