@@ -97,3 +97,25 @@ export function StaffHeader({
     </header>
   );
 }
+
+/** The way back from a detail page to the list it was opened from. */
+export function BackLink({ to, children }: { to: string; children: string }) {
+  return (
+    <Link
+      to={to}
+      className="-mt-2 mb-2 inline-flex min-h-11 items-center gap-1.5 font-semibold text-accent-800 underline-offset-4 hover:underline"
+    >
+      <svg
+        aria-hidden="true"
+        viewBox="0 0 20 20"
+        className="size-4"
+        fill="none"
+        stroke="currentColor"
+        strokeWidth="2"
+      >
+        <path d="M12.5 4.5 7 10l5.5 5.5" strokeLinecap="round" strokeLinejoin="round" />
+      </svg>
+      {children}
+    </Link>
+  );
+}

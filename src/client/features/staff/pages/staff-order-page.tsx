@@ -1,5 +1,5 @@
 import { useState, type ReactNode } from 'react';
-import { Link, Navigate, useLocation, useParams } from 'react-router';
+import { Navigate, useLocation, useParams } from 'react-router';
 import { categoryLabel } from '#shared/catalog.ts';
 import { formatCents } from '#shared/money.ts';
 import { trackingUrl, type OrderStatus } from '#shared/orders.ts';
@@ -15,7 +15,7 @@ import {
   refundableCents,
   type OrderActionName,
 } from '../components/order-action-dialog.tsx';
-import { StaffHeader } from '../components/staff-frame.tsx';
+import { BackLink, StaffHeader } from '../components/staff-frame.tsx';
 import { useStaff } from '../components/staff-layout.tsx';
 import { longDateTime, paymentStatusLabel } from '../components/staff-order-status.tsx';
 import { useStaffOrder } from '../staff.api.ts';
@@ -42,24 +42,7 @@ export function StaffOrderPage() {
   const id = Number(params.id);
   const order = useStaffOrder(id, { enabled: staff.role === 'operations' });
   const listSearch = (location.state as { listSearch?: string } | null)?.listSearch ?? '';
-  const back = (
-    <Link
-      to={`${paths.staff}${listSearch}`}
-      className="-mt-2 mb-2 inline-flex min-h-11 items-center gap-1.5 font-semibold text-accent-800 underline-offset-4 hover:underline"
-    >
-      <svg
-        aria-hidden="true"
-        viewBox="0 0 20 20"
-        className="size-4"
-        fill="none"
-        stroke="currentColor"
-        strokeWidth="2"
-      >
-        <path d="M12.5 4.5 7 10l5.5 5.5" strokeLinecap="round" strokeLinejoin="round" />
-      </svg>
-      All orders
-    </Link>
-  );
+  const back = <BackLink to={`${paths.staff}${listSearch}`}>All orders</BackLink>;
 
   if (staff.role !== 'operations') return <Navigate to={paths.staff} replace />;
   if (!Number.isInteger(id) || id <= 0) {

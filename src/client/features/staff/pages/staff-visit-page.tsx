@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
-import { Link, Navigate, useParams } from 'react-router';
+import { Navigate, useParams } from 'react-router';
 import { categoryLabel } from '#shared/catalog.ts';
 import { formatCents } from '#shared/money.ts';
 import type { Chart } from '#shared/telehealth.ts';
@@ -12,7 +12,7 @@ import {
   useScrollToEnd,
 } from '#client/features/messages/components/message-thread.tsx';
 import { paths } from '#client/paths.ts';
-import { StaffHeader } from '../components/staff-frame.tsx';
+import { BackLink, StaffHeader } from '../components/staff-frame.tsx';
 import { useStaff } from '../components/staff-layout.tsx';
 import { paymentStatusLabel } from '../components/staff-order-status.tsx';
 import { VisitDecisionPanel } from '../components/visit-decision-panel.tsx';
@@ -49,24 +49,7 @@ export function StaffVisitPage() {
   const params = useParams();
   const id = Number(params.id);
   const chart = useChart(id, { enabled: staff.role === 'provider' });
-  const back = (
-    <Link
-      to={paths.staff}
-      className="-mt-2 mb-2 inline-flex min-h-11 items-center gap-1.5 font-semibold text-accent-800 underline-offset-4 hover:underline"
-    >
-      <svg
-        aria-hidden="true"
-        viewBox="0 0 20 20"
-        className="size-4"
-        fill="none"
-        stroke="currentColor"
-        strokeWidth="2"
-      >
-        <path d="M12.5 4.5 7 10l5.5 5.5" strokeLinecap="round" strokeLinejoin="round" />
-      </svg>
-      Review queue
-    </Link>
-  );
+  const back = <BackLink to={paths.staff}>Review queue</BackLink>;
   if (staff.role !== 'provider') return <Navigate to={paths.staff} replace />;
   if (!Number.isInteger(id) || id <= 0) {
     return (
