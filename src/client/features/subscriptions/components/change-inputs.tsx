@@ -43,8 +43,9 @@ function InputActions({ onCancel }: { onCancel: () => void }) {
  * A date after today and within the limit, in the words the server uses for the same rule
  * (`applySubscriptionChange`), so the customer reads one message whichever side catches it.
  */
-function dateSchema(action: 'move_date' | 'pause') {
+function dateSchema(action: 'move_date' | 'pause', subscription: Subscription) {
   const { min, max } = dateRange(action);
+  const until = subscription.refill?.valid_until;
   return z.object({
     date: z
       .string()
@@ -55,6 +56,10 @@ function dateSchema(action: 'move_date' | 'pause') {
         action === 'move_date'
           ? `Choose a date within the next ${MAX_MOVE_DAYS} days.`
           : `You can pause for up to ${MAX_PAUSE_DAYS} days.`,
+      )
+      .refine(
+        (value) => until === undefined || value <= until,
+        `Your prescription ends on ${until}. Choose an earlier date.`,
       ),
   });
 }
@@ -65,14 +70,18 @@ export function DateChangeForm({
   onReview,
   onCancel,
 }: InputProps & { action: 'move_date' | 'pause' }) {
-  const { min, max } = dateRange(action);
+  const range = dateRange(action);
+  const until = subscription.refill?.valid_until;
+  const { min } = range;
+  // A refill cannot move past the end of its prescription.
+  const max = until !== undefined && until < range.max ? until : range.max;
   const current = subscription.next_billing_date;
   const {
     register,
     handleSubmit,
     formState: { errors },
   } = useForm({
-    resolver: zodResolver(dateSchema(action)),
+    resolver: zodResolver(dateSchema(action, subscription)),
     defaultValues: {
       date: action === 'move_date' && current >= min && current <= max ? current : '',
     },
