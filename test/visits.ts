@@ -130,3 +130,36 @@ export async function edVisitAtCheckout(
   expect(consent.json()).toMatchObject({ data: { destination: '/visit/ed/checkout' } });
   return visitId;
 }
+
+/** The visit's checkout in Portland, OR with `ccnum`: the card is authorised, the visit submitted. */
+export function visitCheckoutBody(visitId: number, ccnum = '4242 4242 4242 4242') {
+  return {
+    visit_id: visitId,
+    shipping: {
+      address: '5 Oak St',
+      address2: '',
+      city: 'Portland',
+      state: 'OR',
+      zip: '97201',
+      phoneNo: '5035550142',
+    },
+    billing: null,
+    payment: { method: 'card', ccnum, ccexp: '12/30', cccvv: '123' },
+    consent: true,
+  };
+}
+
+/** An ED visit submitted for review: its id and the order number the patient sees. */
+export async function submittedEdVisit(
+  app: FastifyInstance,
+  c: TestCustomer,
+  state = 'OR',
+): Promise<{ visitId: number; orderNumber: string }> {
+  const visitId = await edVisitAtCheckout(app, c, state);
+  const response = await post(app, '/lapi/visit/checkout/', visitCheckoutBody(visitId), c.cookie);
+  expect(response.statusCode, response.body).toBe(200);
+  return {
+    visitId,
+    orderNumber: response.json<{ data: { order_number: string } }>().data.order_number,
+  };
+}

@@ -68,6 +68,10 @@ export const apiPaths = {
   messagingRead: '/messaging/read/',
   staffMessages: '/staff/messages/',
   staffMessageSend: '/staff/messages/send/',
+  /** Operations staff answer the threads that are not about a visit. */
+  staffInbox: '/staff/inbox/',
+  staffInboxThread: '/staff/inbox/thread/',
+  staffInboxReply: '/staff/inbox/reply/',
   questionsGet: '/questionnaire/get_questions/',
   questionSave: '/questionnaire/save_question/',
   questionNext: '/questionnaire/get_next_question/',

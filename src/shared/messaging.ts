@@ -20,6 +20,8 @@ export const ThreadSchema = z.object({
   id: z.number().int(),
   subject: z.string(),
   visit_id: z.number().int().nullable(),
+  /** The order the thread is about, when the patient started it from that order. */
+  order_number: z.string().nullable(),
   updated_at: z.string(),
   unread: z.number().int(),
   messages: z.array(MessageSchema),
@@ -49,6 +51,8 @@ export const SendMessageSchema = z.strictObject({
     .min(1, 'Add a subject')
     .max(120, 'Keep the subject under 120 characters')
     .optional(),
+  /** A new thread about one of the patient's orders (its subject defaults to the order). */
+  order_number: z.string().trim().min(1).max(40).optional(),
   body,
 });
 
@@ -83,4 +87,44 @@ export const StaffThreadResponseSchema = z.object({
   status: z.literal('SUCCESS'),
   message: z.string(),
   data: z.object({ thread: ThreadSchema.nullable() }),
+});
+
+// --- The care team's inbox (operations staff): threads not about a visit ------------------------
+
+export const CareInboxItemSchema = z.object({
+  thread_id: z.number().int(),
+  subject: z.string(),
+  /** First name and last initial. */
+  patient: z.string(),
+  customer_id: z.number().int(),
+  order_number: z.string().nullable(),
+  updated_at: z.string(),
+  /** Patient messages nobody on the care team has read yet. */
+  unread: z.number().int(),
+  /** Who wrote last: a thread waiting for the care team has 'patient'. */
+  last_sender: z.enum(senders).nullable(),
+});
+export type CareInboxItem = z.infer<typeof CareInboxItemSchema>;
+
+export const CareInboxResponseSchema = z.object({
+  status: z.literal('SUCCESS'),
+  message: z.string(),
+  data: z.object({ threads: z.array(CareInboxItemSchema) }),
+});
+
+export const CareThreadRequestSchema = z.strictObject({
+  thread_id: z.number().int().positive(),
+});
+export const CareThreadResponseSchema = z.object({
+  status: z.literal('SUCCESS'),
+  message: z.string(),
+  data: z.object({
+    thread: ThreadSchema,
+    patient: z.object({ name: z.string(), customer_id: z.number().int() }),
+  }),
+});
+
+export const CareReplySchema = z.strictObject({
+  thread_id: z.number().int().positive(),
+  body,
 });

@@ -333,6 +333,7 @@ export interface MessageThreadsTable {
   id: Generated<number>;
   customer_id: number;
   visit_id: number | null;
+  order_id: number | null;
   subject: string;
   created_at: string;
   updated_at: string;

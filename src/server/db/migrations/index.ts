@@ -11,6 +11,7 @@ import * as m0009 from './0009-prescriptions.ts';
 import * as m0010 from './0010-messages.ts';
 import * as m0011 from './0011-feedback.ts';
 import * as m0012 from './0012-refills.ts';
+import * as m0013 from './0013-message-orders.ts';
 
 /**
  * Every migration, in order. Listed in code (not read from a folder) so the bundled server carries
@@ -29,4 +30,5 @@ export const migrations: Record<string, Migration> = {
   '0010-messages': m0010,
   '0011-feedback': m0011,
   '0012-refills': m0012,
+  '0013-message-orders': m0013,
 };

@@ -9,6 +9,7 @@ export interface ThreadRow {
   visitId: number | null;
   subject: string;
   updatedAt: string;
+  orderNumber: string | null;
 }
 
 export interface MessageRow {
@@ -21,55 +22,104 @@ export interface MessageRow {
   readAt: string | null;
 }
 
-export async function selectThreadsOf(db: Db, customerId: number): Promise<ThreadRow[]> {
-  const rows = await db
-    .selectFrom('message_threads')
-    .select(['id', 'customer_id', 'visit_id', 'subject', 'updated_at'])
-    .where('customer_id', '=', customerId)
-    .orderBy('updated_at', 'desc')
-    .orderBy('id', 'desc')
-    .execute();
-  return rows.map((r) => ({
+function threadQuery(db: Db) {
+  return db
+    .selectFrom('message_threads as t')
+    .leftJoin('orders as o', 'o.id', 't.order_id')
+    .select(['t.id', 't.customer_id', 't.visit_id', 't.subject', 't.updated_at', 'o.order_number']);
+}
+
+function toThread(r: {
+  id: number;
+  customer_id: number;
+  visit_id: number | null;
+  subject: string;
+  updated_at: string;
+  order_number: string | null;
+}): ThreadRow {
+  return {
     id: r.id,
     customerId: r.customer_id,
     visitId: r.visit_id,
     subject: r.subject,
     updatedAt: r.updated_at,
-  }));
+    orderNumber: r.order_number,
+  };
+}
+
+export async function selectThreadsOf(db: Db, customerId: number): Promise<ThreadRow[]> {
+  const rows = await threadQuery(db)
+    .where('t.customer_id', '=', customerId)
+    .orderBy('t.updated_at', 'desc')
+    .orderBy('t.id', 'desc')
+    .execute();
+  return rows.map(toThread);
 }
 
 export async function selectThread(db: Db, id: number): Promise<ThreadRow | undefined> {
-  const r = await db
-    .selectFrom('message_threads')
-    .select(['id', 'customer_id', 'visit_id', 'subject', 'updated_at'])
-    .where('id', '=', id)
-    .executeTakeFirst();
-  return (
-    r && {
-      id: r.id,
-      customerId: r.customer_id,
-      visitId: r.visit_id,
-      subject: r.subject,
-      updatedAt: r.updated_at,
-    }
-  );
+  const row = await threadQuery(db).where('t.id', '=', id).executeTakeFirst();
+  return row && toThread(row);
 }
 
 export async function selectThreadOfVisit(db: Db, visitId: number): Promise<ThreadRow | undefined> {
-  const r = await db
-    .selectFrom('message_threads')
-    .select(['id', 'customer_id', 'visit_id', 'subject', 'updated_at'])
-    .where('visit_id', '=', visitId)
+  const row = await threadQuery(db).where('t.visit_id', '=', visitId).executeTakeFirst();
+  return row && toThread(row);
+}
+
+/** The customer's own order with this number, if it is theirs. */
+export async function selectOwnOrderId(
+  db: Db,
+  customerId: number,
+  orderNumber: string,
+): Promise<number | undefined> {
+  const row = await db
+    .selectFrom('orders')
+    .select('id')
+    .where('order_number', '=', orderNumber)
+    .where('customer_id', '=', customerId)
     .executeTakeFirst();
-  return (
-    r && {
-      id: r.id,
-      customerId: r.customer_id,
-      visitId: r.visit_id,
-      subject: r.subject,
-      updatedAt: r.updated_at,
-    }
-  );
+  return row?.id;
+}
+
+/**
+ * The care team's inbox: threads not about a visit (a visit's provider answers those in the
+ * chart), those with unread patient messages first, then the latest.
+ */
+export async function selectCareInbox(db: Db, limit: number) {
+  const rows = await threadQuery(db)
+    .innerJoin('customers as c', 'c.id', 't.customer_id')
+    .select((eb) => [
+      'c.first_name',
+      'c.last_name',
+      eb
+        .selectFrom('messages as m')
+        .select((m) => m.fn.countAll<number>().as('n'))
+        .whereRef('m.thread_id', '=', 't.id')
+        .where('m.sender', '=', 'patient')
+        .where('m.read_at', 'is', null)
+        .as('unread'),
+      eb
+        .selectFrom('messages as m')
+        .select('m.sender')
+        .whereRef('m.thread_id', '=', 't.id')
+        .orderBy('m.created_at', 'desc')
+        .orderBy('m.id', 'desc')
+        .limit(1)
+        .as('last_sender'),
+    ])
+    .where('t.visit_id', 'is', null)
+    .orderBy('t.updated_at', 'desc')
+    .orderBy('t.id', 'desc')
+    .limit(limit)
+    .execute();
+  return rows
+    .map((r) => ({
+      ...toThread(r),
+      patient: `${r.first_name} ${r.last_name.slice(0, 1)}.`,
+      unread: Number(r.unread ?? 0),
+      lastSender: r.last_sender ?? null,
+    }))
+    .sort((a, b) => Number(b.unread > 0) - Number(a.unread > 0));
 }
 
 /** A thread for a visit, made once (the unique key on visit_id decides between racing callers). */
@@ -101,10 +151,18 @@ export async function insertThread(
   customerId: number,
   subject: string,
   now: string,
+  orderId: number | null = null,
 ): Promise<number> {
   const row = await db
     .insertInto('message_threads')
-    .values({ customer_id: customerId, visit_id: null, subject, created_at: now, updated_at: now })
+    .values({
+      customer_id: customerId,
+      visit_id: null,
+      order_id: orderId,
+      subject,
+      created_at: now,
+      updated_at: now,
+    })
     .returning('id')
     .executeTakeFirstOrThrow();
   return row.id;

@@ -2,7 +2,7 @@ import type { AppContext } from '#server/context.ts';
 import { sessionUser } from '#server/features/auth/auth.service.ts';
 import { emailHtml, emailSignature } from '#server/lib/email-layout.ts';
 import { AppError, notFound } from '#server/plugins/errors.ts';
-import type { Message, Thread } from '#shared/messaging.ts';
+import type { CareInboxItem, Message, Thread } from '#shared/messaging.ts';
 import * as q from './messaging.queries.ts';
 
 /**
@@ -40,6 +40,7 @@ export async function threadsOf(
         id: t.id,
         subject: t.subject,
         visit_id: t.visitId,
+        order_number: t.orderNumber,
         updated_at: t.updatedAt,
         unread: own.filter((m) => m.sender === 'care_team' && m.readAt === null).length,
         messages: own.map((m) => toMessage(m, user.first_name)),
@@ -69,11 +70,19 @@ export function unreadCount(ctx: AppContext, customerId: number): Promise<number
   return q.countUnreadForPatient(ctx.db, customerId);
 }
 
-/** The patient writes: in one of their threads, or a new thread to the care team. */
+/**
+ * The patient writes: in one of their threads, or a new thread to the care team, about one of
+ * their orders when they name it (another customer's order is "not found").
+ */
 export async function sendAsPatient(
   ctx: AppContext,
   customerId: number,
-  input: { threadId?: number | undefined; subject?: string | undefined; body: string },
+  input: {
+    threadId?: number | undefined;
+    subject?: string | undefined;
+    orderNumber?: string | undefined;
+    body: string;
+  },
 ): Promise<Message> {
   const now = ctx.clock.now().toISOString();
   let threadId = input.threadId;
@@ -82,9 +91,15 @@ export async function sendAsPatient(
     if (!thread || thread.customerId !== customerId)
       throw notFound('We could not find that conversation.');
   } else {
-    if (!input.subject)
+    let orderId: number | null = null;
+    if (input.orderNumber !== undefined) {
+      orderId = (await q.selectOwnOrderId(ctx.db, customerId, input.orderNumber)) ?? null;
+      if (orderId === null) throw notFound('We could not find that order.');
+    }
+    const subject = input.subject ?? (input.orderNumber && `Order ${input.orderNumber}`);
+    if (!subject)
       throw new AppError(400, 'VALIDATION', 'Add a subject', { subject: 'Add a subject' });
-    threadId = await q.insertThread(ctx.db, customerId, input.subject, now);
+    threadId = await q.insertThread(ctx.db, customerId, subject, now, orderId);
   }
   const id = await q.insertMessage(ctx.db, {
     threadId,
@@ -126,6 +141,7 @@ export async function visitThread(
     id: thread.id,
     subject: thread.subject,
     visit_id: thread.visitId,
+    order_number: thread.orderNumber,
     updated_at: thread.updatedAt,
     unread: rows.filter((m) => m.sender === 'patient' && m.readAt === null).length,
     messages: rows.map((m) => toMessage(m, user.first_name)),
@@ -154,8 +170,18 @@ export async function sendAsCareTeam(
     body,
     now,
   });
-  const user = await sessionUser(ctx, visit.customerId);
-  const [row] = (await q.selectMessages(ctx.db, [thread.id])).filter((m) => m.id === id);
+  return notifyPatient(ctx, visit.customerId, thread.id, id);
+}
+
+/** The e-mail says only that a message waits: its words are health information. */
+async function notifyPatient(
+  ctx: AppContext,
+  customerId: number,
+  threadId: number,
+  messageId: number,
+): Promise<Message> {
+  const user = await sessionUser(ctx, customerId);
+  const [row] = (await q.selectMessages(ctx.db, [threadId])).filter((m) => m.id === messageId);
   if (!row) throw new Error('message missing after insert');
   const lines = [
     `Hello ${user.first_name},`,
@@ -168,4 +194,68 @@ export async function sendAsCareTeam(
     html: emailHtml(lines, null, 'We never put health details in e-mail.'),
   });
   return toMessage(row, user.first_name);
+}
+
+// --- The care team's inbox (operations staff) ----------------------------------------------------
+
+export async function careInbox(ctx: AppContext): Promise<CareInboxItem[]> {
+  const rows = await q.selectCareInbox(ctx.db, 200);
+  return rows.map((r) => ({
+    thread_id: r.id,
+    subject: r.subject,
+    patient: r.patient,
+    customer_id: r.customerId,
+    order_number: r.orderNumber,
+    updated_at: r.updatedAt,
+    unread: r.unread,
+    last_sender: r.lastSender,
+  }));
+}
+
+/** A thread that is the care team's to answer: not about a visit (that one is the provider's). */
+async function careThreadRow(ctx: AppContext, threadId: number): Promise<q.ThreadRow> {
+  const thread = await q.selectThread(ctx.db, threadId);
+  if (!thread || thread.visitId !== null) throw notFound('We could not find that conversation.');
+  return thread;
+}
+
+/** Opens a thread for the care team: its messages, and the patient's are now read. */
+export async function careThread(ctx: AppContext, threadId: number) {
+  const thread = await careThreadRow(ctx, threadId);
+  const user = await sessionUser(ctx, thread.customerId);
+  await q.markRead(ctx.db, thread.id, 'patient', ctx.clock.now().toISOString());
+  const rows = await q.selectMessages(ctx.db, [thread.id]);
+  return {
+    thread: {
+      id: thread.id,
+      subject: thread.subject,
+      visit_id: null,
+      order_number: thread.orderNumber,
+      updated_at: thread.updatedAt,
+      unread: 0,
+      messages: rows.map((m) => toMessage(m, user.first_name)),
+    } satisfies Thread,
+    patient: { name: `${user.first_name} ${user.last_name}`, customer_id: thread.customerId },
+  };
+}
+
+/** The care team answers in a thread of their inbox; the patient is told by e-mail. */
+export async function careReply(
+  ctx: AppContext,
+  staffId: number,
+  threadId: number,
+  body: string,
+): Promise<{ message: Message; customerId: number }> {
+  const thread = await careThreadRow(ctx, threadId);
+  const id = await q.insertMessage(ctx.db, {
+    threadId: thread.id,
+    sender: 'care_team',
+    staffId,
+    body,
+    now: ctx.clock.now().toISOString(),
+  });
+  return {
+    message: await notifyPatient(ctx, thread.customerId, thread.id, id),
+    customerId: thread.customerId,
+  };
 }

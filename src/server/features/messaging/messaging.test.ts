@@ -2,12 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readOutbox } from '#server/adapters/mailer.ts';
 import { demoStaff } from '#server/db/seed-demo.ts';
 import { totpCode, totpStep } from '#server/lib/totp.ts';
-import type { Thread } from '#shared/messaging.ts';
+import type { CareInboxItem, Thread } from '#shared/messaging.ts';
 import { buildTestApp, testDialect, type TestApp } from '#test/app.ts';
 import { insertCustomer, post } from '#test/factories.ts';
-import { edVisitAtCheckout } from '#test/visits.ts';
+import { submittedEdVisit } from '#test/visits.ts';
 
 const provider = demoStaff.find((s) => s.role === 'provider')!;
+const operations = demoStaff.find((s) => s.role === 'operations')!;
 
 describe(`messages between patients and their care team (${testDialect})`, () => {
   let t: TestApp;
@@ -16,38 +17,20 @@ describe(`messages between patients and their care team (${testDialect})`, () =>
   });
   afterAll(() => t.close());
 
-  async function providerCookie(): Promise<string> {
+  async function providerCookie(who: (typeof demoStaff)[number] = provider): Promise<string> {
+    // Each code works once; move on a step for every log-in.
     t.clock.advance(31_000);
     const response = await post(t.app, '/lapi/staff/login/', {
-      email: provider.email,
-      password: provider.password,
-      code: totpCode(provider.totpSecret, totpStep(t.clock.now())),
+      email: who.email,
+      password: who.password,
+      code: totpCode(who.totpSecret, totpStep(t.clock.now())),
     });
     return `pw_staff=${response.cookies.find((c) => c.name === 'pw_staff')?.value}`;
   }
 
   it('a provider writes about a visit; the patient sees it unread, is e-mailed without the text, replies, and the provider sees the reply', async () => {
     const c = await insertCustomer(t.app);
-    const visitId = await edVisitAtCheckout(t.app, c);
-    await post(
-      t.app,
-      '/lapi/visit/checkout/',
-      {
-        visit_id: visitId,
-        shipping: {
-          address: '5 Oak St',
-          address2: '',
-          city: 'Portland',
-          state: 'OR',
-          zip: '97201',
-          phoneNo: '5035550142',
-        },
-        billing: null,
-        payment: { method: 'card', ccnum: '4242424242424242', ccexp: '12/30', cccvv: '123' },
-        consent: true,
-      },
-      c.cookie,
-    );
+    const { visitId } = await submittedEdVisit(t.app, c);
     const staff = await providerCookie();
     const secret = 'Take one tablet about an hour before; canary-health-detail.';
     const sent = await post(
@@ -175,5 +158,110 @@ describe(`messages between patients and their care team (${testDialect})`, () =>
       other.cookie,
     );
     expect(theirs.json()).toMatchObject({ data: { threads: [], unread: 0 } });
+  });
+
+  it('a patient asks about an order; the care team finds it in their inbox, reads and answers it', async () => {
+    const c = await insertCustomer(t.app);
+    const { visitId, orderNumber } = await submittedEdVisit(t.app, c);
+    const send = (cookie: string, leadsId: string, extra: Record<string, unknown>) =>
+      post(t.app, '/lapi/messaging/send/', { leads_id: leadsId, ...extra }, cookie);
+
+    // Someone else's order, or none: refused, and nothing is stored.
+    const other = await insertCustomer(t.app);
+    const threads = () => t.app.db.selectFrom('message_threads').select('id').execute();
+    const before = (await threads()).length;
+    const foreign = await send(other.cookie, other.leadsId, {
+      order_number: orderNumber,
+      body: 'Where is it?',
+    });
+    expect(foreign.statusCode).toBe(404);
+    expect(foreign.json()).toMatchObject({ message: 'We could not find that order.' });
+    expect((await threads()).length).toBe(before);
+
+    const asked = await send(c.cookie, c.leadsId, {
+      order_number: orderNumber,
+      body: 'When will my order ship? canary-order-question',
+    });
+    expect(asked.statusCode, asked.body).toBe(200);
+    const mine = await post(t.app, '/lapi/messaging/getall/', { leads_id: c.leadsId }, c.cookie);
+    const [thread] = mine.json<{ data: { threads: Thread[] } }>().data.threads;
+    expect(thread).toMatchObject({ subject: `Order ${orderNumber}`, order_number: orderNumber });
+
+    // Providers answer visits in the chart; the inbox is for operations staff.
+    expect((await post(t.app, '/lapi/staff/inbox/', {}, await providerCookie())).statusCode).toBe(
+      403,
+    );
+    expect((await post(t.app, '/lapi/staff/inbox/', {}, c.cookie)).statusCode).toBe(401);
+    const ops = await providerCookie(operations);
+    const inbox = await post(t.app, '/lapi/staff/inbox/', {}, ops);
+    expect(inbox.statusCode, inbox.body).toBe(200);
+    const items = inbox.json<{ data: { threads: CareInboxItem[] } }>().data.threads;
+    expect(items.find((i) => i.thread_id === thread!.id)).toMatchObject({
+      subject: `Order ${orderNumber}`,
+      order_number: orderNumber,
+      customer_id: c.customerId,
+      unread: 1,
+      last_sender: 'patient',
+    });
+    // A visit's thread stays with its provider.
+    const visitThread = await post(
+      t.app,
+      '/lapi/staff/messages/send/',
+      { visit_id: visitId, body: 'About your visit.' },
+      await providerCookie(),
+    );
+    const visitThreadId = visitThread.json<{ data: { message: { thread_id: number } } }>().data
+      .message.thread_id;
+    expect(items.some((i) => i.thread_id === visitThreadId)).toBe(false);
+    expect(
+      (await post(t.app, '/lapi/staff/inbox/thread/', { thread_id: visitThreadId }, ops))
+        .statusCode,
+    ).toBe(404);
+
+    const opened = await post(t.app, '/lapi/staff/inbox/thread/', { thread_id: thread!.id }, ops);
+    expect(opened.json()).toMatchObject({
+      data: {
+        thread: {
+          messages: [{ sender: 'patient', body: 'When will my order ship? canary-order-question' }],
+        },
+        patient: { customer_id: c.customerId },
+      },
+    });
+    const reread = await post(t.app, '/lapi/staff/inbox/', {}, ops);
+    expect(
+      reread
+        .json<{ data: { threads: CareInboxItem[] } }>()
+        .data.threads.find((i) => i.thread_id === thread!.id)?.unread,
+    ).toBe(0);
+
+    const answered = await post(
+      t.app,
+      '/lapi/staff/inbox/reply/',
+      { thread_id: thread!.id, body: 'It ships once your provider has reviewed your visit.' },
+      ops,
+    );
+    expect(answered.json()).toMatchObject({
+      data: { message: { sender: 'care_team', author: operations.name } },
+    });
+    const after = await post(t.app, '/lapi/messaging/getall/', { leads_id: c.leadsId }, c.cookie);
+    // The provider's note about the visit and this answer, both unread.
+    expect(after.json()).toMatchObject({ data: { unread: 2 } });
+    const mail = readOutbox(t.dataDir).filter(
+      (m) => m.to === c.email && m.subject === 'You have a new message from your care team',
+    );
+    expect(mail.length).toBeGreaterThan(0);
+    expect(mail.every((m) => !m.text.includes('reviewed your visit'))).toBe(true);
+    expect(t.logs()).not.toContain('canary-order-question');
+    const audited = await t.app.db
+      .selectFrom('audit_log')
+      .select(['action', 'subject_type'])
+      .where('customer_id', '=', c.customerId)
+      .where('subject_type', 'in', ['messages', 'thread'])
+      .orderBy('id')
+      .execute();
+    expect(audited).toEqual([
+      { action: 'view', subject_type: 'messages' },
+      { action: 'message', subject_type: 'thread' },
+    ]);
   });
 });

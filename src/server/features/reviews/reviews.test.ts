@@ -7,24 +7,9 @@ import type { Subscription } from '#shared/subscriptions.ts';
 import type { Chart } from '#shared/telehealth.ts';
 import { buildTestApp, testDialect, type TestApp } from '#test/app.ts';
 import { insertCustomer, post, sessionCookie, type TestCustomer } from '#test/factories.ts';
-import { edVisitAtCheckout } from '#test/visits.ts';
+import { edVisitAtCheckout, submittedEdVisit, visitCheckoutBody } from '#test/visits.ts';
 
 const provider = demoStaff.find((s) => s.role === 'provider')!;
-
-const checkoutBody = (visitId: number, ccnum = '4242 4242 4242 4242') => ({
-  visit_id: visitId,
-  shipping: {
-    address: '5 Oak St',
-    address2: '',
-    city: 'Portland',
-    state: 'OR',
-    zip: '97201',
-    phoneNo: '5035550142',
-  },
-  billing: null,
-  payment: { method: 'card', ccnum, ccexp: '12/30', cccvv: '123' },
-  consent: true,
-});
 
 describe(`provider review (${testDialect})`, () => {
   let t: TestApp;
@@ -57,15 +42,7 @@ describe(`provider review (${testDialect})`, () => {
         .execute()
     ).length;
 
-  async function submitted(c: TestCustomer, state = 'OR') {
-    const visitId = await edVisitAtCheckout(t.app, c, state);
-    const response = await post(t.app, '/lapi/visit/checkout/', checkoutBody(visitId), c.cookie);
-    expect(response.statusCode, response.body).toBe(200);
-    return {
-      visitId,
-      orderNumber: response.json<{ data: { order_number: string } }>().data.order_number,
-    };
-  }
+  const submitted = (c: TestCustomer, state = 'OR') => submittedEdVisit(t.app, c, state);
 
   it('checkout holds the price on the card without charging it, and the order waits for review', async () => {
     const c = await insertCustomer(t.app);
@@ -85,7 +62,7 @@ describe(`provider review (${testDialect})`, () => {
     const response = await post(
       t.app,
       '/lapi/visit/checkout/',
-      checkoutBody(visitId, '4000 0000 0000 0002'),
+      visitCheckoutBody(visitId, '4000 0000 0000 0002'),
       c.cookie,
     );
     expect(response.statusCode).toBe(402);
@@ -261,7 +238,7 @@ describe(`provider review (${testDialect})`, () => {
     expect(
       (await post(t.app, '/lapi/doctor', { visit_id: visitId }, c.cookie)).json(),
     ).toMatchObject({ data: { provider: null } });
-    await post(t.app, '/lapi/visit/checkout/', checkoutBody(visitId), c.cookie);
+    await post(t.app, '/lapi/visit/checkout/', visitCheckoutBody(visitId), c.cookie);
     expect(
       (await post(t.app, '/lapi/doctor', { visit_id: visitId }, c.cookie)).json(),
     ).toMatchObject({ data: { provider: { name: provider.name } } });
