@@ -26,6 +26,8 @@ export const paths = {
   staffLogin: '/staff/login',
   staffOrder: (id: number | string) => `/staff/orders/${encodeURIComponent(String(id))}`,
   staffVisit: (id: number | string) => `/staff/visits/${encodeURIComponent(String(id))}`,
+  staffInbox: '/staff/inbox',
+  staffThread: (id: number | string) => `/staff/inbox/${encodeURIComponent(String(id))}`,
   privacy: '/privacy',
   terms: '/terms',
   consentToTelehealth: '/consent-to-telehealth',

@@ -154,6 +154,12 @@ const staffPages = {
   visit: async () => ({
     Component: (await import('./features/staff/pages/staff-visit-page.tsx')).StaffVisitPage,
   }),
+  inbox: async () => ({
+    Component: (await import('./features/staff/pages/staff-inbox-page.tsx')).StaffInboxPage,
+  }),
+  thread: async () => ({
+    Component: (await import('./features/staff/pages/staff-thread-page.tsx')).StaffThreadPage,
+  }),
 };
 
 export const routes: RouteObject[] = [
@@ -248,6 +254,8 @@ export const routes: RouteObject[] = [
           { path: paths.staff, lazy: staffPages.home },
           { path: `${paths.staff}/orders/:id`, lazy: staffPages.order },
           { path: `${paths.staff}/visits/:id`, lazy: staffPages.visit },
+          { path: paths.staffInbox, lazy: staffPages.inbox },
+          { path: `${paths.staffInbox}/:id`, lazy: staffPages.thread },
         ],
       },
     ],

@@ -66,7 +66,8 @@ export function markThreadRead(leadsId: string, threadId: number) {
 
 export async function sendMessage(
   leadsId: string,
-  message: { thread_id: number; body: string } | { subject: string; body: string },
+  message:
+    { thread_id: number; body: string } | { subject: string; order_number?: string; body: string },
 ) {
   const response = await apiPost(apiPaths.messagingSend, SentResponseSchema, {
     body: { leads_id: leadsId, ...message },

@@ -10,7 +10,9 @@ import { dollarsToCents } from './components/order-action-dialog.tsx';
 import { StaffLayout } from './components/staff-layout.tsx';
 import { StaffHomePage } from './pages/staff-home-page.tsx';
 import { StaffLoginPage } from './pages/staff-login-page.tsx';
+import { StaffInboxPage } from './pages/staff-inbox-page.tsx';
 import { StaffOrderPage } from './pages/staff-order-page.tsx';
+import { StaffThreadPage } from './pages/staff-thread-page.tsx';
 import { STAFF_IDLE_MS } from './use-idle-timeout.ts';
 
 const routes: RouteObject[] = [
@@ -20,6 +22,8 @@ const routes: RouteObject[] = [
     children: [
       { path: '/staff', element: <StaffHomePage /> },
       { path: '/staff/orders/:id', element: <StaffOrderPage /> },
+      { path: '/staff/inbox', element: <StaffInboxPage /> },
+      { path: '/staff/inbox/:id', element: <StaffThreadPage /> },
     ],
   },
 ];
@@ -387,6 +391,104 @@ describe('an order in the console', () => {
     expect((await within(dialog).findByRole('alert')).textContent).toBe(
       'Order PW-100112 is shipped and cannot be cancelled.',
     );
+  });
+});
+
+describe('the care team’s inbox', () => {
+  const question = {
+    id: 41,
+    thread_id: 9,
+    sender: 'patient' as const,
+    author: 'Robin',
+    body: 'When will my order ship?',
+    created_at: '2026-11-20T09:00:00.000Z',
+    read: true,
+  };
+
+  it('lists waiting conversations first, opens one and sends the answer', async () => {
+    const u = userEvent.setup();
+    const api = stubApi({
+      '/staff/me/': loggedIn(ops),
+      '/staff/inbox/': ok({
+        threads: [
+          {
+            thread_id: 9,
+            subject: 'Order PW-100112',
+            patient: 'Robin H.',
+            customer_id: 77,
+            order_number: 'PW-100112',
+            updated_at: '2026-11-20T09:00:00.000Z',
+            unread: 1,
+            last_sender: 'patient',
+          },
+          {
+            thread_id: 4,
+            subject: 'Changing my address',
+            patient: 'Ada L.',
+            customer_id: 12,
+            order_number: null,
+            updated_at: '2026-11-18T09:00:00.000Z',
+            unread: 0,
+            last_sender: 'care_team',
+          },
+        ],
+      }),
+      '/staff/inbox/thread/': ok({
+        thread: {
+          id: 9,
+          subject: 'Order PW-100112',
+          visit_id: null,
+          order_number: 'PW-100112',
+          updated_at: '2026-11-20T09:00:00.000Z',
+          unread: 0,
+          messages: [question],
+        },
+        patient: { name: 'Robin Hale', customer_id: 77 },
+      }),
+      '/staff/inbox/reply/': ok(
+        {
+          message: {
+            ...question,
+            id: 42,
+            sender: 'care_team',
+            author: 'Sam Ortiz',
+            body: 'It ships tomorrow.',
+          },
+        },
+        'Sent.',
+      ),
+    });
+    renderRoutes(routes, { path: '/staff/inbox' });
+    expect(await screen.findByText('1 conversation is waiting for an answer.')).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Inbox' }).getAttribute('aria-current')).toBe('page');
+    const links = screen.getAllByRole('link', { name: /Order PW-100112|Changing my address/ });
+    expect(links.map((link) => link.textContent)).toEqual([
+      expect.stringContaining('1 new'),
+      expect.stringContaining('Answered'),
+    ]);
+    await u.click(links[0]!);
+    expect(await screen.findByRole('heading', { level: 1, name: 'Order PW-100112' })).toBeTruthy();
+    expect(screen.getByText('Robin Hale · Customer 77 · About order PW-100112')).toBeTruthy();
+    expect(
+      within(screen.getByRole('log', { name: 'Conversation with Robin Hale' })).getByText(
+        'When will my order ship?',
+      ),
+    ).toBeTruthy();
+    await u.type(screen.getByLabelText('Answer to the patient'), 'It ships tomorrow.');
+    await u.click(screen.getByRole('button', { name: 'Send answer' }));
+    await waitFor(() =>
+      expect(api.calls.find((call) => call.path === '/staff/inbox/reply/')?.body).toEqual({
+        thread_id: 9,
+        body: 'It ships tomorrow.',
+      }),
+    );
+  });
+
+  it('is for operations staff: a provider goes back to their queue', async () => {
+    stubApi({ '/staff/me/': loggedIn(provider), '/staff/visits/': ok({ visits: [] }) });
+    renderRoutes(routes, { path: '/staff/inbox' });
+    expect(await screen.findByRole('heading', { level: 1, name: 'Review queue' })).toBeTruthy();
+    expect(screen.queryByRole('link', { name: 'Inbox' })).toBeNull();
   });
 });
 

@@ -11,7 +11,12 @@ import {
   type StaffOrderDetail,
   type StaffUser,
 } from '#shared/staff.ts';
-import { SentResponseSchema, StaffThreadResponseSchema } from '#shared/messaging.ts';
+import {
+  CareInboxResponseSchema,
+  CareThreadResponseSchema,
+  SentResponseSchema,
+  StaffThreadResponseSchema,
+} from '#shared/messaging.ts';
 import type { PrescriptionSchema } from '#shared/telehealth.ts';
 import { ReviewQueueSchema, ReviewResultSchema, type Chart } from '#shared/telehealth.ts';
 import { ApiError, apiPost } from '#client/lib/api.ts';
@@ -219,4 +224,47 @@ export async function decideVisit(
 export function storeChart(queryClient: QueryClient, chart: Chart): void {
   queryClient.setQueryData(providerKeys.chart(chart.visit_id), chart);
   void queryClient.invalidateQueries({ queryKey: providerKeys.queue });
+}
+
+// --- The care team's inbox (operations) ----------------------------------------------------------
+
+export const inboxKeys = {
+  list: ['/staff', 'inbox'] as const,
+  thread: (id: number) => ['/staff', 'inbox', id] as const,
+};
+
+/** Patient threads not about a visit: waiting ones first. New ones appear without a reload. */
+export function useCareInbox(options: { enabled?: boolean } = {}) {
+  return useQuery({
+    queryKey: inboxKeys.list,
+    queryFn: ({ signal }) =>
+      apiPost(apiPaths.staffInbox, CareInboxResponseSchema, { body: {}, signal }).then(
+        (response) => response.data.threads,
+      ),
+    enabled: options.enabled ?? true,
+    refetchInterval: 30_000,
+    refetchIntervalInBackground: false,
+  });
+}
+
+export function useCareThread(id: number, options: { enabled?: boolean } = {}) {
+  return useQuery({
+    queryKey: inboxKeys.thread(id),
+    queryFn: ({ signal }) =>
+      apiPost(apiPaths.staffInboxThread, CareThreadResponseSchema, {
+        body: { thread_id: id },
+        signal,
+      }).then((response) => response.data),
+    enabled: (options.enabled ?? true) && Number.isInteger(id) && id > 0,
+    // The patient may write again while the thread is open.
+    refetchInterval: 15_000,
+    refetchIntervalInBackground: false,
+  });
+}
+
+export async function replyInThread(threadId: number, body: string) {
+  const response = await apiPost(apiPaths.staffInboxReply, SentResponseSchema, {
+    body: { thread_id: threadId, body },
+  });
+  return response.data.message;
 }

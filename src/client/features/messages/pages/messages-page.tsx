@@ -2,12 +2,12 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { useSearchParams } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { z } from 'zod';
 import type { Thread } from '#shared/messaging.ts';
 import { FieldError, FormAlert, TextField, inputClass } from '#client/components/forms/fields.tsx';
 import { applyApiError } from '#client/components/forms/form-errors.ts';
-import { buttonClass } from '#client/components/ui/button.ts';
+import { buttonClass, textLinkClass } from '#client/components/ui/button.ts';
 import { LoadError } from '#client/components/ui/load-error.tsx';
 import { Spinner } from '#client/components/ui/spinner.tsx';
 import { SubmitButton } from '#client/components/ui/submit-button.tsx';
@@ -16,6 +16,7 @@ import {
   AccountHeader,
   useMemberData,
 } from '#client/features/accounts/components/account-layout.tsx';
+import { paths } from '#client/paths.ts';
 import {
   MessageList,
   ReplyForm,
@@ -42,7 +43,9 @@ export function MessagesPage() {
   const threads = useThreads(leadsId);
   useNewMessagesPoll(leadsId);
   const [params, setParams] = useSearchParams();
-  const [composing, setComposing] = useState(false);
+  // From an order's "Ask about this order": a new message about that order.
+  const aboutOrder = params.get('order');
+  const [composing, setComposing] = useState(aboutOrder !== null);
   const selectedId = Number(params.get('thread'));
   const list = threads.data?.threads ?? [];
   const selected = list.find((thread) => thread.id === selectedId) ?? null;
@@ -122,6 +125,7 @@ export function MessagesPage() {
           {composing ? (
             <NewConversation
               leadsId={leadsId}
+              orderNumber={aboutOrder}
               onCancel={() => setComposing(false)}
               onSent={(threadId) => open(threadId)}
             />
@@ -186,6 +190,14 @@ function ThreadView({
       <h2 id="thread-title" ref={heading} tabIndex={-1} className="text-xl text-ink outline-none">
         {thread.subject}
       </h2>
+      {thread.order_number ? (
+        <p className="mt-1 text-sm text-ink-soft">
+          About{' '}
+          <Link to={`${paths.orders}#${thread.order_number}`} className={textLinkClass}>
+            order {thread.order_number}
+          </Link>
+        </p>
+      ) : null}
       <div ref={scroller} className="mt-4 max-h-[32rem] overflow-y-auto">
         <MessageList messages={thread.messages} me="patient" label={thread.subject} />
       </div>
@@ -218,10 +230,12 @@ const NewConversationSchema = z.object({
 
 function NewConversation({
   leadsId,
+  orderNumber,
   onCancel,
   onSent,
 }: {
   leadsId: string;
+  orderNumber: string | null;
   onCancel: () => void;
   onSent: (threadId: number) => void;
 }) {
@@ -235,13 +249,16 @@ function NewConversation({
     formState: { errors, isSubmitting },
   } = useForm({
     resolver: zodResolver(NewConversationSchema),
-    defaultValues: { subject: '', body: '' },
+    defaultValues: { subject: orderNumber ? `Order ${orderNumber}` : '', body: '' },
   });
-  useEffect(() => setFocus('subject'), [setFocus]);
+  useEffect(() => setFocus(orderNumber ? 'body' : 'subject'), [setFocus, orderNumber]);
   const submit = handleSubmit(async (values) => {
     setAlert(null);
     try {
-      const message = await sendMessage(leadsId, values);
+      const message = await sendMessage(
+        leadsId,
+        orderNumber ? { ...values, order_number: orderNumber } : values,
+      );
       await refreshThreads(queryClient, leadsId);
       showToast({ kind: 'success', title: 'Your message was sent to your care team.' });
       onSent(message.thread_id);
@@ -256,6 +273,7 @@ function NewConversation({
       <h2 id="new-title" className="text-xl text-ink">
         New message to your care team
       </h2>
+      {orderNumber ? <p className="mt-1 text-sm text-ink-soft">About order {orderNumber}</p> : null}
       <form onSubmit={(event) => void submit(event)} noValidate className="mt-4 space-y-4">
         {alert ? <FormAlert>{alert}</FormAlert> : null}
         <TextField

@@ -4,7 +4,7 @@ import { categoryLabel } from '#shared/catalog.ts';
 import { messages } from '#shared/messages.ts';
 import { formatCents } from '#shared/money.ts';
 import { trackingUrl, type Order } from '#shared/orders.ts';
-import { buttonClass } from '#client/components/ui/button.ts';
+import { buttonClass, textLinkClass } from '#client/components/ui/button.ts';
 import { LoadError } from '#client/components/ui/load-error.tsx';
 import { Spinner } from '#client/components/ui/spinner.tsx';
 import {
@@ -254,6 +254,15 @@ function OrderCard({ order, paymentFailed }: { order: Order; paymentFailed: bool
           </div>
         ) : null}
       </dl>
+      <p className="mt-4 border-t border-line pt-4 text-[0.9375rem]">
+        <Link
+          to={`${paths.messages}?order=${encodeURIComponent(order.order_number)}`}
+          className={textLinkClass}
+        >
+          Ask about this order
+          <span className="sr-only"> ({order.order_number})</span>
+        </Link>
+      </p>
     </article>
   );
 }

@@ -1,5 +1,5 @@
 import { Suspense, type ReactNode } from 'react';
-import { Link, ScrollRestoration } from 'react-router';
+import { Link, NavLink, ScrollRestoration } from 'react-router';
 import { site } from '#shared/site.ts';
 import type { StaffRole, StaffUser } from '#shared/staff.ts';
 import { Spinner } from '#client/components/ui/spinner.tsx';
@@ -15,6 +15,22 @@ interface StaffFrameProps {
   onLogOut?: () => void;
   loggingOut?: boolean;
   children: ReactNode;
+}
+
+function ConsoleLink({ to, end, children }: { to: string; end?: boolean; children: string }) {
+  return (
+    <NavLink
+      to={to}
+      end={end ?? false}
+      className={({ isActive }) =>
+        `inline-flex min-h-10 items-center rounded-full px-3 font-semibold focus-visible:outline-white ${
+          isActive ? 'bg-white/15 text-white' : 'text-accent-100 hover:bg-white/10 hover:text-white'
+        }`
+      }
+    >
+      {children}
+    </NavLink>
+  );
 }
 
 /**
@@ -47,6 +63,14 @@ export function StaffFrame({ staff, onLogOut, loggingOut = false, children }: St
               {site.name} Staff
             </span>
           </Link>
+          {staff?.role === 'operations' ? (
+            <nav aria-label="Console" className="flex items-center gap-1 text-sm">
+              <ConsoleLink to={paths.staff} end>
+                Orders
+              </ConsoleLink>
+              <ConsoleLink to={paths.staffInbox}>Inbox</ConsoleLink>
+            </nav>
+          ) : null}
           {staff ? (
             <div className="ml-auto flex items-center gap-3 text-sm">
               <p className="min-w-0 text-right leading-tight">
