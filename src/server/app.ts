@@ -6,7 +6,7 @@ import fastifyCookie from '@fastify/cookie';
 import fastifyHelmet from '@fastify/helmet';
 import fastifyMultipart from '@fastify/multipart';
 import fastifySwagger from '@fastify/swagger';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
 import {
   jsonSchemaTransform,
   serializerCompiler,
@@ -48,7 +48,8 @@ import { uploadsRoutes } from './features/uploads/uploads.routes.ts';
 import { visitsRoutes } from './features/visits/visits.routes.ts';
 import { healthRoutes } from './features/health/health.routes.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
-import { registerErrorHandling } from './plugins/errors.ts';
+import { registerErrorHandling, sendFrameworkError } from './plugins/errors.ts';
+import { registerJsonBodyParser } from './plugins/json-body.ts';
 import { loggerOptions } from './plugins/logging.ts';
 import { registerSameOriginCheck } from './plugins/same-origin.ts';
 import { registerSessions } from './plugins/session.ts';
@@ -80,6 +81,8 @@ export interface BuildAppOptions {
   payments?: PaymentGateway;
   /** Skip migrations and seeding (for a database someone else prepared). */
   skipMigrations?: boolean;
+  /** Told of every route as it is registered (the abuse tests fuzz the real route table). */
+  onRoute?: (route: RouteOptions) => void;
 }
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -135,10 +138,14 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     bodyLimit: 1024 * 1024,
     forceCloseConnections: 'idle',
     return503OnClosing: true,
+    frameworkErrors: sendFrameworkError,
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
+  registerJsonBodyParser(app);
+  const { onRoute } = options;
+  if (onRoute) app.addHook('onRoute', (route) => onRoute(route));
 
   const dbHandle = openDatabase({
     dataDir: env.DATA_DIR,

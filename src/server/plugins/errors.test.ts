@@ -80,4 +80,45 @@ describe(`the error handler (${testDialect})`, () => {
       expect(response.json()).toMatchObject({ status: 'FAILURE' });
     }
   });
+
+  it('a NUL character anywhere in a JSON body is refused with 400, on both databases', async () => {
+    // PostgreSQL text cannot hold U+0000: this coupon look-up used to fail there with a 500.
+    for (const payload of [
+      '{"code":"WELCOME10\\u0000","subtotal_cents":1000}',
+      '{"code":"WELCOME10","nested":{"k\\u0000":1}}',
+    ]) {
+      const response = await t.app.inject({
+        method: 'POST',
+        url: '/lapi/coupon/code',
+        headers: { 'content-type': 'application/json' },
+        payload,
+      });
+      expect(response.statusCode, payload).toBe(400);
+      expect(response.json()).toMatchObject({ status: 'FAILURE', code: 'INVALID_CHARACTER' });
+    }
+    const escaped = await t.app.inject({
+      method: 'POST',
+      url: '/lapi/coupon/code',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"code":"NOPE\\\\u0000"}',
+    });
+    expect(escaped.json()).toMatchObject({ code: 'COUPON_REFUSED' });
+  });
+
+  it("the router's own refusals (a malformed or over-long path) answer with the one error body", async () => {
+    for (const [url, status] of [
+      ['/lapi/products/%zz', 400],
+      [`/lapi/products/${'a'.repeat(300)}`, 414],
+    ] as const) {
+      const response = await t.app.inject({ method: 'GET', url });
+      expect(response.statusCode, url).toBe(status);
+      expect(response.json()).toEqual({
+        status: 'FAILURE',
+        code: expect.stringMatching(/^FST_ERR_/),
+        message: expect.any(String),
+        requestId: expect.any(String),
+      });
+      expect(response.body).not.toContain('aaaa');
+    }
+  });
 });

@@ -108,8 +108,31 @@ export function registerErrorHandling(
   });
 }
 
+/**
+ * Fastify's refusals before any route is found (a malformed percent-encoding in the path, a path
+ * parameter over the length limit): the one error body too, not Fastify's own. Passed to Fastify
+ * as `frameworkErrors`, since the error handler never sees them.
+ */
+export function sendFrameworkError(
+  error: FastifyError,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): void {
+  const status = typeof error.statusCode === 'number' ? error.statusCode : 400;
+  if (status >= 500) {
+    request.log.error({ err: error }, 'unexpected error');
+    void reply.status(500).send(body(request, 'INTERNAL', messages.internalError));
+    return;
+  }
+  void reply.status(status).send(body(request, error.code ?? 'BAD_REQUEST', publicMessage(error)));
+}
+
 function publicMessage(error: FastifyError): string {
   switch (error.code) {
+    case 'FST_ERR_BAD_URL':
+      return 'This address is not valid.';
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      return 'This address is too long.';
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return 'The request body is not valid JSON.';

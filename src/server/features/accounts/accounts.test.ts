@@ -1,10 +1,8 @@
-import fs from 'node:fs';
-import path from 'node:path';
-import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readOutbox } from '#server/adapters/mailer.ts';
 import { demoCustomer } from '#server/db/seed-demo.ts';
 import { buildTestApp, testDialect, type TestApp } from '#test/app.ts';
+import { everythingStored } from '#test/database.ts';
 import { insertCustomer, post, sessionCookie, type TestCustomer } from '#test/factories.ts';
 
 const address = {
@@ -374,25 +372,3 @@ describe(`demo data (${testDialect})`, () => {
     expect(Number(count.n)).toBe(1);
   });
 });
-
-/** Every byte the database holds for this app: the SQLite files, or every row of every table on PostgreSQL. */
-async function everythingStored(t: TestApp): Promise<string> {
-  if (testDialect === 'sqlite') {
-    return fs
-      .readdirSync(t.dataDir)
-      .filter((f) => f.startsWith('pairwell.db'))
-      .map((f) => fs.readFileSync(path.join(t.dataDir, f)).toString('latin1'))
-      .join('\n');
-  }
-  const tables = await sql<{
-    table_name: string;
-  }>`select table_name from information_schema.tables where table_schema = current_schema()`.execute(
-    t.app.db,
-  );
-  const dumps: string[] = [];
-  for (const { table_name } of tables.rows) {
-    const rows = await sql`select * from ${sql.table(table_name)}`.execute(t.app.db);
-    dumps.push(JSON.stringify(rows.rows));
-  }
-  return dumps.join('\n');
-}

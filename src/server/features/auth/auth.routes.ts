@@ -41,9 +41,10 @@ export const authRoutes =
       apiPaths.login,
       { schema: { tags, body: LoginSchema, response: { 200: v1Success(LoginResultSchema) } } },
       async (request, reply) => {
-        // A new token at every log-in (no session fixation); the old one, if any, ends.
-        if (request.session) await endSession(ctx, request.session.tokenHash);
+        // A new token at every log-in (no session fixation); the old one, if any, ends then, and
+        // only then: a refused attempt changes nothing.
         const result = await login(ctx, request.body, requestMeta(request));
+        if (request.session) await endSession(ctx, request.session.tokenHash);
         setSessionCookie(reply, ctx.env, result.token, result.maxAgeSeconds);
         return {
           status: 'SUCCESS' as const,

@@ -22,8 +22,9 @@ export const staffRoutes =
         },
       },
       async (request, reply) => {
-        if (request.staffSession) await endStaffSession(ctx, request.staffSession.tokenHash);
+        // The old session ends only when the new one starts: a refused attempt changes nothing.
         const result = await staffLogin(ctx, request.body, request.ip);
+        if (request.staffSession) await endStaffSession(ctx, request.staffSession.tokenHash);
         setStaffCookie(reply, ctx.env, result.token, result.maxAgeSeconds);
         return { status: 'SUCCESS' as const, message: '', data: { staff: result.staff } };
       },
