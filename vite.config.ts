@@ -37,6 +37,20 @@ export default defineConfig({
     assetsDir: 'assets',
     sourcemap: true,
     target: 'es2022',
+    rolldownOptions: {
+      output: {
+        codeSplitting: {
+          groups: [
+            {
+              // zod and the module that configures it share one chunk, so the configuration runs
+              // before any other chunk builds a schema (see src/client/lib/zod-config.ts).
+              name: 'zod',
+              test: /node_modules[\\/]zod[\\/]|src[\\/]client[\\/]lib[\\/]zod-config\.ts$/,
+            },
+          ],
+        },
+      },
+    },
   },
   server: {
     port: 5173,

@@ -7,7 +7,7 @@ export default defineConfig({
   define: { __APP_BUILD__: JSON.stringify('test') },
   test: {
     root: path.resolve('.'),
-    include: ['src/**/*.test.{ts,tsx}', 'test/**/*.test.ts'],
+    include: ['src/**/*.test.{ts,tsx}', 'test/**/*.test.ts', 'scripts/**/*.test.ts'],
     setupFiles: ['test/setup.ts'],
     environment: 'node',
     testTimeout: 30_000,

@@ -1,3 +1,5 @@
+// First, before any module builds a zod schema (see the file).
+import './lib/zod-config.ts';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app.tsx';

@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import {
+  budgets,
+  checkBudgets,
+  formatSizeReport,
+  KiB,
+  targets,
+  type RouteSize,
+} from './size-budget.ts';
+
+const size = (route: string, group: RouteSize['group'], gzipKiB: number): RouteSize => ({
+  route,
+  group,
+  visit: `open ${route}`,
+  gzipBytes: Math.round(gzipKiB * KiB),
+  rawBytes: Math.round(gzipKiB * KiB * 3),
+  scripts: 4,
+});
+
+// The tests hold the check to explicit limits, so they prove the rule whatever CI enforces today.
+const issueBudgets = { storefront: 90 * KiB, member: 160 * KiB };
+
+describe('size budget', () => {
+  it('passes when every route is at or under its group budget', () => {
+    const sizes = [
+      size('/', 'storefront', 90),
+      size('/shop/:slug', 'storefront', 60),
+      size('/dashboard', 'member', 160),
+    ];
+    expect(checkBudgets(sizes, issueBudgets)).toEqual([]);
+    expect(formatSizeReport(sizes, [], issueBudgets)).toContain('every route fits');
+  });
+
+  it('fails a storefront route one byte over 90 KiB, naming it and the budget', () => {
+    const sizes = [
+      { ...size('/', 'storefront', 90), gzipBytes: 90 * KiB + 1 },
+      size('/dashboard', 'member', 150),
+    ];
+    const failures = checkBudgets(sizes, issueBudgets);
+    expect(failures).toEqual([{ route: '/', gzipBytes: 90 * KiB + 1, budgetBytes: 90 * KiB }]);
+    expect(formatSizeReport(sizes, failures, issueBudgets)).toMatch(
+      /\/\s+90\.0 KiB of\s+90\.0 KiB {2}OVER BUDGET/,
+    );
+  });
+
+  it('holds the member area to 160 KiB, not to the storefront budget', () => {
+    const failures = checkBudgets(
+      [size('/dashboard', 'member', 150), size('/account', 'member', 161)],
+      issueBudgets,
+    );
+    expect(failures.map((failure) => failure.route)).toEqual(['/account']);
+    expect(targets).toEqual(issueBudgets);
+  });
+
+  it('reports every route over budget with how far over it is', () => {
+    const sizes = [size('/', 'storefront', 169.5), size('/shop/:slug', 'storefront', 100)];
+    const failures = checkBudgets(sizes, issueBudgets);
+    expect(failures).toHaveLength(2);
+    expect(formatSizeReport(sizes, failures, issueBudgets)).toContain(
+      'Size budget exceeded: / by 79.5 KiB, /shop/:slug by 10.0 KiB.',
+    );
+  });
+
+  it('fails CI over today’s budget, and reports the targets it has not reached yet', () => {
+    const today = [size('/', 'storefront', 169.4), size('/dashboard', 'member', 181.2)];
+    expect(checkBudgets(today)).toEqual([]);
+    expect(formatSizeReport(today, [])).toContain('target 90.0 KiB missed by 79.4 KiB');
+    const heavier = [{ ...today[0]!, gzipBytes: budgets.storefront + 1 }];
+    expect(checkBudgets(heavier)).toEqual([
+      { route: '/', gzipBytes: budgets.storefront + 1, budgetBytes: budgets.storefront },
+    ]);
+  });
+});
