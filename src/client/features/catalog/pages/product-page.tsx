@@ -64,7 +64,13 @@ export function ProductPage() {
   const product = useProductLine(slug);
   useViewItem(product.data);
 
-  if (product.isPending) return <Spinner block label="Loading the product…" />;
+  // As tall as the screen while loading, so the footer does not show and then jump away (layout shift).
+  if (product.isPending)
+    return (
+      <div className="min-h-dvh">
+        <Spinner block label="Loading the product…" />
+      </div>
+    );
   if (product.isError) {
     if (product.error instanceof ApiError && product.error.status === 404) return <NotFoundPage />;
     return (
