@@ -17,14 +17,19 @@ export async function expectAccessible(page: Page): Promise<void> {
   expect(summary, 'axe violations').toEqual([]);
 }
 
-/** A full-page screenshot in e2e/screenshots/, named by the page and the viewport project. */
-export async function screenshot(page: Page, testInfo: TestInfo, name: string): Promise<void> {
+/**
+ * A screenshot in e2e/screenshots/, named by the page and the viewport project: the full page, or
+ * only the window (to show an open dialog as it is seen).
+ */
+export async function screenshot(
+  page: Page,
+  testInfo: TestInfo,
+  name: string,
+  { fullPage = true }: { fullPage?: boolean } = {},
+): Promise<void> {
   const dir = path.resolve('e2e/screenshots');
   fs.mkdirSync(dir, { recursive: true });
-  await page.screenshot({
-    path: path.join(dir, `${name}-${testInfo.project.name}.png`),
-    fullPage: true,
-  });
+  await page.screenshot({ path: path.join(dir, `${name}-${testInfo.project.name}.png`), fullPage });
 }
 
 /** Collects console errors and failed same-origin requests so a journey can assert there were none. */

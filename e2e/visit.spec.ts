@@ -1,209 +1,119 @@
-import crypto from 'node:crypto';
-import { expect, test, type Page, type TestInfo } from '@playwright/test';
-import { disqualification } from '../src/shared/questionnaires/engine.ts';
-import { edIntakeV1 } from '../src/shared/questionnaires/ed-intake.v1.ts';
+import { expect, test } from '@playwright/test';
 import type { QuestionnaireItem } from '../src/shared/questionnaires/format.ts';
-import { expectAccessible, screenshot, watchConsole } from './helpers.ts';
+import { latestQuestionnaire } from '../src/shared/questionnaires/registry.ts';
+import { treatmentsFor } from '../src/shared/telehealth.ts';
+import { watchConsole } from './helpers.ts';
+import {
+  answerAllQuestions,
+  checkScreen,
+  logIn,
+  passEligibility,
+  signUpThroughApi,
+} from './visit-helpers.ts';
 
 /**
- * The ED online visit in a real browser at 375px and 1280px: a new patient in Oregon answers
- * safely, leaves halfway and comes back to the same question, uploads an ID, consents and pays;
- * a patient in Alabama is stopped before any health question. Every screen is checked with axe.
+ * The Sleep and Hair online visits in a real browser at 375px and 1280px: from the home page's
+ * program card through eligibility and the whole questionnaire to the treatment preferences, which
+ * are saved. Every kind of question screen and the preferences are checked with axe. (The ED visit,
+ * from sign-up to the provider's approval, is e2e/telehealth.spec.ts.)
  */
 
-const password = 'a long enough passphrase';
+test.use({ actionTimeout: 15_000 });
 
-async function newPatient(page: Page): Promise<void> {
-  const email = `visit-${crypto.randomBytes(5).toString('hex')}@example.test`;
-  const created = await page.request.post('/lapi/account/create/', {
-    data: {
-      email,
-      first_name: 'Jordan',
-      last_name: 'Reyes',
-      password,
-      dob: '04/02/1985',
-      phoneNo: '5035550177',
-      consent: true,
+const walks = [
+  {
+    category: 'sleep',
+    card: /^Start your visit\W+Sleep$/,
+    drug: 'doxepin',
+    extra: {
+      legend: 'What do you want help with?',
+      choices: ['Falling asleep', 'Staying asleep', 'Both'],
     },
-  });
-  expect(created.status(), await created.text()).toBe(200);
-  await page.request.post('/lapi/account/logout/', { data: {} });
-  await page.goto('/visit/ed');
-  await expect(page).toHaveURL(/\/login$/);
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password', { exact: true }).fill(password);
-  await page.locator('#main').getByRole('button', { name: 'Log in' }).click();
-}
+  },
+  {
+    category: 'hair',
+    card: /^Start your visit\W+Hair$/,
+    drug: 'minoxidil-topical',
+    extra: {
+      legend: 'Do you prefer tablets or foam?',
+      choices: ['Tablets', 'Foam on the scalp', 'No preference — my provider can choose'],
+    },
+  },
+] as const;
 
-async function check(page: Page, testInfo: TestInfo, name: string) {
-  await expectAccessible(page);
-  await page.evaluate(() => window.scrollTo(0, 0));
-  await screenshot(page, testInfo, `visit-${name}`);
-}
+for (const walk of walks) {
+  test(`the ${walk.category} visit: eligibility and its questions lead to its treatment preferences`, async ({
+    page,
+  }, testInfo) => {
+    test.setTimeout(180_000);
+    const problems = watchConsole(page);
+    const questionnaire = latestQuestionnaire(walk.category);
+    const patient = await signUpThroughApi(page.request, `visit-${walk.category}`);
+    await logIn(page, patient.email, patient.password);
 
-/** The same choice as test/visits.ts `safeAnswer`: an answer that neither stops nor flags. */
-function safeAnswer(item: QuestionnaireItem) {
-  const safe = (value: boolean) => disqualification(item, value) === null;
-  switch (item.type) {
-    case 'boolean':
-      return [false, true].find((v) => safe(v) && !(item.flagWhen && v === item.flagWhen.answer));
-    case 'choice':
-      return (
-        item.options?.find((o) => !o.disqualify && !o.flag) ??
-        item.options?.find((o) => !o.disqualify)
-      )?.display;
-    case 'multi-choice':
-      return item.options?.find((o) => o.exclusive && !o.disqualify)?.display;
-    case 'integer':
-    case 'decimal': {
-      const low = item.disqualifyOutside?.min ?? item.min ?? 0;
-      const high = item.disqualifyOutside?.max ?? item.max ?? low + 10;
-      return String(Math.round((low + high) / 2));
-    }
-    case 'date':
-      return '2024-01-15';
-    default:
-      return 'Nothing to add.';
-  }
-}
+    await page.goto('/');
+    await page.getByRole('link', { name: walk.card }).click();
+    await expect(page).toHaveURL(new RegExp(`/visit/${walk.category}/eligibility$`));
+    await checkScreen(page, testInfo, `visit-${walk.category}-eligibility`);
+    await passEligibility(page);
 
-const questionHeading = (page: Page) => page.locator('#main form h2').first();
-
-/** Answers the question on screen; returns its text. */
-async function answerOne(page: Page): Promise<string> {
-  const heading = questionHeading(page);
-  await expect(heading).toBeVisible();
-  const text = (await heading.textContent()) ?? '';
-  const item = edIntakeV1.items.find((i) => i.text === text);
-  if (!item) throw new Error(`Unknown question: ${text}`);
-  const answer = safeAnswer(item);
-  const form = page.locator('#main form').first();
-  if (item.type === 'boolean')
-    await form.getByRole('radio', { name: answer ? 'Yes' : 'No' }).check();
-  else if (item.type === 'choice')
-    await form.getByRole('radio', { name: String(answer), exact: true }).check();
-  else if (item.type === 'multi-choice')
-    await form.getByRole('checkbox', { name: String(answer), exact: true }).check();
-  else if (item.type === 'text') await form.locator('textarea').fill(String(answer));
-  else if (item.type !== 'display') await form.locator('input').fill(String(answer));
-  await form.getByRole('button', { name: item.type === 'display' ? 'Continue' : 'Next' }).click();
-  await expect(heading).not.toHaveText(text);
-  return text;
-}
-
-test('a new patient in Oregon completes the ED visit, resuming halfway', async ({
-  page,
-}, testInfo) => {
-  test.setTimeout(120_000);
-  const problems = watchConsole(page);
-  await newPatient(page);
-
-  await expect(page).toHaveURL(/\/visit\/ed\/eligibility$/);
-  await expect(page.getByRole('heading', { name: 'First, a few details' })).toBeVisible();
-  await check(page, testInfo, 'eligibility');
-  await page.getByRole('button', { name: 'Continue' }).click();
-  await expect(page.getByText('Choose the state you live in')).toBeVisible();
-  await expect(page.getByText('You must enter a date of birth.')).toBeVisible();
-  await page.getByLabel('State you live in').selectOption('OR');
-  await page.getByLabel('Date of birth').fill('04/02/1985');
-  await page.getByRole('button', { name: 'Continue' }).click();
-
-  await expect(page).toHaveURL(/\/visit\/ed\/questions$/);
-  const progress = page.getByRole('progressbar', { name: 'Health questions' });
-  await expect(progress).toHaveAttribute('aria-valuenow', '1');
-  await check(page, testInfo, 'question-first');
-
-  for (let i = 0; i < 8; i += 1) await answerOne(page);
-  const where = await questionHeading(page).textContent();
-  const index = await progress.getAttribute('aria-valuenow');
-  await check(page, testInfo, 'question-halfway');
-
-  // Leave, and come back from Home's flag: the same question.
-  await page.goto('/dashboard');
-  const flag = page.locator('a[href="/visit/ed"]').first();
-  await expect(flag).toBeVisible();
-  await flag.click();
-  await expect(page).toHaveURL(/\/visit\/ed\/questions$/);
-  await expect(questionHeading(page)).toHaveText(where ?? '');
-  await expect(progress).toHaveAttribute('aria-valuenow', index ?? '');
-
-  // Back goes to the question before, and Next returns.
-  await page.getByRole('button', { name: 'Back' }).click();
-  await expect(questionHeading(page)).not.toHaveText(where ?? '');
-
-  for (let i = 0; i < 60 && /\/questions$/.test(page.url()); i += 1) {
-    if (!(await questionHeading(page).isVisible())) break;
-    await answerOne(page).catch(async (error: unknown) => {
-      if (!/\/questions$/.test(page.url())) return '';
-      throw error;
+    const progress = page.getByRole('progressbar', { name: 'Health questions' });
+    await expect(progress).toHaveAttribute('aria-valuenow', '1');
+    const kinds = new Set<string>();
+    const answered = await answerAllQuestions(page, questionnaire, async (item) => {
+      // Each screen shows where the patient is, and each kind of question is checked once.
+      await expect(progress).toHaveAttribute('aria-valuemax', /^\d+$/);
+      if (kinds.has(item.type)) return;
+      kinds.add(item.type);
+      await checkScreen(page, testInfo, `visit-${walk.category}-question-${item.type}`);
     });
-  }
+    // The program's own questionnaire was asked, from its first item to its end.
+    const ids = answered.map((item: QuestionnaireItem) => item.linkId);
+    expect(ids[0]).toBe(questionnaire.items[0]?.linkId);
+    expect(ids.length).toBeGreaterThan(10);
+    expect(new Set(ids).size).toBe(ids.length);
 
-  await expect(page).toHaveURL(/\/visit\/ed\/preferences$/);
-  await check(page, testInfo, 'preferences');
-  await page.getByRole('radio', { name: /Sildenafil/ }).check();
-  await page.getByRole('radio', { name: '50 mg' }).check();
-  await page.getByRole('radio', { name: /6 doses a month/ }).check();
-  await page.getByRole('button', { name: 'Continue' }).click();
+    await expect(page).toHaveURL(new RegExp(`/visit/${walk.category}/preferences$`));
+    await expect(page.getByRole('heading', { name: 'Your treatment preferences' })).toBeVisible();
+    const treatments = treatmentsFor(walk.category);
+    const treatmentGroup = page.getByRole('group', { name: 'Treatment' });
+    for (const treatment of treatments)
+      await expect(treatmentGroup.getByRole('radio', { name: treatment.label })).toBeVisible();
+    const extra = page.getByRole('group', { name: walk.extra.legend });
+    for (const choice of walk.extra.choices)
+      await expect(extra.getByRole('radio', { name: choice, exact: true })).toBeVisible();
 
-  await expect(page).toHaveURL(/\/visit\/ed\/photo$/);
-  // A 1×1 PNG.
-  const png = Buffer.from(
-    'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
-    'base64',
-  );
-  await page.getByLabel('Photo of your ID').setInputFiles({
-    name: 'id.png',
-    mimeType: 'image/png',
-    buffer: png,
+    // Continue without choosing says what is missing.
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await expect(extra.getByRole('radio').first()).toHaveAttribute('aria-invalid', 'true');
+    await checkScreen(page, testInfo, `visit-${walk.category}-preferences-errors`);
+
+    const chosen = treatments.find((t) => t.drug === walk.drug);
+    if (!chosen) throw new Error(`No ${walk.drug} for ${walk.category}`);
+    await treatmentGroup.getByRole('radio', { name: chosen.label }).check();
+    await page
+      .getByRole('group', { name: 'Dose' })
+      .getByRole('radio', { name: chosen.dosages[0]?.label ?? '', exact: true })
+      .check();
+    await page
+      .getByRole('group', { name: 'How much each month' })
+      .getByRole('radio', { name: chosen.frequencies[0]?.label ?? '' })
+      .check();
+    await extra.getByRole('radio', { name: walk.extra.choices[0], exact: true }).check();
+    // Each answered group's message goes at once.
+    await expect(extra.getByRole('radio').first()).not.toHaveAttribute('aria-invalid', 'true');
+    await expect(page.getByRole('group', { name: 'Dose' })).not.toHaveAttribute(
+      'aria-describedby',
+      /.+/,
+    );
+    await page
+      .getByLabel('Anything your provider should know about your preference? (optional)')
+      .fill('Nothing more.');
+    await checkScreen(page, testInfo, `visit-${walk.category}-preferences`);
+    await page.getByRole('button', { name: 'Continue' }).click();
+    // Saved: the visit moves on to the photo ID.
+    await expect(page).toHaveURL(new RegExp(`/visit/${walk.category}/photo$`));
+    await expect(page.getByRole('heading', { name: 'Confirm who you are' })).toBeVisible();
+    expect(problems.filter((p) => !/status of 40\d /.test(p))).toEqual([]);
   });
-  await expect(page.getByAltText('Preview of the ID photo you chose')).toBeVisible();
-  await check(page, testInfo, 'photo');
-  await page.getByRole('button', { name: 'Upload and continue' }).click();
-
-  await expect(page).toHaveURL(/\/visit\/ed\/consent$/);
-  await page.getByRole('button', { name: 'Continue' }).click();
-  await expect(
-    page.getByText('Continue your online visit by checking the box above'),
-  ).toBeVisible();
-  await check(page, testInfo, 'consent');
-  await page.getByRole('checkbox').check();
-  await page.getByRole('button', { name: 'Continue' }).click();
-
-  await expect(page).toHaveURL(/\/visit\/ed\/checkout$/);
-  await page.getByLabel('Street address').fill('500 Market Street');
-  await page.getByLabel('City').fill('Portland');
-  await page.getByLabel('State').selectOption('OR');
-  await page.getByLabel('ZIP code').fill('97204');
-  await page.getByLabel('Card number').fill('4242 4242 4242 4242');
-  await page.getByLabel('Expiration').fill('12/30');
-  await page.getByLabel('Security code').fill('123');
-  await page.getByRole('checkbox', { name: /I authorize/ }).check();
-  await check(page, testInfo, 'checkout');
-  await page.getByRole('button', { name: 'Submit my visit' }).click();
-
-  await expect(page).toHaveURL(/\/visit\/ed\/submitted$/);
-  await expect(page.getByRole('heading', { name: 'Your visit is with a provider' })).toBeVisible();
-  await expect(page.getByRole('link', { name: 'View my order' })).toHaveAttribute(
-    'href',
-    /^\/orders#/,
-  );
-  await check(page, testInfo, 'submitted');
-  expect(problems.filter((p) => !/status of 40\d /.test(p))).toEqual([]);
-});
-
-test('a patient in Alabama is stopped at eligibility, before any health question', async ({
-  page,
-}, testInfo) => {
-  await newPatient(page);
-  await expect(page).toHaveURL(/\/visit\/ed\/eligibility$/);
-  await page.getByLabel('State you live in').selectOption('AL');
-  await page.getByLabel('Date of birth').fill('04/02/1985');
-  await page.getByRole('button', { name: 'Continue' }).click();
-  await expect(page).toHaveURL(/\/visit\/ed\/ineligible$/);
-  await expect(
-    page.getByRole('heading', { name: 'We can’t offer this online visit to you right now' }),
-  ).toBeVisible();
-  await expect(page.getByRole('progressbar')).toHaveCount(0);
-  await check(page, testInfo, 'ineligible');
-});
+}

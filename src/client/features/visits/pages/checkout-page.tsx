@@ -1,6 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useRef, useState } from 'react';
-import { useForm, useWatch } from 'react-hook-form';
+import { useForm, useWatch, type FieldErrors } from 'react-hook-form';
 import { Link, useNavigate } from 'react-router';
 import { z } from 'zod';
 import {
@@ -48,6 +48,35 @@ const fieldNames = [
   'pay.consent',
 ] as const;
 
+/**
+ * The fields top to bottom. react-hook-form would focus the first invalid field in the order the
+ * fields were registered, which here is not the screen's order (the expiry and the payment method
+ * register before the address): a keyboard or screen-reader user landed mid-form.
+ */
+const screenOrder = [
+  'shipping.address',
+  'shipping.address2',
+  'shipping.city',
+  'shipping.state',
+  'shipping.zip',
+  'shipping.phoneNo',
+  'pay.ccnum',
+  'pay.ccexp',
+  'pay.cccvv',
+  'pay.billing.address',
+  'pay.billing.address2',
+  'pay.billing.city',
+  'pay.billing.state',
+  'pay.billing.zip',
+  'pay.consent',
+] as const;
+
+function hasError(errors: FieldErrors<VisitCheckoutForm>, name: string): boolean {
+  let node: unknown = errors;
+  for (const key of name.split('.')) node = (node as Record<string, unknown> | undefined)?.[key];
+  return node !== undefined;
+}
+
 const methodClass =
   'flex cursor-pointer items-center gap-3 rounded-2xl border border-line bg-white px-4 py-3 transition-colors hover:border-accent-400 has-checked:border-accent-600 has-checked:bg-accent-50 has-checked:ring-1 has-checked:ring-accent-600';
 
@@ -65,9 +94,11 @@ function CheckoutForm({ visitId, account }: { visitId: number; account: AccountD
     control,
     handleSubmit,
     setError,
+    setFocus,
     formState: { errors, isSubmitting },
   } = useForm({
     resolver: zodResolver(VisitCheckoutFormSchema),
+    shouldFocusError: false,
     defaultValues: {
       shipping: {
         address: account?.shipping?.address ?? '',
@@ -131,9 +162,18 @@ function CheckoutForm({ visitId, account }: { visitId: number; account: AccountD
     }
   };
 
+  const focusFirstProblem = (found: FieldErrors<VisitCheckoutForm>) => {
+    const first = screenOrder.find((name) => hasError(found, name));
+    if (first) setFocus(first);
+  };
+
   const payErrors = errors.pay;
   return (
-    <form onSubmit={(event) => void handleSubmit(pay)(event)} noValidate className="space-y-7">
+    <form
+      onSubmit={(event) => void handleSubmit(pay, focusFirstProblem)(event)}
+      noValidate
+      className="space-y-7"
+    >
       <fieldset className="space-y-5">
         <legend className="font-sans text-base font-semibold text-ink">Shipping address</legend>
         <AddressFields

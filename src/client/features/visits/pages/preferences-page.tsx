@@ -93,6 +93,9 @@ function PreferencesForm({ visitId }: { visitId: number }) {
   const [alert, setAlert] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
   const treatment = options.find((t) => t.drug === drug);
+  // A choice answers its group's message at once, rather than at the next Continue.
+  const answered = (field: keyof Errors) =>
+    setErrors((current) => (current[field] ? { ...current, [field]: undefined } : current));
   const extraKind = category === 'hair' ? 'hair' : category === 'sleep' ? 'sleep' : null;
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
@@ -151,6 +154,7 @@ function PreferencesForm({ visitId }: { visitId: number }) {
         value={drug}
         error={errors.drug}
         onChange={(code) => {
+          answered('drug');
           setDrug(code);
           setDosage('');
           setFrequency('');
@@ -168,7 +172,10 @@ function PreferencesForm({ visitId }: { visitId: number }) {
             name="dosage"
             value={dosage}
             error={errors.dosage}
-            onChange={setDosage}
+            onChange={(code) => {
+              answered('dosage');
+              setDosage(code);
+            }}
             choices={treatment.dosages.map((d) => ({ code: d.code, label: d.label }))}
           />
           <ChoiceGroup
@@ -176,7 +183,10 @@ function PreferencesForm({ visitId }: { visitId: number }) {
             name="frequency"
             value={frequency}
             error={errors.frequency}
-            onChange={setFrequency}
+            onChange={(code) => {
+              answered('frequency');
+              setFrequency(code);
+            }}
             choices={treatment.frequencies.map((f) => ({
               code: f.code,
               label: f.label,
@@ -193,7 +203,10 @@ function PreferencesForm({ visitId }: { visitId: number }) {
           name="extra"
           value={extra}
           error={errors.extra}
-          onChange={setExtra}
+          onChange={(code) => {
+            answered('extra');
+            setExtra(code);
+          }}
           choices={extraKind === 'hair' ? hairForms : sleepGoals}
         />
       ) : null}
