@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { expect, test, type Page, type TestInfo } from '@playwright/test';
-import { expectAccessible, screenshot, watchConsole } from './helpers.ts';
+import { expectAccessible, screenshot, watchConsole, accountNav } from './helpers.ts';
 
 /**
  * The account screens in a real browser at 375px and 1280px: sign-up, the log-in slider, Home,
@@ -19,11 +19,6 @@ function unexpected(problems: string[]): string[] {
 async function shot(page: Page, testInfo: TestInfo, name: string) {
   await page.evaluate(() => window.scrollTo(0, 0));
   await screenshot(page, testInfo, name);
-}
-
-async function openAccountMenuIfCollapsed(page: Page) {
-  const menu = page.getByRole('button', { name: /Account menu/ });
-  if (await menu.isVisible()) await menu.click();
 }
 
 test.describe('account screens', () => {
@@ -102,7 +97,7 @@ test.describe('account screens', () => {
       page.getByRole('region', { name: 'Payment method' }).getByText('Expires 12/30'),
     ).toBeVisible();
 
-    await openAccountMenuIfCollapsed(page);
+    await accountNav(page, testInfo);
     await page
       .getByRole('navigation', { name: 'Account' })
       .getByRole('link', { name: 'Log out' })
@@ -153,7 +148,7 @@ test.describe('account screens', () => {
     await expectAccessible(page);
     await shot(page, testInfo, 'dashboard-demo');
 
-    await openAccountMenuIfCollapsed(page);
+    await accountNav(page, testInfo);
     const nav = page.getByRole('navigation', { name: 'Account' });
     await expect(nav.getByRole('img', { name: 'Needs attention' })).toBeVisible();
     await expectAccessible(page);

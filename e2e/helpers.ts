@@ -54,3 +54,13 @@ export async function freshTotpCode(secret: string): Promise<string> {
   await new Promise((resolve) => setTimeout(resolve, Math.max(0, wait)));
   return totpCode(secret, nextStep);
 }
+
+/**
+ * The member area's navigation, opened first where the sidebar is collapsed (the 375px project):
+ * decided by the project, not by whether the menu button happens to be drawn yet.
+ */
+export async function accountNav(page: Page, testInfo: TestInfo) {
+  if (testInfo.project.name === 'mobile')
+    await page.getByRole('button', { name: /Account menu/ }).click();
+  return page.getByRole('navigation', { name: 'Account' });
+}

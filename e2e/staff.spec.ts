@@ -63,7 +63,10 @@ async function dialogShot(page: Page, testInfo: TestInfo, name: string) {
   });
 }
 
-/** A fresh customer's paid order of Sleep Gummies, waiting to be shipped. */
+/**
+ * A fresh customer's paid order of Sleep Gummies, waiting to be shipped, and their question about
+ * it to the care team.
+ */
 async function placeOrder(request: APIRequestContext) {
   const email = `staff-${crypto.randomBytes(5).toString('hex')}@example.test`;
   const created = await request.post('/lapi/account/create/', {
@@ -98,6 +101,11 @@ async function placeOrder(request: APIRequestContext) {
   expect(placed.status(), await placed.text()).toBe(200);
   const order = ((await placed.json()) as { data: { order_number: string; orders_id: number } })
     .data;
+  const leadsId = ((await created.json()) as { data: { leads_id: string } }).data.leads_id;
+  const asked = await request.post('/lapi/messaging/send/', {
+    data: { leads_id: leadsId, order_number: order.order_number, body: 'Could it come by Friday?' },
+  });
+  expect(asked.status(), await asked.text()).toBe(200);
   await request.post('/lapi/account/logout/', { data: {} });
   return { email, ...order };
 }
@@ -212,6 +220,36 @@ test.describe('staff console', () => {
     await expect(list.getByRole('link', { name: new RegExp(order.order_number) })).toBeVisible();
     await expect(list).toContainText(testInfo.project.name === 'desktop' ? tracking : 'Shipped');
     await shot(page, testInfo, 'staff-orders-shipped');
+
+    // The customer's question about the order waits in the care team's inbox; answer it.
+    await page
+      .getByRole('navigation', { name: 'Console' })
+      .getByRole('link', { name: 'Inbox' })
+      .click();
+    await expect(page.getByRole('heading', { level: 1, name: 'Inbox' })).toBeVisible();
+    const question = page.getByRole('link', { name: new RegExp(`Order ${order.order_number}`) });
+    await expect(question).toContainText('1 new');
+    await expect(question).toContainText('Morgan B.');
+    await checkAccessible(page);
+    await shot(page, testInfo, 'staff-inbox');
+    await question.click();
+    await expect(
+      page.getByRole('heading', { level: 1, name: `Order ${order.order_number}` }),
+    ).toBeVisible();
+    await expect(page.getByText('Could it come by Friday?')).toBeVisible();
+    await page
+      .getByLabel('Answer to the patient')
+      .fill('It shipped today: the tracking link is on your order.');
+    await page.getByRole('button', { name: 'Send answer' }).click();
+    await expect(
+      page.getByRole('log').getByText('It shipped today: the tracking link is on your order.'),
+    ).toBeVisible();
+    await checkAccessible(page);
+    await shot(page, testInfo, 'staff-inbox-thread');
+    await page.getByRole('link', { name: 'Inbox', exact: true }).first().click();
+    await expect(
+      page.getByRole('link', { name: new RegExp(`Order ${order.order_number}`) }),
+    ).toContainText('Answered');
 
     await page.getByRole('button', { name: 'Log out' }).click();
     await expect(page).toHaveURL(/\/staff\/login$/);

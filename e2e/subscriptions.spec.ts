@@ -3,7 +3,7 @@ import path from 'node:path';
 import { format, parseISO } from 'date-fns';
 import { expect, test, type Page, type TestInfo } from '@playwright/test';
 import { nextBillingDate } from '../src/shared/subscriptions.ts';
-import { expectAccessible, screenshot, watchConsole } from './helpers.ts';
+import { expectAccessible, screenshot, watchConsole, accountNav } from './helpers.ts';
 
 /**
  * The Subscriptions page in a real browser at 375px and 1280px. The demo customer's page is only
@@ -104,12 +104,7 @@ test.describe('subscriptions', () => {
   }, testInfo) => {
     const problems = watchConsole(page);
     await logIn(page, demo.email, demo.password);
-    const menu = page.getByRole('button', { name: /Account menu/ });
-    if (await menu.isVisible()) await menu.click();
-    await page
-      .getByRole('navigation', { name: 'Account' })
-      .getByRole('link', { name: 'Subscriptions' })
-      .click();
+    await (await accountNav(page, testInfo)).getByRole('link', { name: 'Subscriptions' }).click();
     await expect(page).toHaveURL(/\/subscriptions$/);
     await expect(page).toHaveTitle('Subscriptions — Pairwell');
 
