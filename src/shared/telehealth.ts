@@ -145,6 +145,29 @@ export function treatmentsFor(category: ProgramCategory): Treatment[] {
   return treatments.filter((t) => t.category === category);
 }
 
+/**
+ * A treatment choice in the words a patient and provider read ('Sildenafil (generic Viagra®)',
+ * '50 mg', '6 doses a month, as needed'), from the codes stored; an unknown code is shown as is.
+ */
+export function treatmentWords(
+  category: ProgramCategory,
+  choice: {
+    drug?: string | null | undefined;
+    dosage?: string | null | undefined;
+    frequency?: string | null | undefined;
+  },
+): { drug?: string; dosage?: string; frequency?: string } {
+  const treatment = treatmentsFor(category).find((t) => t.drug === choice.drug);
+  const words: { drug?: string; dosage?: string; frequency?: string } = {};
+  if (choice.drug) words.drug = treatment?.label ?? choice.drug;
+  if (choice.dosage)
+    words.dosage = treatment?.dosages.find((d) => d.code === choice.dosage)?.label ?? choice.dosage;
+  if (choice.frequency)
+    words.frequency =
+      treatment?.frequencies.find((f) => f.code === choice.frequency)?.label ?? choice.frequency;
+  return words;
+}
+
 // --- Visits --------------------------------------------------------------------------------------
 
 export const visitSteps = [

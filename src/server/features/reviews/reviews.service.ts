@@ -19,7 +19,7 @@ import { ageOn, calendarDateOf } from '#shared/dates.ts';
 import { effectiveAnswers, riskFlags, visibleItems } from '#shared/questionnaires/engine.ts';
 import type { AnswerValue, QuestionnaireItem } from '#shared/questionnaires/format.ts';
 import { addDays } from '#shared/subscriptions.ts';
-import { programs, treatmentsFor, type Chart, type ProgramCategory } from '#shared/telehealth.ts';
+import { programs, treatmentWords, type Chart, type ProgramCategory } from '#shared/telehealth.ts';
 
 /**
  * The provider's side of a visit: a queue of visits waiting in the states they are licensed in
@@ -59,7 +59,7 @@ export async function providerQueue(ctx: AppContext, staff: StaffSession) {
     const preferences = toPreferences(
       chart ? (JSON.parse(chart.preferences) as Record<string, unknown>) : {},
     );
-    const treatment = treatmentsFor(row.category).find((t) => t.drug === preferences.drug);
+    const treatment = treatmentWords(row.category, preferences);
     items.push({
       visit_id: row.visitId,
       patient: `${row.firstName} ${row.lastName.slice(0, 1)}.`,
@@ -68,8 +68,8 @@ export async function providerQueue(ctx: AppContext, staff: StaffSession) {
       category: row.category,
       submitted_at: row.submittedAt,
       risk_flags: questionnaire ? riskFlags(questionnaire, answers).length : 0,
-      treatment: treatment
-        ? `${treatment.label}, ${preferences.dosage ?? ''}`.trim()
+      treatment: treatment.drug
+        ? [treatment.drug, treatment.dosage].filter(Boolean).join(', ')
         : 'Not chosen',
     });
   }
@@ -131,9 +131,8 @@ const MAX_PRESCRIPTION_DAYS = 365;
 
 /** The name a refill goes by on orders: the treatment and dose as the patient knows them. */
 function refillName(category: ProgramCategory, drug: string, dosage: string): string {
-  const treatment = treatmentsFor(category).find((t) => t.drug === drug);
-  const dose = treatment?.dosages.find((d) => d.code === dosage)?.label ?? dosage;
-  return `${treatment?.label ?? drug} ${dose}`;
+  const words = treatmentWords(category, { drug, dosage });
+  return `${words.drug ?? drug} ${words.dosage ?? dosage}`;
 }
 
 /**

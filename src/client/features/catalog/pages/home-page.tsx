@@ -197,9 +197,11 @@ export function HomePage() {
                   <p className="mt-2 text-[0.9375rem] text-ink-soft">{program.text}</p>
                   <Link
                     to={paths.visit(program.id)}
+                    // One name, without the space a flex layout puts before a hidden part.
+                    aria-label={`Start your visit: ${program.title}`}
                     className={`${buttonClass('primary')} mt-5 self-start`}
                   >
-                    Start your visit<span className="sr-only">: {program.title}</span>
+                    Start your visit
                   </Link>
                 </div>
               </li>

@@ -3,7 +3,7 @@ import type { ReactNode } from 'react';
 import { Navigate, useParams } from 'react-router';
 import { categoryLabel } from '#shared/catalog.ts';
 import { formatCents } from '#shared/money.ts';
-import type { Chart } from '#shared/telehealth.ts';
+import { treatmentWords, type Chart } from '#shared/telehealth.ts';
 import { LoadError } from '#client/components/ui/load-error.tsx';
 import { Spinner } from '#client/components/ui/spinner.tsx';
 import {
@@ -75,9 +75,8 @@ export function StaffVisitPage() {
 
 function ChartView({ chart, back }: { chart: Chart; back: ReactNode }) {
   const { patient, preferences } = chart;
-  const wanted = [preferences.drug, preferences.dosage, preferences.frequency]
-    .filter(Boolean)
-    .join(' · ');
+  const words = treatmentWords(chart.category, preferences);
+  const wanted = [words.drug, words.dosage, words.frequency].filter(Boolean).join(' · ');
   return (
     <>
       {back}
