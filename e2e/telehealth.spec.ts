@@ -324,6 +324,15 @@ test('a new patient in Oregon completes the ED visit across a log-out, and talks
   await expect(page.getByRole('log').getByText(reply)).toBeVisible();
   await checkScreen(page, testInfo, 'messages-thread');
 
+  // The two prescribed refills are a monthly plan on Subscriptions.
+  await page.goto('/subscriptions');
+  const plan = page.getByRole('article', { name: 'Sildenafil (generic Viagra®) 50 mg' });
+  await expect(plan).toContainText('2 refills left');
+  await expect(plan).toContainText('Prescription valid until');
+  await expect(plan).toContainText('$30.00');
+  await expect(plan.getByRole('button', { name: 'Change quantity' })).toHaveCount(0);
+  await checkScreen(page, testInfo, 'subscriptions-refill');
+
   // --- The provider sees the reply without reloading (the chart polls).
   await expect(staff.getByRole('log').getByText(reply)).toBeVisible({ timeout: 30_000 });
   await shot(staff, testInfo, 'provider-chart-decided');

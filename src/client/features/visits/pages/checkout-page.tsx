@@ -10,7 +10,7 @@ import {
   PhoneSchema,
   type AccountData,
 } from '#shared/accounts.ts';
-import { autoSlash, expiryGroups } from '#client/components/forms/auto-slash.ts';
+import { CardFields } from '#client/components/forms/card-fields.tsx';
 import { applyApiError } from '#client/components/forms/form-errors.ts';
 import { CheckboxField, FormAlert, TextField } from '#client/components/forms/fields.tsx';
 import { textLinkClass } from '#client/components/ui/button.ts';
@@ -84,7 +84,6 @@ function CheckoutForm({ visitId, account }: { visitId: number; account: AccountD
   const { category } = useVisitContext();
   const navigate = useNavigate();
   const paying = useRef(false);
-  const previousExpiry = useRef('');
   const [alert, setAlert] = useState<string | null>(null);
   const card = account?.card ?? null;
   const savedUsable = card !== null && !card.expired;
@@ -230,45 +229,18 @@ function CheckoutForm({ visitId, account }: { visitId: number; account: AccountD
         ) : null}
         {method === 'card' ? (
           <div className="mt-4 space-y-5">
-            <TextField
-              label="Card number"
-              inputMode="numeric"
-              autoComplete="cc-number"
-              placeholder="1234 5678 9012 3456"
-              maxLength={23}
-              spellCheck={false}
-              error={payErrors?.ccnum?.message}
-              {...register('pay.ccnum')}
+            <CardFields
+              fields={{
+                ccnum: register('pay.ccnum'),
+                ccexp: expiry,
+                cccvv: register('pay.cccvv'),
+              }}
+              errors={{
+                ccnum: payErrors?.ccnum?.message,
+                ccexp: payErrors?.ccexp?.message,
+                cccvv: payErrors?.cccvv?.message,
+              }}
             />
-            <div className="grid grid-cols-2 gap-5">
-              <TextField
-                label="Expiration"
-                hint="MM/YY"
-                inputMode="numeric"
-                autoComplete="cc-exp"
-                maxLength={5}
-                error={payErrors?.ccexp?.message}
-                {...expiry}
-                onFocus={(event) => {
-                  previousExpiry.current = event.target.value;
-                }}
-                onChange={(event) => {
-                  const next = autoSlash(previousExpiry.current, event.target.value, expiryGroups);
-                  if (next !== event.target.value) event.target.value = next;
-                  previousExpiry.current = next;
-                  void expiry.onChange(event);
-                }}
-              />
-              <TextField
-                label="Security code"
-                hint="3 or 4 digits"
-                inputMode="numeric"
-                autoComplete="cc-csc"
-                maxLength={4}
-                error={payErrors?.cccvv?.message}
-                {...register('pay.cccvv')}
-              />
-            </div>
           </div>
         ) : null}
       </fieldset>
