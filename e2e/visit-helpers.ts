@@ -1,13 +1,11 @@
 import crypto from 'node:crypto';
 import zlib from 'node:zlib';
 import { expect, type APIRequestContext, type Page, type TestInfo } from '@playwright/test';
-import { disqualification } from '../src/shared/questionnaires/engine.ts';
-import type {
-  AnswerValue,
-  Questionnaire,
-  QuestionnaireItem,
-} from '../src/shared/questionnaires/format.ts';
+import type { Questionnaire, QuestionnaireItem } from '../src/shared/questionnaires/format.ts';
+import { safeAnswer } from '../test/safe-answer.ts';
 import { expectAccessible, freshTotpCode, screenshot } from './helpers.ts';
+
+export { safeAnswer };
 
 /**
  * What the online-visit journeys share: fresh patients, logging in, answering the intake
@@ -97,38 +95,6 @@ export async function shot(page: Page, testInfo: TestInfo, name: string): Promis
 export async function checkScreen(page: Page, testInfo: TestInfo, name: string): Promise<void> {
   await checkAccessible(page);
   await shot(page, testInfo, name);
-}
-
-/** The same choice as test/visits.ts `safeAnswer`: an answer that neither stops nor flags. */
-export function safeAnswer(item: QuestionnaireItem): AnswerValue {
-  const safe = (value: AnswerValue) => disqualification(item, value) === null;
-  switch (item.type) {
-    case 'boolean':
-      return (
-        [false, true].find((v) => safe(v) && !(item.flagWhen && v === item.flagWhen.answer)) ??
-        false
-      );
-    case 'choice':
-      return (
-        item.options?.find((o) => !o.disqualify && !o.flag)?.code ??
-        item.options?.find((o) => !o.disqualify)?.code ??
-        ''
-      );
-    case 'multi-choice': {
-      const exclusive = item.options?.find((o) => o.exclusive && !o.disqualify);
-      return [exclusive?.code ?? item.options?.find((o) => !o.disqualify)?.code ?? ''];
-    }
-    case 'integer':
-    case 'decimal': {
-      const low = item.disqualifyOutside?.min ?? item.min ?? 0;
-      const high = item.disqualifyOutside?.max ?? item.max ?? low + 10;
-      return Math.round((low + high) / 2);
-    }
-    case 'date':
-      return '2024-01-15';
-    default:
-      return 'Nothing to add.';
-  }
 }
 
 /** The question on screen: the visit's form's heading. */

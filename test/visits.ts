@@ -1,42 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import { expect } from 'vitest';
-import { disqualification } from '#shared/questionnaires/engine.ts';
-import type { AnswerValue, QuestionnaireItem } from '#shared/questionnaires/format.ts';
 import { latestQuestionnaire } from '#shared/questionnaires/registry.ts';
 import type { ProgramCategory, QuestionState } from '#shared/telehealth.ts';
 import { multipartBody, post, type TestCustomer } from './factories.ts';
+import { safeAnswer } from './safe-answer.ts';
 
-/** An answer that keeps a patient in the visit: the safe choice for every kind of question. */
-export function safeAnswer(item: QuestionnaireItem): AnswerValue {
-  const safe = (value: AnswerValue) => disqualification(item, value) === null;
-  switch (item.type) {
-    case 'boolean':
-      return (
-        [false, true].find((v) => safe(v) && !(item.flagWhen && v === item.flagWhen.answer)) ??
-        false
-      );
-    case 'choice':
-      return (
-        item.options?.find((o) => !o.disqualify && !o.flag)?.code ??
-        item.options?.find((o) => !o.disqualify)?.code ??
-        ''
-      );
-    case 'multi-choice': {
-      const exclusive = item.options?.find((o) => o.exclusive && !o.disqualify);
-      return [exclusive?.code ?? item.options?.find((o) => !o.disqualify)?.code ?? ''];
-    }
-    case 'integer':
-    case 'decimal': {
-      const low = item.disqualifyOutside?.min ?? item.min ?? 0;
-      const high = item.disqualifyOutside?.max ?? item.max ?? low + 10;
-      return Math.round((low + high) / 2);
-    }
-    case 'date':
-      return '2024-01-15';
-    default:
-      return 'Nothing to add.';
-  }
-}
+export { safeAnswer };
 
 /** Answers every question safely, through the v2 calls, until the visit moves on. */
 export async function completeQuestions(
