@@ -2,25 +2,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
+import { chromiumLaunchOptions } from './scripts/chromium.ts';
 
 const port = Number(process.env.E2E_PORT ?? 3100);
 const baseURL = `http://127.0.0.1:${port}`;
 // Each run starts from an empty database (SQLite by default, or E2E_DATABASE_URL).
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pairwell-e2e-'));
-
-/** Debian's Chromium; flags keep it from reaching out to a network this machine does not have. */
-const chromium = {
-  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: [
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-    '--no-first-run',
-    '--disable-quic',
-  ],
-};
 
 export default defineConfig({
   testDir: 'e2e',
@@ -36,7 +23,7 @@ export default defineConfig({
   use: {
     baseURL,
     trace: 'retain-on-failure',
-    launchOptions: chromium,
+    launchOptions: chromiumLaunchOptions,
   },
   projects: [
     {

@@ -1,25 +1,13 @@
 // Measures, in a real Chromium, the JavaScript each first visit downloads: every script response
 // of a fresh browser context (no cache), gzipped here at level 9 so the figure does not depend on
-// which encoding the server picked. See docs/decisions/007-size-budget-measured-in-chromium.md.
+// which encoding the server picked. See docs/decisions/007-measured-quality.md.
 import { gzipSync } from 'node:zlib';
 import { chromium, type Browser, type BrowserContext, type Page } from '@playwright/test';
+import { chromiumLaunchOptions } from './chromium.ts';
 import type { RouteGroup, RouteSize } from './size-budget.ts';
 
 const DEMO = { email: 'demo@pairwell.test', password: 'pairwell-demo' };
 const PRODUCT_SLUG = 'sleep-gummies';
-
-export const chromiumLaunchOptions = {
-  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: [
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-    '--no-first-run',
-    '--disable-quic',
-  ],
-};
 
 /** Phone and desktop widths: a few chunks load by width, so each route counts the larger. */
 const viewports = [

@@ -30,6 +30,7 @@ import {
   useNewMessagesPoll,
   useThreads,
 } from '../messages.api.ts';
+import { BackChevron } from '#client/components/ui/back-chevron.tsx';
 
 const cardClass =
   'rounded-3xl border border-line bg-white p-5 shadow-[0_1px_2px_rgba(15,37,51,0.04)] sm:p-6';
@@ -147,16 +148,7 @@ function BackButton({ onClick }: { onClick: () => void }) {
       onClick={onClick}
       className="-mt-2 mb-2 inline-flex min-h-11 items-center gap-1.5 font-semibold text-accent-800 underline-offset-4 hover:underline lg:hidden"
     >
-      <svg
-        aria-hidden="true"
-        viewBox="0 0 20 20"
-        className="size-4"
-        fill="none"
-        stroke="currentColor"
-        strokeWidth="2"
-      >
-        <path d="M12.5 4.5 7 10l5.5 5.5" strokeLinecap="round" strokeLinejoin="round" />
-      </svg>
+      <BackChevron />
       All conversations
     </button>
   );

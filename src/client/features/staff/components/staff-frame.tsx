@@ -4,6 +4,7 @@ import { site } from '#shared/site.ts';
 import type { StaffRole, StaffUser } from '#shared/staff.ts';
 import { Spinner } from '#client/components/ui/spinner.tsx';
 import { paths } from '#client/paths.ts';
+import { BackChevron } from '#client/components/ui/back-chevron.tsx';
 
 export const staffRoleLabels: Record<StaffRole, string> = {
   provider: 'Provider',
@@ -129,16 +130,7 @@ export function BackLink({ to, children }: { to: string; children: string }) {
       to={to}
       className="-mt-2 mb-2 inline-flex min-h-11 items-center gap-1.5 font-semibold text-accent-800 underline-offset-4 hover:underline"
     >
-      <svg
-        aria-hidden="true"
-        viewBox="0 0 20 20"
-        className="size-4"
-        fill="none"
-        stroke="currentColor"
-        strokeWidth="2"
-      >
-        <path d="M12.5 4.5 7 10l5.5 5.5" strokeLinecap="round" strokeLinejoin="round" />
-      </svg>
+      <BackChevron />
       {children}
     </Link>
   );
