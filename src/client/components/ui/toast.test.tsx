@@ -1,7 +1,16 @@
 // @vitest-environment jsdom
 import { act, cleanup, render, screen } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { clearToasts, showToast, Toaster } from './toast.tsx';
+
+beforeAll(async () => {
+  // The toast list is downloaded with the first toast: load it once, then time with a fake clock.
+  render(<Toaster />);
+  act(() => showToast({ title: 'Loading' }));
+  expect(await screen.findByText('Loading')).toBeTruthy();
+  cleanup();
+  clearToasts();
+});
 
 beforeEach(() => {
   vi.useFakeTimers();
@@ -13,6 +22,12 @@ afterEach(() => {
 });
 
 describe('toasts', () => {
+  it('draw nothing, and need none of their code, before the first one', () => {
+    const { container } = render(<Toaster />);
+    expect(container.innerHTML).toBe('');
+    expect(screen.queryByRole('region')).toBeNull();
+  });
+
   it('show in a labelled region reachable with F8, and close by themselves after 5000 ms', () => {
     render(<Toaster />);
     act(() =>

@@ -1,10 +1,9 @@
-import * as ToastPrimitive from '@radix-ui/react-toast';
-import { useSyncExternalStore } from 'react';
+import { lazy, Suspense, useSyncExternalStore } from 'react';
 import { limits } from '#shared/constants.ts';
 
 export type ToastKind = 'success' | 'error' | 'info';
 
-interface ToastItem {
+export interface ToastItem {
   id: number;
   kind: ToastKind;
   title: string;
@@ -19,6 +18,8 @@ interface ToastItem {
 let items: ToastItem[] = [];
 let nextId = 1;
 let lastShownAt = 0;
+/** Set by the first toast: until then the page needs none of the toast's code (see `Toaster`). */
+let anyShown = false;
 const listeners = new Set<() => void>();
 
 function emit() {
@@ -42,6 +43,7 @@ export function showToast(toast: { kind?: ToastKind; title: string; description?
   const wait = Math.max(0, lastShownAt + limits.toastQueueDelayMs - now);
   lastShownAt = now + wait;
   const add = () => {
+    anyShown = true;
     items = [...items, item];
     emit();
   };
@@ -49,7 +51,7 @@ export function showToast(toast: { kind?: ToastKind; title: string; description?
   else setTimeout(add, wait);
 }
 
-function close(id: number) {
+export function closeToast(id: number): void {
   items = items.map((t) => (t.id === id ? { ...t, open: false } : t));
   emit();
   // Let the closing animation run before the element goes.
@@ -63,14 +65,21 @@ function close(id: number) {
 export function clearToasts(): void {
   items = [];
   lastShownAt = 0;
+  anyShown = false;
   emit();
 }
 
-const kindStyles: Record<ToastKind, string> = {
-  success: 'border-l-success',
-  error: 'border-l-danger',
-  info: 'border-l-accent-500',
-};
+/**
+ * The toasts as Radix draws them (swipe, pause on hover, F8), loaded with the first toast so a first
+ * visit does not download it. Should that download fail (the connection dropped, which is also when
+ * a toast is most likely), the toasts still show, as a plain list.
+ */
+const ToastList = lazy(() =>
+  import('./toast-list.tsx').then(
+    (module) => ({ default: module.ToastList }),
+    () => ({ default: PlainToastList }),
+  ),
+);
 
 export function Toaster() {
   const toasts = useSyncExternalStore(
@@ -78,49 +87,40 @@ export function Toaster() {
     () => items,
     () => items,
   );
+  if (!anyShown) return null;
   return (
-    <ToastPrimitive.Provider
-      swipeDirection="right"
-      swipeThreshold={limits.toastSwipeThresholdPx}
-      duration={limits.toastDurationMs}
-      label="Notification"
-    >
-      {toasts.map((toast) => (
-        <ToastPrimitive.Root
-          key={toast.id}
-          open={toast.open}
-          onOpenChange={(open) => {
-            if (!open) close(toast.id);
-          }}
-          type={toast.kind === 'error' ? 'foreground' : 'background'}
-          className={`toast-root grid grid-cols-[1fr_auto] items-start gap-x-3 rounded-xl border border-line border-l-4 bg-white p-4 shadow-lg ${kindStyles[toast.kind]}`}
-        >
-          <ToastPrimitive.Title className="text-sm font-semibold text-ink">
-            {toast.title}
-          </ToastPrimitive.Title>
-          <ToastPrimitive.Close
-            aria-label="Dismiss notification"
-            className="row-span-2 -mr-1 -mt-1 grid size-8 place-items-center rounded-full text-muted hover:bg-surface hover:text-ink"
-          >
-            <svg
-              aria-hidden="true"
-              viewBox="0 0 20 20"
-              className="size-4"
-              fill="none"
-              stroke="currentColor"
-              strokeWidth="2"
+    <Suspense fallback={null}>
+      <ToastList toasts={toasts} />
+    </Suspense>
+  );
+}
+
+function PlainToastList({ toasts }: { toasts: readonly ToastItem[] }) {
+  return (
+    <section aria-label="Notifications" className="toast-viewport">
+      <ol>
+        {toasts
+          .filter((toast) => toast.open)
+          .map((toast) => (
+            <li
+              key={toast.id}
+              role="status"
+              className="toast-root rounded-xl border border-line bg-white p-4 shadow-lg"
             >
-              <path d="M5 5l10 10M15 5L5 15" strokeLinecap="round" />
-            </svg>
-          </ToastPrimitive.Close>
-          {toast.description ? (
-            <ToastPrimitive.Description className="mt-1 text-sm text-ink-soft">
-              {toast.description}
-            </ToastPrimitive.Description>
-          ) : null}
-        </ToastPrimitive.Root>
-      ))}
-      <ToastPrimitive.Viewport hotkey={[limits.toastHotkey]} className="toast-viewport" />
-    </ToastPrimitive.Provider>
+              <p className="text-sm font-semibold text-ink">{toast.title}</p>
+              {toast.description ? (
+                <p className="mt-1 text-sm text-ink-soft">{toast.description}</p>
+              ) : null}
+              <button
+                type="button"
+                onClick={() => closeToast(toast.id)}
+                className="mt-2 text-sm font-semibold text-accent-800 underline"
+              >
+                Dismiss
+              </button>
+            </li>
+          ))}
+      </ol>
+    </section>
   );
 }
