@@ -4,6 +4,7 @@ import { dobProblem } from './dates.ts';
 import { messages } from './messages.ts';
 import { isUsState } from './us-states.ts';
 import { FlagSchema, LanderSchema } from './lander.ts';
+import { SessionUserSchema } from './session.ts';
 
 /** One thing that needs the customer's attention (see lander.ts). */
 export type Flag = z.infer<typeof FlagSchema>;
@@ -96,21 +97,7 @@ export const LoginSchema = z.strictObject({
 });
 export type Login = z.infer<typeof LoginSchema>;
 
-export const SessionUserSchema = z.object({
-  leads_id: z.string(),
-  customer_id: z.number().int(),
-  first_name: z.string(),
-  last_name: z.string(),
-  email: z.string(),
-});
-export type SessionUser = z.infer<typeof SessionUserSchema>;
-
 export const LoginResultSchema = z.object({ leads_id: z.string(), user: SessionUserSchema });
-
-export const VerifyAuthResultSchema = z.object({
-  authenticated: z.boolean(),
-  user: SessionUserSchema.nullable(),
-});
 
 export const SessionInfoSchema = z.object({
   id: z.string(),

@@ -1,4 +1,6 @@
-import { z } from 'zod';
+// zod/mini, not classic zod: every first visit reads the runtime configuration and error bodies
+// (docs/decisions/007-measured-quality.md). v1Success takes classic schemas too.
+import * as z from 'zod/mini';
 
 /**
  * The API contract: every call of spec §7 at its stated path (v1 under /lapi/, v2 commerce under
@@ -111,7 +113,7 @@ export function apiUrl(path: ApiPath, params: Record<string, string> = {}): stri
 }
 
 /** v1 success envelope: `{ status: 'SUCCESS', message, data? }` (DESIGN §5). */
-export function v1Success<T extends z.ZodType>(data: T) {
+export function v1Success<T extends z.core.$ZodType>(data: T) {
   return z.object({ status: z.literal('SUCCESS'), message: z.string(), data });
 }
 
@@ -123,8 +125,8 @@ export const ErrorBodySchema = z.object({
   status: z.literal('FAILURE'),
   code: z.string(),
   message: z.string(),
-  fields: z.record(z.string(), z.string()).optional(),
-  requestId: z.string().optional(),
+  fields: z.optional(z.record(z.string(), z.string())),
+  requestId: z.optional(z.string()),
 });
 export type ErrorBody = z.infer<typeof ErrorBodySchema>;
 
@@ -133,7 +135,7 @@ export const HealthSchema = z.object({ status: z.literal('ok'), database: z.lite
 /** What the server tells the browser at page load (feature flags, error reporting, version check). */
 export const RuntimeConfigSchema = z.object({
   features: z.object({ login: z.boolean(), onlineVisit: z.boolean() }),
-  sentryDsn: z.string().nullable(),
+  sentryDsn: z.nullable(z.string()),
   environment: z.string(),
   versionCheck: z.boolean(),
   version: z.string(),

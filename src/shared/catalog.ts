@@ -1,4 +1,6 @@
-import { z } from 'zod';
+// zod/mini, not classic zod: a storefront page reads the catalogue on its first visit
+// (docs/decisions/007-measured-quality.md).
+import * as z from 'zod/mini';
 
 export const frequencies = ['ONE_TIME', 'MONTHLY', 'QUARTERLY'] as const;
 export const FrequencySchema = z.enum(frequencies);
@@ -6,11 +8,11 @@ export type Frequency = z.infer<typeof FrequencySchema>;
 
 /** One purchasable offer: a product id at one frequency and price (spec §3 "Product"). */
 export const ProductSchema = z.object({
-  product_id: z.number().int(),
+  product_id: z.number().check(z.int()),
   product_name: z.string(),
   /** Dollars as a number, as the spec's payloads carry it (24.99). */
   price: z.number(),
-  price_cents: z.number().int(),
+  price_cents: z.number().check(z.int()),
   frequency: FrequencySchema,
   quantity_supported: z.boolean(),
   img: z.string(),
@@ -36,7 +38,7 @@ export const CatalogSchema = z.object({ lines: z.array(ProductLineSchema) });
 export type Catalog = z.infer<typeof CatalogSchema>;
 
 export const ProductSlugParamsSchema = z.object({
-  slug: z.string().min(1).max(120),
+  slug: z.string().check(z.minLength(1), z.maxLength(120)),
 });
 
 export const doseTexts = {

@@ -1,6 +1,8 @@
-import { z } from 'zod';
+// zod/mini, not classic zod: every first visit registers its click
+// (docs/decisions/007-measured-quality.md).
+import * as z from 'zod/mini';
 
-const param = z.string().max(500).nullish();
+const param = z.nullish(z.string().check(z.maxLength(500)));
 
 /**
  * Spec §3 "Click / lead payload". The client's `ip_address` is never trusted: the server takes the
@@ -14,11 +16,11 @@ export const ClickCreateSchema = z.strictObject({
   s3: param,
   s4: param,
   s5: param,
-  url: z.string().max(2000),
-  referrer: z.string().max(2000).nullish(),
-  user_agent: z.string().max(1000),
+  url: z.string().check(z.maxLength(2000)),
+  referrer: z.nullish(z.string().check(z.maxLength(2000))),
+  user_agent: z.string().check(z.maxLength(1000)),
   device_type: z.enum(['mobile', 'tablet', 'desktop']),
-  ip_address: z.string().max(64).nullish(),
+  ip_address: z.nullish(z.string().check(z.maxLength(64))),
   campaigns_id: param,
   token: param,
 });

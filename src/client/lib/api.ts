@@ -1,4 +1,6 @@
-import type { z } from 'zod';
+// Types and parsing from zod/mini: they take a classic or a mini schema alike (both are zod core
+// schemas), so the storefront's calls need no classic zod.
+import * as z from 'zod/mini';
 import { ErrorBodySchema, apiUrl, type ApiPath } from '#shared/api.ts';
 import { messages } from '#shared/messages.ts';
 
@@ -58,24 +60,28 @@ async function call(method: 'GET' | 'POST', path: ApiPath, options: CallOptions)
 }
 
 /** A v1 call (`{ status, message, data }`), validated against its response schema. */
-export async function apiGet<T extends z.ZodType>(
+export async function apiGet<T extends z.core.$ZodType>(
   path: ApiPath,
   schema: T,
   options: CallOptions = {},
-): Promise<z.infer<T>> {
+): Promise<z.output<T>> {
   return parse(schema, await call('GET', path, options), options.fallbackMessage);
 }
 
-export async function apiPost<T extends z.ZodType>(
+export async function apiPost<T extends z.core.$ZodType>(
   path: ApiPath,
   schema: T,
   options: CallOptions = {},
-): Promise<z.infer<T>> {
+): Promise<z.output<T>> {
   return parse(schema, await call('POST', path, options), options.fallbackMessage);
 }
 
-function parse<T extends z.ZodType>(schema: T, payload: unknown, fallback?: string): z.infer<T> {
-  const result = schema.safeParse(payload);
+function parse<T extends z.core.$ZodType>(
+  schema: T,
+  payload: unknown,
+  fallback?: string,
+): z.output<T> {
+  const result = z.safeParse(schema, payload);
   if (!result.success)
     throw new ApiError(200, 'BAD_RESPONSE', fallback ?? messages.somethingWentWrong);
   return result.data;

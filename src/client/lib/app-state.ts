@@ -1,5 +1,7 @@
 import { useSyncExternalStore } from 'react';
-import { z } from 'zod';
+// zod/mini, not classic zod: read before every first render
+// (docs/decisions/007-measured-quality.md).
+import * as z from 'zod/mini';
 import { limits, storageKeys } from '#shared/constants.ts';
 
 /**
@@ -18,7 +20,7 @@ export interface AppState {
 
 const PersistedStateSchema = z.object({
   login: z.object({ isVisible: z.boolean(), isLoggedIn: z.boolean() }),
-  onlineVisit: z.object({ user: z.record(z.string(), z.unknown()).nullable() }),
+  onlineVisit: z.object({ user: z.nullable(z.record(z.string(), z.unknown())) }),
 });
 type PersistedState = z.infer<typeof PersistedStateSchema>;
 

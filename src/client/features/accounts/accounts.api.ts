@@ -10,18 +10,15 @@ import {
   RevokeSessionsResultSchema,
   SessionListSchema,
   SmsAuthResultSchema,
-  VerifyAuthResultSchema,
   type AccountUpdate,
   type AddressPayload,
   type CardPayload,
   type Login,
-  type SessionUser,
   type Signup,
 } from '#shared/accounts.ts';
 import { cacheKeys } from '#shared/constants.ts';
 import { messages } from '#shared/messages.ts';
-import { ApiError, apiPost } from '#client/lib/api.ts';
-import { setLeadsId, setLoggedIn } from '#client/lib/app-state.ts';
+import { apiPost } from '#client/lib/api.ts';
 
 /**
  * The v1 answer that carries only a message (`{ status: 'SUCCESS', message }`): logout, reset,
@@ -29,52 +26,15 @@ import { setLeadsId, setLoggedIn } from '#client/lib/app-state.ts';
  */
 const MessageResultSchema = z.object({ status: z.literal('SUCCESS'), message: z.string() });
 
-type VerifyAuthResult = z.infer<typeof VerifyAuthResultSchema>;
-
 /** Query-cache keys. Member data is keyed by leads id so one customer never sees another's. */
 export const accountKeys = {
-  verify: ['/account/verifyauthentication'] as const,
   basics: (leadsId: string) => ['/account/basics', leadsId] as const,
   patientData: (leadsId: string) => [cacheKeys.patientData, leadsId] as const,
   accountData: (leadsId: string) => [cacheKeys.accountData, leadsId] as const,
   sessions: ['/account/sessions'] as const,
 };
 
-// --- Session -------------------------------------------------------------------------------------
-
-/** The server's word on whether this browser's session is logged in (the source of truth). */
-export function useVerifyAuth(options: { enabled?: boolean } = {}) {
-  return useQuery({
-    queryKey: accountKeys.verify,
-    queryFn: ({ signal }) =>
-      apiPost(apiPaths.verifyAuthentication, v1Success(VerifyAuthResultSchema), {
-        body: {},
-        signal,
-      }).then((response) => response.data),
-    enabled: options.enabled ?? true,
-    staleTime: 60_000,
-  });
-}
-
-/** After log-in or sign-up: the browser keeps the leads id and the login state (spec §4 Login). */
-export function rememberSession(queryClient: QueryClient, user: SessionUser): void {
-  setLeadsId(user.leads_id);
-  setLoggedIn(true);
-  queryClient.setQueryData<VerifyAuthResult>(accountKeys.verify, { authenticated: true, user });
-}
-
-/** The session ended on the server (expired, logged out elsewhere): back to logged out. */
-export function forgetSession(queryClient: QueryClient): void {
-  setLoggedIn(false);
-  queryClient.setQueryData<VerifyAuthResult>(accountKeys.verify, {
-    authenticated: false,
-    user: null,
-  });
-}
-
-export function isUnauthenticated(error: unknown): boolean {
-  return error instanceof ApiError && error.status === 401 && error.code === 'UNAUTHENTICATED';
-}
+// --- Log-in, sign-up, log-out (whether the session is logged in: session.api.ts) -----------------
 
 export async function logIn(body: Login) {
   const response = await apiPost(apiPaths.login, v1Success(LoginResultSchema), { body });

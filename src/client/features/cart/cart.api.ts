@@ -1,5 +1,5 @@
 import { useQuery, type QueryClient } from '@tanstack/react-query';
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 import { apiPaths, v1Success, type ApiPath } from '#shared/api.ts';
 import {
   CartResponseSchema,
@@ -12,12 +12,12 @@ import { messages } from '#shared/messages.ts';
 import { showToast } from '#client/components/ui/toast.tsx';
 import { ApiError, apiPost } from '#client/lib/api.ts';
 import { reportError } from '#client/lib/error-reporting.ts';
-import type { SessionUser } from '#shared/accounts.ts';
+import type { SessionUser } from '#shared/session.ts';
 import {
   forgetSession,
   isUnauthenticated,
   rememberSession,
-} from '#client/features/accounts/accounts.api.ts';
+} from '#client/features/accounts/session.api.ts';
 import {
   clearBrowserCart,
   readBrowserCart,
@@ -43,12 +43,12 @@ function worthReporting(error: unknown): boolean {
  * message is the server's when it gives one, 'An error occurred, please try again later.'
  * otherwise (spec §8), and the failure is reported.
  */
-export async function v2Call<T extends z.ZodType>(
+export async function v2Call<T extends z.core.$ZodType>(
   path: ApiPath,
   schema: T,
   body: unknown,
   signal?: AbortSignal,
-): Promise<z.infer<T>> {
+): Promise<z.output<T>> {
   try {
     return await apiPost(path, schema, {
       body,

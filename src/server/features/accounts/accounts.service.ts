@@ -16,10 +16,10 @@ import type {
   AddressPayload,
   CardPayload,
   CardSummary,
-  SessionUser,
   Signup,
 } from '#shared/accounts.ts';
 import { formatPhone, normalizePhone } from '#shared/accounts.ts';
+import type { SessionUser } from '#shared/session.ts';
 import { dobProblem, isoDate, parseUsDate, usDateFromIso } from '#shared/dates.ts';
 import * as q from './accounts.queries.ts';
 

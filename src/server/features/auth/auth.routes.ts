@@ -11,10 +11,10 @@ import {
   ResetRequestSchema,
   RevokeSessionsResultSchema,
   SessionListSchema,
-  VerifyAuthResultSchema,
 } from '#shared/accounts.ts';
 import { apiPaths, v1Success } from '#shared/api.ts';
 import { messages } from '#shared/messages.ts';
+import { VerifyAuthResultSchema } from '#shared/session.ts';
 import {
   changePassword,
   endOtherSessions,

@@ -7,9 +7,9 @@ import type {
   Login,
   PasswordUpdateSchema,
   SessionInfo,
-  SessionUser,
 } from '#shared/accounts.ts';
 import { messages } from '#shared/messages.ts';
+import type { SessionUser } from '#shared/session.ts';
 import { site } from '#shared/site.ts';
 import type { z } from 'zod';
 import * as q from './auth.queries.ts';

@@ -5,7 +5,7 @@ import { LoadError } from '#client/components/ui/load-error.tsx';
 import { Spinner } from '#client/components/ui/spinner.tsx';
 import { setLeadsId, setLoggedIn, useAppState, useLeadsId } from '#client/lib/app-state.ts';
 import { paths } from '#client/paths.ts';
-import { forgetSession, isUnauthenticated, useVerifyAuth } from '../accounts.api.ts';
+import { forgetSession, isUnauthenticated, useVerifyAuth } from '../session.api.ts';
 import { forgetReturnPath, readReturnPath, rememberReturnPath } from '../return-path.ts';
 
 /** Sends the visitor to /login, remembering where they were going (spec §2, §4 Access gating). */
