@@ -73,6 +73,20 @@ describe(`the application shell (${testDialect})`, () => {
     }
   });
 
+  it('the home and product pages ask the browser for the picture they lead with, at once', async () => {
+    const preloads = async (url: string) =>
+      [
+        ...(await t.app.inject({ method: 'GET', url })).body.matchAll(
+          /<link rel="preload" as="image" href="([^"]+)" fetchpriority="high" \/>/g,
+        ),
+      ].map((match) => match[1]);
+    expect(await preloads('/')).toEqual(['/images/supp-bundle.webp']);
+    expect(await preloads('/shop/sleep-gummies')).toEqual(['/images/supp-sleep.webp']);
+    expect(await preloads('/shop/biotin-gummies?ref=mail')).toEqual(['/images/supp-biotin.webp']);
+    for (const url of ['/shop/no-such-product', '/shop', '/orders', '/faq', '/shop/%3Cb%3E'])
+      expect(await preloads(url), url).toEqual([]);
+  });
+
   it('hashed assets are cached as immutable and compressed; version.json is never cached', async () => {
     const asset = await t.app.inject({
       method: 'GET',

@@ -34,6 +34,7 @@ import { preloadPasswordPolicy } from './features/auth/passwords.ts';
 import { startBillingLoop } from './features/billing/billing.jobs.ts';
 import { cartRoutes } from './features/cart/cart.routes.ts';
 import { catalogRoutes } from './features/catalog/catalog.routes.ts';
+import { leadImageFor } from './features/catalog/catalog.service.ts';
 import { checkoutRoutes } from './features/checkout/checkout.routes.ts';
 import { clicksRoutes } from './features/clicks/clicks.routes.ts';
 import { couponsRoutes } from './features/coupons/coupons.routes.ts';
@@ -206,6 +207,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     app,
     options.clientDir ?? defaultClientDir(),
     runtimeConfigFor(env),
+    (pathname) => leadImageFor(ctx.db, pathname),
   );
   registerErrorHandling(
     app,

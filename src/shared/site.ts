@@ -5,6 +5,8 @@ export const site = {
   title: 'Pairwell — Health Clinic For Couples',
   tagline: 'Health Clinic For Couples',
   logo: '/images/logo-mark.svg',
+  /** The home page's hero picture: its largest paint, so the server asks the browser to load it first. */
+  heroImage: '/images/supp-bundle.webp',
   supportEmail: 'support@pairwell.example',
   supportPhone: '(555) 010-0199',
   /** The light-blue accent; the CSS theme carries the same value. */

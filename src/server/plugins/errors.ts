@@ -66,7 +66,7 @@ function fieldMessages(
 export function registerErrorHandling(
   app: FastifyInstance,
   reporter: ErrorReporter,
-  pageFallback?: (request: FastifyRequest, reply: FastifyReply) => FastifyReply,
+  pageFallback?: (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply>,
 ): void {
   const unexpected = (request: FastifyRequest, error: unknown) => {
     request.log.error({ err: error }, 'unexpected error');

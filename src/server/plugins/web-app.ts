@@ -8,8 +8,14 @@ const RUNTIME_CONFIG_MARK = '<!--runtime-config-->';
 
 export interface WebApp {
   /** Answers a page request with index.html (the client router decides what it shows). */
-  sendPage: (request: FastifyRequest, reply: FastifyReply) => FastifyReply;
+  sendPage: (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply>;
 }
+
+/** The image a page leads with (its largest paint), for a preload hint in its HTML; null for none. */
+export type LeadImage = (pathname: string) => Promise<string | null>;
+
+const escapeAttribute = (value: string) =>
+  value.replaceAll('&', '&amp;').replaceAll('"', '&quot;').replaceAll('<', '&lt;');
 
 /**
  * Serves the built web app from `clientDir`: hashed files under /assets/ cached for a year as
@@ -20,6 +26,7 @@ export async function registerWebApp(
   app: FastifyInstance,
   clientDir: string,
   runtimeConfig: RuntimeConfig,
+  leadImage: LeadImage = async () => null,
 ): Promise<WebApp | null> {
   const indexFile = path.join(clientDir, 'index.html');
   if (!fs.existsSync(indexFile)) {
@@ -28,12 +35,16 @@ export async function registerWebApp(
   }
   // `<` is escaped so no value can close the script element it sits in.
   const configJson = JSON.stringify(runtimeConfig).replaceAll('<', '\\u003c');
-  const indexHtml = fs
+  const [beforeConfig, afterConfig] = fs
     .readFileSync(indexFile, 'utf8')
     .replace(
       RUNTIME_CONFIG_MARK,
-      `<script id="runtime-config" type="application/json">${configJson}</script>`,
-    );
+      `${RUNTIME_CONFIG_MARK}<script id="runtime-config" type="application/json">${configJson}</script>`,
+    )
+    .split(RUNTIME_CONFIG_MARK);
+  /** index.html, with a preload of the page's lead image when it has one. */
+  const pageHtml = (image: string | null) =>
+    `${beforeConfig ?? ''}${image ? `<link rel="preload" as="image" href="${escapeAttribute(image)}" fetchpriority="high" />` : ''}${afterConfig ?? ''}`;
 
   await app.register(fastifyStatic, {
     root: clientDir,
@@ -53,7 +64,17 @@ export async function registerWebApp(
     },
   });
 
-  const sendPage = (request: FastifyRequest, reply: FastifyReply) => {
+  // A hint, not the page: when the look-up fails the page goes out without it (and it is logged).
+  const hintedImage = async (request: FastifyRequest, pathname: string) => {
+    try {
+      return await leadImage(pathname);
+    } catch (error) {
+      request.log.warn({ err: error }, 'could not find the page lead image');
+      return null;
+    }
+  };
+
+  const sendPage = async (request: FastifyRequest, reply: FastifyReply) => {
     // A missing file (an old hashed asset, a mistyped image) is a real 404, not the web app.
     const pathname = (request.raw.url ?? '/').split('?')[0] ?? '/';
     if (pathname.startsWith('/assets/') || /\.[a-z0-9]{1,8}$/i.test(pathname)) {
@@ -63,7 +84,7 @@ export async function registerWebApp(
       .status(200)
       .header('Cache-Control', 'no-cache')
       .type('text/html; charset=utf-8')
-      .send(indexHtml);
+      .send(pageHtml(await hintedImage(request, pathname)));
   };
 
   // `/index.html` itself must also carry the runtime configuration.

@@ -3,6 +3,7 @@ import type { Database } from '#server/db/schema.ts';
 import { notFound } from '#server/plugins/errors.ts';
 import type { Catalog, Frequency, ProductLine } from '#shared/catalog.ts';
 import { centsToAmount } from '#shared/money.ts';
+import { site } from '#shared/site.ts';
 import {
   selectCatalog,
   selectOffersAt,
@@ -42,6 +43,19 @@ export async function getProductLine(db: Kysely<Database>, slug: string): Promis
   const [line] = await selectCatalog(db, slug);
   if (!line) throw notFound('We could not find that product.');
   return toProductLine(line);
+}
+
+/**
+ * The picture a storefront page leads with, which is its largest paint: the home page's hero, or a
+ * product page's product. Null for every other page. The page HTML names it so the browser fetches
+ * it while the app's code downloads, instead of after it has run.
+ */
+export async function leadImageFor(db: Kysely<Database>, pathname: string): Promise<string | null> {
+  if (pathname === '/') return site.heroImage;
+  const slug = /^\/shop\/([a-z0-9-]{1,80})$/.exec(pathname)?.[1];
+  if (!slug) return null;
+  const [line] = await selectCatalog(db, slug);
+  return line?.img ?? null;
 }
 
 /** The same product at another frequency (e.g. the monthly offer of a one-time product). */
