@@ -1,4 +1,5 @@
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, type QueryClient } from '@tanstack/react-query';
+import { cacheKeys } from '#shared/constants.ts';
 import { apiPaths } from '#shared/api.ts';
 import { OrdersDetailsResponseSchema } from '#shared/lander.ts';
 import { PendingOrdersResponseSchema } from '#shared/telehealth.ts';
@@ -8,6 +9,23 @@ export const orderKeys = {
   details: (leadsId: string) => ['/account/orders', leadsId] as const,
   pending: (leadsId: string) => ['/account/pendingorders', leadsId] as const,
 };
+
+/**
+ * An order was placed or an online visit paid: what the member area shows of the customer's orders
+ * is out of date — the order history, the visits still pending, and the attention flags and card
+ * on Home and Accounts. Marked stale, each is fetched again when next shown (a view opened within
+ * the queries' 30 s of freshness would otherwise miss the new order).
+ */
+export function refreshOrderViews(queryClient: QueryClient): void {
+  for (const key of [
+    orderKeys.details('')[0],
+    orderKeys.pending('')[0],
+    '/account/basics',
+    cacheKeys.accountData,
+    cacheKeys.patientData,
+  ])
+    void queryClient.invalidateQueries({ queryKey: [key] });
+}
 
 /** Spec §7 "Orders details": the answer's message becomes the lander, order history inside. */
 export function useOrdersDetails(leadsId: string) {

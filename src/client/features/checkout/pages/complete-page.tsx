@@ -7,6 +7,8 @@ import { site } from '#shared/site.ts';
 import { buttonClass, textLinkClass } from '#client/components/ui/button.ts';
 import { paths } from '#client/paths.ts';
 import { readPlacedOrder, setCheckoutShipping } from '../checkout-state.ts';
+import { PageTitle } from '#client/components/layout/document-head.tsx';
+import { refreshOrderViews } from '#client/features/orders/orders.api.ts';
 
 const orderLink = (orderNumber: string) => `${paths.orders}#${encodeURIComponent(orderNumber)}`;
 
@@ -19,19 +21,14 @@ export function CompletePage() {
   // empty now, a new card may be on file, and the member area has a new order.
   useEffect(() => {
     setCheckoutShipping(null);
-    for (const key of [
-      cacheKeys.cart,
-      '/account/basics',
-      cacheKeys.accountData,
-      cacheKeys.patientData,
-    ])
-      void queryClient.invalidateQueries({ queryKey: [key] });
+    void queryClient.invalidateQueries({ queryKey: [cacheKeys.cart] });
+    refreshOrderViews(queryClient);
   }, [queryClient]);
 
   if (!order) {
     return (
       <div className="container-page flex min-h-[50vh] flex-col items-center justify-center py-16 text-center">
-        <title>{`Order — ${site.name}`}</title>
+        <PageTitle>{`Order — ${site.name}`}</PageTitle>
         <h1 className="text-3xl text-ink md:text-4xl">No recent order here</h1>
         <p className="mt-3 max-w-md text-ink-soft">
           Your orders are always in your account, with their status and tracking.
@@ -84,7 +81,7 @@ export function CompletePage() {
 
   return (
     <div className="bg-gradient-to-b from-accent-50 via-accent-50/40 to-white">
-      <title>{`Order ${order.order_number} placed — ${site.name}`}</title>
+      <PageTitle>{`Order ${order.order_number} placed — ${site.name}`}</PageTitle>
       <div className="container-page flex justify-center py-10 md:py-16">
         <div className="w-full max-w-2xl rounded-3xl border border-line bg-white p-6 shadow-[0_8px_30px_rgba(15,37,51,0.06)] sm:p-10">
           <span

@@ -1,4 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
+import { useQueryClient } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 import { useForm, useWatch, type FieldErrors } from 'react-hook-form';
 import { Link, useNavigate } from 'react-router';
@@ -22,6 +23,7 @@ import { AddressFields } from '#client/features/checkout/components/address-fiel
 import { PaymentFormSchema } from '#client/features/checkout/pages/payment-page.tsx';
 import { ApiError } from '#client/lib/api.ts';
 import { getAppState, setOnlineVisitUser, useLeadsId } from '#client/lib/app-state.ts';
+import { refreshOrderViews } from '#client/features/orders/orders.api.ts';
 import { paths } from '#client/paths.ts';
 import { useVisitContext, visitCardClass } from '../components/visit-layout.tsx';
 import { WithVisit } from '../components/with-visit.tsx';
@@ -83,6 +85,7 @@ const methodClass =
 function CheckoutForm({ visitId, account }: { visitId: number; account: AccountData | undefined }) {
   const { category } = useVisitContext();
   const navigate = useNavigate();
+  const queryClient = useQueryClient();
   const paying = useRef(false);
   const [alert, setAlert] = useState<string | null>(null);
   const card = account?.card ?? null;
@@ -146,6 +149,8 @@ function CheckoutForm({ visitId, account }: { visitId: number; account: AccountD
       });
       // The order number survives a reload of the confirmation; it says nothing about health.
       setOnlineVisitUser({ ...getAppState().onlineVisit.user, lastOrder: result.order_number });
+      // The visit is an order now, no longer a pending one: "View my order" must show it.
+      refreshOrderViews(queryClient);
       await navigate(visitDestination(result.destination, category) ?? paths.visit(category), {
         replace: true,
         state: { orderNumber: result.order_number, amountCents: result.amount_cents },
