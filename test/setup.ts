@@ -1,5 +1,5 @@
 import { configure } from '@testing-library/dom';
-import { afterEach, beforeEach, vi } from 'vitest';
+import { afterAll, afterEach, beforeEach, vi } from 'vitest';
 
 // findBy… and waitFor wait up to 5 s for the screen to settle (1 s by default): on a busy two-core
 // machine React can take longer than a second to render a page, and these are waits, not timings.
@@ -27,6 +27,17 @@ afterEach(() => {
     consoleErrors = [];
     throw new Error(`Unexpected console.error during the test: ${first}`);
   }
+});
+
+/**
+ * Preact runs effects and unmount clean-ups up to a frame (35 ms) after a render: in a test file with
+ * a window, let the last ones run before the window is taken down, or their timer fires into a page
+ * that no longer has `cancelAnimationFrame`.
+ */
+afterAll(async () => {
+  if (typeof window === 'undefined') return;
+  vi.useRealTimers();
+  await new Promise((resolve) => setTimeout(resolve, 100));
 });
 
 /** For a test that expects console.error (React logs caught render errors): take them and clear. */

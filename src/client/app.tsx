@@ -1,19 +1,20 @@
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
-import { RouterProvider } from 'react-router';
+import { BrowserRouter } from 'react-router';
 import { Toaster } from './components/ui/toast.tsx';
 import { ErrorBoundary } from './features/errors/components/error-boundary.tsx';
-import type { createRouter } from './router.tsx';
+import { AppRoutes } from './router.tsx';
 
 interface AppProps {
   queryClient: QueryClient;
-  router: ReturnType<typeof createRouter>;
 }
 
-export function App({ queryClient, router }: AppProps) {
+export function App({ queryClient }: AppProps) {
   return (
     <ErrorBoundary>
       <QueryClientProvider client={queryClient}>
-        <RouterProvider router={router} />
+        <BrowserRouter>
+          <AppRoutes />
+        </BrowserRouter>
         <Toaster />
       </QueryClientProvider>
     </ErrorBoundary>

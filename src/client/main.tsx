@@ -8,7 +8,6 @@ import { registerClick } from './lib/clicks.ts';
 import { rewriteLegacyUrl } from './lib/legacy-url.ts';
 import { createQueryClient } from './lib/query-client.ts';
 import { reportError } from './lib/error-reporting.ts';
-import { createRouter } from './router.tsx';
 import './styles.css';
 
 // Before the router reads the address: `/#/faq` becomes `/faq` (spec §2).
@@ -29,7 +28,7 @@ void registerClick();
 void rehydrateAppState().then(() => {
   createRoot(root).render(
     <StrictMode>
-      <App queryClient={createQueryClient()} router={createRouter()} />
+      <App queryClient={createQueryClient()} />
     </StrictMode>,
   );
 });

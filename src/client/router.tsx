@@ -1,11 +1,19 @@
-import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
+import { lazy, type ComponentType } from 'react';
+import { Navigate, useRoutes, type RouteObject } from 'react-router';
 import { SiteLayout } from './components/layout/site-layout.tsx';
 import { HomePage } from './features/catalog/pages/home-page.tsx';
+import { ProductPage } from './features/catalog/pages/product-page.tsx';
 import { PublicOnlyRoute, RequireAuth } from './features/accounts/components/route-guards.tsx';
 import { FeatureGate } from './features/errors/components/feature-gate.tsx';
-import { RouteError } from './features/errors/components/route-error.tsx';
+import { RouteErrors } from './features/errors/components/route-errors.tsx';
 import { NotFoundPage } from './features/errors/pages/not-found-page.tsx';
 import { paths } from './paths.ts';
+
+/** A page whose code downloads when it is first shown (the frames around it wait in Suspense). */
+function page(load: () => Promise<{ Component: ComponentType }>) {
+  const Page = lazy(() => load().then((module) => ({ default: module.Component })));
+  return <Page />;
+}
 
 /** Static pages are text-heavy and rarely the first visit: loaded on demand. */
 const staticPage = (name: 'privacy' | 'terms' | 'consent' | 'faq') => async () => {
@@ -103,13 +111,14 @@ const visitPages = {
   }),
 };
 
-/** The shop, the cart page and the checkout load on demand too; home and the header stay eager. */
+/**
+ * The shop, the cart page and the checkout load on demand too. Home and the product page come with
+ * the first download: they are where visitors arrive, and a lazy page would cost them one more
+ * round trip before anything shows.
+ */
 const storePages = {
   shop: async () => ({
     Component: (await import('./features/catalog/pages/shop-page.tsx')).ShopPage,
-  }),
-  product: async () => ({
-    Component: (await import('./features/catalog/pages/product-page.tsx')).ProductPage,
   }),
   cartRoute: async () => ({
     Component: (await import('./features/cart/pages/cart-page.tsx')).CartRoute,
@@ -165,33 +174,32 @@ const staffPages = {
 export const routes: RouteObject[] = [
   {
     element: <SiteLayout />,
-    errorElement: <RouteError />,
     children: [
       {
-        errorElement: <RouteError />,
+        element: <RouteErrors />,
         children: [
           { path: paths.home, element: <HomePage /> },
-          { path: paths.privacy, lazy: staticPage('privacy') },
-          { path: paths.terms, lazy: staticPage('terms') },
-          { path: paths.consentToTelehealth, lazy: staticPage('consent') },
-          { path: paths.faq, lazy: staticPage('faq') },
-          { path: paths.shop, lazy: storePages.shop },
-          { path: `${paths.shop}/:slug`, lazy: storePages.product },
+          { path: paths.privacy, element: page(staticPage('privacy')) },
+          { path: paths.terms, element: page(staticPage('terms')) },
+          { path: paths.consentToTelehealth, element: page(staticPage('consent')) },
+          { path: paths.faq, element: page(staticPage('faq')) },
+          { path: paths.shop, element: page(storePages.shop) },
+          { path: `${paths.shop}/:slug`, element: <ProductPage /> },
           {
             // A visitor's cart is this browser's; a customer's shows in the member area (spec §2).
             path: paths.cart,
-            lazy: storePages.cartRoute,
-            children: [{ index: true, lazy: storePages.cart }],
+            element: page(storePages.cartRoute),
+            children: [{ index: true, element: page(storePages.cart) }],
           },
           {
-            lazy: storePages.checkout,
+            element: page(storePages.checkout),
             children: [
-              { path: paths.checkoutShipping, lazy: storePages.shipping },
-              { path: paths.checkoutUpsell, lazy: storePages.upsell },
-              { path: paths.checkoutPayment, lazy: storePages.payment },
+              { path: paths.checkoutShipping, element: page(storePages.shipping) },
+              { path: paths.checkoutUpsell, element: page(storePages.upsell) },
+              { path: paths.checkoutPayment, element: page(storePages.payment) },
             ],
           },
-          { path: paths.checkoutComplete, lazy: storePages.complete },
+          { path: paths.checkoutComplete, element: page(storePages.complete) },
           { path: '/checkout', element: <Navigate to={paths.checkoutShipping} replace /> },
           {
             element: (
@@ -200,40 +208,40 @@ export const routes: RouteObject[] = [
               </FeatureGate>
             ),
             children: [
-              { path: paths.login, lazy: accountPages.login },
-              { path: paths.signup, lazy: accountPages.signup },
-              { path: paths.resetPassword, lazy: accountPages.resetPassword },
+              { path: paths.login, element: page(accountPages.login) },
+              { path: paths.signup, element: page(accountPages.signup) },
+              { path: paths.resetPassword, element: page(accountPages.resetPassword) },
             ],
           },
-          { path: paths.logout, lazy: accountPages.logout },
+          { path: paths.logout, element: page(accountPages.logout) },
           {
             element: <RequireAuth />,
             children: [
               {
-                lazy: accountPages.layout,
+                element: page(accountPages.layout),
                 children: [
-                  { path: paths.dashboard, lazy: accountPages.dashboard },
-                  { path: paths.messages, lazy: accountPages.messages },
-                  { path: paths.orders, lazy: accountPages.orders },
-                  { path: paths.subscriptions, lazy: accountPages.subscriptions },
-                  { path: paths.accounts, lazy: accountPages.accounts },
-                  { path: paths.editPaymentMethod, lazy: accountPages.editPaymentMethod },
+                  { path: paths.dashboard, element: page(accountPages.dashboard) },
+                  { path: paths.messages, element: page(accountPages.messages) },
+                  { path: paths.orders, element: page(accountPages.orders) },
+                  { path: paths.subscriptions, element: page(accountPages.subscriptions) },
+                  { path: paths.accounts, element: page(accountPages.accounts) },
+                  { path: paths.editPaymentMethod, element: page(accountPages.editPaymentMethod) },
                 ],
               },
               {
                 path: '/visit/:category',
-                lazy: visitPages.layout,
+                element: page(visitPages.layout),
                 children: [
-                  { index: true, lazy: visitPages.start },
-                  { path: 'eligibility', lazy: visitPages.eligibility },
-                  { path: 'questions', lazy: visitPages.questions },
-                  { path: 'preferences', lazy: visitPages.preferences },
-                  { path: 'photo', lazy: visitPages.photo },
-                  { path: 'consent', lazy: visitPages.consent },
-                  { path: 'checkout', lazy: visitPages.checkout },
-                  { path: 'submitted', lazy: visitPages.submitted },
-                  { path: 'ineligible', lazy: visitPages.ineligible },
-                  { path: 'not-a-fit', lazy: visitPages.notAFit },
+                  { index: true, element: page(visitPages.start) },
+                  { path: 'eligibility', element: page(visitPages.eligibility) },
+                  { path: 'questions', element: page(visitPages.questions) },
+                  { path: 'preferences', element: page(visitPages.preferences) },
+                  { path: 'photo', element: page(visitPages.photo) },
+                  { path: 'consent', element: page(visitPages.consent) },
+                  { path: 'checkout', element: page(visitPages.checkout) },
+                  { path: 'submitted', element: page(visitPages.submitted) },
+                  { path: 'ineligible', element: page(visitPages.ineligible) },
+                  { path: 'not-a-fit', element: page(visitPages.notAFit) },
                   { path: '*', element: <NotFoundPage /> },
                 ],
               },
@@ -245,23 +253,24 @@ export const routes: RouteObject[] = [
     ],
   },
   {
-    errorElement: <RouteError />,
+    element: <RouteErrors />,
     children: [
-      { path: paths.staffLogin, lazy: staffPages.login },
+      { path: paths.staffLogin, element: page(staffPages.login) },
       {
-        lazy: staffPages.layout,
+        element: page(staffPages.layout),
         children: [
-          { path: paths.staff, lazy: staffPages.home },
-          { path: `${paths.staff}/orders/:id`, lazy: staffPages.order },
-          { path: `${paths.staff}/visits/:id`, lazy: staffPages.visit },
-          { path: paths.staffInbox, lazy: staffPages.inbox },
-          { path: `${paths.staffInbox}/:id`, lazy: staffPages.thread },
+          { path: paths.staff, element: page(staffPages.home) },
+          { path: `${paths.staff}/orders/:id`, element: page(staffPages.order) },
+          { path: `${paths.staff}/visits/:id`, element: page(staffPages.visit) },
+          { path: paths.staffInbox, element: page(staffPages.inbox) },
+          { path: `${paths.staffInbox}/:id`, element: page(staffPages.thread) },
         ],
       },
     ],
   },
 ];
 
-export function createRouter() {
-  return createBrowserRouter(routes);
+/** The page for the address, from the table above (inside a BrowserRouter or MemoryRouter). */
+export function AppRoutes() {
+  return useRoutes(routes);
 }

@@ -1,7 +1,15 @@
+import { useLayoutEffect } from 'react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render } from '@testing-library/react';
-import { createMemoryRouter, RouterProvider, useLocation, type RouteObject } from 'react-router';
-import { vi } from 'vitest';
+import { render, screen, waitFor } from '@testing-library/react';
+import {
+  MemoryRouter,
+  useLocation,
+  useNavigate,
+  useRoutes,
+  type Location,
+  type RouteObject,
+} from 'react-router';
+import { expect, vi } from 'vitest';
 import { Toaster } from '#client/components/ui/toast.tsx';
 
 /**
@@ -75,6 +83,25 @@ export function testQueryClient(): QueryClient {
   });
 }
 
+/** Where a test's memory router is, and a way to move it (to follow redirects). */
+export interface TestRouter {
+  location: () => Location;
+  navigate: (to: string) => void;
+}
+
+function RouteTable({
+  routes,
+  onRender,
+}: {
+  routes: RouteObject[];
+  onRender: (location: Location, navigate: (to: string) => void) => void;
+}) {
+  const location = useLocation();
+  const navigate = useNavigate();
+  useLayoutEffect(() => onRender(location, (to) => void navigate(to)));
+  return useRoutes(routes);
+}
+
 export function renderRoutes(
   routes: RouteObject[],
   {
@@ -82,12 +109,41 @@ export function renderRoutes(
     queryClient = testQueryClient(),
   }: { path?: string; queryClient?: QueryClient } = {},
 ) {
-  const router = createMemoryRouter(routes, { initialEntries: [path] });
+  let current: { location: Location; navigate: (to: string) => void } | undefined;
   const result = render(
     <QueryClientProvider client={queryClient}>
-      <RouterProvider router={router} />
+      <MemoryRouter initialEntries={[path]}>
+        <RouteTable
+          routes={routes}
+          onRender={(location, navigate) => {
+            current = { location, navigate };
+          }}
+        />
+      </MemoryRouter>
       <Toaster />
     </QueryClientProvider>,
   );
+  const router: TestRouter = {
+    location: () => {
+      if (!current) throw new Error('The router has not rendered yet.');
+      return current.location;
+    },
+    navigate: (to) => {
+      if (!current) throw new Error('The router has not rendered yet.');
+      current.navigate(to);
+    },
+  };
   return { ...result, router, queryClient };
+}
+
+/**
+ * A dialog has closed and given the page back. Radix hides the rest of the page from assistive
+ * technology while a dialog is open, and Preact runs the clean-up that lifts it a frame after the
+ * dialog goes: until then the page's own roles cannot be found.
+ */
+export async function waitForDialogToClose(): Promise<void> {
+  await waitFor(() => {
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(document.querySelector('[data-aria-hidden]')).toBeNull();
+  });
 }

@@ -1,6 +1,5 @@
-import { Suspense } from 'react';
-import { Outlet, ScrollRestoration } from 'react-router';
-import { Spinner } from '#client/components/ui/spinner.tsx';
+import { Outlet } from 'react-router';
+import { ScrollRestoration } from './scroll-restoration.tsx';
 import { SiteFooter } from './site-footer.tsx';
 import { SiteHeader } from './site-header.tsx';
 import { VersionBanner } from './version-banner.tsx';
@@ -12,9 +11,7 @@ export function SiteLayout() {
       <VersionBanner />
       <SiteHeader />
       <main id="main" className="flex-1" tabIndex={-1}>
-        <Suspense fallback={<Spinner block />}>
-          <Outlet />
-        </Suspense>
+        <Outlet />
       </main>
       <SiteFooter />
       <ScrollRestoration />

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
-import { z } from 'zod';
+// zod/mini, not classic zod: the banner is on every page (docs/decisions/007-measured-quality.md).
+import * as z from 'zod/mini';
 import { runtimeConfig } from '#client/lib/runtime-config.ts';
 import { buttonClass } from '#client/components/ui/button.ts';
 

@@ -14,7 +14,14 @@ import {
   sessionUser,
 } from '#client/testing/member-fixtures.ts';
 import { memberRoutes } from '#client/testing/member-routes.tsx';
-import { failure, ok, okMessage, renderRoutes, stubApi } from '#client/testing/render-app.tsx';
+import {
+  failure,
+  ok,
+  okMessage,
+  renderRoutes,
+  stubApi,
+  type TestRouter,
+} from '#client/testing/render-app.tsx';
 import { accountNav, liveAccountNav } from './account-nav.ts';
 import { AccountSidebar } from './components/account-sidebar.tsx';
 
@@ -29,10 +36,8 @@ afterEach(() => {
   clearToasts();
 });
 
-function pathOf(router: {
-  state: { location: { pathname: string; search: string; hash: string } };
-}) {
-  const { pathname, search, hash } = router.state.location;
+function pathOf(router: TestRouter) {
+  const { pathname, search, hash } = router.location();
   return `${pathname}${search}${hash}`;
 }
 
@@ -46,7 +51,7 @@ describe('the protected-route redirect', () => {
     });
     const { router } = renderRoutes(memberRoutes, { path: '/accounts?section=card#payment' });
     expect(await screen.findByRole('heading', { level: 1, name: 'Log in' })).toBeTruthy();
-    expect(router.state.location.pathname).toBe('/login');
+    expect(router.location().pathname).toBe('/login');
     expect(sessionStorage.getItem(storageKeys.returnPath)).toBe('/accounts?section=card#payment');
 
     await u.type(screen.getByLabelText('Email'), 'dana@example.com');
@@ -68,7 +73,7 @@ describe('the protected-route redirect', () => {
     });
     const { router } = renderRoutes(memberRoutes, { path: '/dashboard' });
     expect(await screen.findByRole('heading', { level: 1, name: 'Log in' })).toBeTruthy();
-    expect(router.state.location.pathname).toBe('/login');
+    expect(router.location().pathname).toBe('/login');
     expect(api.calls.map((call) => call.path)).not.toContain('/account/basics');
   });
 
@@ -91,7 +96,7 @@ describe('the protected-route redirect', () => {
     stubApi(memberApi());
     const { router } = renderRoutes(memberRoutes, { path: '/login' });
     expect(await screen.findByRole('heading', { level: 1, name: 'Hi, Dana' })).toBeTruthy();
-    expect(router.state.location.pathname).toBe('/dashboard');
+    expect(router.location().pathname).toBe('/dashboard');
   });
 
   it('logs the customer out here too when a member call answers 401', async () => {
@@ -101,7 +106,7 @@ describe('the protected-route redirect', () => {
       '/account/basics': failure(401, 'UNAUTHENTICATED', 'Please log in to continue.'),
     });
     const { router } = renderRoutes(memberRoutes, { path: '/dashboard' });
-    await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
+    await waitFor(() => expect(router.location().pathname).toBe('/login'));
     expect(getAppState().login.isLoggedIn).toBe(false);
   });
 });
@@ -244,6 +249,10 @@ describe('the account layout', () => {
     stubApi(memberApi());
     renderRoutes(memberRoutes, { path: '/dashboard' });
     expect(await screen.findByRole('button', { name: 'Account menu' })).toBeTruthy();
+    // The resize listener is attached by an effect, which runs after the paint: let it run first.
+    // Preact attaches the resize listener in an effect, which runs after the next frame (within
+    // 35 ms): let that frame pass before the clock is frozen.
+    await act(() => new Promise((resolve) => setTimeout(resolve, 50)));
     vi.useFakeTimers();
     try {
       window.innerWidth = 1280;
@@ -354,7 +363,7 @@ describe('/logout', () => {
     });
     await act(() => router.navigate('/logout'));
     expect(await screen.findByText('You’re logged out')).toBeTruthy();
-    await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
+    await waitFor(() => expect(router.location().pathname).toBe('/login'));
     expect(localStorage.getItem(storageKeys.leadsId)).toBeNull();
     expect(localStorage.getItem(storageKeys.cart)).toBeNull();
     expect(sessionStorage.getItem(storageKeys.clickId)).toBeNull();

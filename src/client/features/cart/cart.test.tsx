@@ -8,7 +8,12 @@ import { storageKeys } from '#shared/constants.ts';
 import { clearToasts, Toaster } from '#client/components/ui/toast.tsx';
 import { PurchaseOptions } from '#client/features/catalog/components/purchase-options.tsx';
 import { resetAppStateForTests, setLeadsId, setLoggedIn } from '#client/lib/app-state.ts';
-import { failure, stubApi, testQueryClient } from '#client/testing/render-app.tsx';
+import {
+  failure,
+  stubApi,
+  testQueryClient,
+  waitForDialogToClose,
+} from '#client/testing/render-app.tsx';
 import { setCartDrawerOpen } from './cart-drawer-state.ts';
 import {
   biotinLine,
@@ -168,10 +173,13 @@ describe('the cart drawer', () => {
     const dialog = await screen.findByRole('dialog', { name: /Your cart/ });
     expect(dialog.style.width).toBe('700px');
     expect(within(dialog).getByText('Your cart is empty')).toBeTruthy();
-    expect(dialog.contains(document.activeElement)).toBe(true);
+    // The focus moves in once the dialog has mounted (an effect, which runs after the paint).
+    await waitFor(() => expect(dialog.contains(document.activeElement)).toBe(true));
     await u.keyboard('{Escape}');
-    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
-    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Cart, empty' }));
+    await waitForDialogToClose();
+    await waitFor(() =>
+      expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Cart, empty' })),
+    );
   });
 
   it('is the full width of a window under 920px', async () => {

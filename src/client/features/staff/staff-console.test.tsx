@@ -5,7 +5,13 @@ import type { RouteObject } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { StaffOrderDetail, StaffUser } from '#shared/staff.ts';
 import { clearToasts } from '#client/components/ui/toast.tsx';
-import { failure, ok, renderRoutes, stubApi } from '#client/testing/render-app.tsx';
+import {
+  failure,
+  ok,
+  renderRoutes,
+  stubApi,
+  waitForDialogToClose,
+} from '#client/testing/render-app.tsx';
 import { dollarsToCents } from './components/order-action-dialog.tsx';
 import { StaffLayout } from './components/staff-layout.tsx';
 import { StaffHomePage } from './pages/staff-home-page.tsx';
@@ -187,13 +193,13 @@ describe('the staff log-in', () => {
     });
     const { router } = renderRoutes(routes, { path: '/staff/orders/12' });
     await screen.findByRole('heading', { level: 1, name: 'Staff log in' });
-    expect(router.state.location.pathname).toBe('/staff/login');
+    expect(router.location().pathname).toBe('/staff/login');
     await u.type(screen.getByLabelText('Work email'), ' OPS@pairwell.test ');
     await u.type(screen.getByLabelText('Password'), 'pairwell-ops');
     await u.type(screen.getByLabelText('Authentication code'), '654321');
     await u.click(screen.getByRole('button', { name: 'Log in' }));
     expect(await screen.findByRole('heading', { level: 1, name: 'Order PW-100112' })).toBeTruthy();
-    expect(router.state.location.pathname).toBe('/staff/orders/12');
+    expect(router.location().pathname).toBe('/staff/orders/12');
     expect(api.calls.find((call) => call.path === '/staff/login/')?.body).toEqual({
       email: 'ops@pairwell.test',
       password: 'pairwell-ops',
@@ -230,7 +236,7 @@ describe('the staff session', () => {
     await act(async () => {
       await vi.advanceTimersByTimeAsync(60_000);
     });
-    await waitFor(() => expect(router.state.location.pathname).toBe('/staff/login'));
+    await waitFor(() => expect(router.location().pathname).toBe('/staff/login'));
     expect(api.calls.some((call) => call.path === '/staff/logout/')).toBe(true);
     expect(await screen.findByText('Logged out after 15 minutes without activity')).toBeTruthy();
   });
@@ -251,7 +257,7 @@ describe('the staff session', () => {
       await vi.advanceTimersByTimeAsync(5 * 60_000);
     });
     otherTab.close();
-    expect(router.state.location.pathname).toBe('/staff');
+    expect(router.location().pathname).toBe('/staff');
     expect(api.calls.some((call) => call.path === '/staff/logout/')).toBe(false);
   });
 
@@ -265,7 +271,7 @@ describe('the staff session', () => {
       ),
     });
     const { router } = renderRoutes(routes, { path: '/staff?status=SHIPPED' });
-    await waitFor(() => expect(router.state.location.pathname).toBe('/staff/login'));
+    await waitFor(() => expect(router.location().pathname).toBe('/staff/login'));
     expect(await screen.findByText('Your staff session ended')).toBeTruthy();
     expect(await screen.findByRole('heading', { level: 1, name: 'Staff log in' })).toBeTruthy();
   });
@@ -327,7 +333,7 @@ describe('an order in the console', () => {
     ).toBeTruthy();
     await u.type(within(dialog).getByLabelText('Tracking number'), '11899223197428490');
     await u.click(within(dialog).getByRole('button', { name: 'Mark shipped' }));
-    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    await waitForDialogToClose();
     expect(api.calls.find((call) => call.path === '/staff/orders/ship/')?.body).toEqual({
       order_id: 12,
       tracking_number: '9400111899223197428490',
@@ -364,7 +370,7 @@ describe('an order in the console', () => {
     await u.clear(amount);
     await u.type(amount, '12.5');
     await u.click(within(dialog).getByRole('button', { name: 'Refund $12.50' }));
-    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    await waitForDialogToClose();
     expect(api.calls.find((call) => call.path === '/staff/orders/refund/')?.body).toEqual({
       order_id: 12,
       amount_cents: 1250,

@@ -1,4 +1,4 @@
-import { useId, useRef, useState, type ReactNode } from 'react';
+import { Suspense, useId, useRef, useState, type ReactNode } from 'react';
 import { Link, Outlet, useOutletContext } from 'react-router';
 import type { Basics, PatientData } from '#shared/accounts.ts';
 import { limits } from '#shared/constants.ts';
@@ -9,6 +9,7 @@ import { useLeadsId } from '#client/lib/app-state.ts';
 import { useViewportAtMost } from '#client/lib/use-viewport.ts';
 import { useBasics, usePatientData } from '../accounts.api.ts';
 import { AccountSidebar } from './account-sidebar.tsx';
+import { PageTitle } from '#client/components/layout/document-head.tsx';
 
 /** What every member page gets from the layout once it has loaded. */
 export interface MemberData {
@@ -58,7 +59,12 @@ export function AccountLayout() {
       basics: basics.data,
       patientData: patientData.data,
     };
-    content = <Outlet context={memberData} />;
+    // The page's code may still be downloading: the sidebar stays while it does.
+    content = (
+      <Suspense fallback={<Spinner screen label="Loading the page…" />}>
+        <Outlet context={memberData} />
+      </Suspense>
+    );
   }
 
   const sidebarHidden = collapsed && !menuOpen;
@@ -134,7 +140,7 @@ interface AccountHeaderProps {
 export function AccountHeader({ title, subtitle, link, documentTitle }: AccountHeaderProps) {
   return (
     <header className="mb-6 flex flex-wrap items-end justify-between gap-x-6 gap-y-3 md:mb-8">
-      <title>{`${documentTitle ?? title} — ${site.name}`}</title>
+      <PageTitle>{`${documentTitle ?? title} — ${site.name}`}</PageTitle>
       <div>
         <h1 className="text-3xl text-ink md:text-4xl">{title}</h1>
         {subtitle ? <p className="mt-2 text-ink-soft">{subtitle}</p> : null}

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { site } from '#shared/site.ts';
+import { PageTitle } from '#client/components/layout/document-head.tsx';
 
 interface AuthCardProps {
   title: string;
@@ -13,7 +14,7 @@ interface AuthCardProps {
 export function AuthCard({ title, intro, wide = false, children, footer }: AuthCardProps) {
   return (
     <div className="bg-gradient-to-b from-accent-50 via-accent-50/40 to-white">
-      <title>{`${title} — ${site.name}`}</title>
+      <PageTitle>{`${title} — ${site.name}`}</PageTitle>
       <div className="container-page flex justify-center py-10 md:py-16">
         <div className={`w-full ${wide ? 'max-w-xl' : 'max-w-md'}`}>
           <div className="rounded-3xl border border-line bg-white p-6 shadow-[0_8px_30px_rgba(15,37,51,0.06)] sm:p-8">

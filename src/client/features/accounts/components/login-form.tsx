@@ -1,9 +1,10 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link } from 'react-router';
-import { LoginSchema, type SessionUser } from '#shared/accounts.ts';
+import { LoginSchema } from '#shared/accounts.ts';
+import type { SessionUser } from '#shared/session.ts';
 import { applyApiError } from '#client/components/forms/form-errors.ts';
 import { FormAlert, PasswordField, TextField } from '#client/components/forms/fields.tsx';
 import { textLinkClass } from '#client/components/ui/button.ts';
@@ -37,11 +38,18 @@ export function LoginForm({
     register,
     handleSubmit,
     setError,
+    setFocus,
     formState: { errors, isSubmitting },
   } = useForm({
     resolver: zodResolver(LoginSchema),
     defaultValues: { email: '', password: '' },
   });
+
+  // The slider opens for this one purpose; the /login page leaves focus where it lands. (Focused
+  // here, not by the autofocus attribute: browsers honour that only while a page first loads.)
+  useEffect(() => {
+    if (autoFocus) setFocus('email');
+  }, [autoFocus, setFocus]);
 
   const onSubmit = handleSubmit(async (values) => {
     setAlert(null);
@@ -67,8 +75,6 @@ export function LoginForm({
         inputMode="email"
         autoCapitalize="off"
         spellCheck={false}
-        // The slider opens for this one purpose; the /login page leaves focus where it lands.
-        autoFocus={autoFocus}
         error={errors.email?.message}
         {...register('email')}
       />

@@ -94,7 +94,7 @@ describe('the card form', () => {
     expect(await screen.findByText('Your card was declined.')).toBeTruthy();
     expect(screen.getAllByText('Your card was declined.')).toHaveLength(1);
     expect(screen.getByLabelText('Card number').getAttribute('aria-invalid')).toBe('true');
-    expect(router.state.location.pathname).toBe('/accounts/editPaymentMethod');
+    expect(router.location().pathname).toBe('/accounts/editPaymentMethod');
     expect(JSON.stringify(window.dataLayer)).not.toContain('4000');
   });
 
@@ -128,7 +128,7 @@ describe('the card form', () => {
     await u.click(screen.getByRole('button', { name: 'Save card' }));
     expect(await screen.findByText('Payment method updated')).toBeTruthy();
     expect(await screen.findByRole('heading', { level: 1, name: 'Accounts' })).toBeTruthy();
-    expect(router.state.location.pathname).toBe('/accounts');
+    expect(router.location().pathname).toBe('/accounts');
     expect(api.calls.find((call) => call.path === '/account/ccupdate/')?.body).toEqual({
       ccnum: '4242424242424242',
       ccexp: '01/31',

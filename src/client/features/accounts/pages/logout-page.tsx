@@ -6,7 +6,9 @@ import { Spinner } from '#client/components/ui/spinner.tsx';
 import { showToast } from '#client/components/ui/toast.tsx';
 import { clearBrowserState } from '#client/lib/app-state.ts';
 import { paths } from '#client/paths.ts';
-import { isUnauthenticated, logOut } from '../accounts.api.ts';
+import { PageTitle } from '#client/components/layout/document-head.tsx';
+import { logOut } from '../accounts.api.ts';
+import { isUnauthenticated } from '../session.api.ts';
 
 /**
  * /logout (spec §4 Logout): ends the session on the server, then forgets everything this browser
@@ -45,7 +47,7 @@ export function LogoutPage() {
 
   return (
     <>
-      <title>{`Log out — ${site.name}`}</title>
+      <PageTitle>{`Log out — ${site.name}`}</PageTitle>
       <Spinner block label="Logging you out…" />
     </>
   );

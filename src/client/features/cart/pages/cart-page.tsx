@@ -1,3 +1,4 @@
+import { Suspense } from 'react';
 import { Outlet } from 'react-router';
 import { site } from '#shared/site.ts';
 import {
@@ -6,6 +7,8 @@ import {
 } from '#client/features/accounts/components/account-layout.tsx';
 import { CartContents } from '../components/cart-contents.tsx';
 import { useIsMember } from '../use-cart.ts';
+import { PageTitle } from '#client/components/layout/document-head.tsx';
+import { Spinner } from '#client/components/ui/spinner.tsx';
 
 const subtitle =
   'Free shipping on every order. Subscriptions can be skipped, paused or cancelled any time.';
@@ -20,7 +23,9 @@ export function CartRoute() {
   return (
     <div className="bg-surface/60">
       <div className="container-page py-8 md:py-12">
-        <Outlet />
+        <Suspense fallback={<Spinner screen label="Loading the page…" />}>
+          <Outlet />
+        </Suspense>
       </div>
     </div>
   );
@@ -35,7 +40,7 @@ export function CartPage() {
         <AccountHeader title="Cart" subtitle={subtitle} />
       ) : (
         <header className="mb-6 md:mb-8">
-          <title>{`Cart — ${site.name}`}</title>
+          <PageTitle>{`Cart — ${site.name}`}</PageTitle>
           <h1 className="text-3xl text-ink md:text-4xl">Cart</h1>
           <p className="mt-2 text-ink-soft">{subtitle}</p>
         </header>

@@ -5,6 +5,7 @@ import { buttonClass } from '#client/components/ui/button.ts';
 import { paths } from '#client/paths.ts';
 import { useCatalog } from '../catalog.api.ts';
 import { ProductCard } from '../components/product-card.tsx';
+import { PageTitle } from '#client/components/layout/document-head.tsx';
 
 /**
  * The telehealth programs (DESIGN §1, §2), each with its illustration and the way into its online
@@ -50,7 +51,7 @@ export function HomePage() {
   const catalog = useCatalog();
   return (
     <>
-      <title>{site.title}</title>
+      <PageTitle>{site.title}</PageTitle>
       <section className="relative overflow-hidden bg-gradient-to-b from-accent-50 via-accent-50/60 to-white">
         <div className="container-page grid items-center gap-10 py-14 md:grid-cols-[1.1fr_0.9fr] md:py-20">
           <div>
@@ -80,7 +81,7 @@ export function HomePage() {
               className="absolute -inset-6 rounded-[3rem] bg-accent-100/70 blur-2xl"
             />
             <img
-              src="/images/supp-bundle.webp"
+              src={site.heroImage}
               alt="Pairwell Sleep, Biotin and Immunity Gummies"
               width={800}
               height={800}

@@ -13,6 +13,7 @@ import { paths } from '#client/paths.ts';
 import { useCatalog, useProductLine } from '../catalog.api.ts';
 import { ProductCard } from '../components/product-card.tsx';
 import { PurchaseOptions } from '../components/purchase-options.tsx';
+import { PageTitle } from '#client/components/layout/document-head.tsx';
 
 const promises = [
   'Free shipping on every order',
@@ -64,13 +65,7 @@ export function ProductPage() {
   const product = useProductLine(slug);
   useViewItem(product.data);
 
-  // As tall as the screen while loading, so the footer does not show and then jump away (layout shift).
-  if (product.isPending)
-    return (
-      <div className="min-h-dvh">
-        <Spinner block label="Loading the product…" />
-      </div>
-    );
+  if (product.isPending) return <Spinner screen label="Loading the product…" />;
   if (product.isError) {
     if (product.error instanceof ApiError && product.error.status === 404) return <NotFoundPage />;
     return (
@@ -85,7 +80,7 @@ export function ProductPage() {
   const monthly = line.offers.find((offer) => offer.frequency === 'MONTHLY');
   return (
     <>
-      <title>{`${line.name} — ${site.name}`}</title>
+      <PageTitle>{`${line.name} — ${site.name}`}</PageTitle>
       <div className="bg-gradient-to-b from-accent-50 via-accent-50/40 to-white">
         <div className="container-page py-6 md:py-12">
           <nav aria-label="Breadcrumb">

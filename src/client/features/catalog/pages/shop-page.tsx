@@ -6,6 +6,7 @@ import { Spinner } from '#client/components/ui/spinner.tsx';
 import { paths } from '#client/paths.ts';
 import { useCatalog } from '../catalog.api.ts';
 import { PurchaseOptions } from '../components/purchase-options.tsx';
+import { PageTitle } from '#client/components/layout/document-head.tsx';
 
 function ShopItem({ line }: { line: ProductLine }) {
   return (
@@ -51,7 +52,7 @@ export function ShopPage() {
   const catalog = useCatalog();
   return (
     <>
-      <title>{`Shop — ${site.name}`}</title>
+      <PageTitle>{`Shop — ${site.name}`}</PageTitle>
       <section className="bg-gradient-to-b from-accent-50 via-accent-50/40 to-white">
         <div className="container-page py-10 md:py-14">
           <h1 className="text-[2.5rem] leading-[1.08] text-ink md:text-5xl">Shop</h1>

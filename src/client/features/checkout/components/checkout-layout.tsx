@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { Suspense, useEffect, useRef } from 'react';
 import { Navigate, Outlet, useLocation } from 'react-router';
 import { formatCents } from '#shared/money.ts';
 import { site } from '#shared/site.ts';
@@ -10,6 +10,7 @@ import { checkoutSteps, type CheckoutStep } from '#client/lib/analytics.ts';
 import { paths } from '#client/paths.ts';
 import { OrderSummary } from './order-summary.tsx';
 import { StepIndicator } from './step-indicator.tsx';
+import { PageTitle } from '#client/components/layout/document-head.tsx';
 
 function stepOf(pathname: string): CheckoutStep {
   if (pathname.startsWith(paths.checkoutPayment)) return 3;
@@ -102,7 +103,9 @@ export function CheckoutLayout() {
           </div>
         </details>
         <div ref={step} className="min-w-0">
-          <Outlet />
+          <Suspense fallback={<Spinner screen label="Loading the page…" />}>
+            <Outlet />
+          </Suspense>
         </div>
         <aside
           aria-labelledby="summary-title"
@@ -118,7 +121,7 @@ export function CheckoutLayout() {
 
   return (
     <div className="bg-surface/60">
-      <title>{`Checkout: ${checkoutSteps[stepOf(pathname)]} — ${site.name}`}</title>
+      <PageTitle>{`Checkout: ${checkoutSteps[stepOf(pathname)]} — ${site.name}`}</PageTitle>
       <div className="container-page py-6 md:py-10">
         <div className="mb-6 flex flex-col gap-5 md:mb-8 md:flex-row md:items-center md:justify-between">
           <h1 className="text-3xl text-ink md:text-4xl">Checkout</h1>

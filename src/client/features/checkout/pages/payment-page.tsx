@@ -21,11 +21,8 @@ import { CheckboxField, FormAlert } from '#client/components/forms/fields.tsx';
 import { textLinkClass } from '#client/components/ui/button.ts';
 import { Spinner } from '#client/components/ui/spinner.tsx';
 import { SubmitButton } from '#client/components/ui/submit-button.tsx';
-import {
-  forgetSession,
-  isUnauthenticated,
-  useAccountData,
-} from '#client/features/accounts/accounts.api.ts';
+import { useAccountData } from '#client/features/accounts/accounts.api.ts';
+import { forgetSession, isUnauthenticated } from '#client/features/accounts/session.api.ts';
 import { cardExpiry } from '#client/features/accounts/components/payment-card.tsx';
 import { cartKey } from '#client/features/cart/cart.api.ts';
 import { useCart, useIsMember } from '#client/features/cart/use-cart.ts';

@@ -2,12 +2,13 @@ import { Link } from 'react-router';
 import { site } from '#shared/site.ts';
 import { buttonClass } from '#client/components/ui/button.ts';
 import { paths } from '#client/paths.ts';
+import { PageTitle } from '#client/components/layout/document-head.tsx';
 
 /** Spec §2: the user has no access to the named feature; a link home to ask support for access. */
 export function NoAccessPage({ feature }: { feature: string }) {
   return (
     <div className="container-page flex min-h-[60vh] flex-col items-center justify-center py-16 text-center">
-      <title>{`No access — ${site.name}`}</title>
+      <PageTitle>{`No access — ${site.name}`}</PageTitle>
       <div
         aria-hidden="true"
         className="mb-6 grid size-14 place-items-center rounded-full bg-accent-100 text-accent-800"

@@ -2,12 +2,13 @@ import { Link } from 'react-router';
 import { site } from '#shared/site.ts';
 import { buttonClass } from '#client/components/ui/button.ts';
 import { paths } from '#client/paths.ts';
+import { NoIndex, PageTitle } from '#client/components/layout/document-head.tsx';
 
 export function NotFoundPage() {
   return (
     <div className="container-page flex min-h-[60vh] flex-col items-center justify-center py-16 text-center">
-      <title>{`Page not found — ${site.name}`}</title>
-      <meta name="robots" content="noindex" />
+      <PageTitle>{`Page not found — ${site.name}`}</PageTitle>
+      <NoIndex />
       <p className="text-sm font-semibold uppercase tracking-wider text-accent-800">Error 404</p>
       <h1 className="mt-3 text-4xl text-ink">We can’t find that page</h1>
       <p className="mt-4 max-w-md text-ink-soft">

@@ -1,10 +1,12 @@
 import { Suspense, type ReactNode } from 'react';
-import { Link, NavLink, ScrollRestoration } from 'react-router';
+import { Link, NavLink } from 'react-router';
+import { ScrollRestoration } from '#client/components/layout/scroll-restoration.tsx';
 import { site } from '#shared/site.ts';
 import type { StaffRole, StaffUser } from '#shared/staff.ts';
 import { Spinner } from '#client/components/ui/spinner.tsx';
 import { paths } from '#client/paths.ts';
 import { BackChevron } from '#client/components/ui/back-chevron.tsx';
+import { PageTitle } from '#client/components/layout/document-head.tsx';
 
 export const staffRoleLabels: Record<StaffRole, string> = {
   provider: 'Provider',
@@ -113,7 +115,7 @@ export function StaffHeader({
 }) {
   return (
     <header className="mb-6 flex flex-wrap items-end justify-between gap-x-6 gap-y-3">
-      <title>{`${title} — ${site.name} Staff`}</title>
+      <PageTitle>{`${title} — ${site.name} Staff`}</PageTitle>
       <div className="min-w-0">
         <h1 className="text-2xl text-ink md:text-3xl">{title}</h1>
         {subtitle ? <div className="mt-1.5 text-ink-soft">{subtitle}</div> : null}

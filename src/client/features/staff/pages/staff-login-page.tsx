@@ -7,6 +7,7 @@ import { StaffFrame } from '../components/staff-frame.tsx';
 import type { StaffLoginState } from '../components/staff-layout.tsx';
 import { StaffLoginForm } from '../components/staff-login-form.tsx';
 import { useStaffMe } from '../staff.api.ts';
+import { PageTitle } from '#client/components/layout/document-head.tsx';
 
 /** Only a console path is a place to come back to after logging in. */
 function returnPath(state: unknown): string {
@@ -26,7 +27,7 @@ export function StaffLoginPage() {
   if (me.data?.authenticated) return <Navigate to={target} replace />;
   return (
     <StaffFrame>
-      <title>{`Staff log in — ${site.name} Staff`}</title>
+      <PageTitle>{`Staff log in — ${site.name} Staff`}</PageTitle>
       <div className="flex justify-center py-4 md:py-10">
         <div className="w-full max-w-md">
           <div className="rounded-3xl border border-line bg-white p-6 shadow-[0_8px_30px_rgba(15,37,51,0.06)] sm:p-8">

@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { format, parseISO } from 'date-fns';
 import { dateFormats } from '#shared/constants.ts';
 import { site } from '#shared/site.ts';
+import { PageTitle } from '#client/components/layout/document-head.tsx';
 
 interface StaticArticleProps {
   title: string;
@@ -14,7 +15,7 @@ interface StaticArticleProps {
 export function StaticArticle({ title, updated, intro, children }: StaticArticleProps) {
   return (
     <article>
-      <title>{`${title} — ${site.name}`}</title>
+      <PageTitle>{`${title} — ${site.name}`}</PageTitle>
       <header className="border-b border-line bg-gradient-to-b from-accent-50 to-white">
         <div className="container-page py-12 md:py-16">
           <h1 className="text-4xl text-ink md:text-5xl">{title}</h1>

@@ -9,7 +9,14 @@ import { AccountLayout } from '#client/features/accounts/components/account-layo
 import { RequireAuth } from '#client/features/accounts/components/route-guards.tsx';
 import { resetAppStateForTests, setLeadsId } from '#client/lib/app-state.ts';
 import { memberApi } from '#client/testing/member-fixtures.ts';
-import { failure, ok, renderRoutes, stubApi, type Reply } from '#client/testing/render-app.tsx';
+import {
+  failure,
+  ok,
+  renderRoutes,
+  type Reply,
+  stubApi,
+  waitForDialogToClose,
+} from '#client/testing/render-app.tsx';
 import { serverToday } from '../subscription-actions.ts';
 import { SubscriptionsPage } from './subscriptions-page.tsx';
 
@@ -212,7 +219,7 @@ describe('a change to a subscription', () => {
     expect(api.calls.some((call) => call.path === '/account/shipfrequency/')).toBe(false);
 
     await u.click(within(dialog).getByRole('button', { name: 'Confirm' }));
-    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    await waitForDialogToClose();
     expect(api.calls.find((call) => call.path === '/account/shipfrequency/')?.body).toEqual({
       leads_id: 'lead-1',
       subscription_id: 7,
@@ -259,7 +266,7 @@ describe('a change to a subscription', () => {
     await u.click(within(dialog).getByRole('button', { name: 'Review change' }));
     await within(dialog).findByRole('heading', { name: 'Review your change' });
     await u.click(within(dialog).getByRole('button', { name: 'Confirm' }));
-    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    await waitForDialogToClose();
     const sent = api.calls.filter((call) => call.path === '/subscription/update/');
     expect(sent.map((call) => (call.body as { preview: boolean }).preview)).toEqual([true, false]);
     expect((sent[1]?.body as { change: unknown }).change).toEqual({
@@ -309,7 +316,7 @@ describe('a change to a subscription', () => {
     );
     // The card still shows what is saved.
     await u.click(within(dialog).getByRole('button', { name: 'Keep as is' }));
-    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    await waitForDialogToClose();
     expect((await card('Sleep Gummies')).textContent).toContain('Jun 14, 2026');
   });
 

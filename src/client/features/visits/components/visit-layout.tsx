@@ -1,3 +1,4 @@
+import { Suspense } from 'react';
 import { Outlet, useLocation, useOutletContext, useParams } from 'react-router';
 import { site } from '#shared/site.ts';
 import {
@@ -8,6 +9,8 @@ import {
 } from '#shared/telehealth.ts';
 import { NotFoundPage } from '#client/features/errors/pages/not-found-page.tsx';
 import { visitStepLabels } from '../visit-steps.ts';
+import { PageTitle } from '#client/components/layout/document-head.tsx';
+import { Spinner } from '#client/components/ui/spinner.tsx';
 
 export interface VisitContext {
   category: ProgramCategory;
@@ -87,7 +90,7 @@ export function VisitLayout() {
   const current = stepIndex(pathname);
   return (
     <div className="bg-gradient-to-b from-accent-50 via-accent-50/40 to-white">
-      <title>{`${program.name} online visit — ${site.name}`}</title>
+      <PageTitle>{`${program.name} online visit — ${site.name}`}</PageTitle>
       <div className="container-page max-w-3xl py-6 md:py-10">
         <div className="flex items-center gap-4">
           <img
@@ -110,7 +113,9 @@ export function VisitLayout() {
           </div>
         ) : null}
         <div className="mt-6">
-          <Outlet context={{ category, program } satisfies VisitContext} />
+          <Suspense fallback={<Spinner screen label="Loading the page…" />}>
+            <Outlet context={{ category, program } satisfies VisitContext} />
+          </Suspense>
         </div>
       </div>
     </div>

@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { clearToasts } from '#client/components/ui/toast.tsx';
 import { resetAppStateForTests, setLeadsId, setOnlineVisitUser } from '#client/lib/app-state.ts';
 import { buildAccountData } from '#client/testing/member-fixtures.ts';
+import { orderKeys } from '#client/features/orders/orders.api.ts';
 import { LocationProbe, ok, renderRoutes, stubApi } from '#client/testing/render-app.tsx';
 import { VisitLayout } from '../components/visit-layout.tsx';
 import { VisitCheckoutPage } from './checkout-page.tsx';
@@ -72,7 +73,10 @@ describe('the visit’s checkout', () => {
         destination: '/visit/ed/submitted',
       }),
     });
-    renderRoutes(routes, { path: '/visit/ed/checkout' });
+    const { queryClient } = renderRoutes(routes, { path: '/visit/ed/checkout' });
+    // Orders seen a moment ago, with this visit still pending: fresh in the cache.
+    queryClient.setQueryData(orderKeys.details('lead-1'), { orders: [] });
+    queryClient.setQueryData(orderKeys.pending('lead-1'), [{ visit_id: 9 }]);
     // The saved address fills the form.
     expect(await screen.findByDisplayValue('12 Harbor St')).toBeTruthy();
     await u.type(screen.getByLabelText('Card number'), '4242 4242 4242 4242');
@@ -97,5 +101,8 @@ describe('the visit’s checkout', () => {
       payment: { method: 'card', ccnum: '4242424242424242', ccexp: '12/30', cccvv: '123' },
       consent: true,
     });
+    // "View my order" must show the new order, not the list from before the visit was paid.
+    expect(queryClient.getQueryState(orderKeys.details('lead-1'))?.isInvalidated).toBe(true);
+    expect(queryClient.getQueryState(orderKeys.pending('lead-1'))?.isInvalidated).toBe(true);
   });
 });
