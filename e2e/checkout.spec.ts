@@ -20,9 +20,13 @@ function unexpected(problems: string[]): string[] {
 /** Toasts are fixed to the window: in a full-page picture they would float over the content. */
 async function dismissToasts(page: Page) {
   const toasts = page.locator('.toast-root');
-  for (const close of await toasts.locator('[aria-label="Dismiss notification"]').all())
-    await close.click({ force: true, timeout: 1000 }).catch(() => undefined);
-  await expect(toasts).toHaveCount(0);
+  // Toasts queue 500 ms apart and their code loads with the first one, so one may arrive after
+  // the closing pass: close again until none is left.
+  await expect(async () => {
+    for (const close of await toasts.locator('[aria-label="Dismiss notification"]').all())
+      await close.click({ force: true, timeout: 1000 }).catch(() => undefined);
+    await expect(toasts).toHaveCount(0, { timeout: 1000 });
+  }).toPass({ timeout: 15_000 });
 }
 
 /** A full-page picture from the top, so the sticky header is drawn where it belongs. */
