@@ -30,15 +30,19 @@ export async function placesTheAppWrites(t: TestApp): Promise<Place[]> {
   ];
 }
 
-/** `name in place` for every secret found in every place; empty when nothing leaked. */
+/**
+ * `name in place: …where…` for every secret found in every place (the first place it shows in
+ * each); empty when nothing leaked.
+ */
 export function secretsIn(places: Place[], secrets: Record<string, string | RegExp>): string[] {
   const found: string[] = [];
   for (const [name, secret] of Object.entries(secrets)) {
     if (secret === '') throw new Error(`the canary ${name} is empty`);
     for (const place of places) {
-      const hit =
-        typeof secret === 'string' ? place.text.includes(secret) : secret.test(place.text);
-      if (hit) found.push(`${name} in ${place.name}`);
+      const at =
+        typeof secret === 'string' ? place.text.indexOf(secret) : place.text.search(secret);
+      if (at >= 0)
+        found.push(`${name} in ${place.name}: …${place.text.slice(Math.max(0, at - 60), at + 40)}…`);
     }
   }
   return found;

@@ -109,8 +109,9 @@ describe(`canary scan: no secret in clear anywhere the app writes (${testDialect
       'card number, spaced': card.replace(/(\d{4})(?=\d)/g, '$1 '),
       // Anything past the first six and before the last four is never kept, in any form.
       'card number, middle digits': card.slice(6, 12),
-      // Not after a dot: a timestamp's milliseconds may happen to read the same.
-      CVV: new RegExp(`(?<![\\d.])${cvv}(?!\\d)`),
+      // Three digits on their own: not after a dot (a timestamp's milliseconds may read the same)
+      // and not inside a hexadecimal run (every request id is a UUID, which may hold "…a864f…").
+      CVV: new RegExp(`(?<![\\da-f.])${cvv}(?![\\da-f])`, 'i'),
       ...Object.fromEntries(sessions.map((s, i) => [`session token ${i + 1}`, cookieValue(s)])),
     };
     const places = await placesTheAppWrites(t);
