@@ -42,7 +42,9 @@ export function secretsIn(places: Place[], secrets: Record<string, string | RegE
       const at =
         typeof secret === 'string' ? place.text.indexOf(secret) : place.text.search(secret);
       if (at >= 0)
-        found.push(`${name} in ${place.name}: …${place.text.slice(Math.max(0, at - 60), at + 40)}…`);
+        found.push(
+          `${name} in ${place.name}: …${place.text.slice(Math.max(0, at - 60), at + 40)}…`,
+        );
     }
   }
   return found;
