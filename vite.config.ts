@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
-import { defineConfig, type Alias, type Plugin } from 'vite';
+import { defineConfig, type Alias, type Plugin, type UserConfig } from 'vite';
 import { reactOnPreact } from './react-on-preact.config.ts';
 
 const pkg = JSON.parse(fs.readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as {
@@ -73,7 +73,28 @@ const reactRouterProduction: Alias = {
   replacement: path.resolve('node_modules/react-router/dist/production/index.mjs'),
 };
 
-export default defineConfig(({ command }) => ({
+/**
+ * `vite build --ssr`: the server's first draw of storefront pages (src/client/server-render.tsx,
+ * decision 011), into dist/ssr/ — outside dist/client, so it is never served. Every package is
+ * bundled, so React's imports inside them resolve to Preact as in the browser.
+ */
+const serverRenderBuild = defineConfig({
+  root: 'src/client',
+  publicDir: false,
+  plugins: [react({ refreshExclude: /./ })],
+  resolve: { alias: [reactRouterProduction, ...reactOnPreact] },
+  define: { __APP_BUILD__: JSON.stringify(buildId) },
+  ssr: { noExternal: true, target: 'node' },
+  build: {
+    ssr: 'server-render.tsx',
+    outDir: path.resolve('dist/ssr'),
+    emptyOutDir: true,
+    target: 'node20',
+    sourcemap: true,
+  },
+});
+
+const browserConfig = (command: 'build' | 'serve'): UserConfig => ({
   root: 'src/client',
   publicDir: path.resolve('public'),
   // Fast refresh works through React DOM's internals, which Preact does not have (decision 009): an
@@ -122,4 +143,8 @@ export default defineConfig(({ command }) => ({
       '/dev': 'http://localhost:3000',
     },
   },
-}));
+});
+
+export default defineConfig(({ command, isSsrBuild }) =>
+  isSsrBuild ? serverRenderBuild : browserConfig(command),
+);

@@ -1,5 +1,5 @@
-import { lazy, type ComponentType } from 'react';
-import { Navigate, useRoutes, type RouteObject } from 'react-router';
+import { isValidElement, lazy, type ComponentType } from 'react';
+import { matchRoutes, Navigate, useRoutes, type RouteObject } from 'react-router';
 import { SiteLayout } from './components/layout/site-layout.tsx';
 import { HomePage } from './features/catalog/pages/home-page.tsx';
 import { ProductPage } from './features/catalog/pages/product-page.tsx';
@@ -9,10 +9,44 @@ import { RouteErrors } from './features/errors/components/route-errors.tsx';
 import { NotFoundPage } from './features/errors/pages/not-found-page.tsx';
 import { paths } from './paths.ts';
 
-/** A page whose code downloads when it is first shown (the frames around it wait in Suspense). */
+/** A route's page that can fetch its code ahead of its first render (see `preloadRoute`). */
+type PreloadablePage = ComponentType & { preload: () => Promise<void> };
+
+/**
+ * A page whose code downloads when it is first shown (the frames around it wait in Suspense).
+ * Once its code is here, through `preloadRoute` or an earlier render, it renders at once, without
+ * suspending.
+ */
 function page(load: () => Promise<{ Component: ComponentType }>) {
-  const Page = lazy(() => load().then((module) => ({ default: module.Component })));
+  let loaded: ComponentType | undefined;
+  const fetchCode = () =>
+    load().then((module) => {
+      loaded = module.Component;
+      return { default: module.Component };
+    });
+  const Lazy = lazy(fetchCode);
+  const Page: PreloadablePage = Object.assign(
+    () => {
+      const Loaded = loaded;
+      return Loaded ? <Loaded /> : <Lazy />;
+    },
+    { preload: () => fetchCode().then(() => undefined) },
+  );
   return <Page />;
+}
+
+/**
+ * Fetches the code of every lazy page the address shows, so its first render draws it at once —
+ * over the markup the server drew (decision 011) instead of a spinner.
+ */
+export async function preloadRoute(pathname: string): Promise<void> {
+  const preloads = (matchRoutes(routes, pathname) ?? []).map(({ route }) => {
+    const type: unknown = isValidElement(route.element) ? route.element.type : undefined;
+    return typeof type === 'function' && 'preload' in type
+      ? (type as PreloadablePage).preload()
+      : undefined;
+  });
+  await Promise.all(preloads);
 }
 
 /** Static pages are text-heavy and rarely the first visit: loaded on demand. */

@@ -34,7 +34,7 @@ import { preloadPasswordPolicy } from './features/auth/passwords.ts';
 import { startBillingLoop } from './features/billing/billing.jobs.ts';
 import { cartRoutes } from './features/cart/cart.routes.ts';
 import { catalogRoutes } from './features/catalog/catalog.routes.ts';
-import { leadImageFor } from './features/catalog/catalog.service.ts';
+import { leadImageFor, listCatalog } from './features/catalog/catalog.service.ts';
 import { checkoutRoutes } from './features/checkout/checkout.routes.ts';
 import { clicksRoutes } from './features/clicks/clicks.routes.ts';
 import { couponsRoutes } from './features/coupons/coupons.routes.ts';
@@ -55,6 +55,7 @@ import { loggerOptions } from './plugins/logging.ts';
 import { registerSameOriginCheck } from './plugins/same-origin.ts';
 import { registerSessions } from './plugins/session.ts';
 import { registerStaffSessions } from './plugins/staff-session.ts';
+import { loadPageDrawing } from './plugins/page-drawing.ts';
 import { registerWebApp } from './plugins/web-app.ts';
 
 declare module 'fastify' {
@@ -203,11 +204,14 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
   registerSameOriginCheck(app);
 
+  const clientDir = options.clientDir ?? defaultClientDir();
+  const runtimeConfig = runtimeConfigFor(env);
   const webApp = await registerWebApp(
     app,
-    options.clientDir ?? defaultClientDir(),
-    runtimeConfigFor(env),
+    clientDir,
+    runtimeConfig,
     (pathname) => leadImageFor(ctx.db, pathname),
+    await loadPageDrawing(clientDir, runtimeConfig, () => listCatalog(ctx.db)),
   );
   registerErrorHandling(
     app,

@@ -14,6 +14,36 @@ export interface WebApp {
 /** The image a page leads with (its largest paint), for a preload hint in its HTML; null for none. */
 export type LeadImage = (pathname: string) => Promise<string | null>;
 
+/**
+ * The server's first draw of a page (decision 011): its markup, and the data it was drawn from,
+ * which the browser's first render reads back so it draws the same. Null for a page the browser
+ * draws alone.
+ */
+export type DrawPage = (pathname: string) => Promise<{
+  markup: string;
+  /** The page's own title, for the head (the one in index.html otherwise). */
+  title?: string | undefined;
+  data: Record<string, unknown>;
+} | null>;
+
+const ROOT_ELEMENT = '<div id="root"></div>';
+
+/** A JSON value in a script element; `<` is escaped so no value can close the element. */
+const jsonScript = (id: string, value: unknown) =>
+  `<script id="${id}" type="application/json">${JSON.stringify(value).replaceAll('<', '\\u003c')}</script>`;
+
+const escapeText = (value: string) =>
+  value.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
+
+/** The head with the page's own title in its title element and its og:title. */
+const withTitle = (head: string, title: string) =>
+  head
+    .replace(/<title>[^<]*<\/title>/, `<title>${escapeText(title)}</title>`)
+    .replace(
+      /<meta property="og:title" content="[^"]*"/,
+      `<meta property="og:title" content="${escapeAttribute(title)}"`,
+    );
+
 const escapeAttribute = (value: string) =>
   value.replaceAll('&', '&amp;').replaceAll('"', '&quot;').replaceAll('<', '&lt;');
 
@@ -27,24 +57,31 @@ export async function registerWebApp(
   clientDir: string,
   runtimeConfig: RuntimeConfig,
   leadImage: LeadImage = async () => null,
+  drawPage: DrawPage = async () => null,
 ): Promise<WebApp | null> {
   const indexFile = path.join(clientDir, 'index.html');
   if (!fs.existsSync(indexFile)) {
     app.log.warn({ clientDir }, 'no web app build found; serving the API only (run npm run build)');
     return null;
   }
-  // `<` is escaped so no value can close the script element it sits in.
-  const configJson = JSON.stringify(runtimeConfig).replaceAll('<', '\\u003c');
-  const [beforeConfig, afterConfig] = fs
+  const [beforeConfig = '', afterConfig = ''] = fs
     .readFileSync(indexFile, 'utf8')
     .replace(
       RUNTIME_CONFIG_MARK,
-      `${RUNTIME_CONFIG_MARK}<script id="runtime-config" type="application/json">${configJson}</script>`,
+      `${RUNTIME_CONFIG_MARK}${jsonScript('runtime-config', runtimeConfig)}`,
     )
     .split(RUNTIME_CONFIG_MARK);
-  /** index.html, with a preload of the page's lead image when it has one. */
-  const pageHtml = (image: string | null) =>
-    `${beforeConfig ?? ''}${image ? `<link rel="preload" as="image" href="${escapeAttribute(image)}" fetchpriority="high" />` : ''}${afterConfig ?? ''}`;
+  const [beforeRoot = '', afterRoot = ''] = afterConfig.split(ROOT_ELEMENT);
+  /**
+   * index.html, with a preload of the page's lead image when it has one, and the server's draw of
+   * the page in its root element when there is one.
+   */
+  const pageHtml = (image: string | null, drawn: Awaited<ReturnType<DrawPage>>) =>
+    `${drawn?.title ? withTitle(beforeConfig, drawn.title) : beforeConfig}${image ? `<link rel="preload" as="image" href="${escapeAttribute(image)}" fetchpriority="high" />` : ''}${beforeRoot}${
+      drawn
+        ? `${jsonScript('page-data', drawn.data)}<div id="root">${drawn.markup}</div>`
+        : ROOT_ELEMENT
+    }${afterRoot}`;
 
   await app.register(fastifyStatic, {
     root: clientDir,
@@ -74,6 +111,16 @@ export async function registerWebApp(
     }
   };
 
+  // Without its draw the page still works: the browser draws it, as it does every other page.
+  const drawnPage = async (request: FastifyRequest, pathname: string) => {
+    try {
+      return await drawPage(pathname);
+    } catch (error) {
+      request.log.warn({ err: error }, 'could not draw the page on the server');
+      return null;
+    }
+  };
+
   const sendPage = async (request: FastifyRequest, reply: FastifyReply) => {
     // A missing file (an old hashed asset, a mistyped image) is a real 404, not the web app.
     const pathname = (request.raw.url ?? '/').split('?')[0] ?? '/';
@@ -84,7 +131,7 @@ export async function registerWebApp(
       .status(200)
       .header('Cache-Control', 'no-cache')
       .type('text/html; charset=utf-8')
-      .send(pageHtml(await hintedImage(request, pathname)));
+      .send(pageHtml(await hintedImage(request, pathname), await drawnPage(request, pathname)));
   };
 
   // `/index.html` itself must also carry the runtime configuration.

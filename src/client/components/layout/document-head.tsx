@@ -1,11 +1,27 @@
 import { useLayoutEffect } from 'react';
 
+let serverTitle: string | undefined;
+
+function noteServerTitle(title: string) {
+  serverTitle = title;
+}
+
+/** The title the page drawn on the server named, once (server-render.tsx). */
+export function takeServerTitle(): string | undefined {
+  const title = serverTitle;
+  serverTitle = undefined;
+  return title;
+}
+
 /**
  * The page's title in the document head while the page is shown, and the one before it again when it
  * goes. (React 19 moves a `<title>` rendered anywhere into the head; Preact, which renders the app
  * (decision 009), leaves it where it is, so pages name their title through this.)
  */
 export function PageTitle({ children }: { children: string }) {
+  // Drawn on the server (decision 011), where effects do not run: the title goes into the page's
+  // HTML instead (see `takeServerTitle`).
+  if (typeof document === 'undefined') noteServerTitle(children);
   useLayoutEffect(() => {
     const before = document.title;
     document.title = children;
