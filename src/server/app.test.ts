@@ -6,15 +6,33 @@ import { buildTestApp, testDialect, type TestApp } from '#test/app.ts';
 
 describe(`the application shell (${testDialect})`, () => {
   let t: TestApp;
-  let clientDir: string;
+  let buildDir: string;
 
   beforeAll(async () => {
     // A stand-in for `vite build` output: what matters here is how the server serves it.
-    clientDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pairwell-client-'));
+    buildDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pairwell-build-'));
+    const clientDir = path.join(buildDir, 'client');
     fs.mkdirSync(path.join(clientDir, 'assets'), { recursive: true });
     fs.writeFileSync(
       path.join(clientDir, 'index.html'),
-      '<!doctype html><html><head><!--runtime-config--></head><body><div id="root"></div></body></html>',
+      '<!doctype html><html><head><title>Pairwell</title><meta property="og:title" content="Pairwell" /><!--runtime-config--></head><body><div id="root"></div></body></html>',
+    );
+    // And for `vite build --ssr` (decision 011): draws `/` and product pages, and fails on
+    // /privacy, as a drawing that throws would.
+    fs.mkdirSync(path.join(buildDir, 'ssr'));
+    fs.writeFileSync(
+      path.join(buildDir, 'ssr', 'server-render.js'),
+      `export const prerenderable = (pathname, catalog) =>
+        pathname === '/' || pathname === '/privacy' ||
+        catalog.lines.some((line) => pathname === '/shop/' + line.slug);
+      export async function renderPage(pathname, catalog, config) {
+        if (pathname === '/privacy') throw new Error('the drawing failed');
+        return {
+          markup: '<main>drawn ' + pathname + ', ' + catalog.lines.length + ' lines, visits ' +
+            config.features.onlineVisit + '</main>',
+          title: pathname === '/' ? undefined : 'Sleep & <rest> "now"',
+        };
+      }`,
     );
     fs.writeFileSync(
       path.join(clientDir, 'assets', 'index-abc123.js'),
@@ -28,7 +46,7 @@ describe(`the application shell (${testDialect})`, () => {
   });
   afterAll(async () => {
     await t.close();
-    fs.rmSync(clientDir, { recursive: true, force: true });
+    fs.rmSync(buildDir, { recursive: true, force: true });
   });
 
   it('GET /healthz answers 200 when the database answers', async () => {
@@ -85,6 +103,53 @@ describe(`the application shell (${testDialect})`, () => {
     expect(await preloads('/shop/biotin-gummies?ref=mail')).toEqual(['/images/supp-biotin.webp']);
     for (const url of ['/shop/no-such-product', '/shop', '/orders', '/faq', '/shop/%3Cb%3E'])
       expect(await preloads(url), url).toEqual([]);
+  });
+
+  it('draws the pages it can on the server, with their title and the data they were drawn from', async () => {
+    const home = await t.app.inject({ method: 'GET', url: '/' });
+    const lineCount = JSON.parse(
+      /<script id="page-data" type="application\/json">(.*?)<\/script>/.exec(home.body)?.[1] ??
+        'null',
+    ) as { catalog: { lines: { slug: string }[] } };
+    expect(lineCount.catalog.lines.map((line) => line.slug)).toContain('sleep-gummies');
+    expect(home.body).toContain(
+      `<div id="root"><main>drawn /, ${lineCount.catalog.lines.length} lines, visits false</main></div>`,
+    );
+    expect(home.body).toContain('<title>Pairwell</title>');
+
+    const product = await t.app.inject({ method: 'GET', url: '/shop/sleep-gummies?ref=mail' });
+    expect(product.body).toContain('<main>drawn /shop/sleep-gummies,');
+    expect(product.body).toContain('<title>Sleep &amp; &lt;rest&gt; "now"</title>');
+    expect(product.body).toContain(
+      '<meta property="og:title" content="Sleep &amp; &lt;rest> &quot;now&quot;"',
+    );
+
+    // Not drawn (a member's page, an unknown product) or the drawing failed: the browser draws it.
+    for (const url of ['/orders', '/shop/no-such-gummies', '/privacy']) {
+      const response = await t.app.inject({ method: 'GET', url });
+      expect(response.statusCode, url).toBe(200);
+      expect(response.body, url).toContain('<div id="root"></div>');
+      expect(response.body, url).not.toContain('page-data');
+      expect(response.body, url).toContain('<title>Pairwell</title>');
+    }
+  });
+
+  it('a page form sent before the page was interactive goes back to the page, its fields unread', async () => {
+    for (const [url, location] of [
+      ['/login', '/login'],
+      ['/shop/sleep-gummies?x=1', '/shop/sleep-gummies'],
+      ['//evil.example/x', '/evil.example/x'],
+    ] as const) {
+      const response = await t.app.inject({
+        method: 'POST',
+        url,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        payload: 'email=canary%40example.com&password=canary-form-password',
+      });
+      expect(response.statusCode, url).toBe(303);
+      expect(response.headers.location, url).toBe(location);
+    }
+    expect(t.logs()).not.toContain('canary-form-password');
   });
 
   it('hashed assets are cached as immutable and compressed; version.json is never cached', async () => {

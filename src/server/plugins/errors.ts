@@ -104,6 +104,14 @@ export function registerErrorHandling(
       url === API_PREFIX || url.startsWith(`${API_PREFIX}/`) || url.startsWith(`${API_PREFIX}?`);
     const isPage = (request.method === 'GET' || request.method === 'HEAD') && !isApi;
     if (isPage && pageFallback) return pageFallback(request, reply);
+    // A page's form sent before the page became interactive (decision 011): what was typed is
+    // dropped, unread, and the browser goes back to the page to send it from there. The path alone,
+    // with one leading slash, so the answer never points at another site (and home for a path
+    // that is not plain ASCII).
+    if (request.method === 'POST' && !isApi && pageFallback) {
+      const pathname = `/${url.split('?')[0]?.replace(/^[/\\]+/, '') ?? ''}`;
+      return reply.redirect(/^[\x21-\x7e]*$/.test(pathname) ? pathname : '/', 303);
+    }
     return reply.status(404).send(body(request, 'NOT_FOUND', messages.notFound));
   });
 }

@@ -66,7 +66,9 @@ export function LoginForm({
   });
 
   return (
-    <form onSubmit={(event) => void onSubmit(event)} noValidate className="space-y-5">
+    // `post`: a submit before the page has become interactive (it was drawn by the server,
+    // decision 011) must not put what was typed into the address.
+    <form method="post" onSubmit={(event) => void onSubmit(event)} noValidate className="space-y-5">
       {alert ? <FormAlert>{alert}</FormAlert> : null}
       <TextField
         label="Email"

@@ -93,7 +93,9 @@ export function SignupForm({ submitLabel, emailTakenHelp }: SignupFormProps) {
   });
 
   return (
-    <form onSubmit={(event) => void onSubmit(event)} noValidate className="space-y-5">
+    // `post`: a submit before the page has become interactive (it was drawn by the server,
+    // decision 011) must not put what was typed into the address.
+    <form method="post" onSubmit={(event) => void onSubmit(event)} noValidate className="space-y-5">
       {alert ? (
         <FormAlert>
           {alert.message}

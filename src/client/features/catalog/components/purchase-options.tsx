@@ -67,7 +67,12 @@ export function PurchaseOptions({ line, compact = false }: PurchaseOptionsProps)
   };
 
   return (
-    <form onSubmit={(event) => void submit(event)} className={compact ? 'space-y-4' : 'space-y-6'}>
+    // `post`: see login-form.tsx (a submit before the page has become interactive).
+    <form
+      method="post"
+      onSubmit={(event) => void submit(event)}
+      className={compact ? 'space-y-4' : 'space-y-6'}
+    >
       {offers.length > 1 ? (
         <fieldset>
           <legend className="font-sans text-[0.9375rem] font-semibold text-ink">

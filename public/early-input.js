@@ -1,0 +1,44 @@
+// Until the app has taken over a page the server drew (docs/decisions/011), a click on a button
+// would do nothing, and a radio or checkbox ticked or an answer opened would be undone as the app
+// takes over. Each is kept, and the app replays them once it is ready (src/client/lib/early-input.ts). Links and
+// typing need no help. A form is never sent by the browser itself, so what was typed stays out of
+// the address.
+(function () {
+  var early = { ready: false, clicks: [] };
+  window.pairwellEarlyInput = early;
+  document.addEventListener(
+    'click',
+    function (event) {
+      if (early.ready || !(event.target instanceof Element)) return;
+      var control = event.target.closest(
+        'button, input[type="radio"], input[type="checkbox"], summary',
+      );
+      if (!control) return;
+      if (control.localName === 'summary') {
+        // The answer opens or closes as usual; the app's first render would close it again.
+        var details = control.parentElement;
+        if (details && details.localName === 'details')
+          early.clicks.push({ control: details, open: !details.open });
+      } else if (control.localName === 'button') {
+        // For the app alone: the browser does nothing with it now.
+        event.preventDefault();
+        event.stopPropagation();
+        // A double click on "Log in" is one log-in.
+        var last = early.clicks[early.clicks.length - 1];
+        if (!last || last.control !== control) early.clicks.push({ control: control });
+      } else {
+        // The box ticks as usual (it already has, as the click is dispatched); the app is told
+        // once it has taken over.
+        early.clicks.push({ control: control, checked: control.checked });
+      }
+    },
+    true,
+  );
+  document.addEventListener(
+    'submit',
+    function (event) {
+      if (!early.ready) event.preventDefault();
+    },
+    true,
+  );
+})();
