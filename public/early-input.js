@@ -41,4 +41,30 @@
     },
     true,
   );
+
+  // A page the server drew carries its app's entry and the modules it imports as notes instead of
+  // a script: it shows first, and the app's code is fetched, all at once, once it has painted.
+  function loadApp() {
+    var entry = document.querySelector('meta[name="pairwell-app"]');
+    if (!entry) return;
+    document.querySelectorAll('meta[name="pairwell-app-preload"]').forEach(function (module) {
+      var link = document.createElement('link');
+      link.rel = 'modulepreload';
+      link.crossOrigin = '';
+      link.href = module.getAttribute('content');
+      document.head.appendChild(link);
+    });
+    var script = document.createElement('script');
+    script.type = 'module';
+    script.crossOrigin = '';
+    script.src = entry.getAttribute('content');
+    document.head.appendChild(script);
+  }
+  function afterPaint() {
+    requestAnimationFrame(function () {
+      setTimeout(loadApp, 0);
+    });
+  }
+  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', afterPaint);
+  else afterPaint();
 })();

@@ -15,7 +15,7 @@ describe(`the application shell (${testDialect})`, () => {
     fs.mkdirSync(path.join(clientDir, 'assets'), { recursive: true });
     fs.writeFileSync(
       path.join(clientDir, 'index.html'),
-      '<!doctype html><html><head><title>Pairwell</title><meta property="og:title" content="Pairwell" /><!--runtime-config--></head><body><div id="root"></div></body></html>',
+      '<!doctype html><html><head><title>Pairwell</title><meta property="og:title" content="Pairwell" /><!--runtime-config--><script type="module" crossorigin src="/assets/index-abc123.js"></script><link rel="modulepreload" crossorigin href="/assets/chunk-def456.js"></head><body><div id="root"></div></body></html>',
     );
     // And for `vite build --ssr` (decision 011): draws `/` and product pages, and fails on
     // /privacy, as a drawing that throws would.
@@ -116,6 +116,14 @@ describe(`the application shell (${testDialect})`, () => {
       `<div id="root"><main>drawn /, ${lineCount.catalog.lines.length} lines, visits false</main></div>`,
     );
     expect(home.body).toContain('<title>Pairwell</title>');
+    // It paints before the app's code is asked for: the entry and its modules are notes that
+    // public/early-input.js acts on after the first paint.
+    expect(home.body).toContain('<meta name="pairwell-app" content="/assets/index-abc123.js" />');
+    expect(home.body).toContain(
+      '<meta name="pairwell-app-preload" content="/assets/chunk-def456.js" />',
+    );
+    expect(home.body).not.toContain('<script type="module"');
+    expect(home.body).not.toContain('modulepreload');
 
     const product = await t.app.inject({ method: 'GET', url: '/shop/sleep-gummies?ref=mail' });
     expect(product.body).toContain('<main>drawn /shop/sleep-gummies,');
@@ -131,6 +139,9 @@ describe(`the application shell (${testDialect})`, () => {
       expect(response.body, url).toContain('<div id="root"></div>');
       expect(response.body, url).not.toContain('page-data');
       expect(response.body, url).toContain('<title>Pairwell</title>');
+      expect(response.body, url).toContain(
+        '<script type="module" crossorigin src="/assets/index-abc123.js"></script>',
+      );
     }
   });
 

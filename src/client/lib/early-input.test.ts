@@ -94,6 +94,22 @@ describe('clicks before the app has taken over a drawn page', () => {
     expect(details.open).toBe(true);
   });
 
+  it("fetches a drawn page's app, with its modules, once the page has painted", async () => {
+    document.head.innerHTML =
+      '<meta name="pairwell-app" content="/assets/index-abc.js" />' +
+      '<meta name="pairwell-app-preload" content="/assets/chunk-def.js" />';
+    page('<h1>Sleep Gummies</h1>');
+    expect(document.querySelector('script[type="module"]')).toBeNull();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(document.querySelector('script[type="module"]')?.getAttribute('src')).toBe(
+      '/assets/index-abc.js',
+    );
+    expect(document.querySelector('link[rel="modulepreload"]')?.getAttribute('href')).toBe(
+      '/assets/chunk-def.js',
+    );
+    document.head.innerHTML = '';
+  });
+
   it('skips a control that is no longer on the page', () => {
     page('<button type="button">Open</button>');
     const button = document.querySelector('button') as HTMLButtonElement;

@@ -72,12 +72,23 @@ export async function registerWebApp(
     )
     .split(RUNTIME_CONFIG_MARK);
   const [beforeRoot = '', afterRoot = ''] = afterConfig.split(ROOT_ELEMENT);
+  // A drawn page paints before the app's code is even asked for (decision 011): the entry script
+  // and its module preloads become notes that public/early-input.js acts on once it has painted.
+  const beforeRootDrawn = beforeRoot
+    .replace(
+      /<script type="module" crossorigin src="([^"]+)"><\/script>/,
+      '<meta name="pairwell-app" content="$1" />',
+    )
+    .replaceAll(
+      /<link rel="modulepreload" crossorigin href="([^"]+)">/g,
+      '<meta name="pairwell-app-preload" content="$1" />',
+    );
   /**
    * index.html, with a preload of the page's lead image when it has one, and the server's draw of
    * the page in its root element when there is one.
    */
   const pageHtml = (image: string | null, drawn: Awaited<ReturnType<DrawPage>>) =>
-    `${drawn?.title ? withTitle(beforeConfig, drawn.title) : beforeConfig}${image ? `<link rel="preload" as="image" href="${escapeAttribute(image)}" fetchpriority="high" />` : ''}${beforeRoot}${
+    `${drawn?.title ? withTitle(beforeConfig, drawn.title) : beforeConfig}${image ? `<link rel="preload" as="image" href="${escapeAttribute(image)}" fetchpriority="high" />` : ''}${drawn ? beforeRootDrawn : beforeRoot}${
       drawn
         ? `${jsonScript('page-data', drawn.data)}<div id="root">${drawn.markup}</div>`
         : ROOT_ELEMENT
