@@ -60,10 +60,19 @@
     script.src = entry.getAttribute('content');
     document.head.appendChild(script);
   }
+  // After the next frame; or, in a tab opened in the background (which draws no frames), within
+  // a second all the same.
+  var asked = false;
+  function loadAppOnce() {
+    if (asked) return;
+    asked = true;
+    loadApp();
+  }
   function afterPaint() {
     requestAnimationFrame(function () {
-      setTimeout(loadApp, 0);
+      setTimeout(loadAppOnce, 0);
     });
+    setTimeout(loadAppOnce, 1000);
   }
   if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', afterPaint);
   else afterPaint();

@@ -30,7 +30,7 @@ describe(`the application shell (${testDialect})`, () => {
         return {
           markup: '<main>drawn ' + pathname + ', ' + catalog.lines.length + ' lines, visits ' +
             config.features.onlineVisit + '</main>',
-          title: pathname === '/' ? undefined : 'Sleep & <rest> "now"',
+          title: pathname === '/' ? undefined : 'Sleep & <rest> "now" $& $1',
         };
       }`,
     );
@@ -127,9 +127,9 @@ describe(`the application shell (${testDialect})`, () => {
 
     const product = await t.app.inject({ method: 'GET', url: '/shop/sleep-gummies?ref=mail' });
     expect(product.body).toContain('<main>drawn /shop/sleep-gummies,');
-    expect(product.body).toContain('<title>Sleep &amp; &lt;rest&gt; "now"</title>');
+    expect(product.body).toContain('<title>Sleep &amp; &lt;rest&gt; "now" $&amp; $1</title>');
     expect(product.body).toContain(
-      '<meta property="og:title" content="Sleep &amp; &lt;rest> &quot;now&quot;"',
+      '<meta property="og:title" content="Sleep &amp; &lt;rest> &quot;now&quot; $&amp; $1"',
     );
 
     // Not drawn (a member's page, an unknown product) or the drawing failed: the browser draws it.

@@ -38,10 +38,11 @@ const escapeText = (value: string) =>
 /** The head with the page's own title in its title element and its og:title. */
 const withTitle = (head: string, title: string) =>
   head
-    .replace(/<title>[^<]*<\/title>/, `<title>${escapeText(title)}</title>`)
+    // Replaced by functions: a `$` in a title is text, not a replacement pattern.
+    .replace(/<title>[^<]*<\/title>/, () => `<title>${escapeText(title)}</title>`)
     .replace(
       /<meta property="og:title" content="[^"]*"/,
-      `<meta property="og:title" content="${escapeAttribute(title)}"`,
+      () => `<meta property="og:title" content="${escapeAttribute(title)}"`,
     );
 
 const escapeAttribute = (value: string) =>
