@@ -1,6 +1,7 @@
 import * as ToastPrimitive from '@radix-ui/react-toast';
 import { limits } from '#shared/constants.ts';
 import { closeToast, type ToastItem, type ToastKind } from './toast.tsx';
+import { CloseIcon } from './close-icon.tsx';
 
 const kindStyles: Record<ToastKind, string> = {
   success: 'border-l-success',
@@ -34,16 +35,7 @@ export function ToastList({ toasts }: { toasts: readonly ToastItem[] }) {
             aria-label="Dismiss notification"
             className="row-span-2 -mr-1 -mt-1 grid size-8 place-items-center rounded-full text-muted hover:bg-surface hover:text-ink"
           >
-            <svg
-              aria-hidden="true"
-              viewBox="0 0 20 20"
-              className="size-4"
-              fill="none"
-              stroke="currentColor"
-              strokeWidth="2"
-            >
-              <path d="M5 5l10 10M15 5L5 15" strokeLinecap="round" />
-            </svg>
+            <CloseIcon className="size-4" />
           </ToastPrimitive.Close>
           {toast.description ? (
             <ToastPrimitive.Description className="mt-1 text-sm text-ink-soft">

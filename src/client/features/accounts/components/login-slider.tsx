@@ -3,6 +3,7 @@ import { lazy, Suspense } from 'react';
 import { Spinner } from '#client/components/ui/spinner.tsx';
 import { showToast } from '#client/components/ui/toast.tsx';
 import { setLoginVisible, useAppState } from '#client/lib/app-state.ts';
+import { CloseIcon } from '#client/components/ui/close-icon.tsx';
 
 /** The form (react-hook-form, the schemas) loads when the slider is first wanted, not with the shop. */
 export const loadLoginForm = () => import('./login-form.tsx');
@@ -25,16 +26,7 @@ export function LoginSlider() {
               aria-label="Close"
               className="grid size-10 place-items-center rounded-full text-muted hover:bg-surface hover:text-ink"
             >
-              <svg
-                aria-hidden="true"
-                viewBox="0 0 20 20"
-                className="size-5"
-                fill="none"
-                stroke="currentColor"
-                strokeWidth="2"
-              >
-                <path d="M5 5l10 10M15 5L5 15" strokeLinecap="round" />
-              </svg>
+              <CloseIcon />
             </Dialog.Close>
           </div>
           <div className="flex-1 overflow-y-auto px-6 py-6">

@@ -4,6 +4,7 @@ import { useViewportAtMost } from '#client/lib/use-viewport.ts';
 import { cartButtonElement, setCartDrawerOpen, useCartDrawerOpen } from '../cart-drawer-state.ts';
 import { useCartCount } from '../use-cart.ts';
 import { CartContents } from './cart-contents.tsx';
+import { CloseIcon } from '#client/components/ui/close-icon.tsx';
 
 /**
  * The cart drawer (spec §2): slides in from the right, 700px wide, the full width under 920px.
@@ -44,16 +45,7 @@ export function CartDrawer() {
               aria-label="Close cart"
               className="grid size-10 place-items-center rounded-full text-muted hover:bg-surface hover:text-ink"
             >
-              <svg
-                aria-hidden="true"
-                viewBox="0 0 20 20"
-                className="size-5"
-                fill="none"
-                stroke="currentColor"
-                strokeWidth="2"
-              >
-                <path d="M5 5l10 10M15 5L5 15" strokeLinecap="round" />
-              </svg>
+              <CloseIcon />
             </Dialog.Close>
           </div>
           <div className="flex-1 overflow-y-auto">

@@ -30,6 +30,7 @@ import {
   type ChangeAction,
 } from '../subscription-actions.ts';
 import { CancelForm, DateChangeForm, QuantityForm, SwapForm } from './change-inputs.tsx';
+import { CloseIcon } from '#client/components/ui/close-icon.tsx';
 
 /** An ApiError's message is the server's reason; anything else gets spec §8's wording. */
 function failureMessage(error: unknown): string {
@@ -194,16 +195,7 @@ function ChangeFlow({
           aria-label="Close"
           className="-mr-2 grid size-10 shrink-0 place-items-center rounded-full text-muted hover:bg-surface hover:text-ink"
         >
-          <svg
-            aria-hidden="true"
-            viewBox="0 0 20 20"
-            className="size-5"
-            fill="none"
-            stroke="currentColor"
-            strokeWidth="2"
-          >
-            <path d="M5 5l10 10M15 5L5 15" strokeLinecap="round" />
-          </svg>
+          <CloseIcon />
         </Dialog.Close>
       </div>
       <div className="overflow-y-auto px-5 py-5 sm:px-6">
