@@ -147,3 +147,11 @@ export async function waitForDialogToClose(): Promise<void> {
     expect(document.querySelector('[data-aria-hidden]')).toBeNull();
   });
 }
+
+/**
+ * A dialog has opened and settled: Radix moves the focus into it from an effect, which Preact runs
+ * a frame after the dialog appears; until then a click inside may land before the dialog is ready.
+ */
+export async function waitForDialogToOpen(dialog: HTMLElement): Promise<void> {
+  await waitFor(() => expect(dialog.contains(document.activeElement)).toBe(true));
+}

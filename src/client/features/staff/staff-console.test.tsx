@@ -11,6 +11,7 @@ import {
   renderRoutes,
   stubApi,
   waitForDialogToClose,
+  waitForDialogToOpen,
 } from '#client/testing/render-app.tsx';
 import { dollarsToCents } from './components/order-action-dialog.tsx';
 import { StaffLayout } from './components/staff-layout.tsx';
@@ -393,6 +394,7 @@ describe('an order in the console', () => {
     await u.click(await screen.findByRole('button', { name: 'Cancel order' }));
     const dialog = await screen.findByRole('dialog', { name: 'Cancel order PW-100112?' });
     expect(dialog.textContent).toContain('$35.00 is refunded to the customer’s card in full.');
+    await waitForDialogToOpen(dialog);
     await u.click(within(dialog).getByRole('button', { name: 'Cancel order' }));
     expect((await within(dialog).findByRole('alert')).textContent).toBe(
       'Order PW-100112 is shipped and cannot be cancelled.',
