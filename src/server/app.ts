@@ -31,7 +31,7 @@ import { seedDemo } from './db/seed-demo.ts';
 import { accountsRoutes } from './features/accounts/accounts.routes.ts';
 import { authRoutes } from './features/auth/auth.routes.ts';
 import { preloadPasswordPolicy } from './features/auth/passwords.ts';
-import { startBillingLoop } from './features/billing/billing.jobs.ts';
+import { billingJob } from './features/billing/billing.jobs.ts';
 import { cartRoutes } from './features/cart/cart.routes.ts';
 import { catalogRoutes } from './features/catalog/catalog.routes.ts';
 import { leadImageFor, listCatalog } from './features/catalog/catalog.service.ts';
@@ -49,6 +49,7 @@ import { uploadsRoutes } from './features/uploads/uploads.routes.ts';
 import { visitsRoutes } from './features/visits/visits.routes.ts';
 import { healthRoutes } from './features/health/health.routes.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
+import { createJobRunner } from './lib/jobs.ts';
 import { registerErrorHandling, sendFrameworkError } from './plugins/errors.ts';
 import { registerJsonBodyParser } from './plugins/json-body.ts';
 import { loggerOptions } from './plugins/logging.ts';
@@ -160,6 +161,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const clock = options.clock ?? systemClock;
   app.decorate('clock', clock);
   app.decorate('env', env);
+  const reporter = options.errorReporter ?? (await createErrorReporter(env));
   const ctx: AppContext = {
     db: dbHandle.db,
     clock,
@@ -172,6 +174,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     }),
     sms: createSmsSender({ dataDir: env.DATA_DIR, now: () => clock.now() }),
     payments: options.payments ?? createSimulatorGateway(dbHandle.db),
+    jobs: createJobRunner(app, reporter),
+    reporter,
   };
   app.decorate('ctx', ctx);
   preloadPasswordPolicy();
@@ -215,7 +219,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   );
   registerErrorHandling(
     app,
-    options.errorReporter ?? (await createErrorReporter(env)),
+    reporter,
     webApp?.sendPage,
   );
 
@@ -248,6 +252,6 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     { prefix: API_PREFIX },
   );
 
-  startBillingLoop(app, ctx, env.BILLING_INTERVAL_SECONDS);
+  ctx.jobs.add(billingJob(ctx));
   return app;
 }

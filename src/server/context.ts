@@ -1,10 +1,12 @@
 import type { Kysely } from 'kysely';
+import type { ErrorReporter } from './adapters/error-reporter.ts';
 import type { Mailer } from './adapters/mailer.ts';
 import type { PaymentGateway } from './adapters/payments.ts';
 import type { SmsSender } from './adapters/sms.ts';
 import type { Database } from './db/schema.ts';
 import type { Env } from './env.ts';
 import type { Clock } from './lib/clock.ts';
+import type { JobRunner } from './lib/jobs.ts';
 
 /** What a service may use besides its arguments: the database and the outside world's adapters. */
 export interface AppContext {
@@ -14,4 +16,7 @@ export interface AppContext {
   mailer: Mailer;
   sms: SmsSender;
   payments: PaymentGateway;
+  /** Background jobs of this process: a change that queues work may kick its job. */
+  jobs: JobRunner;
+  reporter: ErrorReporter;
 }
