@@ -26,6 +26,19 @@ declare module 'autocannon' {
     '2xx': number;
     duration: number;
   }
-  function autocannon(options: Options): Promise<Result>;
+  /** A run in progress: awaitable for its result, stoppable, and told of every response. */
+  export interface Run extends Promise<Result> {
+    stop(): void;
+    on(
+      event: 'response',
+      listener: (
+        client: unknown,
+        statusCode: number,
+        bytes: number,
+        responseTimeMs: number,
+      ) => void,
+    ): this;
+  }
+  function autocannon(options: Options): Run;
   export default autocannon;
 }

@@ -2,6 +2,10 @@
 // and p50/p99 latency per endpoint, each read against a bare Fastify route measured in the same
 // run, then the server's peak memory and the size budget. Results go to bench/results/latest.json.
 //
+// Then the billing scenario (bench/billing.ts): start-up and an API call's p99 while 3,000 due
+// renewals are billed on SQLite, against the same call without a billing run. `npm run bench --
+// billing` runs that scenario alone and updates only its part of latest.json.
+//
 // Environment: DATABASE_URL=postgres://… also measures on PostgreSQL (in a fresh schema);
 // BENCH_DURATION (seconds per endpoint, default 10); BENCH_CONNECTIONS (default 2 per core).
 import fs from 'node:fs';
@@ -10,6 +14,7 @@ import path from 'node:path';
 import autocannon, { type Result } from 'autocannon';
 import { checkBudgets, formatSizeReport, type RouteSize } from '../scripts/size-budget.ts';
 import { measureRouteSizes } from '../scripts/size-measure.ts';
+import { formatBilling, measureBilling, type BillingBenchResult } from './billing.ts';
 import { ensureBuild, rootDir, startNode, startPairwell, type RunningServer } from './server.ts';
 
 const DEMO = { email: 'demo@pairwell.test', password: 'pairwell-demo' };
@@ -184,6 +189,47 @@ async function measureDatabase(
   }
 }
 
+const resultsFile = path.join(rootDir, 'bench/results/latest.json');
+
+/** Exit code 1 when the billing run billed other than once per renewal, failed requests or missed a goal. */
+function billingFailed(billing: BillingBenchResult): string | undefined {
+  if (
+    billing.renewalOrders !== billing.dueRenewals ||
+    billing.succeededCharges !== billing.dueRenewals
+  )
+    return `billing made ${billing.renewalOrders} orders and ${billing.succeededCharges} charges for ${billing.dueRenewals} renewals`;
+  if (billing.during.failures + billing.without.failures > 0) return 'requests failed';
+  if (!billing.met.p99Ratio || !billing.met.startup) return 'a goal was not met';
+  return undefined;
+}
+
+/** `npm run bench -- billing`: the billing scenario alone; the rest of latest.json stays as it was. */
+async function billingOnly() {
+  ensureBuild(log);
+  const loadAverage = os.loadavg().map((value) => round(value, 2));
+  log(
+    `Pairwell bench, billing only: ${connections} connections, ${os.availableParallelism()} cores, Node ${process.version}, load average ${loadAverage.join(' ')}`,
+  );
+  const billing = await measureBilling(connections, log);
+  log();
+  for (const line of formatBilling(billing)) log(line);
+  const previous: Record<string, unknown> = fs.existsSync(resultsFile)
+    ? (JSON.parse(fs.readFileSync(resultsFile, 'utf8')) as Record<string, unknown>)
+    : {};
+  const results = {
+    ...previous,
+    billing: { ...billing, date: new Date().toISOString(), loadAverageAtStart: loadAverage },
+  };
+  fs.mkdirSync(path.dirname(resultsFile), { recursive: true });
+  fs.writeFileSync(resultsFile, `${JSON.stringify(results, null, 2)}\n`);
+  log(`Results written to ${path.relative(rootDir, resultsFile)}`);
+  const failure = billingFailed(billing);
+  if (failure) {
+    process.stderr.write(`Billing scenario: ${failure}\n`);
+    process.exitCode = 1;
+  }
+}
+
 async function main() {
   const started = Date.now();
   ensureBuild(log);
@@ -229,6 +275,11 @@ async function main() {
   log();
   log(formatSizeReport(sizes, failures));
 
+  log();
+  const billing = await measureBilling(connections, log);
+  log();
+  for (const line of formatBilling(billing)) log(line);
+
   const seconds = Math.round((Date.now() - started) / 1000);
   log();
   log(`Bench took ${seconds} s.`);
@@ -253,21 +304,26 @@ async function main() {
       ...size,
       overBudget: failures.some((f) => f.route === size.route),
     })),
+    billing,
     seconds,
   };
-  const file = path.join(rootDir, 'bench/results/latest.json');
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  fs.writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
-  log(`Results written to ${path.relative(rootDir, file)}`);
+  fs.mkdirSync(path.dirname(resultsFile), { recursive: true });
+  fs.writeFileSync(resultsFile, `${JSON.stringify(results, null, 2)}\n`);
+  log(`Results written to ${path.relative(rootDir, resultsFile)}`);
 
   const failed = runs.flatMap((run) => run.rows).filter((row) => row.failures > 0);
   if (failed.length > 0 || bare.failures > 0) {
     process.stderr.write(`Some requests failed: ${failed.map((row) => row.name).join(', ')}\n`);
     process.exitCode = 1;
   }
+  const billingFailure = billingFailed(billing);
+  if (billingFailure) {
+    process.stderr.write(`Billing scenario: ${billingFailure}\n`);
+    process.exitCode = 1;
+  }
 }
 
-main().catch((error: unknown) => {
+(process.argv.includes('billing') ? billingOnly() : main()).catch((error: unknown) => {
   process.stderr.write(
     `bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
   );

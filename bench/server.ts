@@ -43,11 +43,15 @@ function readPeakRss(pid: number): number | undefined {
   }
 }
 
-/** Starts `node <args>` with `env` and waits until `readyPath` answers 200. */
+/**
+ * Starts `node <args>` with `env` and waits until `readyPath` answers 200, asking every `pollMs`
+ * (the billing scenario asks often: its start-up time is a figure).
+ */
 export async function startNode(
   args: string[],
   env: Record<string, string>,
   readyPath: string,
+  { pollMs = 100 }: { pollMs?: number } = {},
 ): Promise<RunningServer> {
   const port = await freePort();
   const child: ChildProcess = spawn(process.execPath, args, {
@@ -94,7 +98,7 @@ export async function startNode(
     } catch {
       // not listening yet
     }
-    await sleep(100);
+    await sleep(pollMs);
   }
   await server.stop();
   throw new Error(`node ${args.join(' ')} did not answer ${readyPath} within 60 s:\n${stderr}`);
@@ -103,6 +107,8 @@ export async function startNode(
 export interface PairwellOptions {
   /** postgres://… to run on PostgreSQL (in a schema of its own); SQLite otherwise. */
   databaseUrl?: string | undefined;
+  /** More environment for the server (the error-report journey's SENTRY_DSN). */
+  env?: Record<string, string>;
 }
 
 /**
@@ -134,6 +140,7 @@ export async function startPairwell(options: PairwellOptions = {}): Promise<Runn
         ADDRESS_LIMIT_FACTOR: '1000',
         SEED_DEMO: 'true',
         ...(databaseUrl ? { DATABASE_URL: databaseUrl } : { DATABASE_URL: '' }),
+        ...options.env,
       },
       '/healthz',
     );

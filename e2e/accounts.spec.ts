@@ -111,14 +111,19 @@ test.describe('accounts', () => {
     await expectAccessible(page);
     await screenshot(page, testInfo, 'reset-request');
 
-    const outbox = (await (await request.get('/dev/outbox.json')).json()) as {
-      messages: { to: string; subject: string; text: string }[];
+    // The e-mail is queued with the request and sent by the outbox job a moment later: wait for
+    // it to appear in the development outbox (bounded), as a person refreshing the page would.
+    const resetLink = async () => {
+      const outbox = (await (await request.get('/dev/outbox.json')).json()) as {
+        messages: { to: string; subject: string; text: string }[];
+      };
+      const mail = outbox.messages.find(
+        (m) => m.to === email && m.subject === 'Reset your Pairwell password',
+      );
+      return /(https?:\/\/\S+\/reset-password\?id=[\w-]+)/.exec(mail?.text ?? '')?.[1];
     };
-    const mail = outbox.messages.find(
-      (m) => m.to === email && m.subject === 'Reset your Pairwell password',
-    );
-    const link = /(https?:\/\/\S+\/reset-password\?id=[\w-]+)/.exec(mail?.text ?? '')?.[1];
-    expect(link).toBeDefined();
+    await expect.poll(resetLink, { timeout: 15_000 }).toBeDefined();
+    const link = await resetLink();
     await page.goto(new URL(link ?? '').pathname + new URL(link ?? '').search);
 
     await expect(page.getByRole('heading', { level: 1, name: 'Update Password' })).toBeVisible();

@@ -3,8 +3,11 @@
 import { spawn } from 'node:child_process';
 
 const children = [
+  // On loopback unless HOST says otherwise, like Vite: /dev/outbox (reset links) is served only
+  // then (docs/decisions/013-fail-closed.md).
   spawn('npx', ['tsx', 'watch', '--clear-screen=false', 'src/server/main.ts'], {
     stdio: 'inherit',
+    env: { HOST: '127.0.0.1', ...process.env },
   }),
   spawn('npx', ['vite'], { stdio: 'inherit' }),
 ];

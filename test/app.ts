@@ -33,6 +33,11 @@ export function testEnv(overrides: Record<string, string> = {}): Env {
     SEED_DEMO: 'false',
     // Tests run billing themselves, on their own clock.
     BILLING_INTERVAL_SECONDS: '0',
+    // and reconcile payments themselves (ctx.jobs.drain), after moving the clock past the grace.
+    RECONCILE_INTERVAL_SECONDS: '0',
+    // …and send queued e-mail when they read it (`sentMessages` in test/outbox.ts), so what they
+    // read never depends on a timer.
+    OUTBOX_INTERVAL_SECONDS: '0',
     ...overrides,
   });
 }

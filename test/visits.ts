@@ -100,16 +100,31 @@ export async function edVisitAtCheckout(
   return visitId;
 }
 
-/** The visit's checkout in Portland, OR with `ccnum`: the card is authorised, the visit submitted. */
-export function visitCheckoutBody(visitId: number, ccnum = '4242 4242 4242 4242') {
+/** A street address in each state the tests use; prescriptions ship only to the visit's state. */
+const addressIn: Record<string, { city: string; zip: string }> = {
+  OR: { city: 'Portland', zip: '97201' },
+  TX: { city: 'Austin', zip: '78701' },
+  NY: { city: 'Albany', zip: '12207' },
+  CA: { city: 'Sacramento', zip: '95814' },
+  FL: { city: 'Tallahassee', zip: '32301' },
+  WA: { city: 'Olympia', zip: '98501' },
+  AL: { city: 'Birmingham', zip: '35203' },
+};
+
+/**
+ * The visit's checkout with `ccnum`, shipping to `state` (Portland, OR by default): the card is
+ * authorised, the visit submitted.
+ */
+export function visitCheckoutBody(visitId: number, ccnum = '4242 4242 4242 4242', state = 'OR') {
+  const place = addressIn[state] ?? { city: 'Portland', zip: '97201' };
   return {
     visit_id: visitId,
     shipping: {
       address: '5 Oak St',
       address2: '',
-      city: 'Portland',
-      state: 'OR',
-      zip: '97201',
+      city: place.city,
+      state,
+      zip: place.zip,
       phoneNo: '5035550142',
     },
     billing: null,
@@ -125,7 +140,12 @@ export async function submittedEdVisit(
   state = 'OR',
 ): Promise<{ visitId: number; orderNumber: string }> {
   const visitId = await edVisitAtCheckout(app, c, state);
-  const response = await post(app, '/lapi/visit/checkout/', visitCheckoutBody(visitId), c.cookie);
+  const response = await post(
+    app,
+    '/lapi/visit/checkout/',
+    visitCheckoutBody(visitId, undefined, state),
+    c.cookie,
+  );
   expect(response.statusCode, response.body).toBe(200);
   return {
     visitId,

@@ -17,6 +17,10 @@ import './styles.css';
 // Before the router reads the address: `/#/faq` becomes `/faq` (spec §2).
 rewriteLegacyUrl(window.location, window.history);
 
+// Errors nothing else caught, from the first moment (Sentry itself loads only with the first report).
+window.addEventListener('error', (event) =>
+  reportError(event.error ?? event.message, 'error', 'uncaught'),
+);
 window.addEventListener('unhandledrejection', (event) =>
   reportError(event.reason, 'error', 'unhandled'),
 );

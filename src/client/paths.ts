@@ -14,6 +14,10 @@ export const paths = {
   login: '/login',
   signup: '/signup',
   resetPassword: '/reset-password',
+  /** The e-mailed link that lets a new device log in while an account is paused (decision 004). */
+  loginUnlock: '/login/unlock',
+  /** The link e-mailed to the old address after an e-mail change. */
+  undoEmailChange: '/undo-email-change',
   logout: '/logout',
   dashboard: '/dashboard',
   messages: '/messages',
@@ -24,9 +28,11 @@ export const paths = {
   visit: (category: string) => `/visit/${encodeURIComponent(category)}`,
   staff: '/staff',
   staffLogin: '/staff/login',
+  staffLoginUnlock: '/staff/login/unlock',
   staffOrder: (id: number | string) => `/staff/orders/${encodeURIComponent(String(id))}`,
   staffVisit: (id: number | string) => `/staff/visits/${encodeURIComponent(String(id))}`,
   staffInbox: '/staff/inbox',
+  staffOutbox: '/staff/outbox',
   staffThread: (id: number | string) => `/staff/inbox/${encodeURIComponent(String(id))}`,
   privacy: '/privacy',
   terms: '/terms',

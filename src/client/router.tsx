@@ -83,6 +83,13 @@ const accountPages = {
   logout: async () => ({
     Component: (await import('./features/accounts/pages/logout-page.tsx')).LogoutPage,
   }),
+  loginUnlock: async () => ({
+    Component: (await import('./features/accounts/pages/login-unlock-page.tsx')).LoginUnlockPage,
+  }),
+  undoEmailChange: async () => ({
+    Component: (await import('./features/accounts/pages/undo-email-change-page.tsx'))
+      .UndoEmailChangePage,
+  }),
   layout: async () => ({
     Component: (await import('./features/accounts/components/account-layout.tsx')).AccountLayout,
   }),
@@ -185,6 +192,9 @@ const staffPages = {
   login: async () => ({
     Component: (await import('./features/staff/pages/staff-login-page.tsx')).StaffLoginPage,
   }),
+  unlock: async () => ({
+    Component: (await import('./features/staff/pages/staff-unlock-page.tsx')).StaffUnlockPage,
+  }),
   layout: async () => ({
     Component: (await import('./features/staff/components/staff-layout.tsx')).StaffLayout,
   }),
@@ -202,6 +212,9 @@ const staffPages = {
   }),
   thread: async () => ({
     Component: (await import('./features/staff/pages/staff-thread-page.tsx')).StaffThreadPage,
+  }),
+  outbox: async () => ({
+    Component: (await import('./features/staff/pages/staff-outbox-page.tsx')).StaffOutboxPage,
   }),
 };
 
@@ -245,9 +258,12 @@ export const routes: RouteObject[] = [
               { path: paths.login, element: page(accountPages.login) },
               { path: paths.signup, element: page(accountPages.signup) },
               { path: paths.resetPassword, element: page(accountPages.resetPassword) },
+              { path: paths.loginUnlock, element: page(accountPages.loginUnlock) },
             ],
           },
           { path: paths.logout, element: page(accountPages.logout) },
+          // Open to anyone holding the link: its owner may no longer have a session.
+          { path: paths.undoEmailChange, element: page(accountPages.undoEmailChange) },
           {
             element: <RequireAuth />,
             children: [
@@ -290,6 +306,7 @@ export const routes: RouteObject[] = [
     element: <RouteErrors />,
     children: [
       { path: paths.staffLogin, element: page(staffPages.login) },
+      { path: paths.staffLoginUnlock, element: page(staffPages.unlock) },
       {
         element: page(staffPages.layout),
         children: [
@@ -298,6 +315,7 @@ export const routes: RouteObject[] = [
           { path: `${paths.staff}/visits/:id`, element: page(staffPages.visit) },
           { path: paths.staffInbox, element: page(staffPages.inbox) },
           { path: `${paths.staffInbox}/:id`, element: page(staffPages.thread) },
+          { path: paths.staffOutbox, element: page(staffPages.outbox) },
         ],
       },
     ],

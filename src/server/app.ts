@@ -15,6 +15,7 @@ import {
 } from 'fastify-type-provider-zod';
 import type { Kysely } from 'kysely';
 import { API_PREFIX, type RuntimeConfig } from '#shared/api.ts';
+import { releaseName } from '#shared/error-reports.ts';
 import { site } from '#shared/site.ts';
 import { MAX_UPLOAD_BYTES } from '#shared/telehealth.ts';
 import { createErrorReporter, type ErrorReporter } from './adapters/error-reporter.ts';
@@ -29,7 +30,15 @@ import { createSmsSender } from './adapters/sms.ts';
 import type { AppContext } from './context.ts';
 import { seedDemo } from './db/seed-demo.ts';
 import { accountsRoutes } from './features/accounts/accounts.routes.ts';
+import {
+  EMAIL_UNDO_SECRET,
+  PHONE_CODE_SECRET,
+  mintEmailUndo,
+  mintPhoneCode,
+} from './features/accounts/accounts.service.ts';
+import { LOGIN_UNLOCK_SECRET, mintLoginUnlock } from './features/auth/auth.devices.ts';
 import { authRoutes } from './features/auth/auth.routes.ts';
+import { PASSWORD_RESET_SECRET, mintPasswordReset } from './features/auth/auth.service.ts';
 import { preloadPasswordPolicy } from './features/auth/passwords.ts';
 import { billingJob } from './features/billing/billing.jobs.ts';
 import { cartRoutes } from './features/cart/cart.routes.ts';
@@ -38,10 +47,13 @@ import { leadImageFor, listCatalog } from './features/catalog/catalog.service.ts
 import { checkoutRoutes } from './features/checkout/checkout.routes.ts';
 import { clicksRoutes } from './features/clicks/clicks.routes.ts';
 import { couponsRoutes } from './features/coupons/coupons.routes.ts';
-import { devOutboxRoutes } from './features/dev-outbox/dev-outbox.routes.ts';
+import { devOutboxAllowed, devOutboxRoutes } from './features/dev-outbox/dev-outbox.routes.ts';
 import { operationsRoutes } from './features/operations/operations.routes.ts';
 import { messagingRoutes } from './features/messaging/messaging.routes.ts';
 import { ordersRoutes } from './features/orders/orders.routes.ts';
+import { outboxJob } from './features/outbox/outbox.jobs.ts';
+import { outboxRoutes } from './features/outbox/outbox.routes.ts';
+import { reconcilerJob } from './features/payments/payments.jobs.ts';
 import { staffRoutes } from './features/staff/staff.routes.ts';
 import { subscriptionsRoutes } from './features/subscriptions/subscriptions.routes.ts';
 import { reviewsRoutes } from './features/reviews/reviews.routes.ts';
@@ -50,6 +62,7 @@ import { visitsRoutes } from './features/visits/visits.routes.ts';
 import { healthRoutes } from './features/health/health.routes.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
 import { createJobRunner } from './lib/jobs.ts';
+import { readBuildId } from './lib/release.ts';
 import { registerErrorHandling, sendFrameworkError } from './plugins/errors.ts';
 import { registerJsonBodyParser } from './plugins/json-body.ts';
 import { loggerOptions } from './plugins/logging.ts';
@@ -97,13 +110,13 @@ function defaultClientDir(): string {
     : path.resolve(here, '../../dist/client');
 }
 
-export function runtimeConfigFor(env: Env): RuntimeConfig {
+export function runtimeConfigFor(env: Env, buildId: string): RuntimeConfig {
   return {
     features: { login: env.FEATURE_LOGIN, onlineVisit: env.FEATURE_ONLINE_VISIT },
     sentryDsn: env.SENTRY_DSN ?? null,
     environment: env.NODE_ENV,
     versionCheck: env.VERSION_CHECK,
-    version: process.env.npm_package_version ?? '0.0.0',
+    version: buildId,
   };
 }
 
@@ -161,7 +174,20 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const clock = options.clock ?? systemClock;
   app.decorate('clock', clock);
   app.decorate('env', env);
-  const reporter = options.errorReporter ?? (await createErrorReporter(env));
+  const clientDir = options.clientDir ?? defaultClientDir();
+  const buildId = readBuildId(clientDir);
+  const reporter =
+    options.errorReporter ?? (await createErrorReporter(env, { release: releaseName(buildId) }));
+  // Added first, so it runs last (onClose hooks run in reverse): what jobs report as they stop is
+  // sent too. A reporter passed in belongs to the caller.
+  app.addHook('onClose', async () => {
+    if (!options.errorReporter) await reporter.close?.(2000);
+  });
+  // Before the job runner's hook, so it runs after it: jobs finish their batch, then the database
+  // closes.
+  app.addHook('onClose', async () => {
+    await dbHandle.close();
+  });
   const ctx: AppContext = {
     db: dbHandle.db,
     clock,
@@ -179,9 +205,6 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   };
   app.decorate('ctx', ctx);
   preloadPasswordPolicy();
-  app.addHook('onClose', async () => {
-    await dbHandle.close();
-  });
 
   if (!options.skipMigrations) {
     await migrateToLatest(dbHandle.db);
@@ -208,8 +231,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
   registerSameOriginCheck(app);
 
-  const clientDir = options.clientDir ?? defaultClientDir();
-  const runtimeConfig = runtimeConfigFor(env);
+  const runtimeConfig = runtimeConfigFor(env, buildId);
   const webApp = await registerWebApp(
     app,
     clientDir,
@@ -217,14 +239,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     (pathname) => leadImageFor(ctx.db, pathname),
     await loadPageDrawing(clientDir, runtimeConfig, () => listCatalog(ctx.db)),
   );
-  registerErrorHandling(
-    app,
-    reporter,
-    webApp?.sendPage,
-  );
+  registerErrorHandling(app, reporter, webApp?.sendPage);
 
   await app.register(healthRoutes);
-  if (env.NODE_ENV !== 'production') await app.register(devOutboxRoutes(ctx));
+  if (devOutboxAllowed(env)) await app.register(devOutboxRoutes(ctx));
   await app.register(
     async (api) => {
       registerSessions(api, ctx);
@@ -243,6 +261,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await api.register(subscriptionsRoutes(ctx));
       await api.register(staffRoutes(ctx));
       await api.register(operationsRoutes(ctx));
+      await api.register(outboxRoutes(ctx));
       await api.register(visitsRoutes(ctx));
       await api.register(uploadsRoutes(ctx));
       await api.register(reviewsRoutes(ctx));
@@ -253,5 +272,17 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   );
 
   ctx.jobs.add(billingJob(ctx));
+  ctx.jobs.add(reconcilerJob(ctx));
+  ctx.jobs.add(
+    outboxJob(ctx, {
+      minters: {
+        [PASSWORD_RESET_SECRET]: mintPasswordReset,
+        [PHONE_CODE_SECRET]: mintPhoneCode,
+        [LOGIN_UNLOCK_SECRET]: mintLoginUnlock,
+        [EMAIL_UNDO_SECRET]: mintEmailUndo,
+      },
+      log: app.log,
+    }),
+  );
   return app;
 }

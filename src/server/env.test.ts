@@ -46,6 +46,18 @@ describe('environment', () => {
     expect(() => parseEnv({ SEED_DEMO: 'maybe' })).toThrow(/SEED_DEMO: must be true or false/);
   });
 
+  it('production refuses to start without PUBLIC_URL, with one line naming it', () => {
+    expect(() => parseEnv({ NODE_ENV: 'production' })).toThrow(EnvError);
+    expect(() => parseEnv({ NODE_ENV: 'production', PUBLIC_URL: '' })).toThrow(
+      /^Invalid environment variable PUBLIC_URL: is required when NODE_ENV=production \(the address e-mail links point to, such as https:\/\/pairwell\.example\)$/,
+    );
+    expect(
+      parseEnv({ NODE_ENV: 'production', PUBLIC_URL: 'https://shop.example' }).PUBLIC_URL,
+    ).toBe('https://shop.example');
+    // Development and tests still start without it: links then use HOST and PORT.
+    expect(parseEnv({ NODE_ENV: 'development' }).PUBLIC_URL).toBeUndefined();
+  });
+
   it('never echoes a value that may carry credentials', () => {
     let message = '';
     try {

@@ -4,7 +4,7 @@ const booleanFlag = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'], { error: 'must be true or false' })
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
 
-const EnvSchema = z.object({
+const EnvFields = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: z.coerce
     .number({ error: 'must be a port number' })
@@ -51,6 +51,32 @@ const EnvSchema = z.object({
     .int('must be a whole number of seconds (0 turns billing off)')
     .min(0, 'must be a whole number of seconds (0 turns billing off)')
     .default(60),
+  /** How often the outbox job looks for e-mail and text messages to send or retry; 0 turns it off. */
+  OUTBOX_INTERVAL_SECONDS: z.coerce
+    .number({ error: 'must be a whole number of seconds (0 turns sending off)' })
+    .int('must be a whole number of seconds (0 turns sending off)')
+    .min(0, 'must be a whole number of seconds (0 turns sending off)')
+    .default(5),
+  /** How often the payment reconciler looks for gateway calls a crash interrupted; 0 turns it off. */
+  RECONCILE_INTERVAL_SECONDS: z.coerce
+    .number({ error: 'must be a whole number of seconds (0 turns reconciliation off)' })
+    .int('must be a whole number of seconds (0 turns reconciliation off)')
+    .min(0, 'must be a whole number of seconds (0 turns reconciliation off)')
+    .default(30),
+  /**
+   * How long a gateway call or checkout attempt may stay unfinished before the reconciler treats it
+   * as interrupted. Longer than any gateway call takes; tests shorten it.
+   */
+  RECONCILE_GRACE_SECONDS: z.coerce
+    .number({ error: 'must be a whole number of seconds from 1' })
+    .int('must be a whole number of seconds from 1')
+    .min(1, 'must be a whole number of seconds from 1')
+    .default(60),
+  /**
+   * Test only (ignored unless NODE_ENV=test): the named point in a payment flow where the process
+   * kills itself with SIGKILL, so the fault-injection tests can crash it exactly there.
+   */
+  FAULT_KILL_AT: z.string().min(1).optional(),
   /**
    * Multiplies every per-address limit (sign-up, log-in, reset, clicks, coupons). Per-account
    * limits never change. Only for load tests and browser journeys, whose traffic all comes from one
@@ -62,6 +88,18 @@ const EnvSchema = z.object({
     .min(1, 'must be a whole number from 1 to 1000')
     .max(1000, 'must be a whole number from 1 to 1000')
     .default(1),
+});
+
+// Links in e-mail (reset, undo, unlock) are built from PUBLIC_URL alone, never from a request's
+// Host header, so in production it must be set: a guessed origin would send people elsewhere.
+const EnvSchema = EnvFields.superRefine((env, check) => {
+  if (env.NODE_ENV === 'production' && env.PUBLIC_URL === undefined)
+    check.addIssue({
+      code: 'custom',
+      path: ['PUBLIC_URL'],
+      message:
+        'is required when NODE_ENV=production (the address e-mail links point to, such as https://pairwell.example)',
+    });
 });
 
 export type Env = z.infer<typeof EnvSchema>;
@@ -77,6 +115,10 @@ const secretFree = {
   VERSION_CHECK: true,
   TRUST_PROXY: true,
   BILLING_INTERVAL_SECONDS: true,
+  OUTBOX_INTERVAL_SECONDS: true,
+  RECONCILE_INTERVAL_SECONDS: true,
+  RECONCILE_GRACE_SECONDS: true,
+  FAULT_KILL_AT: true,
   STATES_ALLOWED: true,
   ADDRESS_LIMIT_FACTOR: true,
 } as const;

@@ -1,5 +1,6 @@
 import { buildApp } from './app.ts';
 import { EnvError, parseEnv } from './env.ts';
+import { reportProcessErrors } from './lib/process-errors.ts';
 
 async function main(): Promise<void> {
   let env;
@@ -14,6 +15,11 @@ async function main(): Promise<void> {
   }
 
   const app = await buildApp({ env });
+  reportProcessErrors(process, {
+    reporter: app.ctx.reporter,
+    log: app.log,
+    exit: (code) => process.exit(code),
+  });
 
   let closing = false;
   const shutdown = (signal: string) => {

@@ -128,6 +128,32 @@ export const PasswordUpdateSchema = z.strictObject({
   password: NewPasswordSchema,
 });
 
+// --- Log-in protection and undoing an e-mail change (issue 11) -----------------------------------
+
+/**
+ * The code of the 429 a log-in gets from a device that has never logged in to the account, while
+ * that account's log-ins are limited after many wrong passwords: the screen then offers an e-mailed
+ * one-time link that lets the device log in.
+ */
+export const LOGIN_LOCKED = 'LOGIN_LOCKED';
+
+/** Ask for that link. The answer is the same whether or not the address has an account. */
+export const UnlockRequestSchema = z.strictObject({ email: EmailSchema });
+
+const oneTimeLink = (invalid: string) =>
+  z.string({ error: invalid }).min(1, invalid).max(256, invalid);
+
+/** Spend the link from the e-mail on the device that opened it. */
+export const UnlockConfirmSchema = z.strictObject({
+  token: oneTimeLink('This link is not valid.'),
+});
+
+/** The link sent to the old address after an e-mail change puts the old address back. */
+export const EmailRestoreSchema = z.strictObject({
+  token: oneTimeLink('This link is not valid.'),
+});
+export const EmailRestoreResultSchema = z.object({ email: z.string() });
+
 /** The update-mode form (spec §5): the confirmation never leaves the browser. */
 export const PasswordUpdateFormSchema = z
   .object({
@@ -201,6 +227,8 @@ export const AccountUpdateSchema = z.strictObject({
     phoneNo: PhoneSchema,
     dob: DobSchema,
   }),
+  /** Needed only when the e-mail changes: a session alone must not be able to move the account. */
+  current_password: z.string().max(1024).optional(),
 });
 export type AccountUpdate = z.infer<typeof AccountUpdateSchema>;
 

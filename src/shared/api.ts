@@ -25,6 +25,11 @@ export const apiPaths = {
   accountData: '/account/data/',
   accountUpdate: '/account/update/',
   changePassword: '/account/password/',
+  /** Log-in protection (ours, decision 004): the e-mailed link that lets a new device log in. */
+  loginUnlock: '/account/login/unlock/',
+  loginUnlockConfirm: '/account/login/unlock/confirm/',
+  /** The link sent to the old address puts it back after an e-mail change. */
+  emailRestore: '/account/email/restore/',
   sessions: '/account/sessions/',
   sessionsRevoke: '/account/sessions/revoke/',
   address: '/account/address/',
@@ -84,6 +89,8 @@ export const apiPaths = {
 
   // Staff console (ours)
   staffLogin: '/staff/login/',
+  staffLoginUnlock: '/staff/login/unlock/',
+  staffLoginUnlockConfirm: '/staff/login/unlock/confirm/',
   staffLogout: '/staff/logout/',
   staffMe: '/staff/me/',
   staffOrders: '/staff/orders/',
@@ -92,6 +99,9 @@ export const apiPaths = {
   staffDeliver: '/staff/orders/deliver/',
   staffRefund: '/staff/orders/refund/',
   staffCancel: '/staff/orders/cancel/',
+  /** Operations staff see e-mail and text messages that could not be sent, and send them again. */
+  staffOutbox: '/staff/outbox/',
+  staffOutboxRetry: '/staff/outbox/retry/',
 
   // v2 commerce (spec §7)
   v2Cart: '/v2/ecom/cart',

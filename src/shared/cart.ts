@@ -2,6 +2,7 @@
 // first visit (docs/decisions/007-measured-quality.md).
 import * as z from 'zod/mini';
 import { FrequencySchema } from './catalog.ts';
+import { idSchema } from './ids.ts';
 
 /**
  * Spec §3 "Cart entry", kept in local storage under `selectedProduct`: every field required,
@@ -9,7 +10,7 @@ import { FrequencySchema } from './catalog.ts';
  */
 export const CartEntrySchema = z.object({
   name: z.string().check(z.minLength(1)),
-  product_id: z.number().check(z.int(), z.positive()),
+  product_id: idSchema(),
   price: z.number().check(z.nonnegative()),
   frequency: FrequencySchema,
   description: z.string(),
@@ -60,7 +61,7 @@ export type Cart = z.infer<typeof CartSchema>;
 /** v2 answers `{ data }` (DESIGN §5). */
 export const CartResponseSchema = z.object({ data: z.object({ cart: CartSchema }) });
 
-const productId = z.number({ error: 'Choose a product' }).check(z.int(), z.positive());
+const productId = idSchema('Choose a product');
 const quantity = z
   .number({ error: 'Choose a quantity' })
   .check(

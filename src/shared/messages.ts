@@ -77,6 +77,7 @@ export const messages = {
   notFound: 'Not found',
   invalidRequest: 'Please check the highlighted fields.',
   internalError: 'Something went wrong on our side. Please try again in a moment.',
+  serviceUnavailable: 'Pairwell is briefly unavailable. Please try again in a minute.',
   forbidden: 'You do not have access to this record.',
   unauthorized: 'Please log in to continue.',
   tooManyRequests: 'Too many attempts. Please wait a moment and try again.',

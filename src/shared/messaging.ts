@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { LeadsIdSchema } from './accounts.ts';
+import { idSchema } from './ids.ts';
 
 /** Messages between a patient and their care team (spec §7 `/messaging/…`). */
 export const senders = ['patient', 'care_team'] as const;
@@ -44,7 +45,7 @@ const body = z
 export const SendMessageSchema = z.strictObject({
   leads_id: LeadsIdSchema,
   /** Reply in a thread; without one, `subject` starts a new thread with the care team. */
-  thread_id: z.number().int().positive().optional(),
+  thread_id: z.optional(idSchema('Choose a conversation')),
   subject: z
     .string()
     .trim()
@@ -58,7 +59,7 @@ export const SendMessageSchema = z.strictObject({
 
 export const MarkReadSchema = z.strictObject({
   leads_id: LeadsIdSchema,
-  thread_id: z.number().int().positive(),
+  thread_id: idSchema('Choose a conversation'),
 });
 
 export const ThreadsResponseSchema = z.object({
@@ -79,10 +80,10 @@ export const SentResponseSchema = z.object({
 
 /** The provider writes in the thread of a visit they review. */
 export const StaffSendMessageSchema = z.strictObject({
-  visit_id: z.number().int().positive(),
+  visit_id: idSchema('Choose a visit'),
   body,
 });
-export const StaffThreadRequestSchema = z.strictObject({ visit_id: z.number().int().positive() });
+export const StaffThreadRequestSchema = z.strictObject({ visit_id: idSchema('Choose a visit') });
 export const StaffThreadResponseSchema = z.object({
   status: z.literal('SUCCESS'),
   message: z.string(),
@@ -113,7 +114,7 @@ export const CareInboxResponseSchema = z.object({
 });
 
 export const CareThreadRequestSchema = z.strictObject({
-  thread_id: z.number().int().positive(),
+  thread_id: idSchema('Choose a conversation'),
 });
 export const CareThreadResponseSchema = z.object({
   status: z.literal('SUCCESS'),
@@ -125,6 +126,6 @@ export const CareThreadResponseSchema = z.object({
 });
 
 export const CareReplySchema = z.strictObject({
-  thread_id: z.number().int().positive(),
+  thread_id: idSchema('Choose a conversation'),
   body,
 });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { idSchema } from './ids.ts';
 import { orderStatuses } from './orders.ts';
 
 export const staffRoles = ['provider', 'operations'] as const;
@@ -86,7 +87,7 @@ export const StaffOrderDetailSchema = StaffOrderSummarySchema.extend({
 });
 export type StaffOrderDetail = z.infer<typeof StaffOrderDetailSchema>;
 
-const orderId = z.number({ error: 'Choose an order' }).int().positive();
+const orderId = idSchema('Choose an order');
 
 export const StaffOrderIdSchema = z.strictObject({ order_id: orderId });
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { LeadsIdSchema } from './accounts.ts';
+import { idSchema } from './ids.ts';
 import { MAX_QUANTITY } from './cart.ts';
 
 /** COMPLETED: a prescription refill plan whose refills are used up or whose prescription ended. */
@@ -82,7 +83,7 @@ export const SubscriptionChangeSchema = z.discriminatedUnion('action', [
       .min(1, 'Choose a quantity')
       .max(MAX_QUANTITY, `You can order up to ${MAX_QUANTITY} at a time`),
   }),
-  z.strictObject({ action: z.literal('swap'), product_id: z.number().int().positive() }),
+  z.strictObject({ action: z.literal('swap'), product_id: idSchema('Choose a product') }),
   z.strictObject({
     action: z.literal('cancel'),
     reason: z
@@ -98,7 +99,7 @@ export type SubscriptionChange = z.infer<typeof SubscriptionChangeSchema>;
 /** `preview: true` answers what the change would do (new price and date) without doing it. */
 export const SubscriptionUpdateSchema = z.strictObject({
   leads_id: LeadsIdSchema,
-  subscription_id: z.number().int().positive(),
+  subscription_id: idSchema('Choose a subscription'),
   change: SubscriptionChangeSchema,
   preview: z.boolean().default(false),
 });
@@ -112,7 +113,7 @@ export const SubscriptionUpdateResultSchema = z.object({
 /** Spec §7 `/account/shipfrequency/`: the delivery frequency alone. */
 export const ShipFrequencySchema = z.strictObject({
   leads_id: LeadsIdSchema,
-  subscription_id: z.number().int().positive(),
+  subscription_id: idSchema('Choose a subscription'),
   frequency: SubscriptionFrequencySchema,
 });
 

@@ -6,6 +6,7 @@ import {
   PhoneSchema,
 } from './accounts.ts';
 import { CheckoutPaymentSchema } from './checkout.ts';
+import { idSchema } from './ids.ts';
 import { AnswerValueSchema, itemTypes } from './questionnaires/format.ts';
 
 /** The telehealth programs (spec §1 Reading B): each with its illustration and its treatments. */
@@ -223,7 +224,7 @@ export const StatesAllowedResponseSchema = z.object({
   data: z.object({ states: z.array(z.string()) }),
 });
 
-export const VisitIdSchema = z.number({ error: 'Choose a visit' }).int().positive();
+export const VisitIdSchema = idSchema('Choose a visit');
 
 export const EligibilitySchema = z.strictObject({
   visit_id: VisitIdSchema,
@@ -357,7 +358,8 @@ export const PreferencesResultSchema = z.object({
 export const UploadResultSchema = z.object({
   status: z.literal('SUCCESS'),
   message: z.string(),
-  data: z.object({ upload_id: z.number().int(), destination: z.string() }),
+  /** `upload_id` is the photo's opaque id (the one `/uploads/:id` takes), not a number. */
+  data: z.object({ upload_id: z.string(), destination: z.string() }),
 });
 
 export const ConsentSchema = z.strictObject({
@@ -423,7 +425,13 @@ export const ChartSchema = z.object({
     z.object({ code: z.string(), severity: z.string(), text: z.string(), linkId: z.string() }),
   ),
   preferences: VisitPreferencesSchema,
-  photo_upload_id: z.number().int().nullable(),
+  /** Whether the patient uploaded a photo ID for this visit. */
+  photo_uploaded: z.boolean(),
+  /**
+   * The photo's opaque id for `/uploads/:id`, only while the visit waits for review (decision 005);
+   * null once it is decided, or when there is no photo.
+   */
+  photo_upload_key: z.string().nullable(),
   order: z
     .object({ order_number: z.string(), total_cents: z.number().int(), payment_status: z.string() })
     .nullable(),

@@ -60,3 +60,16 @@ const codes = new Set<string>(usStates.map(([code]) => code));
 export function isUsState(code: string): code is UsStateCode {
   return codes.has(code);
 }
+
+/** A state's name from its postal code (the code itself if it names none). */
+export function stateName(code: string): string {
+  return usStates.find(([c]) => c === code)?.[1] ?? code;
+}
+
+/**
+ * A prescription ships only to the state its visit was found eligible in: the provider is licensed
+ * there, and the prescription is valid there alone.
+ */
+export function prescriptionShipsOnlyTo(state: string): string {
+  return `Your prescription can ship only to an address in ${stateName(state)}, the state your online visit is for.`;
+}

@@ -31,7 +31,8 @@ interface Records {
   leads: string;
   subscription: number;
   thread: number;
-  upload: number;
+  /** The submitted visit's photo ID, by its opaque id. */
+  upload: string;
   /** An ED visit at its last step before checkout: the rows walk it, submit it, decline it. */
   visit: number;
   /** A hair visit and a sleep visit with their questions answered. */
@@ -47,6 +48,8 @@ type RecordName = keyof Records;
 /** What goes in the request: the record's id (or a made-up one) and a leads_id to send with it. */
 interface Target {
   id: number;
+  /** The photo ID's opaque id (or a made-up one). */
+  uploadKey: string;
   leadsId: string;
   /** The owner's e-mail (an account update sends it back unchanged). */
   email: string;
@@ -64,6 +67,7 @@ interface Row {
 
 const GHOST_ID = 987_654_321;
 const GHOST_LEADS = 'Lnobody000000000';
+const GHOST_UPLOAD = 'AAAAAAAAAAAAAAAAAAAAAA';
 
 const json =
   (url: string, body: (x: Target) => Record<string, unknown>) =>
@@ -140,8 +144,8 @@ const matrix: Row[] = [
   row('v2/questionnaire/submit_question',        'sleepVisit',     visitCall('/v2/questionnaire/submit_question', { linkId: firstSleepItem.linkId, value: safeAnswer(firstSleepItem) }), 'ok', 'no', 'no', 'no'),
   row('doctor',                                  'submittedVisit', visitCall('/doctor'),                                                                     'ok',  'no',  'no',   'no'),
   row('survey',                                  'submittedVisit', visitCall('/survey/', { rating: 5, would_recommend: true }),                              'ok',  'no',  'no',   'no'),
-  // The photo ID: its owner, and staff (each view audited).
-  row('GET uploads/:id',                         'upload',         (x) => ({ method: 'GET', url: `/lapi/uploads/${x.id}` }),                                'ok',  'no',  'no',   'ok'),
+  // The photo ID: its owner, and a provider licensed in the state while the visit waits for review (each view audited).
+  row('GET uploads/:id',                         'upload',         (x) => ({ method: 'GET', url: `/lapi/uploads/${x.uploadKey}` }),                         'ok',  'no',  'no',   'ok'),
   // Provider console: staff only (a provider licensed in the patient's state).
   row('staff/visits/detail',                     'submittedVisit', visitCall('/staff/visits/detail/'),                                                       'no',  'no',  'no',   'ok'),
   row('risk/assessment',                         'submittedVisit', visitCall('/risk/assessment/'),                                                           'no',  'no',  'no',   'ok'),
@@ -279,15 +283,16 @@ describe(`access matrix: who may name whose records (${testDialect})`, () => {
     const sleepVisit = await startVisit(owner, 'sleep');
     const upload = await t.app.db
       .selectFrom('uploads')
-      .select('id')
-      .where('customer_id', '=', owner.customerId)
+      .innerJoin('visits', 'visits.photo_upload_id', 'uploads.id')
+      .select('uploads.public_id')
+      .where('visits.id', '=', submittedVisit)
       .executeTakeFirstOrThrow();
 
     records = {
       leads: owner.leadsId,
       subscription: subscription.id,
       thread,
-      upload: upload.id,
+      upload: upload.public_id ?? '',
       visit,
       hairVisit,
       sleepVisit,
@@ -307,13 +312,14 @@ describe(`access matrix: who may name whose records (${testDialect})`, () => {
 
   /** Who calls, with which session, naming which record (real, or made up). */
   function requestFor(r: Row, caller: Caller, ghost: boolean): InjectOptions {
-    const real = r.record === 'leads' ? 0 : records[r.record];
-    const id = ghost ? GHOST_ID : (real as number);
+    const real = r.record === 'leads' || r.record === 'upload' ? 0 : records[r.record];
+    const id = ghost ? GHOST_ID : real;
+    const uploadKey = ghost ? GHOST_UPLOAD : records.upload;
     // leads_id rows name the owner's leads_id; other rows send the caller's own with the record.
     let leadsId: string;
     if (r.record === 'leads') leadsId = ghost ? GHOST_LEADS : owner.leadsId;
     else leadsId = caller === 'other' ? other.leadsId : owner.leadsId;
-    const request = r.request({ id, leadsId, email: owner.email });
+    const request = r.request({ id, uploadKey, leadsId, email: owner.email });
     const cookie = {
       owner: owner.cookie,
       other: other.cookie,

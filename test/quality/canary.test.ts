@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readOutbox } from '#server/adapters/mailer.ts';
 import { luhnValid } from '#server/adapters/payments.ts';
 import { buildTestApp, testDialect, type TestApp } from '#test/app.ts';
 import { cookieValue, placesTheAppWrites, secretsIn } from '#test/canary.ts';
 import { buildPlaceOrder, buildSignup, post, sessionCookie } from '#test/factories.ts';
+import { sentMessages } from '#test/outbox.ts';
 
 /**
  * DESIGN §7: card numbers, security codes, passwords, session tokens and reset tokens are never
@@ -69,7 +69,7 @@ describe(`canary scan: no secret in clear anywhere the app writes (${testDialect
 
     const reset = await post(t.app, '/lapi/account/reset/', { email: signup.email });
     expect(reset.statusCode).toBe(200);
-    const resetMail = readOutbox(t.dataDir).find(
+    const resetMail = (await sentMessages(t)).find(
       (m) => m.to === signup.email && m.subject === 'Reset your Pairwell password',
     );
     const resetToken = /\/reset-password\?id=([\w-]+)/.exec(resetMail?.text ?? '')?.[1] ?? '';

@@ -1,5 +1,6 @@
 import type * as Sentry from '@sentry/react';
 import { limits } from '#shared/constants.ts';
+import { releaseName, scrubBreadcrumb, scrubEvent, scrubText } from '#shared/error-reports.ts';
 import { pushEvent } from './analytics.ts';
 import { runtimeConfig } from './runtime-config.ts';
 
@@ -10,19 +11,27 @@ let sentry: Promise<SentryModule | null> | undefined;
 
 /** Sentry is loaded only when a DSN is configured, so visitors download nothing otherwise. */
 function loadSentry() {
-  const { sentryDsn, environment, version } = runtimeConfig();
+  const { sentryDsn, environment } = runtimeConfig();
   if (!sentryDsn) return Promise.resolve(null);
   sentry ??= import('@sentry/react').then((loaded) => {
     loaded.init({
       dsn: sentryDsn,
       environment,
-      release: version,
+      // The build this code is (the server reports the same one: src/server/lib/release.ts).
+      release: releaseName(__APP_BUILD__),
       maxBreadcrumbs: limits.errorReportingHistory,
       sendDefaultPii: false,
-      // Breadcrumbs of clicks and inputs could carry health answers or card digits: keep only
-      // navigation and API call outlines.
-      beforeBreadcrumb: (crumb) =>
-        crumb.category === 'ui.click' || crumb.category === 'ui.input' ? null : crumb,
+      // Uncaught errors and rejections are reported by main.tsx's own handlers, which are there
+      // before Sentry loads; Sentry's would report them a second time.
+      integrations: (defaults) =>
+        defaults.filter((integration) => integration.name !== 'GlobalHandlers'),
+      // Nothing leaves unscrubbed (src/shared/error-reports.ts): the page's URL and the links
+      // followed lose their query strings (reset tokens), program pages read /visit/[program],
+      // messages lose e-mail addresses, card numbers and tokens; click and input breadcrumbs,
+      // which could carry what was typed or chosen, are dropped.
+      beforeBreadcrumb: (crumb) => scrubBreadcrumb(crumb),
+      beforeSend: (event) => scrubEvent(event),
+      beforeSendTransaction: (event) => scrubEvent(event),
     });
     return loaded;
   });
@@ -31,13 +40,13 @@ function loadSentry() {
 
 /**
  * Reports a failure to Sentry (when configured) and to the tag-manager data layer (spec §7 Other).
- * Only the error's name and message travel; our messages never carry health data or secrets.
+ * Both are scrubbed: the data layer gets the error's name and the context, Sentry the error.
  */
 export function reportError(error: unknown, level: Level = 'error', context?: string): void {
   const err = error instanceof Error ? error : new Error(String(error));
   pushEvent({
     event: 'exception',
-    description: `${context ? `${context}: ` : ''}${err.name}`,
+    description: `${context ? `${scrubText(context)}: ` : ''}${err.name}`,
     fatal: level === 'fatal',
   });
   void loadSentry().then((loaded) => {

@@ -2,8 +2,11 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import nodemailer from 'nodemailer';
+import { makePrivateDir, writePrivateFile } from '#server/lib/private-files.ts';
 
 export interface MailMessage {
+  /** The RFC 5322 Message-ID given when the message was queued: every retry carries the same one. */
+  messageId: string;
   to: string;
   subject: string;
   text: string;
@@ -18,6 +21,8 @@ export interface Mailer {
 export interface OutboxEntry {
   id: string;
   kind: 'email' | 'sms';
+  /** An e-mail's Message-ID: a retried message shows the same one again. */
+  messageId?: string;
   to: string;
   subject: string;
   text: string;
@@ -36,11 +41,11 @@ export function writeOutboxEntry(
   ext: string,
 ): OutboxEntry {
   const dir = outboxDir(dataDir);
-  fs.mkdirSync(dir, { recursive: true });
+  makePrivateDir(dir);
   const id = `${entry.sentAt.replace(/[:.]/g, '-')}-${entry.kind}-${crypto.randomBytes(4).toString('hex')}`;
-  fs.writeFileSync(path.join(dir, `${id}.${ext}`), raw);
+  writePrivateFile(path.join(dir, `${id}.${ext}`), raw);
   const full = { id, ...entry };
-  fs.writeFileSync(path.join(dir, `${id}.json`), JSON.stringify(full, null, 2));
+  writePrivateFile(path.join(dir, `${id}.json`), JSON.stringify(full, null, 2));
   return full;
 }
 
@@ -65,7 +70,14 @@ export function createMailer(options: {
   now: () => Date;
 }): Mailer {
   if (options.smtpUrl) {
-    const transport = nodemailer.createTransport(options.smtpUrl);
+    // Bounded waits: the outbox job holds a claim on its batch for a limited time (its lease), and
+    // nodemailer's defaults (two minutes to connect, ten of silence) would outlast it.
+    const transport = nodemailer.createTransport({
+      url: options.smtpUrl,
+      connectionTimeout: 10_000,
+      greetingTimeout: 10_000,
+      socketTimeout: 20_000,
+    });
     return {
       async send(message) {
         await transport.sendMail({ from: options.from, ...message });
@@ -84,6 +96,7 @@ export function createMailer(options: {
         options.dataDir,
         {
           kind: 'email',
+          messageId: message.messageId,
           to: message.to,
           subject: message.subject,
           text: message.text,

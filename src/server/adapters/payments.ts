@@ -34,6 +34,19 @@ export type RefundResult = { ok: true; refundId: string } | { ok: false; message
 export type AuthorizeResult =
   { ok: true; authorizationId: string } | { ok: false; code: string; message: string };
 
+/** The gateway's own record of a call, as its dashboard or API would show it. */
+export interface GatewayRecord {
+  id: string;
+  kind: 'charge' | 'authorization' | 'refund';
+  /**
+   * charge: succeeded or failed; authorisation: authorized (held), succeeded (captured), released
+   * or failed; refund: succeeded.
+   */
+  status: 'succeeded' | 'failed' | 'authorized' | 'released';
+  amountCents: number;
+  failureMessage: string | null;
+}
+
 export interface PaymentGateway {
   /** Verifies a card (as a $0 authorisation would) and returns a reusable token. */
   tokenize(card: CardInput, now: Date): Promise<TokenizeResult>;
@@ -49,6 +62,12 @@ export interface PaymentGateway {
     request: { chargeId: string; amountCents: number; idempotencyKey: string },
     now: Date,
   ): Promise<RefundResult>;
+  /**
+   * What the gateway did with a call, looked up by the idempotency key it was made with (charges,
+   * authorisations, refunds) or by the id it answered with; null when no such call arrived. The
+   * reconciler asks this, never our own tables, what happened to a call a crash interrupted.
+   */
+  find(query: { idempotencyKey: string } | { id: string }): Promise<GatewayRecord | null>;
 }
 
 export function cardBrand(number: string): string {
@@ -156,40 +175,84 @@ export function createSimulatorGateway(db: Kysely<Database>): PaymentGateway {
         .execute();
     },
     async refund(request, now) {
+      // One transaction per refund: the key's row and the charge's running total move together,
+      // and the total's conditional update refuses anything past the charge, whoever asks at once.
+      return db.transaction().execute(async (trx) => {
+        const id = `re_${crypto.randomBytes(12).toString('hex')}`;
+        const inserted = await trx
+          .insertInto('simulator_refunds')
+          .values({
+            id,
+            idempotency_key: request.idempotencyKey,
+            charge_id: request.chargeId,
+            amount_cents: request.amountCents,
+            created_at: now.toISOString(),
+          })
+          .onConflict((oc) => oc.column('idempotency_key').doNothing())
+          .returning('id')
+          .executeTakeFirst();
+        if (!inserted) {
+          const existing = await trx
+            .selectFrom('simulator_refunds')
+            .select('id')
+            .where('idempotency_key', '=', request.idempotencyKey)
+            .executeTakeFirstOrThrow();
+          return { ok: true as const, refundId: existing.id };
+        }
+        const counted = await trx
+          .updateTable('simulator_charges')
+          .set((eb) => ({ refunded_cents: eb('refunded_cents', '+', request.amountCents) }))
+          .where('id', '=', request.chargeId)
+          .where('status', '=', 'succeeded')
+          .where((eb) =>
+            eb(eb('refunded_cents', '+', request.amountCents), '<=', eb.ref('amount_cents')),
+          )
+          .executeTakeFirst();
+        if (Number(counted.numUpdatedRows) === 1) return { ok: true as const, refundId: id };
+        await trx.deleteFrom('simulator_refunds').where('id', '=', id).execute();
+        const charge = await trx
+          .selectFrom('simulator_charges')
+          .select('status')
+          .where('id', '=', request.chargeId)
+          .executeTakeFirst();
+        return {
+          ok: false as const,
+          message:
+            charge?.status === 'succeeded'
+              ? 'That is more than the payment left to refund.'
+              : 'There is no payment to refund.',
+        };
+      });
+    },
+    async find(query) {
+      const byKey = 'idempotencyKey' in query;
       const charge = await db
         .selectFrom('simulator_charges')
-        .select(['amount_cents', 'status'])
-        .where('id', '=', request.chargeId)
+        .select(['id', 'status', 'amount_cents', 'failure_message'])
+        .where(byKey ? 'idempotency_key' : 'id', '=', byKey ? query.idempotencyKey : query.id)
         .executeTakeFirst();
-      if (!charge || charge.status !== 'succeeded')
-        return { ok: false, message: 'There is no payment to refund.' };
-      const existing = await db
+      if (charge)
+        return {
+          id: charge.id,
+          kind: charge.id.startsWith('au_') ? 'authorization' : 'charge',
+          status: charge.status,
+          amountCents: charge.amount_cents,
+          failureMessage: charge.failure_message,
+        };
+      const refund = await db
         .selectFrom('simulator_refunds')
-        .select('id')
-        .where('idempotency_key', '=', request.idempotencyKey)
+        .select(['id', 'amount_cents'])
+        .where(byKey ? 'idempotency_key' : 'id', '=', byKey ? query.idempotencyKey : query.id)
         .executeTakeFirst();
-      if (existing) return { ok: true, refundId: existing.id };
-      const refunded = await db
-        .selectFrom('simulator_refunds')
-        .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('amount_cents'), eb.lit(0)).as('total'))
-        .where('charge_id', '=', request.chargeId)
-        .executeTakeFirstOrThrow();
-      if (Number(refunded.total) + request.amountCents > charge.amount_cents) {
-        return { ok: false, message: 'That is more than the payment left to refund.' };
-      }
-      const id = `re_${crypto.randomBytes(12).toString('hex')}`;
-      await db
-        .insertInto('simulator_refunds')
-        .values({
-          id,
-          idempotency_key: request.idempotencyKey,
-          charge_id: request.chargeId,
-          amount_cents: request.amountCents,
-          created_at: now.toISOString(),
-        })
-        .onConflict((oc) => oc.column('idempotency_key').doNothing())
-        .execute();
-      return { ok: true, refundId: id };
+      return refund
+        ? {
+            id: refund.id,
+            kind: 'refund',
+            status: 'succeeded',
+            amountCents: refund.amount_cents,
+            failureMessage: null,
+          }
+        : null;
     },
     async charge(request, now) {
       const behaviour = /^sim_(ok|insufficient|fail)_/.exec(request.token)?.[1];

@@ -4,6 +4,7 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
+import { ensurePrivateFile, PRIVATE_FILE_MODE } from '#server/lib/private-files.ts';
 import type { Database } from './schema.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -37,7 +38,12 @@ export function openDatabase(options: DbOptions): DbHandle {
 
 function openSqlite(dataDir: string, fileName: string): DbHandle {
   const file = fileName === ':memory:' ? fileName : path.resolve(dataDir, fileName);
-  if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
+  if (file !== ':memory:') {
+    // 0600 before SQLite opens it: the -wal and -shm files it creates copy the database's mode.
+    ensurePrivateFile(file);
+    for (const companion of [`${file}-wal`, `${file}-shm`])
+      if (fs.existsSync(companion)) fs.chmodSync(companion, PRIVATE_FILE_MODE);
+  }
   const sqlite = new SQLite(file);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('foreign_keys = ON');
@@ -64,10 +70,18 @@ function openPostgres(options: DbOptions): DbHandle {
   const pool = new pg.Pool({
     ...pgConnection(options.databaseUrl ?? ''),
     max: 10,
+    // A database that accepts connections but never answers fails the call (503) instead of
+    // holding it open for as long as the TCP connection lives.
+    connectionTimeoutMillis: 5000,
     ...(options.pgSchema ? { options: `-c search_path=${options.pgSchema}` } : {}),
   });
   // An idle client that loses its connection must not take the process down: report it instead.
   pool.on('error', (error) => options.onPoolError?.(error));
+  // A connection that dies while checked out (the database restarting mid-query) also emits
+  // 'error' on its client, after failing the query in flight, and an 'error' nobody listens to
+  // ends the process. The failed query already carries the news to its caller (503), the pool
+  // drops the client on release, and idle clients are the pool's listener's: nothing more to do.
+  pool.on('connect', (client) => client.on('error', () => undefined));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return { db, dialect: 'postgres', close: () => db.destroy() };
 }

@@ -114,6 +114,8 @@ export interface OrdersTable {
   discount_cents: number;
   total_cents: number;
   refund_cents: Generated<number>;
+  /** Refunds asked of the gateway and not yet answered (migration 0016). */
+  refund_reserved_cents: Generated<number>;
   coupon_code: string | null;
   tracking_number: string | null;
   decline_reason: string | null;
@@ -154,6 +156,8 @@ export interface CartsTable {
   customer_id: number;
   coupon_code: string | null;
   checkout_key: string | null;
+  /** When `checkout_key` claimed the cart (migration 0016). */
+  checkout_claimed_at: string | null;
   updated_at: string;
 }
 
@@ -224,6 +228,8 @@ export interface SimulatorChargesTable {
   amount_cents: number;
   status: 'succeeded' | 'failed' | 'authorized' | 'released';
   failure_message: string | null;
+  /** How much of the charge the simulator has refunded (migration 0016). */
+  refunded_cents: Generated<number>;
   created_at: string;
 }
 
@@ -313,6 +319,8 @@ export interface UploadsTable {
   mime_type: string;
   size_bytes: number;
   stored_name: string;
+  /** Opaque (random) id that URLs name; null only for rows no migration has reached. */
+  public_id: string | null;
   created_at: string;
 }
 
@@ -361,6 +369,82 @@ export interface FeedbackTable {
   created_at: string;
 }
 
+/** An e-mail or text message waiting to be sent, being sent, sent or given up on (migration 0014). */
+export interface OutboxMessagesTable {
+  id: Generated<number>;
+  kind: 'email' | 'sms';
+  message_id: string;
+  recipient: string;
+  subject: string;
+  /** Emptied once sent: a sent message keeps its envelope, not its words. */
+  text: string;
+  html: string | null;
+  secret_purpose: string | null;
+  secret_ref: string | null;
+  status: 'pending' | 'sent' | 'failed';
+  attempts: number;
+  next_attempt_at: string;
+  claimed_until: string | null;
+  last_error: string | null;
+  created_at: string;
+  sent_at: string | null;
+}
+
+/** A browser that has logged in to an account; `account` is `customer:<id>` or `staff:<id>`. */
+export interface KnownDevicesTable {
+  token_hash: string;
+  account: string;
+  created_at: string;
+  last_login_at: string;
+  expires_at: string;
+}
+
+/** A one-time link that lets a new browser log in while an account's log-in is limited. */
+export interface LoginUnlocksTable {
+  token_hash: string;
+  account: string;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+}
+
+/** A one-time link, sent to the old address, that undoes an e-mail change. */
+export interface EmailChangeUndosTable {
+  id: Generated<number>;
+  /** Null until the notice is sent and its token minted. */
+  token_hash: string | null;
+  customer_id: number;
+  old_email: string;
+  new_email: string;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+}
+
+/** One gateway call, written before it is made and settled after (migration 0016, decision 012). */
+export interface PaymentLedgerTable {
+  id: Generated<number>;
+  operation: 'charge' | 'authorize' | 'capture' | 'release' | 'refund';
+  purpose: string;
+  idempotency_key: string;
+  order_id: number | null;
+  visit_id: number | null;
+  subscription_id: number | null;
+  billing_period: string | null;
+  amount_cents: number;
+  status: 'started' | 'succeeded' | 'failed';
+  source_ref: string | null;
+  gateway_ref: string | null;
+  failure: string | null;
+  staff_id: number | null;
+  staff_ip: string | null;
+  details: string | null;
+  claimed_until: string | null;
+  reconcile_attempts: Generated<number>;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface Database {
   product_lines: ProductLinesTable;
   products: ProductsTable;
@@ -390,4 +474,9 @@ export interface Database {
   message_threads: MessageThreadsTable;
   messages: MessagesTable;
   feedback: FeedbackTable;
+  payment_ledger: PaymentLedgerTable;
+  outbox_messages: OutboxMessagesTable;
+  known_devices: KnownDevicesTable;
+  login_unlocks: LoginUnlocksTable;
+  email_change_undos: EmailChangeUndosTable;
 }

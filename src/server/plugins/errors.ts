@@ -3,6 +3,10 @@ import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { API_PREFIX, type ErrorBody } from '#shared/api.ts';
 import { messages } from '#shared/messages.ts';
 import type { ErrorReporter } from '#server/adapters/error-reporter.ts';
+import { isDatabaseUnavailable } from '#server/db/unavailable.ts';
+
+/** How long a caller waits before trying again while the database is unavailable. */
+const RETRY_AFTER_SECONDS = 5;
 
 /**
  * The one application error. Services throw it; the error handler turns it into the one error body.
@@ -88,6 +92,15 @@ export function registerErrorHandling(
         .send(body(request, 'VALIDATION', first ?? messages.invalidRequest, fields));
     }
     const status = typeof error.statusCode === 'number' ? error.statusCode : 500;
+    if (status >= 500 && isDatabaseUnavailable(error)) {
+      // Down or restarting, not broken: the call may work in a moment, so 503 says when to try
+      // again. Logged, not reported: one outage would otherwise send one report per call.
+      request.log.error({ err: error }, 'database unavailable');
+      return reply
+        .status(503)
+        .header('Retry-After', String(RETRY_AFTER_SECONDS))
+        .send(body(request, 'UNAVAILABLE', messages.serviceUnavailable));
+    }
     if (status >= 500) {
       unexpected(request, error);
       return reply.status(500).send(body(request, 'INTERNAL', messages.internalError));

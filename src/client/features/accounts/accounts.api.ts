@@ -5,6 +5,7 @@ import {
   AccountDataSchema,
   BasicsSchema,
   CardUpdateResultSchema,
+  EmailRestoreResultSchema,
   LoginResultSchema,
   PatientDataResponseSchema,
   RevokeSessionsResultSchema,
@@ -62,6 +63,23 @@ export function updatePassword(body: { token: string; password: string }) {
 
 export function changePassword(body: { current_password: string; password: string }) {
   return apiPost(apiPaths.changePassword, MessageResultSchema, { body });
+}
+
+// --- Log-in protection and undoing an e-mail change (decision 004) ------------------------------
+
+/** While an account's log-ins are paused: e-mail a link that lets this device log in. */
+export function requestLoginUnlock(body: { email: string }) {
+  return apiPost(apiPaths.loginUnlock, MessageResultSchema, { body });
+}
+
+/** The link from that e-mail, opened on the device that should log in. */
+export function confirmLoginUnlock(body: { token: string }) {
+  return apiPost(apiPaths.loginUnlockConfirm, MessageResultSchema, { body });
+}
+
+/** The link sent to the old address after an e-mail change: puts that address back. */
+export async function restoreEmail(body: { token: string }) {
+  return apiPost(apiPaths.emailRestore, v1Success(EmailRestoreResultSchema), { body });
 }
 
 // --- Member data ---------------------------------------------------------------------------------

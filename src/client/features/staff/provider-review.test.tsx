@@ -23,7 +23,8 @@ function buildChart(overrides: Partial<Chart> = {}): Chart {
       hair: null,
       sleep: null,
     },
-    photo_upload_id: 3,
+    photo_uploaded: true,
+    photo_upload_key: 'kY3v9Qx0Lm2Zp8Rt4Wb6Nc',
     order: { order_number: 'PW-100200', total_cents: 9000, payment_status: 'authorized' },
     ...overrides,
   };

@@ -20,10 +20,12 @@ import { StaffLoginPage } from './pages/staff-login-page.tsx';
 import { StaffInboxPage } from './pages/staff-inbox-page.tsx';
 import { StaffOrderPage } from './pages/staff-order-page.tsx';
 import { StaffThreadPage } from './pages/staff-thread-page.tsx';
+import { StaffUnlockPage } from './pages/staff-unlock-page.tsx';
 import { STAFF_IDLE_MS } from './use-idle-timeout.ts';
 
 const routes: RouteObject[] = [
   { path: '/staff/login', element: <StaffLoginPage /> },
+  { path: '/staff/login/unlock', element: <StaffUnlockPage /> },
   {
     element: <StaffLayout />,
     children: [
@@ -183,6 +185,51 @@ describe('the staff log-in', () => {
     expect((await screen.findByRole('alert')).textContent).toBe(
       'Too many attempts. Please wait a moment and try again.',
     );
+  });
+
+  it('offers an e-mailed link when the account is paused for new devices, and the link then lets this device log in', async () => {
+    const u = userEvent.setup();
+    const paused =
+      'Too many wrong passwords were tried for this account, so log-ins from new devices are paused. If it is your account, we can email you a link that lets this device log in.';
+    const api = stubApi({
+      '/staff/me/': loggedOut,
+      '/staff/login/': failure(429, 'LOGIN_LOCKED', paused),
+      '/staff/login/unlock/': {
+        body: {
+          status: 'SUCCESS',
+          message:
+            'If that address has a staff account whose log-ins are paused, we have emailed it a link. Open it on this device within 30 minutes to log in.',
+        },
+      },
+      '/staff/login/unlock/confirm/': {
+        body: {
+          status: 'SUCCESS',
+          message: 'This device can log in now. Log in with your password and authenticator code.',
+        },
+      },
+    });
+    renderRoutes(routes, { path: '/staff/login' });
+    await u.type(await screen.findByLabelText('Work email'), 'ops@pairwell.test');
+    await u.type(screen.getByLabelText('Password'), 'pairwell-ops');
+    await u.type(screen.getByLabelText('Authentication code'), '123456');
+    await u.click(screen.getByRole('button', { name: 'Log in' }));
+    expect((await screen.findByRole('alert')).textContent).toContain(paused);
+    await u.click(screen.getByRole('button', { name: 'Email me a link' }));
+    expect((await screen.findByRole('alert')).textContent).toContain('we have emailed it a link');
+    expect(api.calls.find((c) => c.path === '/staff/login/unlock/')?.body).toEqual({
+      email: 'ops@pairwell.test',
+    });
+    cleanup();
+
+    renderRoutes(routes, { path: `/staff/login/unlock?id=${'b'.repeat(43)}` });
+    await u.click(await screen.findByRole('button', { name: 'Let this device log in' }));
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      'This device can log in now. Log in with your password and authenticator code.',
+    );
+    expect(api.calls.find((c) => c.path === '/staff/login/unlock/confirm/')?.body).toEqual({
+      token: 'b'.repeat(43),
+    });
+    expect(screen.getByLabelText('Authentication code')).toBeTruthy();
   });
 
   it('sends a visitor to the log-in and back to the page they wanted afterwards', async () => {

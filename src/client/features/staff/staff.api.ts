@@ -65,6 +65,18 @@ export async function staffLogIn(body: StaffLogin): Promise<StaffUser> {
   return response.data.staff;
 }
 
+const MessageResultSchema = z.object({ status: z.literal('SUCCESS'), message: z.string() });
+
+/** While a staff account's log-ins are paused: e-mail a link that lets this device log in. */
+export function requestStaffUnlock(body: { email: string }) {
+  return apiPost(apiPaths.staffLoginUnlock, MessageResultSchema, { body });
+}
+
+/** The link from that e-mail, opened on the device that should log in. */
+export function confirmStaffUnlock(body: { token: string }) {
+  return apiPost(apiPaths.staffLoginUnlockConfirm, MessageResultSchema, { body });
+}
+
 export function staffLogOut() {
   return apiPost(apiPaths.staffLogout, z.object({ status: z.literal('SUCCESS') }), { body: {} });
 }

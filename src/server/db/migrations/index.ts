@@ -12,6 +12,10 @@ import * as m0010 from './0010-messages.ts';
 import * as m0011 from './0011-feedback.ts';
 import * as m0012 from './0012-refills.ts';
 import * as m0013 from './0013-message-orders.ts';
+import * as m0014 from './0014-outbox.ts';
+import * as m0015 from './0015-account-protection.ts';
+import * as m0016 from './0016-payment-ledger.ts';
+import * as m0017 from './0017-upload-keys.ts';
 
 /**
  * Every migration, in order. Listed in code (not read from a folder) so the bundled server carries
@@ -31,4 +35,8 @@ export const migrations: Record<string, Migration> = {
   '0011-feedback': m0011,
   '0012-refills': m0012,
   '0013-message-orders': m0013,
+  '0014-outbox': m0014,
+  '0015-account-protection': m0015,
+  '0016-payment-ledger': m0016,
+  '0017-upload-keys': m0017,
 };

@@ -310,3 +310,110 @@ export async function markPhoneVerified(
   await db.deleteFrom('sms_codes').where('customer_id', '=', customerId).execute();
   return Number(result.numUpdatedRows) > 0;
 }
+
+// --- Undoing an e-mail change --------------------------------------------------------------------
+
+export async function insertEmailChangeUndo(
+  db: Db,
+  undo: { customerId: number; oldEmail: string; newEmail: string; now: string; expiresAt: string },
+): Promise<number> {
+  const row = await db
+    .insertInto('email_change_undos')
+    .values({
+      token_hash: null,
+      customer_id: undo.customerId,
+      old_email: undo.oldEmail,
+      new_email: undo.newEmail,
+      created_at: undo.now,
+      expires_at: undo.expiresAt,
+      used_at: null,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+/**
+ * Gives an undo its (new) token, while it is unused and unexpired: false otherwise, and then no
+ * link goes out. A later token replaces an earlier one, so only the latest notice's link works.
+ */
+export async function setEmailUndoToken(
+  db: Db,
+  id: number,
+  tokenHash: string,
+  now: string,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('email_change_undos')
+    .set({ token_hash: tokenHash })
+    .where('id', '=', id)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', now)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** Spends a live undo token once: the customer and the address to restore, or undefined. */
+export async function consumeEmailUndo(
+  db: Db,
+  tokenHash: string,
+  now: string,
+): Promise<{ customerId: number; oldEmail: string } | undefined> {
+  const row = await db
+    .updateTable('email_change_undos')
+    .set({ used_at: now })
+    .where('token_hash', '=', tokenHash)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', now)
+    .returning(['customer_id', 'old_email'])
+    .executeTakeFirst();
+  return row && { customerId: row.customer_id, oldEmail: row.old_email };
+}
+
+/** Ends every other undo of the customer: none may move the address again after a restore. */
+export async function revokeEmailUndos(db: Db, customerId: number, now: string): Promise<void> {
+  await db
+    .updateTable('email_change_undos')
+    .set({ used_at: now })
+    .where('customer_id', '=', customerId)
+    .where('used_at', 'is', null)
+    .execute();
+}
+
+export async function updateEmail(
+  db: Db,
+  customerId: number,
+  email: string,
+  now: string,
+): Promise<void> {
+  await db
+    .updateTable('customers')
+    .set({ email, updated_at: now })
+    .where('id', '=', customerId)
+    .execute();
+}
+
+/**
+ * The states the customer's prescriptions are for: visits waiting for a provider (their refills
+ * may start on approval) and visits whose refill plan is still running. Refills ship to the
+ * account's shipping address, so it must stay in these.
+ */
+export async function selectPrescriptionStates(db: Db, customerId: number): Promise<string[]> {
+  const pending = await db
+    .selectFrom('visits')
+    .select('state')
+    .where('customer_id', '=', customerId)
+    .where('status', '=', 'PENDING_REVIEW')
+    .execute();
+  const refilling = await db
+    .selectFrom('subscriptions as s')
+    .innerJoin('prescriptions as p', 'p.id', 's.prescription_id')
+    .innerJoin('visits as v', 'v.id', 'p.visit_id')
+    .select('v.state')
+    .where('s.customer_id', '=', customerId)
+    .where('s.status', 'in', ['ACTIVE', 'PAUSED', 'PAST_DUE'])
+    .execute();
+  return [
+    ...new Set([...pending, ...refilling].flatMap((r) => (r.state === null ? [] : [r.state]))),
+  ];
+}

@@ -2,7 +2,13 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '#server/context.ts';
 import { requestMeta } from '#server/features/auth/auth.routes.ts';
-import { requireOwnLeadsId, requireSession, setSessionCookie } from '#server/plugins/session.ts';
+import { readDeviceToken, setDeviceCookie } from '#server/plugins/device-cookie.ts';
+import {
+  clearSessionCookie,
+  requireOwnLeadsId,
+  requireSession,
+  setSessionCookie,
+} from '#server/plugins/session.ts';
 import {
   AccountDataSchema,
   AccountUpdateSchema,
@@ -10,6 +16,8 @@ import {
   BasicsSchema,
   CardPayloadSchema,
   CardUpdateResultSchema,
+  EmailRestoreResultSchema,
+  EmailRestoreSchema,
   LeadsRequestSchema,
   LoginResultSchema,
   PatientDataResponseSchema,
@@ -24,6 +32,7 @@ import { accountBasics, patientData } from '#server/features/member/member.servi
 import {
   accountData,
   createAccount,
+  restoreEmail,
   saveAddresses,
   sendPhoneCode,
   updateAccount,
@@ -41,8 +50,12 @@ export const accountsRoutes =
       apiPaths.accountCreate,
       { schema: { tags, body: SignupSchema, response: { 200: v1Success(LoginResultSchema) } } },
       async (request, reply) => {
-        const result = await createAccount(ctx, request.body, requestMeta(request));
+        const result = await createAccount(ctx, request.body, {
+          ...requestMeta(request),
+          deviceToken: readDeviceToken(request, ctx.env),
+        });
         setSessionCookie(reply, ctx.env, result.token, result.maxAgeSeconds);
+        setDeviceCookie(reply, ctx.env, result.device);
         return {
           status: 'SUCCESS' as const,
           message: 'Welcome to Pairwell',
@@ -88,6 +101,28 @@ export const accountsRoutes =
       async (request) => {
         await updateAccount(ctx, requireOwnLeadsId(request, request.body.leads_id), request.body);
         return { status: 'SUCCESS' as const, message: messages.accountUpdateContent };
+      },
+    );
+
+    app.post(
+      apiPaths.emailRestore,
+      {
+        schema: {
+          tags,
+          body: EmailRestoreSchema,
+          response: { 200: v1Success(EmailRestoreResultSchema) },
+        },
+      },
+      async (request, reply) => {
+        // Anyone holding the link may use it: the owner may have no session left to use.
+        const restored = await restoreEmail(ctx, request.body.token);
+        clearSessionCookie(reply, ctx.env);
+        return {
+          status: 'SUCCESS' as const,
+          message:
+            'Your email address is back, and every device was logged out. Please choose a new password now.',
+          data: restored,
+        };
       },
     );
 

@@ -2,13 +2,26 @@ import crypto from 'node:crypto';
 import { cardExpired } from '#server/adapters/payments.ts';
 import type { AppContext } from '#server/context.ts';
 import {
+  confirmCurrentPassword,
+  endOtherSessions,
   enforceAddressLimit,
   enforceRateLimit,
+  secureAccount,
   sessionUser,
   startSession,
   type ActiveSession,
 } from '#server/features/auth/auth.service.ts';
+import { rememberDevice, type DeviceCookie } from '#server/features/auth/auth.devices.ts';
 import { hashPassword, passwordProblem } from '#server/features/auth/passwords.ts';
+import {
+  queueEmail,
+  queueSms,
+  SECRET_SLOT,
+  sendQueuedSoon,
+} from '#server/features/outbox/outbox.service.ts';
+import { emailHtml, emailSignature } from '#server/lib/email-layout.ts';
+import { absoluteLink } from '#server/lib/links.ts';
+import { hashToken, randomToken, wellFormedToken } from '#server/lib/tokens.ts';
 import { AppError } from '#server/plugins/errors.ts';
 import type {
   AccountData,
@@ -21,6 +34,8 @@ import type {
 import { formatPhone, normalizePhone } from '#shared/accounts.ts';
 import type { SessionUser } from '#shared/session.ts';
 import { dobProblem, isoDate, parseUsDate, usDateFromIso } from '#shared/dates.ts';
+import { site } from '#shared/site.ts';
+import { prescriptionShipsOnlyTo } from '#shared/us-states.ts';
 import * as q from './accounts.queries.ts';
 
 const ONE_HOUR = 60 * 60_000;
@@ -60,8 +75,8 @@ function checkedPhone(phone: string, field: string): string {
 export async function createAccount(
   ctx: AppContext,
   input: Signup,
-  meta: { ip: string; userAgent: string },
-): Promise<{ token: string; maxAgeSeconds: number; user: SessionUser }> {
+  meta: { ip: string; userAgent: string; deviceToken: string | undefined },
+): Promise<{ token: string; maxAgeSeconds: number; user: SessionUser; device: DeviceCookie }> {
   await enforceAddressLimit(ctx, `signup:ip:${meta.ip}`, 20, ONE_HOUR);
   const dob = checkedDob(ctx, input.dob);
   const phone = checkedPhone(input.phoneNo, 'phoneNo');
@@ -81,8 +96,10 @@ export async function createAccount(
   });
   if (customerId === undefined)
     throw new AppError(409, 'EMAIL_TAKEN', emailTaken, { email: emailTaken });
+  // Signing up is the first log-in: this browser is the account's first known device.
+  const device = await rememberDevice(ctx, 'customer', customerId, meta.deviceToken);
   const session = await startSession(ctx, customerId, meta.userAgent);
-  return { ...session, user: await sessionUser(ctx, customerId) };
+  return { ...session, device, user: await sessionUser(ctx, customerId) };
 }
 
 // --- What the member area shows ------------------------------------------------------------------
@@ -130,24 +147,132 @@ export async function accountData(ctx: AppContext, session: ActiveSession): Prom
 
 // --- Changes -------------------------------------------------------------------------------------
 
+/**
+ * Name, e-mail, phone and date of birth. A new e-mail needs the current password; the old address
+ * is told, with a link that undoes the change, and every other session of the account ends, all
+ * in one transaction with the change.
+ */
 export async function updateAccount(
   ctx: AppContext,
   session: ActiveSession,
   input: AccountUpdate,
-): Promise<void> {
+): Promise<{ emailChanged: boolean }> {
   const { prospect } = input;
-  const updated = await q.updateProfile(ctx.db, session.customerId, {
-    firstName: prospect.first_name,
-    lastName: prospect.last_name,
-    email: prospect.email,
-    phone: checkedPhone(prospect.phoneNo, 'prospect.phoneNo'),
-    dob: checkedDob(ctx, prospect.dob),
-    now: ctx.clock.now().toISOString(),
+  const phone = checkedPhone(prospect.phoneNo, 'prospect.phoneNo');
+  const dob = checkedDob(ctx, prospect.dob);
+  const account = await loadAccount(ctx, session.customerId);
+  const emailChanged = prospect.email !== account.email;
+  if (emailChanged) await confirmCurrentPassword(ctx, session, input.current_password);
+  const now = ctx.clock.now();
+  const updated = await ctx.db.transaction().execute(async (trx) => {
+    const saved = await q.updateProfile(trx, session.customerId, {
+      firstName: prospect.first_name,
+      lastName: prospect.last_name,
+      email: prospect.email,
+      phone,
+      dob,
+      now: now.toISOString(),
+    });
+    if (!saved || !emailChanged) return saved;
+    const undoId = await q.insertEmailChangeUndo(trx, {
+      customerId: session.customerId,
+      oldEmail: account.email,
+      newEmail: prospect.email,
+      now: now.toISOString(),
+      expiresAt: new Date(now.getTime() + EMAIL_UNDO_TTL_MS).toISOString(),
+    });
+    await endOtherSessions({ ...ctx, db: trx }, session.customerId, session.tokenHash);
+    await queueEmailChangedNotice(
+      { ...ctx, db: trx },
+      {
+        to: account.email,
+        firstName: prospect.first_name,
+        newEmail: prospect.email,
+        undoId,
+      },
+    );
+    return true;
   });
   if (!updated)
     throw new AppError(409, 'EMAIL_TAKEN', 'An account with this email already exists.', {
       'prospect.email': 'An account with this email already exists.',
     });
+  if (emailChanged) sendQueuedSoon(ctx);
+  return { emailChanged };
+}
+
+export const EMAIL_UNDO_TTL_MS = 7 * 24 * 60 * 60_000;
+export const EMAIL_UNDO_SECRET = 'email-undo';
+
+/** `r***@example.com`: enough for the owner to recognise an address, not to learn a stranger's. */
+function maskEmail(email: string): string {
+  const at = email.lastIndexOf('@');
+  return at < 1 ? '***' : `${email.slice(0, 1)}***${email.slice(at)}`;
+}
+
+async function queueEmailChangedNotice(
+  ctx: AppContext,
+  notice: { to: string; firstName: string; newEmail: string; undoId: number },
+): Promise<void> {
+  // The token is made when the e-mail goes out (mintEmailUndo), so none waits in the outbox.
+  const link = absoluteLink(ctx.env, `${undoEmailPath}?id=${SECRET_SLOT}`);
+  const lines = [
+    `Hello ${notice.firstName},`,
+    `The email address of your ${site.name} account was just changed to ${maskEmail(notice.newEmail)}, and every other device was logged out. From now on we write to the new address.`,
+    'If you did not make this change, use this link within 7 days to put this address back. It works once and logs every device out:',
+  ];
+  const footnote = `If this was you, there is nothing more to do. If it was not, after putting your address back choose a new password, and write to us at ${site.supportEmail}.`;
+  await queueEmail(ctx, {
+    to: notice.to,
+    secret: { purpose: EMAIL_UNDO_SECRET, ref: String(notice.undoId) },
+    subject: `Your ${site.name} email address was changed`,
+    text: [...lines, '', link, '', footnote, '', ...emailSignature].join('\n'),
+    html: emailHtml(lines, { href: link, label: 'Undo this change' }, footnote),
+  });
+}
+
+const undoEmailPath = '/undo-email-change';
+
+/**
+ * The outbox's minter for the notice to the old address: the undo's token, made as the notice goes
+ * out, and only while the undo is still unused and unexpired (none after the owner has used one).
+ */
+export async function mintEmailUndo(ctx: AppContext, ref: string): Promise<string | null> {
+  const id = Number(ref);
+  if (!Number.isSafeInteger(id)) return null;
+  const token = randomToken();
+  const stored = await q.setEmailUndoToken(
+    ctx.db,
+    id,
+    hashToken(token),
+    ctx.clock.now().toISOString(),
+  );
+  return stored ? token : null;
+}
+
+export const emailUndoInvalid =
+  'This link has expired or has already been used. If someone else changed your email, please write to us.';
+const oldEmailTaken =
+  'Another account now uses your old email address, so we could not put it back. Please write to us and we will help.';
+
+/**
+ * Spends an undo link once: the old address comes back, every session ends, reset links still
+ * unused stop working and every device must log in anew, so whoever changed it is out.
+ */
+export async function restoreEmail(ctx: AppContext, token: string): Promise<{ email: string }> {
+  const now = ctx.clock.now().toISOString();
+  if (!wellFormedToken(token)) throw new AppError(400, 'EMAIL_UNDO_INVALID', emailUndoInvalid);
+  return ctx.db.transaction().execute(async (trx) => {
+    const undo = await q.consumeEmailUndo(trx, hashToken(token), now);
+    if (!undo) throw new AppError(400, 'EMAIL_UNDO_INVALID', emailUndoInvalid);
+    const holder = await q.selectCustomerIdByEmail(trx, undo.oldEmail);
+    if (holder !== undefined && holder !== undo.customerId)
+      throw new AppError(409, 'EMAIL_TAKEN', oldEmailTaken);
+    await q.updateEmail(trx, undo.customerId, undo.oldEmail, now);
+    await q.revokeEmailUndos(trx, undo.customerId, now);
+    await secureAccount({ ...ctx, db: trx }, undo.customerId);
+    return { email: undo.oldEmail };
+  });
 }
 
 export async function saveAddresses(
@@ -157,6 +282,14 @@ export async function saveAddresses(
 ): Promise<void> {
   const now = ctx.clock.now().toISOString();
   const phone = checkedPhone(input.phoneNo, 'phoneNo');
+  // Refills ship to this address: it stays in the state the prescription is for.
+  const pinned = (await q.selectPrescriptionStates(ctx.db, session.customerId)).find(
+    (state) => state !== input.state,
+  );
+  if (pinned !== undefined) {
+    const message = prescriptionShipsOnlyTo(pinned);
+    throw new AppError(400, 'SHIPPING_STATE', message, { state: message });
+  }
   await ctx.db.transaction().execute(async (trx) => {
     await q.upsertAddress(
       trx,
@@ -247,17 +380,37 @@ export async function sendPhoneCode(
 ): Promise<{ sent_to: string; phone_verified: boolean }> {
   await enforceRateLimit(ctx, `sms:${session.customerId}`, 5, ONE_HOUR);
   const account = await loadAccount(ctx, session.customerId);
+  // The code is made when the text goes out (mintPhoneCode), so none waits in the outbox.
+  await queueSms(ctx, {
+    to: account.phone,
+    text: `Your Pairwell verification code is ${SECRET_SLOT}. It expires in 10 minutes.`,
+    secret: { purpose: PHONE_CODE_SECRET, ref: String(session.customerId) },
+  });
+  return { sent_to: maskPhone(account.phone), phone_verified: account.phoneVerified };
+}
+
+export const PHONE_CODE_SECRET = 'phone-code';
+
+/**
+ * The outbox's minter for verification texts: a fresh code, valid 10 minutes from when it is sent,
+ * while the account still has the number the text was queued for.
+ */
+export async function mintPhoneCode(
+  ctx: AppContext,
+  ref: string,
+  recipient: string,
+): Promise<string | null> {
+  const customerId = Number(ref);
+  if (!Number.isSafeInteger(customerId)) return null;
+  const account = await q.selectAccount(ctx.db, customerId);
+  if (!account || account.phone !== recipient) return null;
   const code = String(crypto.randomInt(0, 1_000_000)).padStart(6, '0');
-  await q.upsertSmsCode(ctx.db, session.customerId, {
-    hash: hashCode(session.customerId, code),
-    phone: account.phone,
+  await q.upsertSmsCode(ctx.db, customerId, {
+    hash: hashCode(customerId, code),
+    phone: recipient,
     expiresAt: new Date(ctx.clock.now().getTime() + SMS_CODE_TTL_MS).toISOString(),
   });
-  await ctx.sms.send(
-    account.phone,
-    `Your Pairwell verification code is ${code}. It expires in 10 minutes.`,
-  );
-  return { sent_to: maskPhone(account.phone), phone_verified: account.phoneVerified };
+  return code;
 }
 
 const wrongCode = 'That code is not right or has expired. Send a new code and try again.';
@@ -299,7 +452,11 @@ export async function rememberCheckoutAddresses(
   phone: string,
 ): Promise<void> {
   const now = ctx.clock.now().toISOString();
-  await q.upsertAddress(ctx.db, customerId, 'shipping', shipping, now);
+  // A shop order may ship anywhere, but refills ship to the account's address: it does not move
+  // out of the state a prescription is for.
+  const pinned = await q.selectPrescriptionStates(ctx.db, customerId);
+  if (pinned.every((state) => state === shipping.state))
+    await q.upsertAddress(ctx.db, customerId, 'shipping', shipping, now);
   await q.upsertAddress(ctx.db, customerId, 'billing', billing, now);
   const digits = normalizePhone(phone);
   const account = await loadAccount(ctx, customerId);

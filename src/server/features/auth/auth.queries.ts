@@ -255,6 +255,126 @@ export async function peekRateLimit(
   return row?.count ?? 0;
 }
 
+/** Gives back one counted event (an attempt that turned out not to be a failure). */
+export async function releaseRateLimitHit(db: Db, key: string): Promise<void> {
+  await db
+    .updateTable('rate_limits')
+    .set({ count: sql<number>`count - 1` })
+    .where('key', '=', key)
+    .where('count', '>', 0)
+    .execute();
+}
+
 export async function clearRateLimit(db: Db, key: string): Promise<void> {
   await db.deleteFrom('rate_limits').where('key', '=', key).execute();
+}
+
+// --- Known devices and unlock links --------------------------------------------------------------
+
+/** Whether this device token has logged in to `account` and the memory of it has not expired. */
+export async function knownDeviceExists(
+  db: Db,
+  tokenHash: string,
+  account: string,
+  now: string,
+): Promise<boolean> {
+  const row = await db
+    .selectFrom('known_devices')
+    .select('account')
+    .where('token_hash', '=', tokenHash)
+    .where('account', '=', account)
+    .where('expires_at', '>', now)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/**
+ * Gives a device a new token: every account it was known to stays known under the new one. The
+ * old token, wherever it may have leaked or been planted from, stops counting.
+ */
+export async function rekeyDevice(db: Db, oldHash: string, newHash: string): Promise<void> {
+  await db
+    .updateTable('known_devices')
+    .set({ token_hash: newHash })
+    .where('token_hash', '=', oldHash)
+    .execute();
+}
+
+/** Remembers (or refreshes) a device for an account, and forgets the account's expired devices. */
+export async function upsertKnownDevice(
+  db: Db,
+  device: { tokenHash: string; account: string; now: string; expiresAt: string },
+): Promise<void> {
+  await db
+    .deleteFrom('known_devices')
+    .where('account', '=', device.account)
+    .where('expires_at', '<=', device.now)
+    .execute();
+  await db
+    .insertInto('known_devices')
+    .values({
+      token_hash: device.tokenHash,
+      account: device.account,
+      created_at: device.now,
+      last_login_at: device.now,
+      expires_at: device.expiresAt,
+    })
+    .onConflict((oc) =>
+      oc
+        .columns(['token_hash', 'account'])
+        .doUpdateSet({ last_login_at: device.now, expires_at: device.expiresAt }),
+    )
+    .execute();
+}
+
+export async function deleteKnownDevicesOf(db: Db, account: string): Promise<void> {
+  await db.deleteFrom('known_devices').where('account', '=', account).execute();
+}
+
+export async function insertLoginUnlock(
+  db: Db,
+  unlock: { tokenHash: string; account: string; createdAt: string; expiresAt: string },
+): Promise<void> {
+  await db
+    .insertInto('login_unlocks')
+    .values({
+      token_hash: unlock.tokenHash,
+      account: unlock.account,
+      created_at: unlock.createdAt,
+      expires_at: unlock.expiresAt,
+      used_at: null,
+    })
+    .execute();
+}
+
+/**
+ * Spends a live unlock token of an account of this kind (`customer:` or `staff:`), once: a second
+ * call, an expired token or one of the other kind returns undefined.
+ */
+export async function consumeLoginUnlock(
+  db: Db,
+  tokenHash: string,
+  accountPrefix: 'customer:' | 'staff:',
+  now: string,
+): Promise<string | undefined> {
+  const row = await db
+    .updateTable('login_unlocks')
+    .set({ used_at: now })
+    .where('token_hash', '=', tokenHash)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', now)
+    .where('account', 'like', `${accountPrefix}%`)
+    .returning('account')
+    .executeTakeFirst();
+  return row?.account;
+}
+
+/** Spends every reset link of a customer still unused (after an e-mail change is undone). */
+export async function revokePasswordResets(db: Db, customerId: number, now: string): Promise<void> {
+  await db
+    .updateTable('password_resets')
+    .set({ used_at: now })
+    .where('customer_id', '=', customerId)
+    .where('used_at', 'is', null)
+    .execute();
 }

@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '#server/context.ts';
+import { readDeviceToken, setDeviceCookie } from '#server/plugins/device-cookie.ts';
 import { clearSessionCookie, requireSession, setSessionCookie } from '#server/plugins/session.ts';
 import {
   ChangePasswordSchema,
@@ -11,6 +12,8 @@ import {
   ResetRequestSchema,
   RevokeSessionsResultSchema,
   SessionListSchema,
+  UnlockConfirmSchema,
+  UnlockRequestSchema,
 } from '#shared/accounts.ts';
 import { apiPaths, v1Success } from '#shared/api.ts';
 import { messages } from '#shared/messages.ts';
@@ -23,12 +26,17 @@ import {
   login,
   requestPasswordReset,
   sessionUser,
+  unlockRecipient,
   updatePasswordWithToken,
 } from './auth.service.ts';
+import { confirmLoginUnlock, requestLoginUnlock } from './auth.devices.ts';
 
 const Empty = z.strictObject({}).optional();
 const Ok = z.object({ status: z.literal('SUCCESS'), message: z.string() });
 const tags = ['auth'];
+
+export const unlockRequested =
+  'If that address has an account whose log-ins are paused, we have emailed it a link. Open it on this device within 30 minutes to log in.';
 
 export function requestMeta(request: FastifyRequest) {
   return { ip: request.ip, userAgent: request.headers['user-agent'] ?? '' };
@@ -43,13 +51,47 @@ export const authRoutes =
       async (request, reply) => {
         // A new token at every log-in (no session fixation); the old one, if any, ends then, and
         // only then: a refused attempt changes nothing.
-        const result = await login(ctx, request.body, requestMeta(request));
+        const result = await login(ctx, request.body, {
+          ...requestMeta(request),
+          deviceToken: readDeviceToken(request, ctx.env),
+        });
         if (request.session) await endSession(ctx, request.session.tokenHash);
         setSessionCookie(reply, ctx.env, result.token, result.maxAgeSeconds);
+        setDeviceCookie(reply, ctx.env, result.device);
         return {
           status: 'SUCCESS' as const,
           message: '',
           data: { leads_id: result.user.leads_id, user: result.user },
+        };
+      },
+    );
+
+    app.post(
+      apiPaths.loginUnlock,
+      { schema: { tags, body: UnlockRequestSchema, response: { 200: Ok } } },
+      async (request) => {
+        await requestLoginUnlock(ctx, 'customer', request.body.email, request.ip, () =>
+          unlockRecipient(ctx, request.body.email),
+        );
+        // The same answer whether or not the address has an account, or is limited.
+        return { status: 'SUCCESS' as const, message: unlockRequested };
+      },
+    );
+
+    app.post(
+      apiPaths.loginUnlockConfirm,
+      { schema: { tags, body: UnlockConfirmSchema, response: { 200: Ok } } },
+      async (request, reply) => {
+        const device = await confirmLoginUnlock(
+          ctx,
+          'customer',
+          request.body.token,
+          readDeviceToken(request, ctx.env),
+        );
+        setDeviceCookie(reply, ctx.env, device);
+        return {
+          status: 'SUCCESS' as const,
+          message: 'This device can log in now. Log in with your email and password.',
         };
       },
     );
@@ -81,10 +123,8 @@ export const authRoutes =
       apiPaths.reset,
       { schema: { tags, body: ResetRequestSchema, response: { 200: Ok } } },
       async (request) => {
-        await requestPasswordReset(ctx, request.body.email, {
-          ...requestMeta(request),
-          origin: `${request.protocol}://${request.host}`,
-        });
+        // The link in the e-mail comes from configuration only (lib/links.ts), never this request.
+        await requestPasswordReset(ctx, request.body.email, requestMeta(request));
         // The same answer whether or not the address has an account (DESIGN §5).
         return { status: 'SUCCESS' as const, message: messages.resetRequested };
       },

@@ -1,6 +1,9 @@
 import crypto from 'node:crypto';
 import type { AppContext } from '#server/context.ts';
 import { emailHtml, emailSignature } from '#server/lib/email-layout.ts';
+import { queueEmail, SECRET_SLOT, sendQueuedSoon } from '#server/features/outbox/outbox.service.ts';
+import { absoluteLink } from '#server/lib/links.ts';
+import { hashToken, randomToken } from '#server/lib/tokens.ts';
 import { AppError } from '#server/plugins/errors.ts';
 import type {
   ChangePasswordSchema,
@@ -12,6 +15,7 @@ import { messages } from '#shared/messages.ts';
 import type { SessionUser } from '#shared/session.ts';
 import { site } from '#shared/site.ts';
 import type { z } from 'zod';
+import { admitLogin, lockoutLimits, rememberDevice, type DeviceCookie } from './auth.devices.ts';
 import * as q from './auth.queries.ts';
 import { decoyPasswordHash, hashPassword, passwordProblem, verifyPassword } from './passwords.ts';
 
@@ -22,18 +26,16 @@ export const SESSION_ABSOLUTE_MS = 12 * 60 * 60_000;
 const TOUCH_EVERY_MS = 60_000;
 export const RESET_TOKEN_TTL_MS = 60 * 60_000;
 
-const FIFTEEN_MINUTES = 15 * 60_000;
 const ONE_HOUR = 60 * 60_000;
-export const loginLimits = { perAccountFailures: 5, perAddress: 30, windowMs: FIFTEEN_MINUTES };
+/** The customers' log-in limits (auth.devices.ts has the whole model, decision 004 explains it). */
+export const loginLimits = {
+  perAccountFailures: lockoutLimits.customer.unknownDeviceFailures,
+  perAddress: lockoutLimits.customer.perAddress,
+  windowMs: lockoutLimits.customer.windowMs,
+};
 const resetLimits = { perAccount: 3, perAddress: 10, windowMs: ONE_HOUR };
 
-export function hashToken(token: string): string {
-  return crypto.createHash('sha256').update(token).digest('hex');
-}
-
-function randomToken(): string {
-  return crypto.randomBytes(32).toString('base64url');
-}
+export { hashToken };
 
 export interface RequestMeta {
   ip: string;
@@ -190,36 +192,40 @@ const invalidCredentials = () =>
   new AppError(401, 'INVALID_CREDENTIALS', 'The email or password you entered is incorrect.');
 
 /**
- * Checks the password and opens a session. Limited per address (every attempt) and per account
- * (failures), in the database so every instance counts the same attempts.
+ * Checks the password and opens a session; the browser becomes a known device of the account.
+ * The limits (auth.devices.ts) live in the database, so every instance counts the same attempts:
+ * unknown devices per address and per account, a known device on its own.
  */
 export async function login(
   ctx: AppContext,
   input: Login,
-  meta: RequestMeta,
-): Promise<{ token: string; maxAgeSeconds: number; user: SessionUser }> {
-  await enforceAddressLimit(
-    ctx,
-    `login:ip:${meta.ip}`,
-    loginLimits.perAddress,
-    loginLimits.windowMs,
-  );
-  const accountKey = `login:account:${input.email}`;
-  const failures = await q.peekRateLimit(ctx.db, accountKey, ctx.clock.now(), loginLimits.windowMs);
-  if (failures >= loginLimits.perAccountFailures) throw tooMany();
-
+  meta: RequestMeta & { deviceToken: string | undefined },
+): Promise<{ token: string; maxAgeSeconds: number; user: SessionUser; device: DeviceCookie }> {
   const credentials = await q.selectCredentialsByEmail(ctx.db, input.email);
+  const admitted = await admitLogin(ctx, {
+    kind: 'customer',
+    email: input.email,
+    accountId: credentials?.customerId,
+    ip: meta.ip,
+    deviceToken: meta.deviceToken,
+  });
   const ok = await verifyPassword(
     credentials?.passwordHash ?? (await decoyPasswordHash()),
     input.password,
   );
-  if (!credentials || !ok) {
-    await q.hitRateLimit(ctx.db, accountKey, ctx.clock.now(), loginLimits.windowMs);
-    throw invalidCredentials();
-  }
-  await q.clearRateLimit(ctx.db, accountKey);
+  if (!credentials || !ok) throw invalidCredentials();
+  await admitted.succeeded();
+  const device = await rememberDevice(ctx, 'customer', credentials.customerId, meta.deviceToken);
   const session = await startSession(ctx, credentials.customerId, meta.userAgent);
-  return { ...session, user: await sessionUser(ctx, credentials.customerId) };
+  return { ...session, device, user: await sessionUser(ctx, credentials.customerId) };
+}
+
+/** Who gets the e-mailed link that lets a new device log in, when the address has an account. */
+export async function unlockRecipient(ctx: AppContext, email: string) {
+  const user = await q.selectCredentialsByEmail(ctx.db, email);
+  if (!user) return undefined;
+  const named = await q.selectSessionUser(ctx.db, user.customerId);
+  return named && { id: named.customerId, email: named.email, name: named.firstName };
 }
 
 // --- Passwords -----------------------------------------------------------------------------------
@@ -231,7 +237,7 @@ export async function login(
 export async function requestPasswordReset(
   ctx: AppContext,
   email: string,
-  meta: RequestMeta & { origin: string },
+  meta: RequestMeta,
 ): Promise<void> {
   const now = ctx.clock.now();
   const perAddress = await q.hitRateLimit(ctx.db, `reset:ip:${meta.ip}`, now, resetLimits.windowMs);
@@ -249,16 +255,11 @@ export async function requestPasswordReset(
 
   const credentials = await q.selectCredentialsByEmail(ctx.db, email);
   if (!credentials) return;
-  const token = randomToken();
-  await q.insertPasswordReset(ctx.db, {
-    tokenHash: hashToken(token),
-    customerId: credentials.customerId,
-    createdAt: now.toISOString(),
-    expiresAt: new Date(now.getTime() + RESET_TOKEN_TTL_MS).toISOString(),
-  });
-  const link = `${ctx.env.PUBLIC_URL ?? meta.origin}/reset-password?id=${encodeURIComponent(token)}`;
-  await ctx.mailer.send({
+  // The token is made when the e-mail goes out (mintPasswordReset), so none waits in the outbox.
+  const link = absoluteLink(ctx.env, `/reset-password?id=${SECRET_SLOT}`);
+  await queueEmail(ctx, {
     to: email,
+    secret: { purpose: PASSWORD_RESET_SECRET, ref: String(credentials.customerId) },
     subject: `Reset your ${site.name} password`,
     text: [
       'Hello,',
@@ -282,6 +283,33 @@ export async function requestPasswordReset(
   });
 }
 
+export const PASSWORD_RESET_SECRET = 'password-reset';
+
+/**
+ * The outbox's minter for reset e-mails: a fresh token, valid 60 minutes from when it is sent,
+ * for the account the e-mail was queued for, while that account still has this address.
+ */
+export async function mintPasswordReset(
+  ctx: AppContext,
+  ref: string,
+  recipient: string,
+): Promise<string | null> {
+  const customerId = Number(ref);
+  const user = Number.isSafeInteger(customerId)
+    ? await q.selectSessionUser(ctx.db, customerId)
+    : undefined;
+  if (!user || user.email.toLowerCase() !== recipient.toLowerCase()) return null;
+  const token = randomToken();
+  const now = ctx.clock.now();
+  await q.insertPasswordReset(ctx.db, {
+    tokenHash: hashToken(token),
+    customerId,
+    createdAt: now.toISOString(),
+    expiresAt: new Date(now.getTime() + RESET_TOKEN_TTL_MS).toISOString(),
+  });
+  return token;
+}
+
 export const resetLinkInvalid =
   'This reset link has expired or has already been used. Please request a new one.';
 
@@ -299,18 +327,31 @@ export async function updatePasswordWithToken(
     if (owner === undefined) return undefined;
     await q.updatePasswordHash(trx, owner, passwordHash, now);
     await q.deleteSessionsOf(trx, owner);
+    await sendPasswordChanged({ ...ctx, db: trx }, owner);
     return owner;
   });
   if (customerId === undefined) throw new AppError(400, 'RESET_LINK_INVALID', resetLinkInvalid);
-  await sendPasswordChanged(ctx, customerId);
+  sendQueuedSoon(ctx);
 }
 
 /** From Accounts: needs the current password; other sessions end, this one stays. */
-export async function changePassword(
+export const currentPasswordNeeded = 'Enter your current password to change your email.';
+const wrongCurrentPassword = 'Your current password is incorrect.';
+
+/**
+ * Changes that could hand the account to someone else (password, e-mail) need the current
+ * password, not only a session: a stolen session alone cannot keep the account. Limited per
+ * customer, so a session cannot be used to guess it either.
+ */
+export async function confirmCurrentPassword(
   ctx: AppContext,
   session: ActiveSession,
-  input: z.infer<typeof ChangePasswordSchema>,
+  password: string | undefined,
 ): Promise<void> {
+  if (!password)
+    throw new AppError(400, 'CURRENT_PASSWORD_REQUIRED', currentPasswordNeeded, {
+      current_password: currentPasswordNeeded,
+    });
   await enforceRateLimit(
     ctx,
     `password:${session.customerId}`,
@@ -318,23 +359,46 @@ export async function changePassword(
     loginLimits.windowMs,
   );
   const current = await q.selectPasswordHash(ctx.db, session.customerId);
-  if (!current || !(await verifyPassword(current, input.current_password))) {
-    throw new AppError(400, 'WRONG_PASSWORD', 'Your current password is incorrect.', {
-      current_password: 'Your current password is incorrect.',
+  if (!current || !(await verifyPassword(current, password)))
+    throw new AppError(400, 'WRONG_PASSWORD', wrongCurrentPassword, {
+      current_password: wrongCurrentPassword,
     });
-  }
+}
+
+/**
+ * After the owner undoes an e-mail change (someone else had the account): every session ends,
+ * every reset link still unused stops working and every device must log in anew. Runs in the
+ * caller's transaction (`ctx.db`).
+ */
+export async function secureAccount(ctx: AppContext, customerId: number): Promise<void> {
+  await q.deleteSessionsOf(ctx.db, customerId);
+  await q.revokePasswordResets(ctx.db, customerId, ctx.clock.now().toISOString());
+  await q.deleteKnownDevicesOf(ctx.db, `customer:${customerId}`);
+}
+
+export async function changePassword(
+  ctx: AppContext,
+  session: ActiveSession,
+  input: z.infer<typeof ChangePasswordSchema>,
+): Promise<void> {
+  await confirmCurrentPassword(ctx, session, input.current_password);
   const problem = passwordProblem(input.password);
   if (problem) throw new AppError(400, 'WEAK_PASSWORD', problem, { password: problem });
   const now = ctx.clock.now().toISOString();
-  await q.updatePasswordHash(ctx.db, session.customerId, await hashPassword(input.password), now);
-  await q.deleteSessionsOf(ctx.db, session.customerId, session.tokenHash);
-  await sendPasswordChanged(ctx, session.customerId);
+  const passwordHash = await hashPassword(input.password);
+  await ctx.db.transaction().execute(async (trx) => {
+    await q.updatePasswordHash(trx, session.customerId, passwordHash, now);
+    await q.deleteSessionsOf(trx, session.customerId, session.tokenHash);
+    await sendPasswordChanged({ ...ctx, db: trx }, session.customerId);
+  });
+  sendQueuedSoon(ctx);
 }
 
+/** Queued in `ctx.db`'s transaction, with the change it tells of. */
 async function sendPasswordChanged(ctx: AppContext, customerId: number): Promise<void> {
   const user = await q.selectSessionUser(ctx.db, customerId);
   if (!user) return;
-  await ctx.mailer.send({
+  await queueEmail(ctx, {
     to: user.email,
     subject: `Your ${site.name} password was changed`,
     text: [

@@ -13,6 +13,7 @@ import {
   dueRetries,
   orderAttempt,
   orderById,
+  orderForPayment,
   recordPayment,
   recordPaymentFailure,
   unpaidOrdersOf,
@@ -27,7 +28,18 @@ import {
   resumeEndedPauses,
   type SubscriptionRow,
 } from '#server/features/subscriptions/subscriptions.service.ts';
+import { queueEmail, sendQueuedSoon } from '#server/features/outbox/outbox.service.ts';
+import {
+  charge,
+  gatewayRecord,
+  outcomeOf,
+  refundOrphanCharge,
+  settleCall,
+  type LedgerRow,
+} from '#server/features/payments/payments.service.ts';
 import { emailHtml, emailSignature } from '#server/lib/email-layout.ts';
+import { faultPoint } from '#server/lib/faults.ts';
+import { absoluteLink } from '#server/lib/links.ts';
 import { formatCents } from '#shared/money.ts';
 import { site } from '#shared/site.ts';
 
@@ -45,7 +57,11 @@ export const retryPolicyDays = [1, 3, 7] as const;
 const DAY_MS = 24 * 60 * 60_000;
 /** A pending renewal this old was interrupted: the next run drives it again. */
 const STALE_PENDING_MS = 5 * 60_000;
-const BATCH = 500;
+/**
+ * Renewals or retries one job run takes on. Small, so a run is over in milliseconds and requests
+ * get the event loop (and SQLite's single connection) between runs; each renewal commits on its own.
+ */
+export const BILLING_BATCH = 25;
 
 export interface BillingRun {
   renewed: number;
@@ -53,27 +69,101 @@ export interface BillingRun {
   recovered: number;
 }
 
-export async function runBilling(ctx: AppContext): Promise<BillingRun> {
-  const run: BillingRun = { renewed: 0, failed: 0, recovered: 0 };
-  await resumeEndedPauses(ctx);
-  await completeFinishedRefills(ctx);
-  // Each pass bills one period per due subscription; a subscription far behind (a server that was
-  // down) catches up period by period.
-  for (;;) {
-    const due = await dueSubscriptions(ctx, BATCH);
-    let progressed = 0;
-    for (const subscription of due) {
-      const outcome = await renewSubscription(ctx, subscription);
-      if (outcome === 'paid') run.renewed++;
-      if (outcome === 'failed') run.failed++;
-      if (outcome !== 'busy') progressed++;
+/**
+ * One walk over everything billing has to do, a batch at a time: first the bulk status changes,
+ * then the due subscriptions in (billing date, id) order, then the due payment retries in (retry
+ * time, id) order. The walk keeps its place, so a subscription it cannot bill now (another instance
+ * holds its renewal, its product is gone) never holds up the ones after it. A walk that billed
+ * anything walks the due list again, so a subscription far behind (a server that was down)
+ * catches up period by period. Nothing here is a lock: the unique renewal key is what claims a
+ * period, and every instance may walk at the same time.
+ */
+export interface BillingSweep {
+  /** Does the next small batch; false when the walk is over (the next call starts a new one). */
+  batch(): Promise<boolean>;
+  /** What the walk has done so far. */
+  readonly totals: BillingRun;
+}
+
+type SweepStep =
+  | { kind: 'start' }
+  | { kind: 'renewals'; after?: { date: string; id: number }; progressed: boolean }
+  | { kind: 'retries'; after?: { at: string; id: number } };
+
+export interface SweepOptions {
+  /**
+   * After each renewal or retry, rest this many times the processor time the process used while it
+   * ran (its own statements, and any requests answered while it let them in), so billing takes at
+   * most about 1 / (1 + restFactor) of a busy process and backs off further the busier it gets
+   * (the job: 3). 0: only let waiting requests go first (tests, and anyone who needs it all now).
+   */
+  restFactor?: number;
+}
+
+export function billingSweep(ctx: AppContext, options: SweepOptions = {}): BillingSweep {
+  const restFactor = options.restFactor ?? 0;
+  let step: SweepStep = { kind: 'start' };
+  const totals: BillingRun = { renewed: 0, failed: 0, recovered: 0 };
+  /** Runs one renewal or retry, then gives the event loop back for a while (see restFactor). */
+  const paced = async <T>(work: () => Promise<T>): Promise<T> => {
+    const before = process.cpuUsage();
+    try {
+      return await work();
+    } finally {
+      const used = process.cpuUsage(before);
+      const restMs = ((used.user + used.system) / 1000) * restFactor;
+      if (restMs >= 1) await new Promise((resolve) => setTimeout(resolve, restMs));
+      else await letRequestsIn();
     }
-    if (due.length < BATCH || progressed === 0) break;
-  }
-  for (const order of await dueRetries(ctx, BATCH)) {
-    if ((await chargeUnpaid(ctx, order, 'retry')) === 'paid') run.recovered++;
-  }
-  return run;
+  };
+  return {
+    totals,
+    async batch() {
+      if (step.kind === 'start') {
+        Object.assign(totals, { renewed: 0, failed: 0, recovered: 0 });
+        await resumeEndedPauses(ctx);
+        await completeFinishedRefills(ctx);
+        step = { kind: 'renewals', progressed: false };
+        return true;
+      }
+      if (step.kind === 'renewals') {
+        const due = await dueSubscriptions(ctx, BILLING_BATCH, step.after);
+        let progressed = step.progressed;
+        for (const subscription of due) {
+          // Past this one even if it throws: the next run goes on with the rest.
+          step = {
+            kind: 'renewals',
+            after: { date: subscription.nextBillingDate, id: subscription.id },
+            progressed,
+          };
+          const outcome = await paced(() => renewSubscription(ctx, subscription));
+          if (outcome === 'paid') totals.renewed++;
+          if (outcome === 'failed') totals.failed++;
+          if (outcome !== 'busy') progressed = true;
+          step.progressed = progressed;
+        }
+        if (due.length === BILLING_BATCH) return true;
+        step = progressed ? { kind: 'renewals', progressed: false } : { kind: 'retries' };
+        return true;
+      }
+      const retries = await dueRetries(ctx, BILLING_BATCH, step.after);
+      for (const order of retries) {
+        step = { kind: 'retries', after: { at: order.nextRetryAt, id: order.id } };
+        if ((await paced(() => chargeUnpaid(ctx, order, 'retry'))) === 'paid') totals.recovered++;
+      }
+      if (retries.length === BILLING_BATCH) return true;
+      step = { kind: 'start' };
+      return false;
+    },
+  };
+}
+
+/** Bills everything due now, batch after batch (tests, and anyone who needs it done at once). */
+export async function runBilling(ctx: AppContext): Promise<BillingRun> {
+  const sweep = billingSweep(ctx);
+  let more = true;
+  while (more) more = await sweep.batch();
+  return sweep.totals;
 }
 
 type Outcome = 'paid' | 'failed' | 'busy';
@@ -123,7 +213,14 @@ async function renewSubscription(ctx: AppContext, subscription: SubscriptionRow)
     return 'busy';
   const order = await orderById(ctx, attempt.id);
   if (!order) return 'busy';
+  // The claim is committed: requests that arrived meanwhile go before the charge.
+  await letRequestsIn();
   return chargeUnpaid(ctx, order, 'renewal');
+}
+
+/** Gives the event loop a turn: whatever requests are waiting are read and answered first. */
+function letRequestsIn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
 }
 
 /**
@@ -162,27 +259,35 @@ async function chargeUnpaid(
   order: UnpaidOrder,
   reason: 'renewal' | 'retry' | 'card_update',
 ): Promise<Outcome> {
-  const attemptNumber = order.paymentAttempts + 1;
+  const key = attemptKey(order.id, order.paymentAttempts + 1);
   const token = await cardOnFileToken(ctx, order.customerId);
+  // Through the payment ledger: written down before the gateway is asked, settled with the order.
   const result = token
-    ? await ctx.payments.charge(
+    ? await charge(
+        ctx,
         {
-          token,
+          purpose: reason,
+          idempotencyKey: key,
           amountCents: order.totalCents,
-          idempotencyKey: `order:${order.id}:attempt:${attemptNumber}`,
+          orderId: order.id,
+          subscriptionId: order.subscriptionId,
+          billingPeriod: order.billingPeriod,
         },
-        ctx.clock.now(),
+        token,
       )
     : ({ ok: false, code: 'no_card', message: 'There is no card on file.' } as const);
 
   if (result.ok) {
     const recorded = await ctx.db.transaction().execute(async (trx) => {
       const tx = { ...ctx, db: trx };
+      await settleCall(tx, key, outcomeOf(result));
       if (!(await recordPayment(tx, order.id, result.chargeId))) return false;
       if (order.subscriptionId !== null && order.billingPeriod !== null)
         await advanceAfterPayment(tx, order.subscriptionId, order.billingPeriod);
       return true;
     });
+    if (recorded) faultPoint(ctx.env, `${reason}:after-commit`);
+    else await refundIfUnused(ctx, order.id, result.chargeId, order.totalCents);
     return recorded ? 'paid' : 'busy';
   }
 
@@ -193,23 +298,80 @@ async function chargeUnpaid(
   const nextDay = retryPolicyDays.find((days) => firstFailureAt + days * DAY_MS > now);
   const nextRetryAt =
     nextDay === undefined ? null : new Date(firstFailureAt + nextDay * DAY_MS).toISOString();
-  const recorded = await recordPaymentFailure(
-    ctx,
-    order.id,
-    order.paymentAttempts,
-    result.message,
-    nextRetryAt,
-  );
-  if (!recorded) return 'busy';
-  if (order.subscriptionId !== null) {
-    if (reason === 'renewal') await markPastDue(ctx, order.subscriptionId);
-    if (reason === 'retry' && nextRetryAt === null) {
-      await pauseAfterFailedRetries(ctx, order.subscriptionId);
-      await sendSubscriptionPaused(ctx, order);
+  // The failure, what it does to the subscription and the customer's e-mail: all or nothing.
+  const recorded = await ctx.db.transaction().execute(async (trx) => {
+    const tx = { ...ctx, db: trx };
+    await settleCall(tx, key, outcomeOf(result));
+    if (
+      !(await recordPaymentFailure(
+        tx,
+        order.id,
+        order.paymentAttempts,
+        result.message,
+        nextRetryAt,
+      ))
+    )
+      return false;
+    if (order.subscriptionId !== null) {
+      if (reason === 'renewal') await markPastDue(tx, order.subscriptionId);
+      if (reason === 'retry' && nextRetryAt === null) {
+        await pauseAfterFailedRetries(tx, order.subscriptionId);
+        await sendSubscriptionPaused(tx, order);
+      }
     }
-  }
-  if (reason === 'renewal') await sendPaymentFailed(ctx, order);
+    if (reason === 'renewal') await sendPaymentFailed(tx, order);
+    return true;
+  });
+  if (!recorded) return 'busy';
+  sendQueuedSoon(ctx);
   return 'failed';
+}
+
+/** The gateway key of an order's n-th payment attempt: every instance asking shares one charge. */
+const attemptKey = (orderId: number, attempt: number) => `order:${orderId}:attempt:${attempt}`;
+
+/** A charge that paid nothing (the order was paid by another meanwhile) goes back in full. */
+async function refundIfUnused(
+  ctx: AppContext,
+  orderId: number,
+  chargeId: string,
+  amountCents: number,
+): Promise<void> {
+  const order = await orderForPayment(ctx, orderId);
+  if (order && order.chargeId !== chargeId && order.paymentStatus !== 'pending')
+    await refundOrphanCharge(ctx, { chargeId, amountCents, orderId });
+}
+
+/**
+ * For the payment reconciler: finishes a renewal, retry or card-update charge a crash left
+ * unanswered. While the order still waits for that attempt, the attempt is made again with the same
+ * key, so the gateway answers the charge it made (or makes it now, as was due) and the answer is
+ * recorded as usual; once the order has moved on, the gateway's record settles the ledger and a
+ * charge that paid nothing is refunded.
+ */
+export async function finishInterruptedCharge(ctx: AppContext, call: LedgerRow): Promise<void> {
+  const orderId = call.orderId ?? 0;
+  const order = await orderById(ctx, orderId);
+  const reason =
+    call.purpose === 'retry' || call.purpose === 'card_update' ? call.purpose : 'renewal';
+  if (
+    order &&
+    (order.paymentStatus === 'pending' || order.paymentStatus === 'unpaid') &&
+    call.idempotencyKey === attemptKey(order.id, order.paymentAttempts + 1)
+  ) {
+    await chargeUnpaid(ctx, order, reason);
+    return;
+  }
+  const record = await gatewayRecord(ctx, { idempotencyKey: call.idempotencyKey });
+  if (record?.status !== 'succeeded') {
+    await settleCall(ctx, call.idempotencyKey, {
+      ok: false,
+      failure: record?.failureMessage ?? 'The charge never reached the gateway.',
+    });
+    return;
+  }
+  await settleCall(ctx, call.idempotencyKey, { ok: true, ref: record.id });
+  await refundIfUnused(ctx, orderId, record.id, record.amountCents);
 }
 
 /** After the customer updates their card: retry every unpaid order at once. */
@@ -221,15 +383,16 @@ export async function retryUnpaidOrders(ctx: AppContext, customerId: number): Pr
   return paid;
 }
 
+/** Queued in `ctx.db`'s transaction, with the failure it tells of. */
 async function sendPaymentFailed(ctx: AppContext, order: UnpaidOrder): Promise<void> {
   const user = await sessionUser(ctx, order.customerId);
-  const link = `${ctx.env.PUBLIC_URL ?? ''}/accounts/editPaymentMethod`;
+  const link = absoluteLink(ctx.env, '/accounts/editPaymentMethod');
   const lines = [
     `Hello ${user.first_name},`,
     `We could not charge your card ${formatCents(order.totalCents)} for your subscription renewal, order ${order.orderNumber}.`,
     'We will try again in a day. To keep your deliveries on time, please update your card now: we will charge it right away.',
   ];
-  await ctx.mailer.send({
+  await queueEmail(ctx, {
     to: user.email,
     subject: `We couldn't process your ${site.name} payment`,
     text: [...lines, '', link, '', ...emailSignature].join('\n'),
@@ -243,13 +406,13 @@ async function sendPaymentFailed(ctx: AppContext, order: UnpaidOrder): Promise<v
 
 async function sendSubscriptionPaused(ctx: AppContext, order: UnpaidOrder): Promise<void> {
   const user = await sessionUser(ctx, order.customerId);
-  const link = `${ctx.env.PUBLIC_URL ?? ''}/accounts/editPaymentMethod`;
+  const link = absoluteLink(ctx.env, '/accounts/editPaymentMethod');
   const lines = [
     `Hello ${user.first_name},`,
     `We tried several times but could not charge your card for order ${order.orderNumber}, so we have paused that subscription.`,
     'Update your card and we will charge the order and resume your deliveries.',
   ];
-  await ctx.mailer.send({
+  await queueEmail(ctx, {
     to: user.email,
     subject: `Your ${site.name} subscription is paused`,
     text: [...lines, '', link, '', ...emailSignature].join('\n'),

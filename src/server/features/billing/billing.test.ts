@@ -1,11 +1,14 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
 import type { FastifyInstance } from 'fastify';
-import { readOutbox } from '#server/adapters/mailer.ts';
 import { createSimulatorGateway, type PaymentGateway } from '#server/adapters/payments.ts';
 import { addDays } from '#shared/subscriptions.ts';
 import { buildSecondInstance, buildTestApp, testDialect, type TestApp } from '#test/app.ts';
 import { insertSubscriber, post, sessionCookie } from '#test/factories.ts';
-import { runBilling } from './billing.service.ts';
+import { sentMessages } from '#test/outbox.ts';
+import { billingJob } from './billing.jobs.ts';
+import { BILLING_BATCH, runBilling } from './billing.service.ts';
 
 const DAY = 24 * 60 * 60_000;
 const START = '2026-11-21T09:00:00.000Z';
@@ -98,6 +101,7 @@ describe(`renewal billing (${testDialect})`, () => {
       authorize: (request, now) => simulator.gateway!.authorize(request, now),
       capture: (request, now) => simulator.gateway!.capture(request, now),
       release: (request, now) => simulator.gateway!.release(request, now),
+      find: (query) => simulator.gateway!.find(query),
       async charge(request, now) {
         const result = await simulator.gateway!.charge(request, now);
         if (crashes > 0) {
@@ -132,6 +136,141 @@ describe(`renewal billing (${testDialect})`, () => {
       .executeTakeFirstOrThrow();
     expect(next.next_billing_date).toBe('2026-12-22');
   });
+
+  it('a job run bills one small batch and says whether more is due; the runs together bill each renewal once', async () => {
+    t = await buildTestApp();
+    t.clock.set(START);
+    const due = 2 * BILLING_BATCH + 10;
+    for (let i = 0; i < due; i++)
+      await insertSubscriber(t.app.db, { nextBillingDate: '2026-11-22', now: START });
+    t.clock.advance(DAY);
+    const job = billingJob(t.app.ctx);
+    let runs = 0;
+    let billed = 0;
+    let more = true;
+    while (more) {
+      more = await job.run();
+      runs++;
+      const now = (await counts(t)).orders;
+      expect(now - billed).toBeLessThanOrEqual(BILLING_BATCH);
+      billed = now;
+      expect(runs).toBeLessThan(20);
+    }
+    expect(runs).toBeGreaterThanOrEqual(3);
+    expect(await counts(t)).toEqual({ orders: due, charges: due });
+    // The runner's own billing job, drained, finds nothing left to bill.
+    await t.app.ctx.jobs.drain('billing');
+    expect(await counts(t)).toEqual({ orders: due, charges: due });
+  });
+
+  it('subscriptions billing cannot renew now do not hold up the ones due after them', async () => {
+    t = await buildTestApp();
+    t.clock.set(START);
+    // More than a batch of subscriptions, first in line, whose customers have no shipping address.
+    const stuck: number[] = [];
+    for (let i = 0; i < BILLING_BATCH + 5; i++)
+      stuck.push(
+        (await insertSubscriber(t.app.db, { nextBillingDate: '2026-11-20', now: START }))
+          .customerId,
+      );
+    await t.app.db.deleteFrom('customer_addresses').where('customer_id', 'in', stuck).execute();
+    const ready: number[] = [];
+    for (let i = 0; i < 10; i++)
+      ready.push(
+        (await insertSubscriber(t.app.db, { nextBillingDate: '2026-11-22', now: START }))
+          .customerId,
+      );
+    t.clock.advance(DAY);
+    await runBilling(t.app.ctx);
+    expect(await counts(t, ready)).toEqual({ orders: 10, charges: 10 });
+    expect((await counts(t, stuck)).orders).toBe(0);
+  });
+
+  it('a subscription several periods behind catches up in one billing run, one order per period', async () => {
+    t = await buildTestApp();
+    t.clock.set(START);
+    const sub = await insertSubscriber(t.app.db, { nextBillingDate: '2026-08-22', now: START });
+    t.clock.advance(DAY);
+    await runBilling(t.app.ctx);
+    const periods = await t.app.db
+      .selectFrom('orders')
+      .select('billing_period')
+      .where('subscription_id', '=', sub.subscriptionId)
+      .orderBy('billing_period')
+      .execute();
+    expect(periods.map((row) => row.billing_period)).toEqual([
+      '2026-08-22',
+      '2026-09-22',
+      '2026-10-22',
+      '2026-11-22',
+    ]);
+    expect(await counts(t)).toEqual({ orders: 4, charges: 4 });
+  });
+
+  // The write lock is SQLite's whole-database lock; another connection to the file can take it
+  // only when billing holds no transaction open.
+  it.runIf(testDialect === 'sqlite')(
+    'billing calls the gateway with no database write lock held',
+    async () => {
+      const simulator: { gateway?: PaymentGateway } = {};
+      const lockFree: boolean[] = [];
+      const other: { connection?: SQLite.Database } = {};
+      const checkedCharge: PaymentGateway['charge'] = async (request, now) => {
+        try {
+          other.connection!.exec('begin immediate');
+          other.connection!.exec('rollback');
+          lockFree.push(true);
+        } catch {
+          lockFree.push(false);
+        }
+        return simulator.gateway!.charge(request, now);
+      };
+      // Every other gateway call goes to the simulator as it is.
+      const gateway = new Proxy({} as PaymentGateway, {
+        get: (_target, name) =>
+          name === 'charge' ? checkedCharge : Reflect.get(simulator.gateway!, name),
+      });
+      t = await buildTestApp({ payments: gateway });
+      simulator.gateway = createSimulatorGateway(t.app.db);
+      other.connection = new SQLite(path.join(t.dataDir, 'pairwell.db'), { timeout: 0 });
+      try {
+        t.clock.set(START);
+        for (let i = 0; i < BILLING_BATCH + 5; i++)
+          await insertSubscriber(t.app.db, { nextBillingDate: '2026-11-22', now: START });
+        t.clock.advance(DAY);
+        await runBilling(t.app.ctx);
+      } finally {
+        other.connection.close();
+      }
+      expect(lockFree).toHaveLength(BILLING_BATCH + 5);
+      expect(lockFree.every(Boolean)).toBe(true);
+      expect(await counts(t)).toEqual({ orders: BILLING_BATCH + 5, charges: BILLING_BATCH + 5 });
+    },
+  );
+
+  it.runIf(testDialect === 'postgres')(
+    'billing jobs on two instances, batch by batch at the same time, make one order and one charge per renewal',
+    async () => {
+      t = await buildTestApp();
+      t.clock.set(START);
+      const second = await buildSecondInstance(t);
+      extra.push(second);
+      const due = 3 * BILLING_BATCH;
+      for (let i = 0; i < due; i++)
+        await insertSubscriber(t.app.db, { nextBillingDate: '2026-11-22', now: START });
+      t.clock.advance(DAY);
+      const drain = async (job: ReturnType<typeof billingJob>) => {
+        let more = true;
+        while (more) more = await job.run();
+      };
+      await Promise.all([
+        drain(billingJob(t.app.ctx)),
+        drain(billingJob(second.ctx)),
+        drain(billingJob(second.ctx)),
+      ]);
+      expect(await counts(t)).toEqual({ orders: due, charges: due });
+    },
+  );
 });
 
 describe(`failed payments (${testDialect})`, () => {
@@ -248,7 +387,9 @@ describe(`failed payments (${testDialect})`, () => {
       .billingFlag;
     expect(flag?.orders_id).toBeGreaterThan(0);
     expect(
-      readOutbox(t.dataDir).some((m) => m.subject === "We couldn't process your Pairwell payment"),
+      (await sentMessages(t)).some(
+        (m) => m.subject === "We couldn't process your Pairwell payment",
+      ),
     ).toBe(true);
 
     const schedule: (string | null)[] = [];
@@ -269,7 +410,7 @@ describe(`failed payments (${testDialect})`, () => {
       next_billing_date: '2026-11-22',
     });
     expect(
-      readOutbox(t.dataDir).some((m) => m.subject === 'Your Pairwell subscription is paused'),
+      (await sentMessages(t)).some((m) => m.subject === 'Your Pairwell subscription is paused'),
     ).toBe(true);
 
     const before = await t.app.db

@@ -80,6 +80,10 @@ export async function ensureCart(db: Db, customerId: number, now: string): Promi
     .execute();
 }
 
+/**
+ * Sets a line to `quantity` (0 removes it): one statement, so the last change wins whole. Changes
+ * relative to what is there go through `addToLine`, never a read and then a write.
+ */
 export async function setLineQuantity(
   db: Db,
   customerId: number,
@@ -100,6 +104,45 @@ export async function setLineQuantity(
     .values({ customer_id: customerId, product_id: productId, quantity, added_at: now })
     .onConflict((oc) => oc.columns(['customer_id', 'product_id']).doUpdateSet({ quantity }))
     .execute();
+}
+
+/**
+ * Adds `quantity` to a line in one statement (an upsert that adds to the row it finds), so
+ * concurrent additions from any number of instances all count; both databases lock the row for
+ * the update. `over` says what happens past `max`: `refuse` changes nothing and answers
+ * undefined, `cap` stops at `max`. Answers the line's new quantity.
+ */
+export async function addToLine(
+  db: Db,
+  line: {
+    customerId: number;
+    productId: number;
+    quantity: number;
+    max: number;
+    over: 'refuse' | 'cap';
+    now: string;
+  },
+): Promise<number | undefined> {
+  const sum = sql<number>`cart_items.quantity + excluded.quantity`;
+  const row = await db
+    .insertInto('cart_items')
+    .values({
+      customer_id: line.customerId,
+      product_id: line.productId,
+      quantity: Math.min(line.quantity, line.max),
+      added_at: line.now,
+    })
+    .onConflict((oc) => {
+      const update = oc.columns(['customer_id', 'product_id']);
+      return line.over === 'cap'
+        ? update.doUpdateSet({
+            quantity: sql<number>`case when ${sum} > ${line.max} then ${line.max} else ${sum} end`,
+          })
+        : update.doUpdateSet({ quantity: sum }).where(sum, '<=', line.max);
+    })
+    .returning('quantity')
+    .executeTakeFirst();
+  return row?.quantity;
 }
 
 export async function setCoupon(
@@ -147,10 +190,11 @@ export async function claimCheckout(
   db: Db,
   customerId: number,
   key: string,
+  now: string,
 ): Promise<'claimed' | 'mine' | 'taken'> {
   const result = await db
     .updateTable('carts')
-    .set({ checkout_key: key })
+    .set({ checkout_key: key, checkout_claimed_at: now })
     .where('customer_id', '=', customerId)
     .where('checkout_key', 'is', null)
     .executeTakeFirst();
@@ -166,7 +210,7 @@ export async function claimCheckout(
 export async function releaseCheckout(db: Db, customerId: number, key: string): Promise<void> {
   await db
     .updateTable('carts')
-    .set({ checkout_key: null })
+    .set({ checkout_key: null, checkout_claimed_at: null })
     .where('customer_id', '=', customerId)
     .where('checkout_key', '=', key)
     .execute();
@@ -194,7 +238,47 @@ export async function removeOrdered(
     .execute();
   await db
     .updateTable('carts')
-    .set({ coupon_code: null, checkout_key: null, updated_at: now })
+    .set({ coupon_code: null, checkout_key: null, checkout_claimed_at: null, updated_at: now })
     .where('customer_id', '=', customerId)
     .execute();
+}
+
+/** Checkout claims older than `before` (attempts a crash may have interrupted), oldest first. */
+export async function selectStaleCheckoutClaims(
+  db: Db,
+  before: string,
+  limit: number,
+): Promise<{ customerId: number; key: string; claimedAt: string }[]> {
+  const rows = await db
+    .selectFrom('carts')
+    .select(['customer_id', 'checkout_key', 'checkout_claimed_at'])
+    .where('checkout_key', 'is not', null)
+    .where('checkout_claimed_at', '<', before)
+    .orderBy('checkout_claimed_at')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => ({
+    customerId: r.customer_id,
+    key: r.checkout_key ?? '',
+    claimedAt: r.checkout_claimed_at ?? '',
+  }));
+}
+
+/**
+ * Takes a stale claim for one reconciler (compare-and-set on its time, which moves on to `now`):
+ * false when another instance took it first or the attempt finished meanwhile.
+ */
+export async function retakeCheckoutClaim(
+  db: Db,
+  claim: { customerId: number; key: string; claimedAt: string },
+  now: string,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('carts')
+    .set({ checkout_claimed_at: now })
+    .where('customer_id', '=', claim.customerId)
+    .where('checkout_key', '=', claim.key)
+    .where('checkout_claimed_at', '=', claim.claimedAt)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
 }

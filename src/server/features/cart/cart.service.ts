@@ -84,7 +84,10 @@ function tooMany(): AppError {
   return new AppError(400, 'QUANTITY', message, { quantity: message });
 }
 
-/** Adds to a line (a product without quantity stays at 1). */
+/**
+ * Adds to a line (a product without quantity stays at 1). One statement per change, so additions
+ * made at the same moment (two tabs, two instances) all count and none is lost.
+ */
 export async function addProduct(
   ctx: AppContext,
   customerId: number,
@@ -94,12 +97,19 @@ export async function addProduct(
   const found = await product(ctx, productId);
   const now = ctx.clock.now().toISOString();
   await q.ensureCart(ctx.db, customerId, now);
-  const current =
-    (await q.selectCart(ctx.db, customerId)).lines.find((l) => l.productId === productId)
-      ?.quantity ?? 0;
-  const next = found.quantitySupported ? current + quantity : 1;
-  if (next > MAX_QUANTITY) throw tooMany();
-  await q.setLineQuantity(ctx.db, customerId, productId, next, now);
+  if (!found.quantitySupported) {
+    await q.setLineQuantity(ctx.db, customerId, productId, 1, now);
+  } else {
+    const next = await q.addToLine(ctx.db, {
+      customerId,
+      productId,
+      quantity,
+      max: MAX_QUANTITY,
+      over: 'refuse',
+      now,
+    });
+    if (next === undefined) throw tooMany();
+  }
   return getCart(ctx, customerId);
 }
 
@@ -112,7 +122,11 @@ export async function removeProduct(
   return getCart(ctx, customerId);
 }
 
-/** `set` replaces quantities (0 removes); `merge` adds, as a browser cart joining at log-in. */
+/**
+ * `set` replaces quantities (0 removes); `merge` adds, as a browser cart joining at log-in, up to
+ * the limit. Each line is one statement (`set` writes the number, `merge` adds in the database), so
+ * a merge never overwrites an addition made meanwhile.
+ */
 export async function updateCart(
   ctx: AppContext,
   customerId: number,
@@ -120,7 +134,6 @@ export async function updateCart(
 ): Promise<Cart> {
   const now = ctx.clock.now().toISOString();
   await q.ensureCart(ctx.db, customerId, now);
-  const current = await q.selectCart(ctx.db, customerId);
   for (const item of input.items) {
     const found = await q.selectActiveProduct(ctx.db, item.product_id);
     // A merge skips products that left the catalogue; a set names them and is refused.
@@ -128,14 +141,20 @@ export async function updateCart(
       if (input.mode === 'merge') continue;
       throw notFound('We could not find that product.');
     }
-    const existing = current.lines.find((l) => l.productId === item.product_id)?.quantity ?? 0;
-    let next = input.mode === 'merge' ? existing + item.quantity : item.quantity;
-    if (!found.quantitySupported && next > 0) next = 1;
-    if (next > MAX_QUANTITY) {
-      if (input.mode === 'set') throw tooMany();
-      next = MAX_QUANTITY;
+    if (input.mode === 'set' || !found.quantitySupported) {
+      const next = found.quantitySupported ? item.quantity : Math.min(item.quantity, 1);
+      if (input.mode === 'merge' && next === 0) continue;
+      await q.setLineQuantity(ctx.db, customerId, item.product_id, next, now);
+    } else if (item.quantity > 0) {
+      await q.addToLine(ctx.db, {
+        customerId,
+        productId: item.product_id,
+        quantity: item.quantity,
+        max: MAX_QUANTITY,
+        over: 'cap',
+        now,
+      });
     }
-    await q.setLineQuantity(ctx.db, customerId, item.product_id, next, now);
   }
   return getCart(ctx, customerId);
 }
@@ -165,7 +184,26 @@ export async function applyCoupon(
 }
 
 export function claimCheckout(ctx: AppContext, customerId: number, key: string) {
-  return q.claimCheckout(ctx.db, customerId, key);
+  return q.claimCheckout(ctx.db, customerId, key, ctx.clock.now().toISOString());
+}
+
+/** Checkout claims held longer than `graceMs`, each taken by this caller alone (the reconciler). */
+export async function takeStaleCheckoutClaims(
+  ctx: AppContext,
+  graceMs: number,
+  limit: number,
+): Promise<{ customerId: number; key: string }[]> {
+  const now = ctx.clock.now();
+  const stale = await q.selectStaleCheckoutClaims(
+    ctx.db,
+    new Date(now.getTime() - graceMs).toISOString(),
+    limit,
+  );
+  const taken: { customerId: number; key: string }[] = [];
+  for (const claim of stale) {
+    if (await q.retakeCheckoutClaim(ctx.db, claim, now.toISOString())) taken.push(claim);
+  }
+  return taken;
 }
 
 export function releaseCheckout(ctx: AppContext, customerId: number, key: string) {

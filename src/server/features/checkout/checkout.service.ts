@@ -19,10 +19,23 @@ import {
   discardOrderAttempt,
   markOrderPaid,
   orderAttempt,
+  orderForPayment,
   orderLines,
 } from '#server/features/orders/orders.service.ts';
+import { queueEmail, sendQueuedSoon } from '#server/features/outbox/outbox.service.ts';
+import {
+  charge,
+  gatewayRecord,
+  ledgerCall,
+  outcomeOf,
+  refundOrphanCharge,
+  settleCall,
+  type LedgerRow,
+} from '#server/features/payments/payments.service.ts';
 import { startSubscriptionsForOrder } from '#server/features/subscriptions/subscriptions.service.ts';
 import { emailHtml, emailSignature } from '#server/lib/email-layout.ts';
+import { faultPoint } from '#server/lib/faults.ts';
+import { absoluteLink } from '#server/lib/links.ts';
 import { AppError } from '#server/plugins/errors.ts';
 import type { Frequency } from '#shared/catalog.ts';
 import type { PlaceOrder, PlacedOrder, Upsell } from '#shared/checkout.ts';
@@ -65,58 +78,87 @@ export async function placeOrder(
   if (claim === 'mine') return waitForAttempt(ctx, customerId, key);
 
   let orderId: number | null = null;
-  let couponClaimed = false;
   try {
     // The card first: a card the gateway refuses never becomes an order.
     const token = await paymentToken(ctx, session, input);
-    if (priced.couponCode) {
-      couponClaimed = await claimCouponUse(ctx, priced.couponCode);
-      if (!couponClaimed)
-        throw new AppError(400, 'COUPON_REFUSED', 'This coupon has reached its usage limit.', {
-          code: 'This coupon has reached its usage limit.',
-        });
-    }
     const { phoneNo, ...shippingAddress } = input.shipping;
     const shipping = { ...shippingAddress, country: 'US' };
     const billing = input.billing ? { ...input.billing, country: 'US' } : shipping;
     await rememberCheckoutAddresses(ctx, customerId, shipping, billing, phoneNo);
+    const clickId =
+      input.click_id && (await clickExists(ctx, input.click_id)) ? input.click_id : null;
 
-    const pending = await createPendingOrder(ctx, {
-      customerId,
-      kind: 'store',
-      idempotencyKey: key,
-      subtotalCents: priced.cart.subtotal_cents,
-      discountCents: priced.cart.discount_cents,
-      totalCents: priced.cart.total_cents,
-      couponCode: priced.couponCode,
-      clickId: input.click_id && (await clickExists(ctx, input.click_id)) ? input.click_id : null,
-      shipping,
-      lines: priced.lines.map((line) => ({
-        productId: line.productId,
-        name: line.name,
-        image: line.img,
-        category: line.category,
-        frequency: line.frequency,
-        unitPriceCents: line.priceCents,
-        quantity: line.quantity,
-      })),
-      now: ctx.clock.now().toISOString(),
+    // The coupon's use and the pending order appear together, so whoever removes the order (this
+    // request on a decline, or the reconciler after a crash) gives the use back, once.
+    const pending = await ctx.db.transaction().execute(async (trx) => {
+      const tx = { ...ctx, db: trx };
+      if (priced.couponCode && !(await claimCouponUse(tx, priced.couponCode)))
+        throw new AppError(400, 'COUPON_REFUSED', 'This coupon has reached its usage limit.', {
+          code: 'This coupon has reached its usage limit.',
+        });
+      return createPendingOrder(tx, {
+        customerId,
+        kind: 'store',
+        idempotencyKey: key,
+        subtotalCents: priced.cart.subtotal_cents,
+        discountCents: priced.cart.discount_cents,
+        totalCents: priced.cart.total_cents,
+        couponCode: priced.couponCode,
+        clickId,
+        shipping,
+        lines: priced.lines.map((line) => ({
+          productId: line.productId,
+          name: line.name,
+          image: line.img,
+          category: line.category,
+          frequency: line.frequency,
+          unitPriceCents: line.priceCents,
+          quantity: line.quantity,
+        })),
+        now: ctx.clock.now().toISOString(),
+      });
     });
     // The cart was claimed by this attempt alone, so its key cannot exist yet.
     if (!pending) throw inProgress();
     orderId = pending.id;
+    faultPoint(ctx.env, 'checkout:after-pending');
     return await chargeAndComplete(ctx, customerId, key, pending.id, token);
   } catch (error) {
-    if (orderId !== null && !(await isPaid(ctx, key))) await discardOrderAttempt(ctx, orderId);
-    if (couponClaimed && priced.couponCode && !(await isPaid(ctx, key)))
-      await releaseCouponUse(ctx, priced.couponCode);
-    if (!(await isPaid(ctx, key))) await releaseCheckout(ctx, customerId, input.idempotency_key);
+    // A charge whose answer never came is the reconciler's to finish (or undo) once the gateway
+    // says what it did; any other failure gives back what the attempt held, at once.
+    if (!(await chargeInDoubt(ctx, orderId)))
+      await abandonAttempt(ctx, customerId, input.idempotency_key, orderId);
     throw error;
   }
 }
 
-async function isPaid(ctx: AppContext, key: string): Promise<boolean> {
-  return (await orderAttempt(ctx, key))?.paymentStatus === 'paid';
+async function chargeInDoubt(ctx: AppContext, orderId: number | null): Promise<boolean> {
+  if (orderId === null) return false;
+  return (await ledgerCall(ctx, chargeKey(orderId)))?.status === 'started';
+}
+
+/** The gateway key of a store order's charge. */
+const chargeKey = (orderId: number) => `order:${orderId}`;
+
+/**
+ * Gives back what an unpaid attempt held: the pending order goes (and with it the coupon's use,
+ * given back by whoever removed it) and the cart is free for the next attempt, whatever its key.
+ */
+async function abandonAttempt(
+  ctx: AppContext,
+  customerId: number,
+  checkoutKey: string,
+  orderId: number | null,
+): Promise<void> {
+  await ctx.db.transaction().execute(async (trx) => {
+    const tx = { ...ctx, db: trx };
+    if (orderId !== null) {
+      const order = await orderForPayment(tx, orderId);
+      if (order && (await discardOrderAttempt(tx, orderId)) && order.couponCode)
+        await releaseCouponUse(tx, order.couponCode);
+    }
+    await releaseCheckout(tx, customerId, checkoutKey);
+  });
 }
 
 async function paymentToken(
@@ -146,22 +188,56 @@ async function chargeAndComplete(
 ): Promise<PlacedOrder> {
   const attempt = await orderAttempt(ctx, key);
   if (!attempt) throw inProgress();
-  const result = await ctx.payments.charge(
-    { token, amountCents: attempt.totalCents, idempotencyKey: `order:${orderId}` },
-    ctx.clock.now(),
-  );
-  if (!result.ok)
+  const call = {
+    purpose: 'checkout',
+    idempotencyKey: chargeKey(orderId),
+    amountCents: attempt.totalCents,
+    orderId,
+  };
+  const result = await charge(ctx, call, token);
+  if (!result.ok) {
+    await settleCall(ctx, call.idempotencyKey, outcomeOf(result));
     throw new AppError(402, 'CARD_DECLINED', result.message, { ccnum: result.message });
+  }
+  if (!(await completeCheckout(ctx, orderId, result.chargeId))) {
+    // The attempt was undone while the gateway was answering: the charge goes back.
+    await refundOrphanCharge(ctx, {
+      chargeId: result.chargeId,
+      amountCents: attempt.totalCents,
+      orderId,
+    });
+    throw new AppError(
+      409,
+      'CHECKOUT_INTERRUPTED',
+      'We could not complete this order and your card was refunded. Please place it again.',
+    );
+  }
+  return placedOrder(ctx, key);
+}
 
-  const lines = await orderLines(ctx, orderId);
+/**
+ * Turns a succeeded charge into the paid order it was for, in one transaction with the ledger's
+ * record of the charge: paid, subscriptions started, the ordered lines out of the cart, the
+ * confirmation queued. The request and the reconciler both finish an order through here. False
+ * when the order can no longer take this charge (it was undone, or another charge paid it): the
+ * caller refunds the charge.
+ */
+async function completeCheckout(
+  ctx: AppContext,
+  orderId: number,
+  chargeId: string,
+): Promise<boolean> {
+  const order = await orderForPayment(ctx, orderId);
+  const lines = order ? await orderLines(ctx, orderId) : [];
   const placedAt = ctx.clock.now();
-  const subscriptions = await ctx.db.transaction().execute(async (trx) => {
+  const moved = await ctx.db.transaction().execute(async (trx) => {
     const tx = { ...ctx, db: trx };
+    await settleCall(tx, chargeKey(orderId), { ok: true, ref: chargeId });
     // Only the attempt that moves it from pending to paid starts subscriptions and empties the cart.
-    if (!(await markOrderPaid(tx, orderId, result.chargeId))) return null;
-    const started = await startSubscriptionsForOrder(tx, {
+    if (!order?.idempotencyKey || !(await markOrderPaid(tx, orderId, chargeId))) return false;
+    await startSubscriptionsForOrder(tx, {
       id: orderId,
-      customerId,
+      customerId: order.customerId,
       placedAt,
       lines: lines.map((l) => ({
         productId: l.productId,
@@ -170,12 +246,74 @@ async function chargeAndComplete(
         unitPriceCents: l.unitPriceCents,
       })),
     });
-    await removeOrdered(tx, customerId, lines);
-    return started;
+    await removeOrdered(tx, order.customerId, lines);
+    // Paid and confirmed, or neither: the e-mail is queued with the change it tells of.
+    await sendConfirmation(tx, order.customerId, await placedOrder(tx, order.idempotencyKey));
+    return true;
   });
-  const placed = await placedOrder(ctx, key);
-  if (subscriptions !== null) await sendConfirmation(ctx, customerId, placed);
-  return placed;
+  if (moved) {
+    faultPoint(ctx.env, 'checkout:after-commit');
+    sendQueuedSoon(ctx);
+    return true;
+  }
+  const now = await orderForPayment(ctx, orderId);
+  return now !== undefined && now.paymentStatus !== 'pending' && now.chargeId === chargeId;
+}
+
+// --- For the payment reconciler ------------------------------------------------------------------
+
+/**
+ * Settles a checkout charge a crash left unanswered, by what the gateway did: a charge that went
+ * through becomes the paid order (or is refunded when the order is gone); one that failed or never
+ * arrived releases the attempt, so the customer can check out again with a new key.
+ */
+export async function finishCheckoutCharge(ctx: AppContext, call: LedgerRow): Promise<void> {
+  const orderId = call.orderId ?? 0;
+  const record = await gatewayRecord(ctx, { idempotencyKey: call.idempotencyKey });
+  if (record?.status === 'succeeded') {
+    if (!(await completeCheckout(ctx, orderId, record.id)))
+      await refundOrphanCharge(ctx, {
+        chargeId: record.id,
+        amountCents: record.amountCents,
+        orderId,
+      });
+    return;
+  }
+  await settleCall(ctx, call.idempotencyKey, {
+    ok: false,
+    failure: record?.failureMessage ?? 'The charge never reached the gateway.',
+  });
+  const order = await orderForPayment(ctx, orderId);
+  if (order?.paymentStatus === 'pending' && order.idempotencyKey)
+    await abandonAttempt(ctx, order.customerId, checkoutKeyOf(order.idempotencyKey), orderId);
+}
+
+/** The customer's own key of an attempt, from the order's key `<customer>:<key>`. */
+function checkoutKeyOf(orderKey: string): string {
+  return orderKey.slice(orderKey.indexOf(':') + 1);
+}
+
+/**
+ * Settles a checkout attempt whose claim on the cart outlived the grace period: the attempt was
+ * interrupted before, during or after its charge. Its charge, if it was made, decides; without
+ * one, the attempt is released.
+ */
+export async function finishCheckoutAttempt(
+  ctx: AppContext,
+  customerId: number,
+  checkoutKey: string,
+): Promise<void> {
+  const order = await orderAttempt(ctx, `${customerId}:${checkoutKey}`);
+  if (!order || order.paymentStatus !== 'pending') {
+    await releaseCheckout(ctx, customerId, checkoutKey);
+    return;
+  }
+  const call = await ledgerCall(ctx, chargeKey(order.id));
+  if (call?.status === 'started' || call?.status === 'succeeded') {
+    await finishCheckoutCharge(ctx, call);
+    return;
+  }
+  await abandonAttempt(ctx, customerId, checkoutKey, order.id);
 }
 
 async function placedOrder(ctx: AppContext, key: string): Promise<PlacedOrder> {
@@ -234,7 +372,7 @@ async function sendConfirmation(
   order: PlacedOrder,
 ): Promise<void> {
   const to = await sessionUser(ctx, customerId);
-  const link = `${ctx.env.PUBLIC_URL ?? ''}/orders#${order.order_number}`;
+  const link = absoluteLink(ctx.env, `/orders#${order.order_number}`);
   const count = order.items.reduce((sum, item) => sum + item.quantity, 0);
   const lines = [
     `Thank you, ${to.first_name}. We have your order ${order.order_number} and will e-mail you when it ships.`,
@@ -245,7 +383,7 @@ async function sendConfirmation(
         ]
       : []),
   ];
-  await ctx.mailer.send({
+  await queueEmail(ctx, {
     to: to.email,
     subject: `Your ${site.name} order ${order.order_number}`,
     text: [...lines, '', `See your order: ${link}`, '', ...emailSignature].join('\n'),

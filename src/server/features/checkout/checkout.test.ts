@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readOutbox } from '#server/adapters/mailer.ts';
 import { insertCoupons } from '#server/features/coupons/coupons.queries.ts';
 import type { Cart } from '#shared/cart.ts';
 import type { PlacedOrder, Upsell } from '#shared/checkout.ts';
 import { buildTestApp, testDialect, type TestApp } from '#test/app.ts';
 import { buildPlaceOrder, insertCustomer, post, type TestCustomer } from '#test/factories.ts';
+import { sentMessages } from '#test/outbox.ts';
 
 describe(`cart and checkout (${testDialect})`, () => {
   let t: TestApp;
@@ -318,7 +318,7 @@ describe(`cart and checkout (${testDialect})`, () => {
       },
     ]);
     expect((await cartOf(c)).item_count).toBe(0);
-    const mail = readOutbox(t.dataDir).find(
+    const mail = (await sentMessages(t)).find(
       (m) => m.to === c.email && m.subject.includes(placed.order_number),
     );
     expect(mail?.text).toContain('$60.74');

@@ -2,17 +2,43 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { readOutbox } from '#server/adapters/mailer.ts';
 import type { AppContext } from '#server/context.ts';
+import type { Env } from '#server/env.ts';
 import { escapeHtml } from '#server/lib/email-layout.ts';
 import { notFound } from '#server/plugins/errors.ts';
 import { site } from '#shared/site.ts';
 
+/** Loopback addresses: only this machine can reach a server listening on one of them. */
+function isLoopback(host: string): boolean {
+  const h = host.toLowerCase().replace(/^\[|\]$/g, '');
+  return h === 'localhost' || h === '::1' || /^(::ffff:)?127(\.\d{1,3}){3}$/.test(h);
+}
+
 /**
- * `/dev/outbox` (never in production): the e-mail and text messages the app would have sent, so a
- * person trying Pairwell locally can open a password-reset link. `/dev/outbox.json` for tests.
+ * Whether `/dev/outbox` is served (docs/decisions/013-fail-closed.md): only while the server
+ * listens on a loopback address, and never in production. It lists every reset link, so it must
+ * not rest on NODE_ENV alone, whose default is `development`: with the default HOST (0.0.0.0)
+ * the whole network could read it.
+ */
+export function devOutboxAllowed(env: Pick<Env, 'NODE_ENV' | 'HOST'>): boolean {
+  return env.NODE_ENV !== 'production' && isLoopback(env.HOST);
+}
+
+/** Headers a reverse proxy adds: a request that came through one did not start on this machine. */
+const proxyHeaders = ['forwarded', 'x-forwarded-for', 'x-real-ip'];
+
+/**
+ * `/dev/outbox` (see `devOutboxAllowed`): the e-mail and text messages the app would have sent, so
+ * a person trying Pairwell locally can open a password-reset link. `/dev/outbox.json` for tests.
  */
 export const devOutboxRoutes =
   (ctx: AppContext): FastifyPluginAsyncZod =>
   async (app) => {
+    // A reverse proxy on the same machine also connects over loopback: what it relays is refused,
+    // as if the outbox did not exist.
+    app.addHook('onRequest', async (request) => {
+      if (proxyHeaders.some((name) => request.headers[name] !== undefined)) throw notFound();
+    });
+
     const page = (title: string, body: string) =>
       `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(title)}</title><style>body{font-family:system-ui,sans-serif;color:#0f2533;max-width:48rem;margin:2rem auto;padding:0 1.25rem;line-height:1.5}a{color:#176c9b}li{margin:.75rem 0}pre{white-space:pre-wrap;background:#f6fafd;border:1px solid #dbe5ec;border-radius:12px;padding:1rem}small{color:#56697a}</style></head><body><main>${body}</main></body></html>`;
 

@@ -1,5 +1,6 @@
 import type { AppContext } from '#server/context.ts';
 import { sessionUser } from '#server/features/auth/auth.service.ts';
+import { queueEmail, sendQueuedSoon } from '#server/features/outbox/outbox.service.ts';
 import { emailHtml, emailSignature } from '#server/lib/email-layout.ts';
 import { AppError, notFound } from '#server/plugins/errors.ts';
 import type { CareInboxItem, Message, Thread } from '#shared/messaging.ts';
@@ -163,36 +164,41 @@ export async function sendAsCareTeam(
     'Your online visit',
     now,
   );
-  const id = await q.insertMessage(ctx.db, {
-    threadId: thread.id,
-    sender: 'care_team',
-    staffId,
-    body,
-    now,
-  });
-  return notifyPatient(ctx, visit.customerId, thread.id, id);
+  return writeAndNotify(ctx, visit.customerId, { threadId: thread.id, staffId, body, now });
 }
 
-/** The e-mail says only that a message waits: its words are health information. */
-async function notifyPatient(
+/**
+ * Writes the care team's message and queues the patient's e-mail in one transaction. The e-mail
+ * says only that a message waits: its words are health information.
+ */
+async function writeAndNotify(
   ctx: AppContext,
   customerId: number,
-  threadId: number,
-  messageId: number,
+  message: { threadId: number; staffId: number; body: string; now: string },
 ): Promise<Message> {
   const user = await sessionUser(ctx, customerId);
-  const [row] = (await q.selectMessages(ctx.db, [threadId])).filter((m) => m.id === messageId);
-  if (!row) throw new Error('message missing after insert');
   const lines = [
     `Hello ${user.first_name},`,
     'You have a new message from your care team. For your privacy we do not include it here: log in to read it in Messages.',
   ];
-  await ctx.mailer.send({
-    to: user.email,
-    subject: 'You have a new message from your care team',
-    text: [...lines, '', ...emailSignature].join('\n'),
-    html: emailHtml(lines, null, 'We never put health details in e-mail.'),
+  const messageId = await ctx.db.transaction().execute(async (trx) => {
+    const id = await q.insertMessage(trx, { ...message, sender: 'care_team' });
+    await queueEmail(
+      { ...ctx, db: trx },
+      {
+        to: user.email,
+        subject: 'You have a new message from your care team',
+        text: [...lines, '', ...emailSignature].join('\n'),
+        html: emailHtml(lines, null, 'We never put health details in e-mail.'),
+      },
+    );
+    return id;
   });
+  sendQueuedSoon(ctx);
+  const [row] = (await q.selectMessages(ctx.db, [message.threadId])).filter(
+    (m) => m.id === messageId,
+  );
+  if (!row) throw new Error('message missing after insert');
   return toMessage(row, user.first_name);
 }
 
@@ -247,15 +253,13 @@ export async function careReply(
   body: string,
 ): Promise<{ message: Message; customerId: number }> {
   const thread = await careThreadRow(ctx, threadId);
-  const id = await q.insertMessage(ctx.db, {
-    threadId: thread.id,
-    sender: 'care_team',
-    staffId,
-    body,
-    now: ctx.clock.now().toISOString(),
-  });
   return {
-    message: await notifyPatient(ctx, thread.customerId, thread.id, id),
+    message: await writeAndNotify(ctx, thread.customerId, {
+      threadId: thread.id,
+      staffId,
+      body,
+      now: ctx.clock.now().toISOString(),
+    }),
     customerId: thread.customerId,
   };
 }

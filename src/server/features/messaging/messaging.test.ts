@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readOutbox } from '#server/adapters/mailer.ts';
 import { demoStaff } from '#server/db/seed-demo.ts';
 import { totpCode, totpStep } from '#server/lib/totp.ts';
 import type { CareInboxItem, Thread } from '#shared/messaging.ts';
 import { buildTestApp, testDialect, type TestApp } from '#test/app.ts';
 import { insertCustomer, post } from '#test/factories.ts';
 import { submittedEdVisit } from '#test/visits.ts';
+import { sentMessages } from '#test/outbox.ts';
 
 const provider = demoStaff.find((s) => s.role === 'provider')!;
 const operations = demoStaff.find((s) => s.role === 'operations')!;
@@ -44,7 +44,7 @@ describe(`messages between patients and their care team (${testDialect})`, () =>
       data: { message: { sender: 'care_team', author: provider.name } },
     });
 
-    const mail = readOutbox(t.dataDir).find(
+    const mail = (await sentMessages(t)).find(
       (m) => m.to === c.email && m.subject === 'You have a new message from your care team',
     );
     expect(mail).toBeDefined();
@@ -246,7 +246,7 @@ describe(`messages between patients and their care team (${testDialect})`, () =>
     const after = await post(t.app, '/lapi/messaging/getall/', { leads_id: c.leadsId }, c.cookie);
     // The provider's note about the visit and this answer, both unread.
     expect(after.json()).toMatchObject({ data: { unread: 2 } });
-    const mail = readOutbox(t.dataDir).filter(
+    const mail = (await sentMessages(t)).filter(
       (m) => m.to === c.email && m.subject === 'You have a new message from your care team',
     );
     expect(mail.length).toBeGreaterThan(0);

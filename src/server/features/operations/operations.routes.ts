@@ -93,18 +93,34 @@ export const operationsRoutes =
       { schema: { tags, body: StaffOrderIdSchema, response: { 200: StaffOrderResultSchema } } },
       change('deliver', (body) => markDelivered(ctx, body.order_id), 'Marked delivered.'),
     );
+    // Refunds and cancellations write their own audit entry, in the transaction that records the
+    // gateway's answer: one entry per refund made, also when the reconciler finishes it.
     app.post(
       apiPaths.staffRefund,
       { schema: { tags, body: RefundOrderSchema, response: { 200: StaffOrderResultSchema } } },
-      change('refund', (body) => refundOrder(ctx, body.order_id, body.amount_cents), 'Refunded.'),
+      async (request) => {
+        const session = requireStaff(request, 'operations');
+        const order = await refundOrder(ctx, request.body.order_id, request.body.amount_cents, {
+          staffId: session.staff.id,
+          ip: request.ip,
+        });
+        return { status: 'SUCCESS' as const, message: 'Refunded.', data: { order } };
+      },
     );
     app.post(
       apiPaths.staffCancel,
       { schema: { tags, body: StaffOrderIdSchema, response: { 200: StaffOrderResultSchema } } },
-      change(
-        'cancel',
-        (body) => cancelOrder(ctx, body.order_id),
-        'Cancelled; any payment was refunded in full.',
-      ),
+      async (request) => {
+        const session = requireStaff(request, 'operations');
+        const order = await cancelOrder(ctx, request.body.order_id, {
+          staffId: session.staff.id,
+          ip: request.ip,
+        });
+        return {
+          status: 'SUCCESS' as const,
+          message: 'Cancelled; any payment was refunded in full.',
+          data: { order },
+        };
+      },
     );
   };

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readOutbox } from '#server/adapters/mailer.ts';
 import { demoStaff } from '#server/db/seed-demo.ts';
 import { totpCode, totpStep } from '#server/lib/totp.ts';
 import type { StaffOrderDetail, StaffOrderSummary } from '#shared/staff.ts';
 import { buildTestApp, testDialect, type TestApp } from '#test/app.ts';
 import { buildPlaceOrder, insertCustomer, post } from '#test/factories.ts';
+import { sentMessages } from '#test/outbox.ts';
 
 const [provider, ops] = demoStaff;
 
@@ -138,7 +138,7 @@ describe(`staff console: log-in and operations (${testDialect})`, () => {
         },
       },
     });
-    const mail = readOutbox(t.dataDir).find(
+    const mail = (await sentMessages(t)).find(
       (m) => m.to === customer.email && m.subject.endsWith('has shipped'),
     );
     expect(mail?.text).toContain(

@@ -1,5 +1,18 @@
+import crypto from 'node:crypto';
+import type { RefundResult } from '#server/adapters/payments.ts';
 import type { AppContext } from '#server/context.ts';
 import { sessionUser } from '#server/features/auth/auth.service.ts';
+import { queueEmail, sendQueuedSoon } from '#server/features/outbox/outbox.service.ts';
+import {
+  outcomeOf,
+  recordCall,
+  refund,
+  settleCall,
+  type GatewayCall,
+  type LedgerRow,
+} from '#server/features/payments/payments.service.ts';
+import { auditAs } from '#server/features/staff/staff.service.ts';
+import { faultPoint } from '#server/lib/faults.ts';
 import { emailHtml, emailSignature } from '#server/lib/email-layout.ts';
 import { AppError, notFound } from '#server/plugins/errors.ts';
 import { formatCents } from '#shared/money.ts';
@@ -93,31 +106,40 @@ export async function shipOrder(
   const row = await load(ctx, id);
   if (!canTransition(row.status, 'SHIPPED')) throw refuse(row, 'shipped');
   const now = ctx.clock.now().toISOString();
-  if (
-    !(await q.updateOrderStatus(ctx.db, id, row.status, {
-      status: 'SHIPPED',
-      trackingNumber,
-      shippedAt: now,
-      now,
-    }))
-  )
-    throw refuse(row, 'shipped');
   const user = await sessionUser(ctx, row.customerId);
   const link = trackingUrl(trackingNumber);
   const lines = [
     `Hello ${user.first_name},`,
     `Good news: your order ${row.orderNumber} is on its way. You can follow it with USPS tracking number ${trackingNumber}.`,
   ];
-  await ctx.mailer.send({
-    to: user.email,
-    subject: `Your ${site.name} order ${row.orderNumber} has shipped`,
-    text: [...lines, '', link, '', ...emailSignature].join('\n'),
-    html: emailHtml(
-      lines,
-      { href: link, label: 'Track your package' },
-      'Packages usually arrive in 3 to 5 business days.',
-    ),
+  // The notice is queued with the change: shipped and told, or neither.
+  const shipped = await ctx.db.transaction().execute(async (trx) => {
+    if (
+      !(await q.updateOrderStatus(trx, id, row.status, {
+        status: 'SHIPPED',
+        trackingNumber,
+        shippedAt: now,
+        now,
+      }))
+    )
+      return false;
+    await queueEmail(
+      { ...ctx, db: trx },
+      {
+        to: user.email,
+        subject: `Your ${site.name} order ${row.orderNumber} has shipped`,
+        text: [...lines, '', link, '', ...emailSignature].join('\n'),
+        html: emailHtml(
+          lines,
+          { href: link, label: 'Track your package' },
+          'Packages usually arrive in 3 to 5 business days.',
+        ),
+      },
+    );
+    return true;
   });
+  if (!shipped) throw refuse(row, 'shipped');
+  sendQueuedSoon(ctx);
   return staffOrder(ctx, id);
 }
 
@@ -136,69 +158,179 @@ export async function markDelivered(ctx: AppContext, id: number): Promise<StaffO
   return staffOrder(ctx, id);
 }
 
-/** Refunds part or all of what is left; a full refund makes the order Refunded. */
+/** The staff member asking for a change, for the audit entry written with its outcome. */
+export interface StaffActor {
+  staffId: number;
+  ip: string;
+}
+
+/** The statuses a refund may start from (it may end the order as Refunded). */
+const REFUNDABLE = (['PROCESSING', 'SHIPPED', 'DELIVERED'] as const).filter((status) =>
+  canTransition(status, 'REFUNDED'),
+);
+
+function tooLarge(left: number): AppError {
+  const message = `At most ${formatCents(Math.max(left, 0))} can be refunded.`;
+  return new AppError(400, 'REFUND_TOO_LARGE', message, { amount_cents: message });
+}
+
+/**
+ * Refunds part or all of what is left; a full refund makes the order Refunded. Exactly once and
+ * never more than was captured, whatever runs at the same time: the amount is reserved first by one
+ * conditional update (captured minus refunded and reserved), the gateway is asked with this refund's
+ * own key, and its answer moves the reservation into the order's refunds, with the ledger and one
+ * audit entry, in one transaction (or gives it back when the gateway refused).
+ */
 export async function refundOrder(
   ctx: AppContext,
   id: number,
   amountCents: number,
+  actor: StaffActor,
 ): Promise<StaffOrderDetail> {
   const row = await load(ctx, id);
-  const left = row.totalCents - row.refundCents;
-  if (!row.chargeId || left <= 0 || !canTransition(row.status, 'REFUNDED'))
+  if (!row.chargeId || row.refundCents >= row.totalCents || !canTransition(row.status, 'REFUNDED'))
     throw refuse(row, 'refunded');
-  if (amountCents > left) {
-    throw new AppError(400, 'REFUND_TOO_LARGE', `At most ${formatCents(left)} can be refunded.`, {
-      amount_cents: `At most ${formatCents(left)} can be refunded.`,
-    });
+  const left = row.totalCents - row.refundCents - row.refundReservedCents;
+  if (amountCents > left) throw tooLarge(left);
+  const call: GatewayCall = {
+    purpose: 'refund',
+    idempotencyKey: `refund:${row.id}:${crypto.randomUUID()}`,
+    amountCents,
+    orderId: row.id,
+    sourceRef: row.chargeId,
+    staffId: actor.staffId,
+    staffIp: actor.ip,
+  };
+  if (!(await reserve(ctx, call, REFUNDABLE))) {
+    // Another refund got there first: say what is left now.
+    const now = await load(ctx, id);
+    if (!canTransition(now.status, 'REFUNDED')) throw refuse(now, 'refunded');
+    throw tooLarge(now.totalCents - now.refundCents - now.refundReservedCents);
   }
-  const result = await ctx.payments.refund(
-    {
-      chargeId: row.chargeId,
-      amountCents,
-      idempotencyKey: `refund:${row.id}:${row.refundCents}:${amountCents}`,
-    },
-    ctx.clock.now(),
-  );
-  if (!result.ok) throw new AppError(402, 'REFUND_FAILED', result.message);
-  const full = amountCents === left;
-  if (
-    !(await q.addRefund(
-      ctx.db,
-      id,
-      row.refundCents,
-      amountCents,
-      full,
-      ctx.clock.now().toISOString(),
-    ))
-  ) {
-    throw new AppError(
-      409,
-      'ORDER_CHANGED',
-      'This order just changed. Please review it and try again.',
-    );
-  }
+  await giveBack(ctx, call, row.customerId);
   return staffOrder(ctx, id);
 }
 
 /** Cancels an order that has not shipped; what was paid goes back in full. */
-export async function cancelOrder(ctx: AppContext, id: number): Promise<StaffOrderDetail> {
+export async function cancelOrder(
+  ctx: AppContext,
+  id: number,
+  actor: StaffActor,
+): Promise<StaffOrderDetail> {
   const row = await load(ctx, id);
   if (!canTransition(row.status, 'CANCELLED')) throw refuse(row, 'cancelled');
   const left = row.totalCents - row.refundCents;
-  if (row.chargeId && row.paymentStatus === 'paid' && left > 0) {
-    const result = await ctx.payments.refund(
-      { chargeId: row.chargeId, amountCents: left, idempotencyKey: `cancel:${row.id}` },
-      ctx.clock.now(),
-    );
-    if (!result.ok) throw new AppError(402, 'REFUND_FAILED', result.message);
+  const paid = row.paymentStatus === 'paid' || row.paymentStatus === 'partially_refunded';
+  if (row.chargeId && paid && left > 0) {
+    const call: GatewayCall = {
+      purpose: 'cancel',
+      idempotencyKey: `cancel:${row.id}:${crypto.randomUUID()}`,
+      amountCents: left,
+      orderId: row.id,
+      sourceRef: row.chargeId,
+      staffId: actor.staffId,
+      staffIp: actor.ip,
+    };
+    if (!(await reserve(ctx, call, [row.status])))
+      throw new AppError(
+        409,
+        'ORDER_CHANGED',
+        'This order just changed. Please review it and try again.',
+      );
+    await giveBack(ctx, call, row.customerId);
+    return staffOrder(ctx, id);
   }
-  const paid = row.paymentStatus === 'paid' && left > 0;
   const now = ctx.clock.now().toISOString();
-  const moved = await q.updateOrderStatus(ctx.db, id, row.status, {
-    status: 'CANCELLED',
-    now,
-    ...(paid ? { paymentStatus: 'refunded', refundCents: row.totalCents } : {}),
+  const moved = await ctx.db.transaction().execute(async (trx) => {
+    if (!(await q.updateOrderStatus(trx, id, row.status, { status: 'CANCELLED', now })))
+      return false;
+    await auditAs({ ...ctx, db: trx }, actor.staffId, {
+      action: 'cancel',
+      subjectType: 'order',
+      subjectId: String(id),
+      customerId: row.customerId,
+      ip: actor.ip,
+    });
+    return true;
   });
   if (!moved) throw refuse(row, 'cancelled');
   return staffOrder(ctx, id);
+}
+
+/** The reservation and the ledger's record of the call appear together or not at all. */
+function reserve(
+  ctx: AppContext,
+  call: GatewayCall,
+  fromStatuses: readonly OrderStatus[],
+): Promise<boolean> {
+  return ctx.db.transaction().execute(async (trx) => {
+    const reserved = await q.reserveRefund(
+      trx,
+      call.orderId ?? 0,
+      call.amountCents,
+      fromStatuses,
+      ctx.clock.now().toISOString(),
+    );
+    if (reserved) await recordCall({ ...ctx, db: trx }, 'refund', call);
+    return reserved;
+  });
+}
+
+/** Asks the gateway for a reserved refund and records its answer; a refusal answers 402. */
+async function giveBack(ctx: AppContext, call: GatewayCall, customerId: number): Promise<void> {
+  const result = await refund(ctx, call);
+  await settleRefund(ctx, call, customerId, result);
+  faultPoint(ctx.env, `${call.purpose}:after-commit`);
+  if (!result.ok) throw new AppError(402, 'REFUND_FAILED', result.message);
+}
+
+/**
+ * The gateway's answer to a reserved refund, applied once (the ledger row settles from started
+ * only): the ledger, the order's refunds and the audit entry of the staff member who asked, together.
+ */
+async function settleRefund(
+  ctx: AppContext,
+  call: GatewayCall,
+  customerId: number,
+  result: RefundResult,
+): Promise<void> {
+  const orderId = call.orderId ?? 0;
+  const now = ctx.clock.now().toISOString();
+  await ctx.db.transaction().execute(async (trx) => {
+    const tx = { ...ctx, db: trx };
+    if (!(await settleCall(tx, call.idempotencyKey, outcomeOf(result)))) return;
+    if (!result.ok) {
+      await q.freeRefundReservation(trx, orderId, call.amountCents, now);
+      return;
+    }
+    await q.applyReservedRefund(trx, orderId, call.amountCents, call.purpose === 'cancel', now);
+    if (call.staffId !== null && call.staffId !== undefined)
+      await auditAs(tx, call.staffId, {
+        action: call.purpose,
+        subjectType: 'order',
+        subjectId: String(orderId),
+        customerId,
+        ip: call.staffIp ?? '',
+      });
+  });
+}
+
+/**
+ * For the reconciler: finishes a refund a crash interrupted after its reservation. Asking the
+ * gateway again with the refund's own key either finds the refund it made or makes it now; the
+ * answer is settled as the request would have.
+ */
+export async function finishInterruptedRefund(ctx: AppContext, call: LedgerRow): Promise<void> {
+  const order = await q.selectStaffOrder(ctx.db, call.orderId ?? 0);
+  if (!order) return;
+  const asked: GatewayCall = {
+    purpose: call.purpose,
+    idempotencyKey: call.idempotencyKey,
+    amountCents: call.amountCents,
+    orderId: call.orderId,
+    sourceRef: call.sourceRef,
+    staffId: call.staffId,
+    staffIp: call.staffIp,
+  };
+  await settleRefund(ctx, asked, order.customerId, await refund(ctx, asked));
 }

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Database } from '#server/db/schema.ts';
 import type { OrderStatus } from '#shared/orders.ts';
 
@@ -290,14 +290,52 @@ export async function markOrderPaid(
   return Number(result.numUpdatedRows) === 1;
 }
 
-/** A declined attempt leaves no order behind. */
-export async function deletePendingOrder(db: Db, orderId: number): Promise<void> {
-  await db.deleteFrom('order_items').where('order_id', '=', orderId).execute();
-  await db
+/**
+ * A declined attempt leaves no order behind. True when this call removed it (only a pending order
+ * goes, so whoever removes it is the one to give back what it held, such as a coupon use).
+ */
+export async function deletePendingOrder(db: Db, orderId: number): Promise<boolean> {
+  if (!db.isTransaction) return db.transaction().execute((trx) => deletePendingOrder(trx, orderId));
+  const deleted = await db
     .deleteFrom('orders')
     .where('id', '=', orderId)
     .where('payment_status', '=', 'pending')
-    .execute();
+    .executeTakeFirst();
+  if (Number(deleted.numDeletedRows) !== 1) return false;
+  await db.deleteFrom('order_items').where('order_id', '=', orderId).execute();
+  return true;
+}
+
+/** What the payment reconciler needs to know about an order a gateway call was for. */
+export async function selectOrderForPayment(db: Db, id: number) {
+  const row = await db
+    .selectFrom('orders')
+    .select([
+      'id',
+      'customer_id',
+      'kind',
+      'payment_status',
+      'charge_id',
+      'total_cents',
+      'coupon_code',
+      'idempotency_key',
+      'payment_attempts',
+    ])
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return (
+    row && {
+      id: row.id,
+      customerId: row.customer_id,
+      kind: row.kind,
+      paymentStatus: row.payment_status,
+      chargeId: row.charge_id,
+      totalCents: row.total_cents,
+      couponCode: row.coupon_code,
+      idempotencyKey: row.idempotency_key,
+      paymentAttempts: row.payment_attempts,
+    }
+  );
 }
 
 export interface UnpaidOrder {
@@ -344,18 +382,32 @@ function toUnpaid(r: {
   };
 }
 
-/** Unpaid orders whose next payment retry is due. */
-export async function selectDueRetries(db: Db, now: string, limit: number): Promise<UnpaidOrder[]> {
-  const rows = await db
+/**
+ * Unpaid orders whose next payment retry is due, earliest first; with `after`, only those past that
+ * place in the same order (billing walks them a small batch at a time).
+ */
+export async function selectDueRetries(
+  db: Db,
+  now: string,
+  limit: number,
+  after?: { at: string; id: number },
+): Promise<(UnpaidOrder & { nextRetryAt: string })[]> {
+  let query = db
     .selectFrom('orders')
-    .select(unpaidColumns)
+    .select([...unpaidColumns, 'next_retry_at'])
     .where('payment_status', '=', 'unpaid')
     .where('next_retry_at', 'is not', null)
-    .where('next_retry_at', '<=', now)
-    .orderBy('next_retry_at')
-    .limit(limit)
-    .execute();
-  return rows.map(toUnpaid);
+    .where('next_retry_at', '<=', now);
+  if (after)
+    query = query.where((eb) =>
+      eb.or([
+        eb('next_retry_at', '>', after.at),
+        eb.and([eb('next_retry_at', '=', after.at), eb('id', '>', after.id)]),
+      ]),
+    );
+  const rows = await query.orderBy('next_retry_at').orderBy('id').limit(limit).execute();
+  // Selected where it is not null above.
+  return rows.map((row) => ({ ...toUnpaid(row), nextRetryAt: row.next_retry_at ?? now }));
 }
 
 export async function selectUnpaidOrdersOf(db: Db, customerId: number): Promise<UnpaidOrder[]> {
@@ -442,6 +494,7 @@ export interface StaffOrderRow {
   discountCents: number;
   totalCents: number;
   refundCents: number;
+  refundReservedCents: number;
   couponCode: string | null;
   trackingNumber: string | null;
   chargeId: string | null;
@@ -474,6 +527,7 @@ function staffOrderQuery(db: Db) {
       'o.discount_cents',
       'o.total_cents',
       'o.refund_cents',
+      'o.refund_reserved_cents',
       'o.coupon_code',
       'o.tracking_number',
       'o.charge_id',
@@ -512,6 +566,7 @@ function toStaffOrder(r: StaffOrderDbRow): StaffOrderRow {
     discountCents: r.discount_cents,
     totalCents: r.total_cents,
     refundCents: r.refund_cents,
+    refundReservedCents: r.refund_reserved_cents,
     couponCode: r.coupon_code,
     trackingNumber: r.tracking_number,
     chargeId: r.charge_id,
@@ -593,27 +648,81 @@ export async function updateOrderStatus(
   return Number(result.numUpdatedRows) === 1;
 }
 
-/** Adds a refund once per expected total (compare-and-set on refund_cents). */
-export async function addRefund(
+/**
+ * Reserves a refund before the gateway is asked: one conditional update that holds only while what
+ * was captured covers everything refunded, everything reserved and this amount, so concurrent
+ * refunds from any number of instances can never add up to more than the charge.
+ */
+export async function reserveRefund(
   db: Db,
   id: number,
-  refundedBefore: number,
   amountCents: number,
-  fullyRefunded: boolean,
+  fromStatuses: readonly OrderStatus[],
   now: string,
 ): Promise<boolean> {
   const result = await db
     .updateTable('orders')
-    .set({
-      refund_cents: refundedBefore + amountCents,
-      payment_status: fullyRefunded ? 'refunded' : 'partially_refunded',
-      ...(fullyRefunded ? { status: 'REFUNDED' as const } : {}),
+    .set((eb) => ({
+      refund_reserved_cents: eb('refund_reserved_cents', '+', amountCents),
       updated_at: now,
-    })
+    }))
     .where('id', '=', id)
-    .where('refund_cents', '=', refundedBefore)
+    .where('charge_id', 'is not', null)
+    .where('payment_status', 'in', ['paid', 'partially_refunded'])
+    .where('status', 'in', fromStatuses)
+    .where((eb) =>
+      eb(
+        eb(eb('refund_cents', '+', eb.ref('refund_reserved_cents')), '+', amountCents),
+        '<=',
+        eb.ref('total_cents'),
+      ),
+    )
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
+}
+
+/**
+ * Moves a reserved refund the gateway made into refund_cents; the order is Refunded once all of it
+ * is back, or Cancelled when the refund was a cancellation's.
+ */
+export async function applyReservedRefund(
+  db: Db,
+  id: number,
+  amountCents: number,
+  cancel: boolean,
+  now: string,
+): Promise<void> {
+  const full = sql<boolean>`refund_cents + ${amountCents} >= total_cents`;
+  await db
+    .updateTable('orders')
+    .set((eb) => ({
+      refund_cents: eb('refund_cents', '+', amountCents),
+      refund_reserved_cents: eb('refund_reserved_cents', '-', amountCents),
+      payment_status: sql<string>`case when ${full} then 'refunded' else 'partially_refunded' end`,
+      status: cancel
+        ? sql<OrderStatus>`'CANCELLED'`
+        : sql<OrderStatus>`case when ${full} then 'REFUNDED' else status end`,
+      updated_at: now,
+    }))
+    .where('id', '=', id)
+    .execute();
+}
+
+/** Gives a reservation back when the gateway refused the refund. */
+export async function freeRefundReservation(
+  db: Db,
+  id: number,
+  amountCents: number,
+  now: string,
+): Promise<void> {
+  await db
+    .updateTable('orders')
+    .set((eb) => ({
+      refund_reserved_cents: eb('refund_reserved_cents', '-', amountCents),
+      updated_at: now,
+    }))
+    .where('id', '=', id)
+    .execute();
 }
 
 export async function selectStaffOrderItems(db: Db, id: number) {
@@ -659,6 +768,7 @@ export async function selectVisitOrder(db: Db, id: number) {
       'charge_id',
       'total_cents',
       'customer_id',
+      'ship_state',
     ])
     .where('id', '=', id)
     .executeTakeFirst();
@@ -671,6 +781,7 @@ export async function selectVisitOrder(db: Db, id: number) {
       chargeId: row.charge_id,
       totalCents: row.total_cents,
       customerId: row.customer_id,
+      shipState: row.ship_state,
     }
   );
 }

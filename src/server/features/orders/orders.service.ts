@@ -65,12 +65,17 @@ export function markOrderPaid(ctx: AppContext, orderId: number, chargeId: string
   return q.markOrderPaid(ctx.db, orderId, chargeId, ctx.clock.now().toISOString());
 }
 
+/** Removes an order still pending payment; true when this call removed it. */
 export function discardOrderAttempt(ctx: AppContext, orderId: number) {
   return q.deletePendingOrder(ctx.db, orderId);
 }
 
-export function dueRetries(ctx: AppContext, limit: number) {
-  return q.selectDueRetries(ctx.db, ctx.clock.now().toISOString(), limit);
+export function orderForPayment(ctx: AppContext, orderId: number) {
+  return q.selectOrderForPayment(ctx.db, orderId);
+}
+
+export function dueRetries(ctx: AppContext, limit: number, after?: { at: string; id: number }) {
+  return q.selectDueRetries(ctx.db, ctx.clock.now().toISOString(), limit, after);
 }
 
 export function unpaidOrdersOf(ctx: AppContext, customerId: number) {

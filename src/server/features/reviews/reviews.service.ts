@@ -3,7 +3,18 @@ import { sessionUser } from '#server/features/auth/auth.service.ts';
 import { sendAsCareTeam, visitThread } from '#server/features/messaging/messaging.service.ts';
 import { markCaptured, markDeclined, visitOrder } from '#server/features/orders/orders.service.ts';
 import type { StaffSession } from '#server/features/staff/staff.service.ts';
+import { queueEmail, sendQueuedSoon } from '#server/features/outbox/outbox.service.ts';
 import { startRefillPlan } from '#server/features/subscriptions/subscriptions.service.ts';
+import {
+  capture,
+  outcomeOf,
+  refundOrphanCharge,
+  release,
+  settleCall,
+  type GatewayCall,
+  type LedgerRow,
+} from '#server/features/payments/payments.service.ts';
+import { publicIdOf } from '#server/features/uploads/uploads.service.ts';
 import {
   chartBase,
   decideVisit,
@@ -14,11 +25,13 @@ import {
   visitAnswersOf,
 } from '#server/features/visits/visits.service.ts';
 import { emailHtml, emailSignature } from '#server/lib/email-layout.ts';
+import { faultPoint } from '#server/lib/faults.ts';
 import { AppError, notFound } from '#server/plugins/errors.ts';
 import { ageOn, calendarDateOf } from '#shared/dates.ts';
 import { effectiveAnswers, riskFlags, visibleItems } from '#shared/questionnaires/engine.ts';
 import type { AnswerValue, QuestionnaireItem } from '#shared/questionnaires/format.ts';
 import { addDays } from '#shared/subscriptions.ts';
+import { stateName } from '#shared/us-states.ts';
 import { programs, treatmentWords, type Chart, type ProgramCategory } from '#shared/telehealth.ts';
 
 /**
@@ -115,7 +128,11 @@ export async function chart(ctx: AppContext, staff: StaffSession, visitId: numbe
       })),
     risk_flags: riskFlags(questionnaire, answers),
     preferences: toPreferences(JSON.parse(base.preferences) as Record<string, unknown>),
-    photo_upload_id: base.photo_upload_id,
+    photo_uploaded: base.photo_upload_id !== null,
+    photo_upload_key:
+      base.photo_upload_id !== null && base.status === 'PENDING_REVIEW'
+        ? await publicIdOf(ctx, base.photo_upload_id)
+        : null,
     order: order
       ? {
           order_number: order.orderNumber,
@@ -168,34 +185,130 @@ export async function approveVisit(
     : undefined;
   if (!order?.chargeId)
     throw new AppError(409, 'NO_AUTHORIZATION', 'This visit has no payment to charge.');
-  const charged = await ctx.payments.capture({ authorizationId: order.chargeId }, ctx.clock.now());
-  if (!charged.ok) throw new AppError(402, 'CAPTURE_FAILED', charged.message);
-  await markCaptured(ctx, order.id, charged.chargeId);
-  if (!(await decideVisit(ctx, visitId, 'APPROVED', null)))
-    throw new AppError(409, 'VISIT_DECIDED', 'This visit has already been decided.');
-  const prescriptionId = await recordPrescription(ctx, {
-    visitId,
-    customerId: current.patient.customer_id,
-    providerId: staff.staff.id,
-    drug: prescription.drug,
-    dosage: prescription.dosage,
-    quantity: prescription.quantity,
-    refills: prescription.refills,
-    validUntil: prescription.valid_until,
-  });
-  await startRefillPlan(ctx, {
-    customerId: current.patient.customer_id,
-    prescriptionId,
-    refills: prescription.refills,
-    validUntil: prescription.valid_until,
-    name: refillName(current.category, prescription.drug, prescription.dosage),
-    image: programs[current.category].illustration,
-    category: current.category,
-    unitPriceCents: order.totalCents,
+  // Nothing is charged or prescribed for an order that would ship out of the visit's state (one
+  // placed before checkout checked it): the prescription is valid only where the patient was seen.
+  if (order.shipState !== current.patient.state)
+    throw new AppError(
+      409,
+      'SHIPPING_STATE',
+      `This order ships to ${stateName(order.shipState)}, but the visit is for ${stateName(current.patient.state)}: a prescription can ship only there. Decline the visit, or ask the patient for an address in ${stateName(current.patient.state)}.`,
+    );
+  const call: GatewayCall = {
+    purpose: 'approval',
+    idempotencyKey: `capture:${order.id}`,
+    amountCents: order.totalCents,
     orderId: order.id,
-  });
-  await sendDecision(ctx, current.patient.customer_id);
+    visitId,
+    sourceRef: order.chargeId,
+    staffId: staff.staff.id,
+    // What the reconciler needs to finish the approval as the provider made it after a crash.
+    details: { prescription } satisfies ApprovalDetails,
+  };
+  const charged = await capture(ctx, call);
+  if (!charged.ok) {
+    await settleCall(ctx, call.idempotencyKey, outcomeOf(charged));
+    throw new AppError(402, 'CAPTURE_FAILED', charged.message);
+  }
+  if (!(await completeApproval(ctx, call, charged.chargeId)))
+    throw new AppError(409, 'VISIT_DECIDED', 'This visit has already been decided.');
   return chart(ctx, staff, visitId);
+}
+
+interface ApprovalDetails {
+  prescription: {
+    drug: string;
+    dosage: string;
+    quantity: number;
+    refills: number;
+    valid_until: string;
+  };
+}
+
+/**
+ * Makes a captured visit order an approved visit, in one transaction with the ledger's record of the
+ * capture: the order moves to fulfilment, the visit is approved and the patient told, the
+ * prescription and its refill plan start. The request and the reconciler both finish an approval
+ * through here. False when the visit was decided otherwise meanwhile; the captured amount is then
+ * refunded, so nobody pays for a visit that was not approved.
+ */
+async function completeApproval(
+  ctx: AppContext,
+  call: GatewayCall,
+  chargeId: string,
+): Promise<boolean> {
+  const orderId = call.orderId ?? 0;
+  const visitId = call.visitId ?? 0;
+  const { prescription } = call.details as ApprovalDetails;
+  const base = await chartBase(ctx, visitId);
+  const order = await visitOrder(ctx, orderId);
+  if (!base || !order) return false;
+  const user = await sessionUser(ctx, order.customerId);
+  const approved = await ctx.db.transaction().execute(async (trx) => {
+    const tx = { ...ctx, db: trx };
+    await settleCall(tx, call.idempotencyKey, { ok: true, ref: chargeId });
+    if (!(await markCaptured(tx, orderId, chargeId))) return false;
+    if (!(await decideAndTellIn(tx, visitId, 'APPROVED', null, user))) return false;
+    const prescriptionId = await recordPrescription(tx, {
+      visitId,
+      customerId: order.customerId,
+      providerId: call.staffId ?? 0,
+      drug: prescription.drug,
+      dosage: prescription.dosage,
+      quantity: prescription.quantity,
+      refills: prescription.refills,
+      validUntil: prescription.valid_until,
+    });
+    await startRefillPlan(tx, {
+      customerId: order.customerId,
+      prescriptionId,
+      refills: prescription.refills,
+      validUntil: prescription.valid_until,
+      name: refillName(base.category, prescription.drug, prescription.dosage),
+      image: programs[base.category].illustration,
+      category: base.category,
+      unitPriceCents: order.totalCents,
+      orderId,
+    });
+    return true;
+  });
+  if (approved) {
+    faultPoint(ctx.env, 'approval:after-commit');
+    sendQueuedSoon(ctx);
+    return true;
+  }
+  const now = await visitOrder(ctx, orderId);
+  if (now?.chargeId === chargeId && now.paymentStatus !== 'authorized') return true;
+  await refundOrphanCharge(ctx, { chargeId, amountCents: order.totalCents, orderId });
+  return false;
+}
+
+/**
+ * For the payment reconciler: finishes an approval a crash interrupted around its capture. The
+ * gateway captures an authorisation once, so asking again answers the capture it made (or makes it,
+ * as the provider asked); a hold that is gone leaves the visit waiting for review.
+ */
+export async function finishApproval(ctx: AppContext, row: LedgerRow): Promise<void> {
+  const call = callOf(row);
+  const charged = await capture(ctx, call);
+  if (!charged.ok) {
+    await settleCall(ctx, call.idempotencyKey, outcomeOf(charged));
+    return;
+  }
+  await completeApproval(ctx, call, charged.chargeId);
+}
+
+function callOf(row: LedgerRow): GatewayCall {
+  return {
+    purpose: row.purpose,
+    idempotencyKey: row.idempotencyKey,
+    amountCents: row.amountCents,
+    orderId: row.orderId,
+    visitId: row.visitId,
+    sourceRef: row.sourceRef,
+    staffId: row.staffId,
+    staffIp: row.staffIp,
+    details: row.details === null ? undefined : (JSON.parse(row.details) as unknown),
+  };
 }
 
 /** Declines with a reason the patient sees; the hold on their card is released. */
@@ -210,23 +323,101 @@ export async function declineVisit(
     throw new AppError(409, 'VISIT_DECIDED', 'This visit has already been decided.');
   const orderId = (await chartBase(ctx, visitId))?.order_id;
   const order = orderId ? await visitOrder(ctx, orderId) : undefined;
-  if (order?.chargeId)
-    await ctx.payments.release({ authorizationId: order.chargeId }, ctx.clock.now());
-  if (order) await markDeclined(ctx, order.id, reason);
-  if (!(await decideVisit(ctx, visitId, 'DECLINED', reason)))
+  const call: GatewayCall = {
+    purpose: 'decline',
+    idempotencyKey: `decline:${order?.id ?? `visit-${visitId}`}`,
+    amountCents: order?.totalCents ?? 0,
+    orderId: order?.id ?? null,
+    visitId,
+    sourceRef: order?.chargeId ?? null,
+    staffId: staff.staff.id,
+    details: { reason } satisfies DeclineDetails,
+  };
+  let released = false;
+  if (order?.chargeId) {
+    const outcome = await release(ctx, call);
+    released = outcome.ok;
+    if (!outcome.ok) {
+      await settleCall(ctx, call.idempotencyKey, outcome);
+      // A hold already taken is an approved visit; one that lapsed or was never made declines.
+      if (order.paymentStatus === 'paid')
+        throw new AppError(409, 'VISIT_DECIDED', 'This visit has already been decided.');
+    }
+  }
+  if (!(await completeDecline(ctx, call, released)))
     throw new AppError(409, 'VISIT_DECIDED', 'This visit has already been decided.');
-  await sendDecision(ctx, current.patient.customer_id);
   return chart(ctx, staff, visitId);
 }
 
+interface DeclineDetails {
+  reason: string;
+}
+
+/**
+ * Records a decline with the ledger's record of the released hold, in one transaction: the order is
+ * declined, the visit decided and the patient told. False when someone else decided first.
+ */
+async function completeDecline(
+  ctx: AppContext,
+  call: GatewayCall,
+  released: boolean,
+): Promise<boolean> {
+  const { reason } = call.details as DeclineDetails;
+  const base = await chartBase(ctx, call.visitId ?? 0);
+  if (!base) return false;
+  const user = await sessionUser(ctx, base.customer_id);
+  const declined = await ctx.db.transaction().execute(async (trx) => {
+    const tx = { ...ctx, db: trx };
+    if (released && call.sourceRef)
+      await settleCall(tx, call.idempotencyKey, { ok: true, ref: call.sourceRef });
+    if (call.orderId !== null && call.orderId !== undefined)
+      await markDeclined(tx, call.orderId, reason);
+    return decideAndTellIn(tx, call.visitId ?? 0, 'DECLINED', reason, user);
+  });
+  if (declined) {
+    faultPoint(ctx.env, 'decline:after-commit');
+    sendQueuedSoon(ctx);
+  }
+  return declined;
+}
+
+/** For the payment reconciler: finishes a decline a crash interrupted around its release. */
+export async function finishDecline(ctx: AppContext, row: LedgerRow): Promise<void> {
+  const call = callOf(row);
+  const released = await release(ctx, call);
+  if (!released.ok) {
+    await settleCall(ctx, call.idempotencyKey, released);
+    return;
+  }
+  await completeDecline(ctx, call, true);
+}
+
+/**
+ * Records the decision and queues the patient's notice in the caller's transaction: decided and
+ * told, or neither. False when someone else decided first.
+ */
+async function decideAndTellIn(
+  tx: AppContext,
+  visitId: number,
+  status: 'APPROVED' | 'DECLINED',
+  reason: string | null,
+  user: { first_name: string; email: string },
+): Promise<boolean> {
+  if (!(await decideVisit(tx, visitId, status, reason))) return false;
+  await sendDecision(tx, user);
+  return true;
+}
+
 /** No diagnosis or medicine in the e-mail: only that the provider has replied. */
-async function sendDecision(ctx: AppContext, customerId: number): Promise<void> {
-  const user = await sessionUser(ctx, customerId);
+async function sendDecision(
+  ctx: AppContext,
+  user: { first_name: string; email: string },
+): Promise<void> {
   const lines = [
     `Hello ${user.first_name},`,
     'Your provider has reviewed your online visit. Log in to your account to read their reply on the Orders page.',
   ];
-  await ctx.mailer.send({
+  await queueEmail(ctx, {
     to: user.email,
     subject: 'Your provider has replied',
     text: [...lines, '', ...emailSignature].join('\n'),

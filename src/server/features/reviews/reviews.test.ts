@@ -93,10 +93,10 @@ describe(`provider review (${testDialect})`, () => {
       order: { payment_status: 'authorized' },
     });
     expect(body.answers.length).toBeGreaterThan(5);
-    expect(body.photo_upload_id).not.toBeNull();
+    expect(body.photo_upload_key).toMatch(/^[\w-]{22}$/);
     const photo = await t.app.inject({
       method: 'GET',
-      url: `/lapi/uploads/${body.photo_upload_id}`,
+      url: `/lapi/uploads/${body.photo_upload_key}`,
       headers: { cookie },
     });
     expect(photo.statusCode).toBe(200);

@@ -1,10 +1,12 @@
 import crypto from 'node:crypto';
 import type { AppContext } from '#server/context.ts';
 import {
-  enforceAddressLimit,
-  enforceRateLimit,
-  hashToken,
-} from '#server/features/auth/auth.service.ts';
+  admitLogin,
+  rememberDevice,
+  requestLoginUnlock,
+  type DeviceCookie,
+} from '#server/features/auth/auth.devices.ts';
+import { hashToken } from '#server/features/auth/auth.service.ts';
 import { decoyPasswordHash, verifyPassword } from '#server/features/auth/passwords.ts';
 import { verifyTotp } from '#server/lib/totp.ts';
 import { AppError } from '#server/plugins/errors.ts';
@@ -34,15 +36,24 @@ function toUser(row: q.StaffRow): StaffUser {
 const refused = () =>
   new AppError(401, 'INVALID_CREDENTIALS', 'The email, password or code is incorrect.');
 
-/** Password and a TOTP code from an authenticator app, each code usable once. */
+/**
+ * Password and a TOTP code from an authenticator app, each code usable once, on any device. The
+ * same protection as customers' log-in (auth.devices.ts): a wrong password or code from an unknown
+ * device counts against the account; a device that has logged in before is not held up by them.
+ */
 export async function staffLogin(
   ctx: AppContext,
   input: StaffLogin,
-  ip: string,
-): Promise<{ token: string; maxAgeSeconds: number; staff: StaffUser }> {
-  await enforceAddressLimit(ctx, `staff-login:ip:${ip}`, 20, 15 * 60_000);
-  await enforceRateLimit(ctx, `staff-login:account:${input.email}`, 10, 15 * 60_000);
+  meta: { ip: string; deviceToken: string | undefined },
+): Promise<{ token: string; maxAgeSeconds: number; staff: StaffUser; device: DeviceCookie }> {
   const staff = await q.selectStaffByEmail(ctx.db, input.email);
+  const admitted = await admitLogin(ctx, {
+    kind: 'staff',
+    email: input.email,
+    accountId: staff?.id,
+    ip: meta.ip,
+    deviceToken: meta.deviceToken,
+  });
   const passwordOk = await verifyPassword(
     staff?.passwordHash ?? (await decoyPasswordHash()),
     input.password,
@@ -50,6 +61,8 @@ export async function staffLogin(
   if (!staff || !staff.active || !passwordOk) throw refused();
   const step = verifyTotp(staff.totpSecret, input.code, ctx.clock.now());
   if (step === null || !(await q.useTotpStep(ctx.db, staff.id, step))) throw refused();
+  await admitted.succeeded();
+  const device = await rememberDevice(ctx, 'staff', staff.id, meta.deviceToken);
   const token = crypto.randomBytes(32).toString('base64url');
   const now = ctx.clock.now();
   await q.insertStaffSession(ctx.db, {
@@ -58,7 +71,15 @@ export async function staffLogin(
     now: now.toISOString(),
     expiresAt: new Date(now.getTime() + STAFF_ABSOLUTE_MS).toISOString(),
   });
-  return { token, maxAgeSeconds: STAFF_ABSOLUTE_MS / 1000, staff: toUser(staff) };
+  return { token, maxAgeSeconds: STAFF_ABSOLUTE_MS / 1000, staff: toUser(staff), device };
+}
+
+/** The e-mailed link that lets a new device log in while a staff account's log-ins are limited. */
+export function requestStaffUnlock(ctx: AppContext, email: string, ip: string): Promise<void> {
+  return requestLoginUnlock(ctx, 'staff', email, ip, async () => {
+    const staff = await q.selectStaffByEmail(ctx.db, email);
+    return staff?.active ? { id: staff.id, email: staff.email, name: staff.name } : undefined;
+  });
 }
 
 export async function resolveStaffSession(
@@ -104,6 +125,26 @@ export async function audit(
     subjectType: entry.subjectType,
     subjectId: entry.subjectId === undefined ? null : String(entry.subjectId),
     customerId: entry.customerId ?? null,
+    ip: entry.ip,
+    at: ctx.clock.now().toISOString(),
+  });
+}
+
+/**
+ * The same entry for a change finished without the session at hand (a refund the payment
+ * reconciler completed for the staff member who asked for it).
+ */
+export async function auditAs(
+  ctx: AppContext,
+  staffId: number,
+  entry: { action: string; subjectType: string; subjectId: string; customerId: number; ip: string },
+): Promise<void> {
+  await q.insertAudit(ctx.db, {
+    staffId,
+    action: entry.action,
+    subjectType: entry.subjectType,
+    subjectId: entry.subjectId,
+    customerId: entry.customerId,
     ip: entry.ip,
     at: ctx.clock.now().toISOString(),
   });

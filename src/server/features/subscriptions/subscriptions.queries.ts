@@ -238,21 +238,29 @@ export async function saveSubscription(
   return Number(result.numUpdatedRows) === 1;
 }
 
-/** Active subscriptions whose billing date has come, oldest first. */
+/**
+ * Active subscriptions whose billing date has come, oldest first; with `after`, only those past that
+ * place in the same order (billing walks the due list a small batch at a time).
+ */
 export async function selectDueSubscriptions(
   db: Db,
   today: string,
   limit: number,
+  after?: { date: string; id: number },
 ): Promise<SubscriptionRow[]> {
-  const rows = await db
+  let query = db
     .selectFrom('subscriptions')
     .select(columns)
     .where('status', '=', 'ACTIVE')
-    .where('next_billing_date', '<=', today)
-    .orderBy('next_billing_date')
-    .orderBy('id')
-    .limit(limit)
-    .execute();
+    .where('next_billing_date', '<=', today);
+  if (after)
+    query = query.where((eb) =>
+      eb.or([
+        eb('next_billing_date', '>', after.date),
+        eb.and([eb('next_billing_date', '=', after.date), eb('id', '>', after.id)]),
+      ]),
+    );
+  const rows = await query.orderBy('next_billing_date').orderBy('id').limit(limit).execute();
   return rows.map(toRow);
 }
 

@@ -241,8 +241,12 @@ export async function changeSubscription(
 
 // --- For billing ---------------------------------------------------------------------------------
 
-export function dueSubscriptions(ctx: AppContext, limit: number) {
-  return q.selectDueSubscriptions(ctx.db, today(ctx), limit);
+export function dueSubscriptions(
+  ctx: AppContext,
+  limit: number,
+  after?: { date: string; id: number },
+) {
+  return q.selectDueSubscriptions(ctx.db, today(ctx), limit, after);
 }
 
 export function resumeEndedPauses(ctx: AppContext) {

@@ -8,6 +8,7 @@ export async function insertUpload(
   upload: {
     customerId: number;
     visitId: number | null;
+    publicId: string;
     mimeType: string;
     sizeBytes: number;
     storedName: string;
@@ -19,6 +20,7 @@ export async function insertUpload(
     .values({
       customer_id: upload.customerId,
       visit_id: upload.visitId,
+      public_id: upload.publicId,
       kind: 'photo_id',
       mime_type: upload.mimeType,
       size_bytes: upload.sizeBytes,
@@ -30,19 +32,52 @@ export async function insertUpload(
   return row.id;
 }
 
-export async function selectUpload(db: Db, id: number) {
+export interface UploadRow {
+  id: number;
+  customerId: number;
+  mimeType: string;
+  storedName: string;
+  /** The visit that has this upload as its photo ID now (a replaced photo has none). */
+  visit: { status: string; state: string | null } | null;
+}
+
+/** An upload by its public id, with the visit it is the current photo ID of. */
+export async function selectUploadByPublicId(
+  db: Db,
+  publicId: string,
+): Promise<UploadRow | undefined> {
   const row = await db
-    .selectFrom('uploads')
-    .select(['id', 'customer_id', 'visit_id', 'mime_type', 'stored_name'])
-    .where('id', '=', id)
+    .selectFrom('uploads as u')
+    .leftJoin('visits as v', (join) =>
+      join.onRef('v.id', '=', 'u.visit_id').onRef('v.photo_upload_id', '=', 'u.id'),
+    )
+    .select([
+      'u.id',
+      'u.customer_id',
+      'u.mime_type',
+      'u.stored_name',
+      'v.id as visit_id',
+      'v.status',
+      'v.state',
+    ])
+    .where('u.public_id', '=', publicId)
     .executeTakeFirst();
   return (
     row && {
       id: row.id,
       customerId: row.customer_id,
-      visitId: row.visit_id,
       mimeType: row.mime_type,
       storedName: row.stored_name,
+      visit: row.visit_id === null ? null : { status: row.status ?? '', state: row.state },
     }
   );
+}
+
+export async function selectPublicId(db: Db, id: number): Promise<string | null> {
+  const row = await db
+    .selectFrom('uploads')
+    .select('public_id')
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return row?.public_id ?? null;
 }

@@ -12,9 +12,20 @@ import {
   discardOrderAttempt,
   markAuthorized,
   orderAttempt,
+  visitOrder,
 } from '#server/features/orders/orders.service.ts';
+import { queueEmail, sendQueuedSoon } from '#server/features/outbox/outbox.service.ts';
+import {
+  authorize,
+  gatewayRecord,
+  outcomeOf,
+  release,
+  settleCall,
+  type LedgerRow,
+} from '#server/features/payments/payments.service.ts';
 import { storePhotoId } from '#server/features/uploads/uploads.service.ts';
 import { emailHtml, emailSignature } from '#server/lib/email-layout.ts';
+import { faultPoint } from '#server/lib/faults.ts';
 import { AppError, notFound } from '#server/plugins/errors.ts';
 import { dobProblem, isoDate, parseUsDate } from '#shared/dates.ts';
 import { messages } from '#shared/messages.ts';
@@ -45,7 +56,7 @@ import {
   type QuestionState,
   type VisitPreferences,
 } from '#shared/telehealth.ts';
-import { isUsState, usStates } from '#shared/us-states.ts';
+import { isUsState, prescriptionShipsOnlyTo, usStates } from '#shared/us-states.ts';
 import * as q from './visits.queries.ts';
 
 /** States where the service has licensed providers, unless STATES_ALLOWED says otherwise. */
@@ -476,14 +487,15 @@ export async function attachPhotoId(
   session: ActiveSession,
   visitId: number,
   bytes: Buffer,
-): Promise<{ uploadId: number; destination: string }> {
+): Promise<{ uploadId: string; destination: string }> {
   const visit = await ownVisit(ctx, session, visitId);
   requireQuestionsDone(visit);
   if (visit.step === 'preferences')
     throw new AppError(409, 'VISIT_STEP', 'Please choose your treatment first.');
-  const uploadId = await storePhotoId(ctx, session.customerId, visit.id, bytes);
-  await q.attachPhoto(ctx.db, visit.id, uploadId, ctx.clock.now().toISOString());
-  return { uploadId, destination: `/visit/${visit.category}/consent` };
+  const upload = await storePhotoId(ctx, session.customerId, visit.id, bytes);
+  await q.attachPhoto(ctx.db, visit.id, upload.id, ctx.clock.now().toISOString());
+  // The answer names the upload by its opaque id only (decision 005).
+  return { uploadId: upload.publicId, destination: `/visit/${visit.category}/consent` };
 }
 
 /** Consent to telehealth (linking /consent-to-telehealth); the visit moves on to checkout. */
@@ -536,6 +548,11 @@ export async function submitVisit(
   const dosage = treatment?.dosages.find((d) => d.code === preferences.dosage);
   if (!treatment || !frequency || !dosage)
     throw new AppError(409, 'VISIT_STEP', 'Please choose your treatment first.');
+  // The provider is licensed, and the prescription valid, only where the visit was eligible.
+  if (!visit.state || input.shipping.state !== visit.state) {
+    const message = prescriptionShipsOnlyTo(visit.state ?? '');
+    throw new AppError(400, 'SHIPPING_STATE', message, { 'shipping.state': message });
+  }
 
   if (input.payment.method === 'card') {
     const { ccnum, ccexp, cccvv } = input.payment;
@@ -584,24 +601,27 @@ export async function submitVisit(
   const attempt = await orderAttempt(ctx, key);
   if (!order || !attempt)
     throw new AppError(409, 'VISIT_BUSY', 'Your visit is being submitted. Please wait a moment.');
-  const held = await ctx.payments.authorize(
-    { token, amountCents: attempt.totalCents, idempotencyKey: `authorize:${attempt.id}` },
-    ctx.clock.now(),
-  );
+  const call = {
+    purpose: 'visit',
+    idempotencyKey: authorizationKey(attempt.id),
+    amountCents: attempt.totalCents,
+    orderId: attempt.id,
+    visitId: visit.id,
+  };
+  const held = await authorize(ctx, call, token);
   if (!held.ok) {
-    await discardOrderAttempt(ctx, attempt.id);
+    await ctx.db.transaction().execute(async (trx) => {
+      const tx = { ...ctx, db: trx };
+      await settleCall(tx, call.idempotencyKey, outcomeOf(held));
+      await discardOrderAttempt(tx, attempt.id);
+    });
     throw new AppError(402, 'CARD_DECLINED', held.message, { ccnum: held.message });
   }
-  await markAuthorized(ctx, attempt.id, held.authorizationId);
-  const provider = await q.selectProviderFor(ctx.db, visit.state ?? '');
-  await q.markSubmitted(
-    ctx.db,
-    visit.id,
-    attempt.id,
-    provider?.id ?? null,
-    ctx.clock.now().toISOString(),
-  );
-  await sendVisitReceived(ctx, session.customerId);
+  if (!(await completeSubmission(ctx, visit.id, attempt.id, held.authorizationId))) {
+    // The attempt was undone while the gateway was answering: nothing stays held.
+    await releaseOrphanHold(ctx, attempt.id, held.authorizationId, attempt.totalCents);
+    throw new AppError(409, 'VISIT_BUSY', 'Your visit is being submitted. Please wait a moment.');
+  }
   return {
     orderNumber: attempt.orderNumber,
     amountCents: attempt.totalCents,
@@ -609,15 +629,102 @@ export async function submitVisit(
   };
 }
 
+/** The gateway key of a visit order's authorisation. */
+const authorizationKey = (orderId: number) => `authorize:${orderId}`;
+
+/**
+ * Makes an authorised visit order a submitted visit, in one transaction with the ledger's record of
+ * the authorisation: the order waits for review, the visit for its provider, the e-mail is queued.
+ * The request and the reconciler both finish a submission through here. False when the order is
+ * gone (the attempt was undone): the caller releases the hold.
+ */
+async function completeSubmission(
+  ctx: AppContext,
+  visitId: number,
+  orderId: number,
+  authorizationId: string,
+): Promise<boolean> {
+  const visit = await q.selectVisit(ctx.db, visitId);
+  if (!visit) return false;
+  const provider = await q.selectProviderFor(ctx.db, visit.state ?? '');
+  const user = await sessionUser(ctx, visit.customerId);
+  // Submitted and acknowledged, or neither; a repeated submission queues no second e-mail.
+  const submitted = await ctx.db.transaction().execute(async (trx) => {
+    const tx = { ...ctx, db: trx };
+    await settleCall(tx, authorizationKey(orderId), { ok: true, ref: authorizationId });
+    await markAuthorized(tx, orderId, authorizationId);
+    if (
+      !(await q.markSubmitted(
+        trx,
+        visitId,
+        orderId,
+        provider?.id ?? null,
+        ctx.clock.now().toISOString(),
+      ))
+    )
+      return false;
+    await sendVisitReceived(tx, user);
+    return true;
+  });
+  if (submitted) {
+    faultPoint(ctx.env, 'visit:after-commit');
+    sendQueuedSoon(ctx);
+  }
+  const order = await visitOrder(ctx, orderId);
+  return order?.chargeId === authorizationId && order.paymentStatus !== 'pending';
+}
+
+async function releaseOrphanHold(
+  ctx: AppContext,
+  orderId: number,
+  authorizationId: string,
+  amountCents: number,
+): Promise<void> {
+  const call = {
+    purpose: 'release_orphan',
+    idempotencyKey: `release:${authorizationId}`,
+    amountCents,
+    orderId,
+    sourceRef: authorizationId,
+  };
+  await settleCall(ctx, call.idempotencyKey, await release(ctx, call));
+}
+
+/**
+ * For the payment reconciler: settles a visit authorisation a crash left unanswered, by what the
+ * gateway did. A hold that went through becomes the submitted visit (or is released when its order
+ * is gone); one that failed or never arrived removes the pending order, so the patient can submit
+ * again.
+ */
+export async function finishVisitAuthorization(ctx: AppContext, call: LedgerRow): Promise<void> {
+  const orderId = call.orderId ?? 0;
+  const record = await gatewayRecord(ctx, { idempotencyKey: call.idempotencyKey });
+  if (record?.status === 'authorized' || record?.status === 'succeeded') {
+    if (!(await completeSubmission(ctx, call.visitId ?? 0, orderId, record.id)))
+      await releaseOrphanHold(ctx, orderId, record.id, record.amountCents);
+    return;
+  }
+  await ctx.db.transaction().execute(async (trx) => {
+    const tx = { ...ctx, db: trx };
+    await settleCall(tx, call.idempotencyKey, {
+      ok: false,
+      failure: record?.failureMessage ?? 'The authorisation never reached the gateway.',
+    });
+    await discardOrderAttempt(tx, orderId);
+  });
+}
+
 /** No program, answer or medicine in the e-mail: it says only that a visit is waiting for review. */
-async function sendVisitReceived(ctx: AppContext, customerId: number): Promise<void> {
-  const user = await sessionUser(ctx, customerId);
+async function sendVisitReceived(
+  ctx: AppContext,
+  user: { first_name: string; email: string },
+): Promise<void> {
   const lines = [
     `Hello ${user.first_name},`,
     'Thank you. We received your online visit, and a licensed provider will review it, usually within one business day.',
     'Your card has been authorised but will be charged only if your provider approves treatment. You will find their reply in Messages in your account.',
   ];
-  await ctx.mailer.send({
+  await queueEmail(ctx, {
     to: user.email,
     subject: 'We received your online visit',
     text: [...lines, '', ...emailSignature].join('\n'),

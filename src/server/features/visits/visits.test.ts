@@ -430,9 +430,11 @@ describe(`online visits (${testDialect})`, () => {
     });
     expect(ok.statusCode, ok.body).toBe(200);
     const { upload_id, destination } = ok.json<{
-      data: { upload_id: number; destination: string };
+      data: { upload_id: string; destination: string };
     }>().data;
     expect(destination).toBe('/visit/hair/consent');
+    // Named by an opaque id, never the row's number (decision 005).
+    expect(upload_id).toMatch(/^[\w-]{22}$/);
     expect(stored()).toBe(1);
     const onDisk = fs
       .readFileSync(path.join(uploadsDir, fs.readdirSync(uploadsDir)[0] ?? ''))

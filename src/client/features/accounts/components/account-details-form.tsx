@@ -1,19 +1,31 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQueryClient } from '@tanstack/react-query';
-import { useForm } from 'react-hook-form';
+import { useForm, useWatch } from 'react-hook-form';
+import { z } from 'zod';
 import { AccountUpdateSchema, formatPhone, type AccountData } from '#shared/accounts.ts';
 import { messages } from '#shared/messages.ts';
 import { applyApiError } from '#client/components/forms/form-errors.ts';
-import { TextField } from '#client/components/forms/fields.tsx';
+import { PasswordField, TextField } from '#client/components/forms/fields.tsx';
 import { SubmitButton } from '#client/components/ui/submit-button.tsx';
 import { showToast } from '#client/components/ui/toast.tsx';
-import { refreshMemberData, updateAccount } from '../accounts.api.ts';
+import { accountKeys, refreshMemberData, updateAccount } from '../accounts.api.ts';
 import { dobForForm } from './account-dates.ts';
 import { AccountSection } from './account-section.tsx';
 import { DobField } from './dob-field.tsx';
 
-const ProspectSchema = AccountUpdateSchema.shape.prospect;
-const fieldNames = ['first_name', 'last_name', 'email', 'phoneNo', 'dob'] as const;
+/** The prospect, plus the current password that a new e-mail needs (it never goes otherwise). */
+const DetailsFormSchema = AccountUpdateSchema.shape.prospect.extend({
+  current_password: z.string().max(1024),
+});
+const fieldNames = [
+  'first_name',
+  'last_name',
+  'email',
+  'phoneNo',
+  'dob',
+  'current_password',
+] as const;
+const currentPasswordNeeded = 'Enter your current password to change your email.';
 
 /** Accounts (a): name, e-mail, phone and date of birth → /account/update/ (spec §7). */
 export function AccountDetailsForm({ account }: { account: AccountData }) {
@@ -23,27 +35,52 @@ export function AccountDetailsForm({ account }: { account: AccountData }) {
     handleSubmit,
     setError,
     reset,
+    control,
     formState: { errors, isSubmitting },
   } = useForm({
-    resolver: zodResolver(ProspectSchema),
+    resolver: zodResolver(DetailsFormSchema),
     defaultValues: {
       first_name: account.first_name,
       last_name: account.last_name,
       email: account.email,
       phoneNo: formatPhone(account.phoneNo),
       dob: dobForForm(account.dob),
+      current_password: '',
     },
   });
+  // A new e-mail could hand the account to someone else, so it alone asks for the password.
+  const emailChanging =
+    useWatch({ control, name: 'email' }).trim().toLowerCase() !== account.email.toLowerCase();
 
-  const onSubmit = handleSubmit(async (prospect) => {
+  const onSubmit = handleSubmit(async ({ current_password, ...prospect }) => {
+    const emailChanged = prospect.email !== account.email.toLowerCase();
+    if (emailChanged && !current_password) {
+      setError(
+        'current_password',
+        { type: 'required', message: currentPasswordNeeded },
+        { shouldFocus: true },
+      );
+      return;
+    }
     try {
-      await updateAccount({ leads_id: account.leads_id, prospect });
+      await updateAccount({
+        leads_id: account.leads_id,
+        prospect,
+        ...(emailChanged ? { current_password } : {}),
+      });
       showToast({
         kind: 'success',
         title: messages.accountUpdateTitle,
         description: messages.accountUpdateContent,
       });
-      reset(prospect);
+      if (emailChanged) {
+        showToast({
+          title: 'Your email was changed',
+          description: `We told ${account.email} and logged out your other devices.`,
+        });
+        await queryClient.invalidateQueries({ queryKey: accountKeys.sessions });
+      }
+      reset({ ...prospect, current_password: '' });
       await refreshMemberData(queryClient, account.leads_id);
     } catch (error) {
       const outcome = applyApiError(error, setError, fieldNames);
@@ -90,6 +127,15 @@ export function AccountDetailsForm({ account }: { account: AccountData }) {
             {...register('phoneNo')}
           />
           <DobField error={errors.dob?.message} {...register('dob')} />
+          {emailChanging ? (
+            <PasswordField
+              label="Current password"
+              autoComplete="current-password"
+              hint="Needed to change your email. We will tell your current address, and log out your other devices."
+              error={errors.current_password?.message}
+              {...register('current_password')}
+            />
+          ) : null}
         </div>
         <SubmitButton pending={isSubmitting}>Save details</SubmitButton>
       </form>

@@ -3,15 +3,17 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link } from 'react-router';
-import { LoginSchema } from '#shared/accounts.ts';
+import { LOGIN_LOCKED, LoginSchema } from '#shared/accounts.ts';
 import type { SessionUser } from '#shared/session.ts';
 import { applyApiError } from '#client/components/forms/form-errors.ts';
 import { FormAlert, PasswordField, TextField } from '#client/components/forms/fields.tsx';
 import { textLinkClass } from '#client/components/ui/button.ts';
 import { SubmitButton } from '#client/components/ui/submit-button.tsx';
 import { rememberSessionWithCart } from '#client/features/cart/cart.api.ts';
+import { ApiError } from '#client/lib/api.ts';
 import { paths } from '#client/paths.ts';
-import { logIn } from '../accounts.api.ts';
+import { logIn, requestLoginUnlock } from '../accounts.api.ts';
+import { UnlockOffer } from './unlock-offer.tsx';
 
 interface LoginFormProps {
   /** Called once the session is set (the page redirects, the slider closes). */
@@ -34,6 +36,8 @@ export function LoginForm({
 }: LoginFormProps) {
   const queryClient = useQueryClient();
   const [alert, setAlert] = useState<string | null>(null);
+  /** The account is paused for new devices: offer the e-mailed link for the address typed. */
+  const [locked, setLocked] = useState<{ email: string; message: string } | null>(null);
   const {
     register,
     handleSubmit,
@@ -53,12 +57,17 @@ export function LoginForm({
 
   const onSubmit = handleSubmit(async (values) => {
     setAlert(null);
+    setLocked(null);
     try {
       const result = await logIn(values);
       // The browser cart joins the account's cart as the session starts (spec §3).
       await rememberSessionWithCart(queryClient, result.user);
       onLoggedIn?.(result.user);
     } catch (error) {
+      if (error instanceof ApiError && error.code === LOGIN_LOCKED) {
+        setLocked({ email: values.email, message: error.message });
+        return;
+      }
       // A refused log-in (401) or too many attempts (429) is about the form, not one field.
       const outcome = applyApiError(error, setError, ['email', 'password']);
       if (!outcome.placed) setAlert(outcome.message);
@@ -70,6 +79,14 @@ export function LoginForm({
     // decision 011) must not put what was typed into the address.
     <form method="post" onSubmit={(event) => void onSubmit(event)} noValidate className="space-y-5">
       {alert ? <FormAlert>{alert}</FormAlert> : null}
+      {locked ? (
+        <UnlockOffer
+          key={locked.email}
+          email={locked.email}
+          message={locked.message}
+          requestLink={requestLoginUnlock}
+        />
+      ) : null}
       <TextField
         label="Email"
         type="email"

@@ -101,6 +101,67 @@ describe('Account details', () => {
     expect(details.getByLabelText('Email').getAttribute('aria-invalid')).toBe('true');
   });
 
+  it('asks for the current password only when the email changes, and sends it with the change', async () => {
+    const u = userEvent.setup();
+    let attempt = 0;
+    const { api } = await openAccounts({
+      '/account/update/': () =>
+        ++attempt === 1
+          ? failure(400, 'WRONG_PASSWORD', 'Your current password is incorrect.', {
+              current_password: 'Your current password is incorrect.',
+            })
+          : okMessage('Account updated successfully'),
+    });
+    const details = section('Account details');
+    expect(details.queryByLabelText('Current password')).toBeNull();
+    await u.clear(details.getByLabelText('Email'));
+    await u.type(details.getByLabelText('Email'), 'new-dana@example.com');
+    const current = details.getByLabelText('Current password');
+    expect(current.getAttribute('autocomplete')).toBe('current-password');
+
+    // Nothing is sent without it, and the field says why.
+    await u.click(details.getByRole('button', { name: 'Save details' }));
+    expect(
+      await details.findByText('Enter your current password to change your email.'),
+    ).toBeTruthy();
+    expect(current.getAttribute('aria-invalid')).toBe('true');
+    expect(api.calls.some((call) => call.path === '/account/update/')).toBe(false);
+
+    // A wrong one comes back onto the field.
+    await u.type(current, 'not it');
+    await u.click(details.getByRole('button', { name: 'Save details' }));
+    expect(await details.findByText('Your current password is incorrect.')).toBeTruthy();
+
+    await u.clear(current);
+    await u.type(current, 'my real password');
+    await u.click(details.getByRole('button', { name: 'Save details' }));
+    expect(await screen.findByText('Account updated successfully')).toBeTruthy();
+    // The second toast follows the first (toasts queue 500 ms apart).
+    expect(
+      await screen.findByText('We told dana@example.com and logged out your other devices.'),
+    ).toBeTruthy();
+    const sent = api.calls.filter((call) => call.path === '/account/update/');
+    expect(sent.at(-1)?.body).toMatchObject({
+      leads_id: 'lead-1',
+      prospect: { email: 'new-dana@example.com' },
+      current_password: 'my real password',
+    });
+  });
+
+  it('does not send a password when only other details change', async () => {
+    const u = userEvent.setup();
+    const { api } = await openAccounts({
+      '/account/update/': okMessage('Account updated successfully'),
+    });
+    const details = section('Account details');
+    await u.clear(details.getByLabelText('Last name'));
+    await u.type(details.getByLabelText('Last name'), 'Reyes');
+    await u.click(details.getByRole('button', { name: 'Save details' }));
+    expect(await screen.findByText('Account updated successfully')).toBeTruthy();
+    const body = api.calls.find((call) => call.path === '/account/update/')?.body;
+    expect(body).not.toHaveProperty('current_password');
+  });
+
   it('checks the date of birth before sending', async () => {
     const u = userEvent.setup();
     const { api } = await openAccounts();

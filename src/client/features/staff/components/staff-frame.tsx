@@ -72,6 +72,7 @@ export function StaffFrame({ staff, onLogOut, loggingOut = false, children }: St
                 Orders
               </ConsoleLink>
               <ConsoleLink to={paths.staffInbox}>Inbox</ConsoleLink>
+              <ConsoleLink to={paths.staffOutbox}>Outbox</ConsoleLink>
             </nav>
           ) : null}
           {staff ? (

@@ -2,17 +2,21 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
+import { LOGIN_LOCKED } from '#shared/accounts.ts';
 import { StaffLoginSchema, type StaffUser } from '#shared/staff.ts';
 import { applyApiError } from '#client/components/forms/form-errors.ts';
 import { FormAlert, PasswordField, TextField } from '#client/components/forms/fields.tsx';
 import { SubmitButton } from '#client/components/ui/submit-button.tsx';
+import { UnlockOffer } from '#client/features/accounts/components/unlock-offer.tsx';
 import { ApiError } from '#client/lib/api.ts';
-import { rememberStaff, staffLogIn } from '../staff.api.ts';
+import { rememberStaff, requestStaffUnlock, staffLogIn } from '../staff.api.ts';
 
 /** E-mail, password and the 6-digit code of the staff member's authenticator app. */
 export function StaffLoginForm({ onLoggedIn }: { onLoggedIn: (staff: StaffUser) => void }) {
   const queryClient = useQueryClient();
   const [alert, setAlert] = useState<string | null>(null);
+  /** The account is paused for new devices: offer the e-mailed link for the address typed. */
+  const [locked, setLocked] = useState<{ email: string; message: string } | null>(null);
   const {
     register,
     handleSubmit,
@@ -27,11 +31,16 @@ export function StaffLoginForm({ onLoggedIn }: { onLoggedIn: (staff: StaffUser) 
 
   const onSubmit = handleSubmit(async (values) => {
     setAlert(null);
+    setLocked(null);
     try {
       const staff = await staffLogIn(values);
       rememberStaff(queryClient, staff);
       onLoggedIn(staff);
     } catch (error) {
+      if (error instanceof ApiError && error.code === LOGIN_LOCKED) {
+        setLocked({ email: values.email, message: error.message });
+        return;
+      }
       const outcome = applyApiError(error, setError, ['email', 'password', 'code']);
       if (outcome.placed) return;
       setAlert(outcome.message);
@@ -46,6 +55,14 @@ export function StaffLoginForm({ onLoggedIn }: { onLoggedIn: (staff: StaffUser) 
   return (
     <form onSubmit={(event) => void onSubmit(event)} noValidate className="space-y-5">
       {alert ? <FormAlert>{alert}</FormAlert> : null}
+      {locked ? (
+        <UnlockOffer
+          key={locked.email}
+          email={locked.email}
+          message={locked.message}
+          requestLink={requestStaffUnlock}
+        />
+      ) : null}
       <TextField
         label="Work email"
         type="email"

@@ -1,6 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { Navigate, useParams } from 'react-router';
+import { apiPaths, apiUrl } from '#shared/api.ts';
 import { categoryLabel } from '#shared/catalog.ts';
 import { formatCents } from '#shared/money.ts';
 import { treatmentWords, type Chart } from '#shared/telehealth.ts';
@@ -157,14 +158,18 @@ function ChartView({ chart, back }: { chart: Chart; back: ReactNode }) {
             ) : null}
           </Panel>
           <Panel id="photo-title" title="Photo ID">
-            {chart.photo_upload_id ? (
+            {chart.photo_upload_key ? (
               <img
-                src={`/lapi/uploads/${chart.photo_upload_id}`}
+                src={apiUrl(apiPaths.visitUpload, { id: chart.photo_upload_key })}
                 alt="Photo ID"
                 className="w-full rounded-xl ring-1 ring-line"
               />
             ) : (
-              <p className="text-[0.9375rem] text-ink-soft">No photo ID uploaded.</p>
+              <p className="text-[0.9375rem] text-ink-soft">
+                {chart.photo_uploaded
+                  ? 'The photo ID is shown only while the visit waits for review.'
+                  : 'No photo ID uploaded.'}
+              </p>
             )}
           </Panel>
           <Panel id="order-title" title="Order and payment">

@@ -1,0 +1,41 @@
+import { Link, useSearchParams } from 'react-router';
+import { site } from '#shared/site.ts';
+import { buttonClass } from '#client/components/ui/button.ts';
+import { paths } from '#client/paths.ts';
+import { restoreEmail } from '../accounts.api.ts';
+import { AuthCard } from '../components/auth-card.tsx';
+import { OneTimeLinkAction } from '../components/one-time-link-action.tsx';
+
+/**
+ * /undo-email-change?id=<token>: the link e-mailed to the old address after an e-mail change.
+ * It puts that address back and logs every device out; then the owner chooses a new password.
+ */
+export function UndoEmailChangePage() {
+  const [params] = useSearchParams();
+  const token = params.get('id') ?? '';
+  return (
+    <AuthCard
+      title="Undo email change"
+      intro={`If you did not change the email address of your ${site.name} account, put your address back here. Every device will be logged out.`}
+    >
+      <OneTimeLinkAction
+        key={token}
+        token={token}
+        label="Put my email address back"
+        spend={restoreEmail}
+        otherwise={
+          <a
+            href={`mailto:${site.supportEmail}`}
+            className="font-semibold underline underline-offset-4"
+          >
+            {site.supportEmail}
+          </a>
+        }
+      >
+        <Link to={paths.resetPassword} className={`${buttonClass('primary', 'lg')} w-full`}>
+          Choose a new password
+        </Link>
+      </OneTimeLinkAction>
+    </AuthCard>
+  );
+}

@@ -1,0 +1,112 @@
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_QUANTITY, type Cart } from '#shared/cart.ts';
+import { buildSecondInstance, buildTestApp, testDialect, type TestApp } from '#test/app.ts';
+import { insertCustomer, post, type TestCustomer } from '#test/factories.ts';
+
+/** A product sold in quantities (and one that is not), from the catalogue seed. */
+const COUNTED = 30;
+const SINGLE = 160;
+
+/**
+ * Cart changes made at the same moment all count (issue 11, finding 5). On PostgreSQL the calls are
+ * spread over two instances on one database, as behind a load balancer; on SQLite one instance
+ * serves them (a SQLite file has one server).
+ */
+describe(`cart changes made at the same moment (${testDialect})`, () => {
+  let t: TestApp;
+  let instances: FastifyInstance[];
+  beforeAll(async () => {
+    t = await buildTestApp();
+    instances = testDialect === 'postgres' ? [t.app, await buildSecondInstance(t)] : [t.app];
+  });
+  afterAll(async () => {
+    for (const app of instances.slice(1)) await app.close();
+    await t.close();
+  });
+
+  const on = (i: number) => instances[i % instances.length]!;
+  const quantityOf = async (c: TestCustomer, productId: number) => {
+    const response = await post(t.app, '/lapi/v2/ecom/cart', {}, c.cookie);
+    const cart = response.json<{ data: { cart: Cart } }>().data.cart;
+    return cart.products.items.find((i) => i.product_id === productId)?.quantity ?? 0;
+  };
+  const addOne = (i: number, c: TestCustomer, productId = COUNTED) =>
+    post(on(i), '/lapi/v2/ecom/add-product', { product_id: productId, quantity: 1 }, c.cookie);
+  const mergeOne = (i: number, c: TestCustomer) =>
+    post(
+      on(i),
+      '/lapi/v2/ecom/update-cart',
+      { mode: 'merge', items: [{ product_id: COUNTED, quantity: 1 }] },
+      c.cookie,
+    );
+
+  it('counts every one of 10 additions of one product made at once: exactly +10', async () => {
+    const c = await insertCustomer(t.app);
+    const responses = await Promise.all(Array.from({ length: 10 }, (_, i) => addOne(i, c)));
+    expect(responses.map((r) => r.statusCode)).toEqual(Array(10).fill(200));
+    expect(await quantityOf(c, COUNTED)).toBe(10);
+  });
+
+  it('counts additions and merges made at once alike (none overwrites another)', async () => {
+    const c = await insertCustomer(t.app);
+    await addOne(0, c);
+    const responses = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => (i % 2 === 0 ? addOne(i, c) : mergeOne(i, c))),
+    );
+    expect(responses.map((r) => r.statusCode)).toEqual(Array(8).fill(200));
+    expect(await quantityOf(c, COUNTED)).toBe(9);
+  });
+
+  it('stops at the limit under concurrency: the additions past it are refused, the rest count', async () => {
+    const c = await insertCustomer(t.app);
+    const responses = await Promise.all(
+      Array.from({ length: MAX_QUANTITY + 3 }, (_, i) => addOne(i, c)),
+    );
+    const ok = responses.filter((r) => r.statusCode === 200).length;
+    const refused = responses.filter((r) => r.statusCode === 400);
+    expect(ok).toBe(MAX_QUANTITY);
+    expect(refused).toHaveLength(3);
+    for (const r of refused)
+      expect(r.json<{ message: string }>().message).toBe(
+        `You can order up to ${MAX_QUANTITY} at a time`,
+      );
+    expect(await quantityOf(c, COUNTED)).toBe(MAX_QUANTITY);
+  });
+
+  it('caps a merge at the limit instead of refusing it, as at log-in', async () => {
+    const c = await insertCustomer(t.app);
+    await post(t.app, '/lapi/v2/ecom/add-product', { product_id: COUNTED, quantity: 8 }, c.cookie);
+    const merged = await post(
+      t.app,
+      '/lapi/v2/ecom/update-cart',
+      { mode: 'merge', items: [{ product_id: COUNTED, quantity: 5 }] },
+      c.cookie,
+    );
+    expect(merged.statusCode, merged.body).toBe(200);
+    expect(await quantityOf(c, COUNTED)).toBe(MAX_QUANTITY);
+  });
+
+  it('keeps a product sold one at a time at 1 however often it is added at once', async () => {
+    const c = await insertCustomer(t.app);
+    const responses = await Promise.all(Array.from({ length: 5 }, (_, i) => addOne(i, c, SINGLE)));
+    expect(responses.map((r) => r.statusCode)).toEqual(Array(5).fill(200));
+    expect(await quantityOf(c, SINGLE)).toBe(1);
+  });
+
+  it('sets a quantity outright with `set`, and removes the line at 0', async () => {
+    const c = await insertCustomer(t.app);
+    await addOne(0, c);
+    const set = (quantity: number) =>
+      post(
+        t.app,
+        '/lapi/v2/ecom/update-cart',
+        { mode: 'set', items: [{ product_id: COUNTED, quantity }] },
+        c.cookie,
+      );
+    expect((await set(4)).statusCode).toBe(200);
+    expect(await quantityOf(c, COUNTED)).toBe(4);
+    expect((await set(0)).statusCode).toBe(200);
+    expect(await quantityOf(c, COUNTED)).toBe(0);
+  });
+});

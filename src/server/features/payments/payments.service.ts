@@ -1,0 +1,229 @@
+import type {
+  AuthorizeResult,
+  ChargeResult,
+  GatewayRecord,
+  RefundResult,
+} from '#server/adapters/payments.ts';
+import type { AppContext } from '#server/context.ts';
+import { faultPoint } from '#server/lib/faults.ts';
+import * as q from './payments.queries.ts';
+
+/**
+ * The payment ledger (decision 012). Every call the app makes to the gateway goes through here: it
+ * is written down with its idempotency key before it is made (`started`), and the caller records the
+ * answer (`settleCall`) in the same transaction as the change the answer causes, so a crash leaves
+ * either a started call (the reconciler asks the gateway and finishes or undoes it) or a finished
+ * one, never money moved with nothing to show for it.
+ */
+
+export type { LedgerRow } from './payments.queries.ts';
+
+export interface GatewayCall {
+  /** Why: checkout, renewal, retry, card_update, visit, approval, decline, refund, cancel, auto_refund. */
+  purpose: string;
+  idempotencyKey: string;
+  amountCents: number;
+  orderId?: number | null;
+  visitId?: number | null;
+  subscriptionId?: number | null;
+  billingPeriod?: string | null;
+  /** The authorisation to capture or release, the charge to refund. */
+  sourceRef?: string | null;
+  /** Who asked (staff), for the audit entry written with the outcome. */
+  staffId?: number | null;
+  staffIp?: string | null;
+  /** What finishing the call needs besides money; stored as JSON. */
+  details?: unknown;
+}
+
+export type CallOutcome = { ok: true; ref: string } | { ok: false; failure: string };
+
+/** Writes the call down as started (or starts a failed one again); works inside a transaction. */
+export function recordCall(
+  ctx: AppContext,
+  operation: q.LedgerOperation,
+  call: GatewayCall,
+): Promise<q.LedgerRow> {
+  // Asking again with the same key is safe for everything but a refund, whose reservation a failed
+  // answer has already given back: a refund's key is used for one attempt only.
+  return q.insertOrRestart(
+    ctx.db,
+    {
+      operation,
+      purpose: call.purpose,
+      idempotencyKey: call.idempotencyKey,
+      orderId: call.orderId ?? null,
+      visitId: call.visitId ?? null,
+      subscriptionId: call.subscriptionId ?? null,
+      billingPeriod: call.billingPeriod ?? null,
+      amountCents: call.amountCents,
+      sourceRef: call.sourceRef ?? null,
+      staffId: call.staffId ?? null,
+      staffIp: call.staffIp ?? null,
+      details: call.details === undefined ? null : JSON.stringify(call.details),
+    },
+    ctx.clock.now().toISOString(),
+    operation !== 'refund',
+  );
+}
+
+/**
+ * Records the gateway's answer; call it in the transaction that applies the answer. True when this
+ * call settled it (refunds: only from started, so their reservation moves once).
+ */
+export function settleCall(ctx: AppContext, idempotencyKey: string, outcome: CallOutcome) {
+  return q.settle(ctx.db, idempotencyKey, outcome, ctx.clock.now().toISOString());
+}
+
+export function ledgerCall(ctx: AppContext, idempotencyKey: string) {
+  return q.selectByKey(ctx.db, idempotencyKey);
+}
+
+export function ledgerForOrder(ctx: AppContext, orderId: number) {
+  return q.selectForOrder(ctx.db, orderId);
+}
+
+/** Records the call, then makes it; the caller settles it with the answer. */
+async function make<T>(
+  ctx: AppContext,
+  operation: q.LedgerOperation,
+  call: GatewayCall,
+  invoke: () => Promise<T>,
+): Promise<T> {
+  await recordCall(ctx, operation, call);
+  faultPoint(ctx.env, `${call.purpose}:before-${operation}`);
+  const result = await invoke();
+  faultPoint(ctx.env, `${call.purpose}:after-${operation}`);
+  return result;
+}
+
+export function charge(ctx: AppContext, call: GatewayCall, token: string): Promise<ChargeResult> {
+  return make(ctx, 'charge', call, () =>
+    ctx.payments.charge(
+      { token, amountCents: call.amountCents, idempotencyKey: call.idempotencyKey },
+      ctx.clock.now(),
+    ),
+  );
+}
+
+export function authorize(
+  ctx: AppContext,
+  call: GatewayCall,
+  token: string,
+): Promise<AuthorizeResult> {
+  return make(ctx, 'authorize', call, () =>
+    ctx.payments.authorize(
+      { token, amountCents: call.amountCents, idempotencyKey: call.idempotencyKey },
+      ctx.clock.now(),
+    ),
+  );
+}
+
+/** Takes the held amount of `call.sourceRef` (an authorisation); the gateway captures it once. */
+export function capture(ctx: AppContext, call: GatewayCall): Promise<ChargeResult> {
+  return make(ctx, 'capture', call, () =>
+    ctx.payments.capture({ authorizationId: call.sourceRef ?? '' }, ctx.clock.now()),
+  );
+}
+
+/** Releases the hold `call.sourceRef`; the gateway's answer is the authorisation's new state. */
+export async function release(ctx: AppContext, call: GatewayCall): Promise<CallOutcome> {
+  const authorizationId = call.sourceRef ?? '';
+  return make(ctx, 'release', call, async () => {
+    await ctx.payments.release({ authorizationId }, ctx.clock.now());
+    const record = await ctx.payments.find({ id: authorizationId });
+    return record?.status === 'released'
+      ? { ok: true as const, ref: authorizationId }
+      : {
+          ok: false as const,
+          failure:
+            record?.status === 'succeeded'
+              ? 'The payment was already taken.'
+              : 'There is no hold to release.',
+        };
+  });
+}
+
+/**
+ * Refunds `call.amountCents` of the charge `call.sourceRef` with the refund's own key. A refund
+ * already answered is not asked again: its recorded answer is returned.
+ */
+export async function refund(ctx: AppContext, call: GatewayCall): Promise<RefundResult> {
+  const recorded = await recordCall(ctx, 'refund', call);
+  if (recorded.status === 'succeeded') return { ok: true, refundId: recorded.gatewayRef ?? '' };
+  if (recorded.status === 'failed')
+    return { ok: false, message: recorded.failure ?? 'The refund failed.' };
+  return make(ctx, 'refund', call, () =>
+    ctx.payments.refund(
+      {
+        chargeId: call.sourceRef ?? '',
+        amountCents: call.amountCents,
+        idempotencyKey: call.idempotencyKey,
+      },
+      ctx.clock.now(),
+    ),
+  );
+}
+
+/** What the gateway itself did (the reconciler asks it, never our tables). */
+export function gatewayRecord(
+  ctx: AppContext,
+  query: { idempotencyKey: string } | { id: string },
+): Promise<GatewayRecord | null> {
+  return ctx.payments.find(query);
+}
+
+/**
+ * Gives a charge back in full when it can become nothing (its order was undone, or the order was
+ * paid by another charge). Keyed by the charge, so however often it is asked, it refunds once.
+ */
+export async function refundOrphanCharge(
+  ctx: AppContext,
+  charged: { chargeId: string; amountCents: number; orderId: number | null },
+): Promise<boolean> {
+  const call: GatewayCall = {
+    purpose: 'auto_refund',
+    idempotencyKey: `auto-refund:${charged.chargeId}`,
+    amountCents: charged.amountCents,
+    orderId: charged.orderId,
+    sourceRef: charged.chargeId,
+  };
+  const result = await refund(ctx, call);
+  await settleCall(
+    ctx,
+    call.idempotencyKey,
+    result.ok ? { ok: true, ref: result.refundId } : { ok: false, failure: result.message },
+  );
+  return result.ok;
+}
+
+/** Turns a gateway answer into a ledger outcome. */
+export function outcomeOf(
+  result:
+    | { ok: true; chargeId: string }
+    | { ok: true; authorizationId: string }
+    | { ok: true; refundId: string }
+    | { ok: false; message: string },
+): CallOutcome {
+  if (!result.ok) return { ok: false, failure: result.message };
+  if ('chargeId' in result) return { ok: true, ref: result.chargeId };
+  if ('authorizationId' in result) return { ok: true, ref: result.authorizationId };
+  return { ok: true, ref: result.refundId };
+}
+
+// --- For the reconciler ---------------------------------------------------------------------------
+
+export function staleCalls(ctx: AppContext, graceMs: number, limit: number) {
+  const now = ctx.clock.now();
+  return q.selectStale(
+    ctx.db,
+    new Date(now.getTime() - graceMs).toISOString(),
+    now.toISOString(),
+    limit,
+  );
+}
+
+export function claimCall(ctx: AppContext, id: number, leaseMs: number) {
+  const now = ctx.clock.now();
+  return q.claim(ctx.db, id, now.toISOString(), new Date(now.getTime() + leaseMs).toISOString());
+}
