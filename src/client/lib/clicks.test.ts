@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { storageKeys } from '#shared/constants.ts';
 import { failure, stubApi } from '#client/testing/render-app.tsx';
 import { clickPayload, deviceType, registerClick, resetClickForTests } from './clicks.ts';
@@ -37,6 +37,7 @@ describe('click registration (spec §4)', () => {
     const api = stubApi({ '/click/create/': failure(500, 'INTERNAL', 'Something went wrong') });
     expect(await registerClick({ retryDelayMs: 1 })).toBeNull();
     expect(api.calls).toHaveLength(4);
+    await vi.waitFor(() => expect(window.dataLayer).toHaveLength(1));
     expect(window.dataLayer).toEqual([
       { event: 'exception', description: 'click: Error', fatal: false },
     ]);

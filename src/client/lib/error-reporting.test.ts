@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { reportError } from './error-reporting.ts';
 import { setRuntimeConfig } from './runtime-config.ts';
 
@@ -9,7 +9,7 @@ beforeEach(() => {
 });
 
 describe('reporting an error to the data layer', () => {
-  it('pushes what failed and how badly, scrubbed of addresses, tokens and programs', () => {
+  it('pushes what failed and how badly, scrubbed of addresses, tokens and programs', async () => {
     class PaymentError extends Error {
       override name = 'PaymentError';
     }
@@ -19,6 +19,8 @@ describe('reporting an error to the data layer', () => {
       'v2 /visit/ed/checkout?email=jane@example.com',
     );
     reportError('a rejected promise', 'error');
+    // The scrubber arrives with the first report.
+    await vi.waitFor(() => expect(window.dataLayer).toHaveLength(2));
     expect(window.dataLayer).toEqual([
       { event: 'exception', description: 'v2 /visit/[program]: PaymentError', fatal: true },
       { event: 'exception', description: 'Error', fatal: false },

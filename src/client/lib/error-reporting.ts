@@ -1,6 +1,6 @@
 import type * as Sentry from '@sentry/react';
+import type * as ErrorReports from '#shared/error-reports.ts';
 import { limits } from '#shared/constants.ts';
-import { releaseName, scrubBreadcrumb, scrubEvent, scrubText } from '#shared/error-reports.ts';
 import { pushEvent } from './analytics.ts';
 import { runtimeConfig } from './runtime-config.ts';
 
@@ -9,11 +9,16 @@ type Level = 'fatal' | 'error' | 'warning';
 type SentryModule = typeof Sentry;
 let sentry: Promise<SentryModule | null> | undefined;
 
+/** The scrubber is downloaded with the first report, so a visit without errors never pays for it. */
+let scrubber: Promise<typeof ErrorReports> | undefined;
+const loadScrubber = () => (scrubber ??= import('#shared/error-reports.ts'));
+
 /** Sentry is loaded only when a DSN is configured, so visitors download nothing otherwise. */
 function loadSentry() {
   const { sentryDsn, environment } = runtimeConfig();
   if (!sentryDsn) return Promise.resolve(null);
-  sentry ??= import('@sentry/react').then((loaded) => {
+  sentry ??= Promise.all([import('@sentry/react'), loadScrubber()]).then(([loaded, scrub]) => {
+    const { releaseName, scrubBreadcrumb, scrubEvent } = scrub;
     loaded.init({
       dsn: sentryDsn,
       environment,
@@ -44,11 +49,13 @@ function loadSentry() {
  */
 export function reportError(error: unknown, level: Level = 'error', context?: string): void {
   const err = error instanceof Error ? error : new Error(String(error));
-  pushEvent({
-    event: 'exception',
-    description: `${context ? `${scrubText(context)}: ` : ''}${err.name}`,
-    fatal: level === 'fatal',
-  });
+  void loadScrubber().then(({ scrubText }) =>
+    pushEvent({
+      event: 'exception',
+      description: `${context ? `${scrubText(context)}: ` : ''}${err.name}`,
+      fatal: level === 'fatal',
+    }),
+  );
   void loadSentry().then((loaded) => {
     loaded?.captureException(err, { level, ...(context ? { tags: { context } } : {}) });
   });

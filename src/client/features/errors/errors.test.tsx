@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { cleanup, render, screen } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { setRuntimeConfig } from '#client/lib/runtime-config.ts';
 import { ErrorBoundary } from './components/error-boundary.tsx';
 import { FeatureGate } from './components/feature-gate.tsx';
@@ -16,7 +16,7 @@ afterEach(() => {
 });
 
 describe('the error boundary', () => {
-  it("shows 'Unexpected error' with the support e-mail and 'Refresh page', and reports it as critical", () => {
+  it("shows 'Unexpected error' with the support e-mail and 'Refresh page', and reports it as critical", async () => {
     render(
       <ErrorBoundary>
         <Broken />
@@ -28,8 +28,10 @@ describe('the error boundary', () => {
       screen.getByRole('link', { name: 'support@pairwell.example' }).getAttribute('href'),
     ).toBe('mailto:support@pairwell.example');
     expect(screen.getByRole('button', { name: 'Refresh page' })).toBeTruthy();
-    expect(window.dataLayer).toContainEqual(
-      expect.objectContaining({ event: 'exception', fatal: true }),
+    await vi.waitFor(() =>
+      expect(window.dataLayer).toContainEqual(
+        expect.objectContaining({ event: 'exception', fatal: true }),
+      ),
     );
   });
 
