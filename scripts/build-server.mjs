@@ -1,11 +1,16 @@
 // Bundles the server (src/server/main.ts) into dist/server/main.js for `npm start`.
 // Our own code is bundled; packages stay in node_modules.
+// `node scripts/build-server.mjs DIR` bundles into DIR instead (the fault-injection tests run that
+// bundle); DIR must lie inside the project, so the bundle finds node_modules.
 import fs from 'node:fs';
+import path from 'node:path';
 import { build } from 'esbuild';
+
+const outdir = process.argv[2] ?? 'dist/server';
 
 await build({
   entryPoints: ['src/server/main.ts', 'src/server/db/cli.ts'],
-  outdir: 'dist/server',
+  outdir,
   bundle: true,
   platform: 'node',
   format: 'esm',
@@ -20,5 +25,5 @@ await build({
 // Data files the server reads at run time, next to the bundle.
 fs.copyFileSync(
   'src/server/features/auth/common-passwords.txt',
-  'dist/server/common-passwords.txt',
+  path.join(outdir, 'common-passwords.txt'),
 );

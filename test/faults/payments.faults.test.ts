@@ -1,5 +1,8 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
 import net from 'node:net';
+import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { hashPassword } from '#server/features/auth/passwords.ts';
 import { createStaff } from '#server/features/staff/staff.service.ts';
@@ -15,7 +18,7 @@ import {
 import { edVisitAtCheckout, submittedEdVisit, visitCheckoutBody } from '#test/visits.ts';
 
 /**
- * Must show 1 of issue #11: the real server, as a child process, is killed with SIGKILL at each
+ * Must show 1 of issue #11: the real server, built and run as a child process, is killed with SIGKILL at each
  * step of place-order, visit authorisation, approval capture, refund and renewal (FAULT_KILL_AT,
  * honoured only with NODE_ENV=test), and at a few moments of a timing sweep; a server started again
  * without the hook reconciles, and what the gateway did (the simulator's tables) must then agree
@@ -37,6 +40,12 @@ interface Server {
 }
 
 describe(`payments survive a crash at any step (${testDialect})`, () => {
+  // The server as `npm start` runs it: bundled by the build's own script (inside the project, so
+  // the bundle finds node_modules), then started with node.
+  const bundleDir = path.resolve(
+    'node_modules/.cache',
+    `pairwell-fault-server-${crypto.randomBytes(4).toString('hex')}`,
+  );
   let t: TestApp;
   let databaseUrl: string | undefined;
   const running = new Set<ChildProcess>();
@@ -44,6 +53,7 @@ describe(`payments survive a crash at any step (${testDialect})`, () => {
   let opsCookie = '';
 
   beforeAll(async () => {
+    execFileSync(process.execPath, ['scripts/build-server.mjs', bundleDir], { stdio: 'inherit' });
     t = await buildTestApp();
     t.clock.set(new Date());
     if (testDatabaseUrl && t.pgSchema) {
@@ -76,6 +86,7 @@ describe(`payments survive a crash at any step (${testDialect})`, () => {
   afterAll(async () => {
     for (const child of running) child.kill('SIGKILL');
     await t.close();
+    fs.rmSync(bundleDir, { recursive: true, force: true });
   });
   beforeEach(() => {
     // These tests talk to the servers they started, over loopback.
@@ -96,7 +107,7 @@ describe(`payments survive a crash at any step (${testDialect})`, () => {
   /** Starts a server and waits until it answers; with `mayDie`, a server killed on the way is fine. */
   async function startServer(env: Record<string, string>, mayDie = false): Promise<Server> {
     const port = await freePort();
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+    const child = spawn(process.execPath, [path.join(bundleDir, 'main.js')], {
       env: {
         PATH: process.env.PATH,
         HOME: process.env.HOME,
