@@ -1,13 +1,14 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
+
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { pgConnection } from '#server/db/client.ts';
 import { testDatabaseUrl, testDialect } from './app.ts';
+import { freePort } from './ports.ts';
 
 /** The real process, as `npm start` runs it: environment, port, data folder, shutdown. */
 describe(`the server process (${testDialect})`, () => {
@@ -100,20 +101,6 @@ async function waitForHealth(port: number, child: ChildProcess): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   throw new Error('server did not become healthy');
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === 'object' && address
-          ? resolve(address.port)
-          : reject(new Error('no port')),
-      );
-    });
-  });
 }
 
 async function onPg(statement: string): Promise<void> {
