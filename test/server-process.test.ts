@@ -90,17 +90,18 @@ function exited(child: ChildProcess): Promise<number | null> {
 }
 
 async function waitForHealth(port: number, child: ChildProcess): Promise<void> {
-  for (let attempt = 0; attempt < 300; attempt++) {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
-    try {
+  const listening = await vi.waitFor(
+    async () => {
+      // A server that has exited will never answer: stop waiting and say so below.
+      if (child.exitCode !== null) return false;
+      // Refused (not listening yet) or not 200: waitFor asks again.
       const response = await fetch(`http://127.0.0.1:${port}/healthz`);
-      if (response.status === 200) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error('server did not become healthy');
+      expect(response.status, 'the health check').toBe(200);
+      return true;
+    },
+    { timeout: 25_000, interval: 100 },
+  );
+  if (!listening) throw new Error(`server exited with ${child.exitCode}`);
 }
 
 async function onPg(statement: string): Promise<void> {

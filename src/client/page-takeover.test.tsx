@@ -43,9 +43,10 @@ async function takeOver(pathname: string) {
   const queryClient = testQueryClient();
   expect(adoptPageData(queryClient)).toBe(true);
   await preloadRoute(pathname);
-  await act(async () => {
+  // act holds Preact's re-renders and effects back until its callback returns, then runs them all:
+  // when it returns, the first render and every update it set off in the page have been drawn.
+  await act(() => {
     renderOver((<App queryClient={queryClient} />) as unknown as VNode, root);
-    await new Promise((resolve) => setTimeout(resolve, 50));
   });
   return { root, drawn, removed };
 }

@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { replayEarlyInput } from './early-input.ts';
 
 /**
@@ -100,9 +100,12 @@ describe('clicks before the app has taken over a drawn page', () => {
       '<meta name="pairwell-app-preload" content="/assets/chunk-def.js" />';
     page('<h1>Sleep Gummies</h1>');
     expect(document.querySelector('script[type="module"]')).toBeNull();
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(document.querySelector('script[type="module"]')?.getAttribute('src')).toBe(
-      '/assets/index-abc.js',
+    await vi.waitFor(
+      () =>
+        expect(document.querySelector('script[type="module"]')?.getAttribute('src')).toBe(
+          '/assets/index-abc.js',
+        ),
+      { timeout: 5_000 },
     );
     expect(document.querySelector('link[rel="modulepreload"]')?.getAttribute('href')).toBe(
       '/assets/chunk-def.js',

@@ -1,18 +1,36 @@
 // @vitest-environment jsdom
 import { cleanup, render, screen } from '@testing-library/react';
+import { useEffect } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { setRuntimeConfig } from '#client/lib/runtime-config.ts';
 import { VersionBanner } from './version-banner.tsx';
 
 afterEach(() => cleanup());
 
+/** Marks that the effects of the render it is part of have run (Preact runs them in one pass). */
+function EffectsRan({ onRun }: { onRun: () => void }) {
+  useEffect(onRun, [onRun]);
+  return null;
+}
+
 describe('the new-version banner', () => {
   it('is off by default: no request, no banner', async () => {
     setRuntimeConfig({ versionCheck: false });
     const fetchMock = vi.fn();
     vi.stubGlobal('fetch', fetchMock);
-    render(<VersionBanner />);
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    let effectsRan = false;
+    render(
+      <>
+        <VersionBanner />
+        <EffectsRan
+          onRun={() => {
+            effectsRan = true;
+          }}
+        />
+      </>,
+    );
+    // The banner would ask from its effect: once its sibling's effect has run, so has the banner's.
+    await vi.waitFor(() => expect(effectsRan).toBe(true));
     expect(fetchMock).not.toHaveBeenCalled();
     expect(screen.queryByRole('button', { name: 'Refresh' })).toBeNull();
   });

@@ -247,12 +247,12 @@ describe('the account layout', () => {
     window.innerWidth = 800;
     setLeadsId('lead-1');
     stubApi(memberApi());
+    const addListener = vi.spyOn(window, 'addEventListener');
     renderRoutes(memberRoutes, { path: '/dashboard' });
     expect(await screen.findByRole('button', { name: 'Account menu' })).toBeTruthy();
-    // The resize listener is attached by an effect, which runs after the paint: let it run first.
-    // Preact attaches the resize listener in an effect, which runs after the next frame (within
-    // 35 ms): let that frame pass before the clock is frozen.
-    await act(() => new Promise((resolve) => setTimeout(resolve, 50)));
+    // Preact attaches the resize listener in an effect, a frame after the paint: wait for it to be
+    // attached before the clock is frozen.
+    await waitFor(() => expect(addListener).toHaveBeenCalledWith('resize', expect.any(Function)));
     vi.useFakeTimers();
     try {
       window.innerWidth = 1280;

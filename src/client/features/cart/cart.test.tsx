@@ -4,7 +4,7 @@ import { act, cleanup, render, screen, waitFor, within } from '@testing-library/
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { storageKeys } from '#shared/constants.ts';
+import { cacheKeys, storageKeys } from '#shared/constants.ts';
 import { clearToasts, Toaster } from '#client/components/ui/toast.tsx';
 import { PurchaseOptions } from '#client/features/catalog/components/purchase-options.tsx';
 import { resetAppStateForTests, setLeadsId, setLoggedIn } from '#client/lib/app-state.ts';
@@ -29,12 +29,13 @@ import { CartContents } from './components/cart-contents.tsx';
 
 function renderWithApp(ui: React.ReactNode) {
   const queryClient = testQueryClient();
-  return render(
+  const result = render(
     <QueryClientProvider client={queryClient}>
       <MemoryRouter>{ui}</MemoryRouter>
       <Toaster />
     </QueryClientProvider>,
   );
+  return { ...result, queryClient };
 }
 
 function storedCart(): { product_id: number; quantity: number }[] {
@@ -199,7 +200,7 @@ describe('the cart drawer', () => {
       { offer: biotinLine.offers[0]!, quantity: 2, slug: 'biotin-gummies' },
     ]);
     const api = stubApi({ '/products/': catalogReply, '/v2/ecom/cart': cartReply(cart) });
-    renderWithApp(<CartButton />);
+    const { queryClient } = renderWithApp(<CartButton />);
     const button = await screen.findByRole('button', { name: 'Cart, 3 items' });
     await userEvent.setup().click(button);
     const dialog = await screen.findByRole('dialog', { name: 'Your cart (3 items)' });
@@ -207,12 +208,21 @@ describe('the cart drawer', () => {
     expect(within(dialog).getAllByText('$67.48', { selector: 'dd' })).toHaveLength(2);
     // Spec §9: the cart cache is not revalidated on focus.
     const cartCalls = () => api.calls.filter((call) => call.path === '/v2/ecom/cart').length;
+    const catalogCalls = () => api.calls.filter((call) => call.path === '/products/').length;
     const before = cartCalls();
+    const catalogBefore = catalogCalls();
+    // The witness: the catalogue, made stale, is one query that does refetch on focus.
+    await queryClient.invalidateQueries({ queryKey: [cacheKeys.catalog], refetchType: 'none' });
     act(() => {
       focusManager.setFocused(false);
       focusManager.setFocused(true);
     });
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    // Focus refetches every query that wants it in one pass: once the catalogue has been asked
+    // again and nothing is loading, the cart's turn has passed too.
+    await waitFor(() => {
+      expect(catalogCalls()).toBeGreaterThan(catalogBefore);
+      expect(queryClient.isFetching()).toBe(0);
+    });
     expect(cartCalls()).toBe(before);
   });
 });

@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { readOutbox } from '#server/adapters/mailer.ts';
 import { demoStaff } from '#server/db/seed-demo.ts';
 import { totpCode, totpStep } from '#server/lib/totp.ts';
@@ -352,18 +352,20 @@ describe(`outbox: the worker sends on its own, to the development outbox (${test
     const customer = await insertCustomer(t.app);
     const reset = await post(t.app, '/lapi/account/reset/', { email: customer.email });
     expect(reset.statusCode).toBe(200);
-    const deadline = Date.now() + 10_000;
-    let mail = readOutbox(t.dataDir).find((m) => m.to === customer.email);
-    while (!mail && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 25));
-      mail = readOutbox(t.dataDir).find((m) => m.to === customer.email);
-    }
+    const mail = await vi.waitFor(
+      () => {
+        const sent = readOutbox(t.dataDir).find((m) => m.to === customer.email);
+        if (!sent) throw new Error(`no mail to ${customer.email} in the outbox yet`);
+        return sent;
+      },
+      { timeout: 10_000, interval: 25 },
+    );
     expect(mail).toMatchObject({
       kind: 'email',
       subject: 'Reset your Pairwell password',
       messageId: expect.stringMatching(/^<[0-9a-f-]{36}@pairwell\.example>$/),
     });
-    expect(mail?.text).toMatch(/\/reset-password\?id=[\w-]{43}\n/);
+    expect(mail.text).toMatch(/\/reset-password\?id=[\w-]{43}\n/);
   });
 
   it('masks recipients for the console: the first letter and the domain, the last four digits', () => {
