@@ -93,6 +93,8 @@ test('error reports from the browser carry the errors and the release, and no to
   await form.getByLabel('Password', { exact: true }).fill(demo.password);
   await form.getByRole('button', { name: 'Log in' }).click();
   await expect(page).toHaveURL(/\/dashboard$/);
+  // The address changes before the page's code arrives: leave only once Home is drawn.
+  await expect(page.getByRole('heading', { level: 1 })).toContainText('Jordan');
 
   // 3. The ED visit, from the home page; a promise there fails, naming the page it was on.
   await page.getByRole('link', { name: 'Pairwell home' }).first().click();
