@@ -1,7 +1,6 @@
 import { Link, useSearchParams } from 'react-router';
-import { textLinkClass } from '#client/components/ui/button.ts';
 import { showToast } from '#client/components/ui/toast.tsx';
-import { paths } from '#client/paths.ts';
+import { paths } from '#shared/paths.ts';
 import { confirmLoginUnlock } from '../accounts.api.ts';
 import { AuthCard } from '../components/auth-card.tsx';
 import { LoginForm } from '../components/login-form.tsx';
@@ -9,7 +8,9 @@ import { OneTimeLinkAction } from '../components/one-time-link-action.tsx';
 
 /**
  * /login/unlock?id=<token>: the e-mailed link that lets this device log in while the account's
- * log-ins from new devices are paused (decision 004). The password is still needed.
+ * log-ins from new devices are paused (decision 004). The password is still needed. No link of
+ * its own under the card: once the link is spent the log-in form offers "Forgot password?" (a
+ * reset alone would not let this device in while the account is paused).
  */
 export function LoginUnlockPage() {
   const [params] = useSearchParams();
@@ -18,11 +19,6 @@ export function LoginUnlockPage() {
     <AuthCard
       title="Log in on this device"
       intro="Log-ins to your account from new devices are paused after too many wrong passwords. This link lets this device log in; you will still need your password."
-      footer={
-        <Link to={paths.resetPassword} className={textLinkClass}>
-          Forgot password?
-        </Link>
-      }
     >
       <OneTimeLinkAction
         key={token}

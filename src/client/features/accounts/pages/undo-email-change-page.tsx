@@ -1,10 +1,12 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { Link, useSearchParams } from 'react-router';
 import { site } from '#shared/site.ts';
 import { buttonClass } from '#client/components/ui/button.ts';
-import { paths } from '#client/paths.ts';
+import { paths } from '#shared/paths.ts';
 import { restoreEmail } from '../accounts.api.ts';
 import { AuthCard } from '../components/auth-card.tsx';
 import { OneTimeLinkAction } from '../components/one-time-link-action.tsx';
+import { forgetSession } from '../session.api.ts';
 
 /**
  * /undo-email-change?id=<token>: the link e-mailed to the old address after an e-mail change.
@@ -13,6 +15,13 @@ import { OneTimeLinkAction } from '../components/one-time-link-action.tsx';
 export function UndoEmailChangePage() {
   const [params] = useSearchParams();
   const token = params.get('id') ?? '';
+  const queryClient = useQueryClient();
+  // The server has ended every session, this browser's too: the header stops saying "My account".
+  const spend = async (body: { token: string }) => {
+    const result = await restoreEmail(body);
+    forgetSession(queryClient);
+    return result;
+  };
   return (
     <AuthCard
       title="Undo email change"
@@ -22,7 +31,7 @@ export function UndoEmailChangePage() {
         key={token}
         token={token}
         label="Put my email address back"
-        spend={restoreEmail}
+        spend={spend}
         otherwise={
           <a
             href={`mailto:${site.supportEmail}`}

@@ -1,0 +1,287 @@
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { accountNav, freshTotpCode, watchConsole } from './helpers.ts';
+import { checkScreen, logIn, signUpThroughApi, submitLogIn, uniqueEmail } from './visit-helpers.ts';
+
+/**
+ * The account protections in a real browser at 375px and 1280px: an owner on a new device gets in
+ * with an e-mailed one-time link while wrong passwords from elsewhere have paused the account; an
+ * e-mail change needs the current password and the old address can undo it; operations staff see
+ * the outbox of messages that could not be sent. Every journey uses a fresh customer, so the two
+ * viewports and the demo data stay apart.
+ */
+
+const ops = { email: 'ops@pairwell.test', password: 'pairwell-ops', secret: 'KVKFKRCPNZQUYMLX' };
+
+const pausedMessage =
+  'Too many wrong passwords were tried for this account, so log-ins from new devices are paused. If it is your account, we can email you a link that lets this device log in.';
+const linkRequested =
+  'If that address has an account whose log-ins are paused, we have emailed it a link. Open it on this device within 30 minutes to log in.';
+const deviceUnlocked = 'This device can log in now. Log in with your email and password.';
+const unlockLinkUsed =
+  'This link has expired or has already been used. Try to log in again to ask for a new one.';
+const emailRestored =
+  'Your email address is back, and every device was logged out. Please choose a new password now.';
+
+/**
+ * Refused calls (wrong password 401, paused 429, spent link 400) show in the console as failed
+ * requests; they are the journey's point, anything else is not.
+ */
+function unexpected(problems: string[]): string[] {
+  return problems.filter((problem) => !/status of (400|401|429) /.test(problem));
+}
+
+/**
+ * The link in the latest e-mail to `to` with this subject whose link goes to `path`, as it appears
+ * in the development outbox. The outbox job sends a moment after the request: polled, bounded.
+ */
+async function mailedLink(
+  request: APIRequestContext,
+  to: string,
+  subject: string,
+  path: string,
+): Promise<string> {
+  const pattern = new RegExp(`https?://\\S+${path}\\?id=[\\w-]+`);
+  const find = async () => {
+    const outbox = (await (await request.get('/dev/outbox.json')).json()) as {
+      messages: { to: string; subject: string; text: string }[];
+    };
+    const mail = outbox.messages.filter((m) => m.to === to && m.subject === subject).at(-1);
+    return mail ? { text: mail.text, link: pattern.exec(mail.text)?.[0] } : undefined;
+  };
+  await expect.poll(async () => (await find())?.link, { timeout: 15_000 }).toBeDefined();
+  const link = new URL((await find())?.link ?? '');
+  return link.pathname + link.search;
+}
+
+/** The text of the latest e-mail to `to` with this subject (already known to be there). */
+async function mailText(request: APIRequestContext, to: string, subject: string) {
+  const outbox = (await (await request.get('/dev/outbox.json')).json()) as {
+    messages: { to: string; subject: string; text: string }[];
+  };
+  return outbox.messages.filter((m) => m.to === to && m.subject === subject).at(-1)?.text ?? '';
+}
+
+async function session(page: Page): Promise<{ authenticated: boolean; email?: string }> {
+  const response = await page.request.post('/lapi/account/verifyauthentication/', { data: {} });
+  const body = (await response.json()) as {
+    data: { authenticated: boolean; user: { email: string } | null };
+  };
+  return { authenticated: body.data.authenticated, email: body.data.user?.email };
+}
+
+test.describe('account protection', () => {
+  test('an owner on a new device, paused by wrong passwords from elsewhere, gets in with the e-mailed one-time link, which works once', async ({
+    page,
+    request,
+    playwright,
+    baseURL,
+  }, testInfo) => {
+    const problems = watchConsole(page);
+    const { email, password } = await signUpThroughApi(request, 'paused');
+
+    // Someone else guesses from a device the account has never seen: a bare API client on our own
+    // origin (as a page of ours would send it), with no device cookie. Five wrong passwords pause
+    // the account for new devices.
+    const stranger = await playwright.request.newContext({
+      baseURL,
+      extraHTTPHeaders: { Origin: baseURL ?? '' },
+    });
+    for (let attempt = 1; attempt <= 5; attempt += 1) {
+      const guess = await stranger.post('/lapi/account/login/', {
+        data: { email, password: `wrong guess ${attempt}` },
+      });
+      expect(guess.status(), await guess.text()).toBe(401);
+    }
+    const refused = await stranger.post('/lapi/account/login/', {
+      data: { email, password: 'wrong guess 6' },
+    });
+    expect(refused.status()).toBe(429);
+    expect(await refused.json()).toMatchObject({ code: 'LOGIN_LOCKED', message: pausedMessage });
+    expect((await stranger.storageState()).cookies.map((c) => c.name)).not.toContain('pw_device');
+
+    // The owner, on a new device, types the right password and is offered the link instead.
+    await page.goto('/login');
+    await submitLogIn(page, email, password);
+    const alert = page.getByRole('main').getByRole('alert');
+    await expect(alert).toContainText(pausedMessage);
+    await expect(page).toHaveURL(/\/login$/);
+    expect((await session(page)).authenticated).toBe(false);
+    await checkScreen(page, testInfo, 'login-paused');
+
+    await alert.getByRole('button', { name: 'Email me a link' }).click();
+    await expect(alert).toHaveText(linkRequested);
+    await expect(page.getByRole('button', { name: 'Email me a link' })).toHaveCount(0);
+    await checkScreen(page, testInfo, 'login-link-sent');
+
+    const link = await mailedLink(
+      request,
+      email,
+      'Log in to Pairwell on a new device',
+      '/login/unlock',
+    );
+    // No password travels in the e-mail.
+    expect(await mailText(request, email, 'Log in to Pairwell on a new device')).not.toContain(
+      password,
+    );
+
+    // Opening the link spends nothing: only the button does.
+    await page.goto(link);
+    await expect(
+      page.getByRole('heading', { level: 1, name: 'Log in on this device' }),
+    ).toBeVisible();
+    await expect(page.getByLabel('Password', { exact: true })).toHaveCount(0);
+    await checkScreen(page, testInfo, 'login-unlock');
+
+    await page.getByRole('button', { name: 'Let this device log in' }).click();
+    await expect(page.getByRole('main').getByRole('alert')).toHaveText(deviceUnlocked);
+    await expect(page.getByLabel('Password', { exact: true })).toBeVisible();
+    await expect(
+      page.getByRole('main').getByRole('link', { name: 'Forgot password?' }),
+    ).toHaveCount(1);
+    await checkScreen(page, testInfo, 'login-unlock-ready');
+    await submitLogIn(page, email, password);
+    await expect(page).toHaveURL(/\/dashboard$/);
+    await expect(page.getByRole('heading', { level: 1 })).toContainText('Jordan');
+    expect(await session(page)).toEqual({ authenticated: true, email });
+    expect((await page.context().cookies()).map((c) => c.name)).toContain('pw_device');
+
+    // Only this device was let in: the stranger is still refused before any password is checked.
+    const stillPaused = await stranger.post('/lapi/account/login/', {
+      data: { email, password },
+    });
+    expect(stillPaused.status()).toBe(429);
+    await stranger.dispose();
+
+    // The same link a second time does nothing and says why.
+    await page.goto('/logout');
+    await expect(page).toHaveURL(/\/login$/);
+    await page.goto(link);
+    await page.getByRole('button', { name: 'Let this device log in' }).click();
+    const used = page.getByRole('main').getByRole('alert');
+    await expect(used).toContainText(unlockLinkUsed);
+    await expect(used.getByRole('link', { name: 'Back to log in' })).toHaveAttribute(
+      'href',
+      '/login',
+    );
+    await expect(page.getByLabel('Password', { exact: true })).toHaveCount(0);
+    await checkScreen(page, testInfo, 'login-unlock-used');
+    expect(unexpected(problems)).toEqual([]);
+  });
+
+  test('a new e-mail needs the current password, the old address is told, and its undo link puts it back and logs the customer out', async ({
+    page,
+    request,
+  }, testInfo) => {
+    const problems = watchConsole(page);
+    const { email: oldEmail, password } = await signUpThroughApi(request, 'moving');
+    const newEmail = uniqueEmail('moved');
+    await logIn(page, oldEmail, password);
+
+    await (await accountNav(page, testInfo)).getByRole('link', { name: 'Accounts' }).click();
+    await expect(page).toHaveURL(/\/accounts$/);
+    await expect(page.getByRole('heading', { level: 1, name: 'Accounts' })).toBeVisible();
+    const details = page.getByRole('region', { name: 'Account details' });
+    await expect(details.getByLabel('Email')).toHaveValue(oldEmail);
+    await expect(details.getByLabel('Current password')).toHaveCount(0);
+
+    // Typing a new address asks for the password; saving without it says so and sends nothing.
+    await details.getByLabel('Email').fill(newEmail);
+    await expect(details.getByLabel('Current password')).toBeVisible();
+    await details.getByRole('button', { name: 'Save details' }).click();
+    await expect(
+      details.getByText('Enter your current password to change your email.'),
+    ).toBeVisible();
+    await expect(details.getByLabel('Current password')).toBeFocused();
+    await checkScreen(page, testInfo, 'accounts-email-needs-password');
+
+    await details.getByLabel('Current password').fill('not my password');
+    await details.getByRole('button', { name: 'Save details' }).click();
+    await expect(details.getByText('Your current password is incorrect.')).toBeVisible();
+    expect((await session(page)).email).toBe(oldEmail);
+
+    await details.getByLabel('Current password').fill(password);
+    await details.getByRole('button', { name: 'Save details' }).click();
+    await expect(page.getByText('Your email was changed', { exact: true })).toBeVisible();
+    await expect(
+      page.getByText(`We told ${oldEmail} and logged out your other devices.`, { exact: true }),
+    ).toBeVisible();
+    await expect(details.getByLabel('Current password')).toHaveCount(0);
+    await expect(details.getByLabel('Email')).toHaveValue(newEmail);
+    expect(await session(page)).toEqual({ authenticated: true, email: newEmail });
+    await checkScreen(page, testInfo, 'accounts-email-changed');
+
+    // The old address gets the notice, naming the new one only masked, with the undo link.
+    const subject = 'Your Pairwell email address was changed';
+    const undo = await mailedLink(request, oldEmail, subject, '/undo-email-change');
+    const notice = await mailText(request, oldEmail, subject);
+    expect(notice).toContain('m***@example.test');
+    expect(notice).not.toContain(newEmail);
+
+    // Opened in this browser: nothing happens until the button is pressed.
+    await page.goto(undo);
+    await expect(page.getByRole('heading', { level: 1, name: 'Undo email change' })).toBeVisible();
+    expect((await session(page)).email).toBe(newEmail);
+    await checkScreen(page, testInfo, 'undo-email-change');
+
+    await page.getByRole('button', { name: 'Put my email address back' }).click();
+    await expect(page.getByRole('main').getByRole('alert')).toHaveText(emailRestored);
+    await expect(page.getByRole('button', { name: 'Put my email address back' })).toHaveCount(0);
+    await expect(page.getByRole('link', { name: 'Choose a new password' })).toHaveAttribute(
+      'href',
+      '/reset-password',
+    );
+    // Logged out here as everywhere: the header offers to log in, the member area sends to /login.
+    expect((await session(page)).authenticated).toBe(false);
+    await expect(page.getByRole('banner').getByRole('button', { name: 'Log in' })).toBeVisible();
+    await checkScreen(page, testInfo, 'undo-email-change-done');
+
+    await page.goto('/accounts');
+    await expect(page).toHaveURL(/\/login$/);
+    await submitLogIn(page, newEmail, password);
+    await expect(page.getByText('The email or password you entered is incorrect.')).toBeVisible();
+    await submitLogIn(page, oldEmail, password);
+    await expect(page).toHaveURL(/\/accounts$/);
+    await expect(
+      page.getByRole('region', { name: 'Account details' }).getByLabel('Email'),
+    ).toHaveValue(oldEmail);
+    expect(unexpected(problems)).toEqual([]);
+  });
+
+  test('operations staff open the outbox from the console navigation and see that nothing waits', async ({
+    page,
+  }, testInfo) => {
+    const problems = watchConsole(page);
+    await page.goto('/staff');
+    await expect(page).toHaveURL(/\/staff\/login$/);
+    await page.getByLabel('Work email').fill(ops.email);
+    await page.getByLabel('Password', { exact: true }).fill(ops.password);
+    // Each code works once: the second viewport's run uses a later step's code.
+    await page.getByLabel('Authentication code').fill(await freshTotpCode(ops.secret));
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await expect(page).toHaveURL(/\/staff$/);
+    await expect(page.getByRole('heading', { level: 1, name: 'Orders' })).toBeVisible();
+
+    const consoleNav = page.getByRole('navigation', { name: 'Console' });
+    await consoleNav.getByRole('link', { name: 'Outbox' }).click();
+    await expect(page).toHaveURL(/\/staff\/outbox$/);
+    await expect(page).toHaveTitle('Outbox — Pairwell Staff');
+    await expect(page.getByRole('heading', { level: 1, name: 'Outbox' })).toBeVisible();
+    await expect(consoleNav.getByRole('link', { name: 'Outbox' })).toHaveAttribute(
+      'aria-current',
+      'page',
+    );
+    await expect(page.getByText('Every e-mail and text message has been sent.')).toBeVisible();
+    await expect(page.getByRole('heading', { level: 2, name: 'Nothing to do' })).toBeVisible();
+    await expect(
+      page.getByText(
+        'When an e-mail or a text message cannot be sent after several tries, or waits longer than 15 minutes, it appears here so you can send it again.',
+      ),
+    ).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Send again' })).toHaveCount(0);
+    await checkScreen(page, testInfo, 'staff-outbox');
+
+    await page.getByRole('button', { name: 'Log out' }).click();
+    await expect(page).toHaveURL(/\/staff\/login$/);
+    expect(unexpected(problems)).toEqual([]);
+  });
+});
