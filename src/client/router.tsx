@@ -7,7 +7,7 @@ import { PublicOnlyRoute, RequireAuth } from './features/accounts/components/rou
 import { FeatureGate } from './features/errors/components/feature-gate.tsx';
 import { RouteErrors } from './features/errors/components/route-errors.tsx';
 import { NotFoundPage } from './features/errors/pages/not-found-page.tsx';
-import { paths } from './paths.ts';
+import { paths } from '#shared/paths.ts';
 
 /** A route's page that can fetch its code ahead of its first render (see `preloadRoute`). */
 type PreloadablePage = ComponentType & { preload: () => Promise<void> };

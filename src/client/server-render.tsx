@@ -12,7 +12,7 @@ import type { Catalog } from '#shared/catalog.ts';
 import { cacheKeys } from '#shared/constants.ts';
 import { App } from './app.tsx';
 import { takeServerTitle } from './components/layout/document-head.tsx';
-import { paths } from './paths.ts';
+import { paths } from '#shared/paths.ts';
 import { preloadRoute } from './router.tsx';
 import { createQueryClient } from './lib/query-client.ts';
 import { setRuntimeConfig } from './lib/runtime-config.ts';

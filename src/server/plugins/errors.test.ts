@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { ErrorReporter } from '#server/adapters/error-reporter.ts';
 import { buildTestApp, testDialect, type TestApp } from '#test/app.ts';
-import { AppError } from './errors.ts';
+import { AppError } from '#server/lib/errors.ts';
 
 describe(`the error handler (${testDialect})`, () => {
   let t: TestApp;

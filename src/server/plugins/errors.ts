@@ -4,30 +4,10 @@ import { API_PREFIX, type ErrorBody } from '#shared/api.ts';
 import { messages } from '#shared/messages.ts';
 import type { ErrorReporter } from '#server/adapters/error-reporter.ts';
 import { isDatabaseUnavailable } from '#server/db/unavailable.ts';
+import { AppError } from '#server/lib/errors.ts';
 
 /** How long a caller waits before trying again while the database is unavailable. */
 const RETRY_AFTER_SECONDS = 5;
-
-/**
- * The one application error. Services throw it; the error handler turns it into the one error body.
- * `fields` maps a form field to the message shown under it.
- */
-export class AppError extends Error {
-  readonly status: number;
-  readonly code: string;
-  readonly fields: Record<string, string> | undefined;
-
-  constructor(status: number, code: string, message: string, fields?: Record<string, string>) {
-    super(message);
-    this.name = 'AppError';
-    this.status = status;
-    this.code = code;
-    this.fields = fields;
-  }
-}
-
-export const notFound = (message: string = messages.notFound) =>
-  new AppError(404, 'NOT_FOUND', message);
 
 function body(
   request: FastifyRequest,

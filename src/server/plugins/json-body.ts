@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { AppError } from './errors.ts';
+import { AppError } from '#server/lib/errors.ts';
 
 /** True when a string or key anywhere in a parsed JSON value holds a NUL character. */
 function holdsNul(value: unknown): boolean {

@@ -3,7 +3,7 @@ import type { AppContext } from '#server/context.ts';
 import type { Env } from '#server/env.ts';
 import { resolveSession, type ActiveSession } from '#server/features/auth/auth.service.ts';
 import { messages } from '#shared/messages.ts';
-import { AppError } from './errors.ts';
+import { AppError } from '#server/lib/errors.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {

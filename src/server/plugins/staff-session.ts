@@ -3,7 +3,7 @@ import type { AppContext } from '#server/context.ts';
 import type { Env } from '#server/env.ts';
 import { resolveStaffSession, type StaffSession } from '#server/features/staff/staff.service.ts';
 import type { StaffRole } from '#shared/staff.ts';
-import { AppError } from './errors.ts';
+import { AppError } from '#server/lib/errors.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {

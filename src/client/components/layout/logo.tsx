@@ -1,6 +1,6 @@
 import { Link } from 'react-router';
 import { site } from '#shared/site.ts';
-import { paths } from '#client/paths.ts';
+import { paths } from '#shared/paths.ts';
 
 /** The brand mark and name, linking home (spec §2: the logo links to /). */
 export function Logo({ className = '' }: { className?: string }) {

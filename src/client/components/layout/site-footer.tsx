@@ -1,6 +1,6 @@
 import { Link } from 'react-router';
 import { site } from '#shared/site.ts';
-import { paths } from '#client/paths.ts';
+import { paths } from '#shared/paths.ts';
 import { Logo } from './logo.tsx';
 
 const footerLink = 'text-sm text-ink-soft underline-offset-4 hover:text-accent-800 hover:underline';

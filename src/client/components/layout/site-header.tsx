@@ -4,7 +4,7 @@ import { CartButton } from '#client/features/cart/components/cart-button.tsx';
 import { buttonClass } from '#client/components/ui/button.ts';
 import { setLoginVisible, useAppState } from '#client/lib/app-state.ts';
 import { runtimeConfig } from '#client/lib/runtime-config.ts';
-import { paths } from '#client/paths.ts';
+import { paths } from '#shared/paths.ts';
 import { Logo } from './logo.tsx';
 
 const navLink = ({ isActive }: { isActive: boolean }) =>

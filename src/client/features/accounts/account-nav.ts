@@ -1,4 +1,4 @@
-import { paths } from '#client/paths.ts';
+import { paths } from '#shared/paths.ts';
 
 export type AccountNavIcon =
   'home' | 'cart' | 'messages' | 'orders' | 'subscriptions' | 'accounts' | 'logout';

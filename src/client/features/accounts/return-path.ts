@@ -1,5 +1,5 @@
 import { storageKeys } from '#shared/constants.ts';
-import { paths } from '#client/paths.ts';
+import { paths } from '#shared/paths.ts';
 
 /** Where a visitor was going when a protected page sent them to /login (spec §2, §4). */
 export interface ReturnState {

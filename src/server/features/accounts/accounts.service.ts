@@ -22,7 +22,7 @@ import {
 import { emailHtml, emailSignature } from '#server/lib/email-layout.ts';
 import { absoluteLink } from '#server/lib/links.ts';
 import { hashToken, randomToken, wellFormedToken } from '#server/lib/tokens.ts';
-import { AppError } from '#server/plugins/errors.ts';
+import { AppError } from '#server/lib/errors.ts';
 import type {
   AccountData,
   AccountUpdate,
@@ -36,6 +36,7 @@ import type { SessionUser } from '#shared/session.ts';
 import { dobProblem, isoDate, parseUsDate, usDateFromIso } from '#shared/dates.ts';
 import { site } from '#shared/site.ts';
 import { prescriptionShipsOnlyTo } from '#shared/us-states.ts';
+import { paths } from '#shared/paths.ts';
 import * as q from './accounts.queries.ts';
 
 const ONE_HOUR = 60 * 60_000;
@@ -215,7 +216,7 @@ async function queueEmailChangedNotice(
   notice: { to: string; firstName: string; newEmail: string; undoId: number },
 ): Promise<void> {
   // The token is made when the e-mail goes out (mintEmailUndo), so none waits in the outbox.
-  const link = absoluteLink(ctx.env, `${undoEmailPath}?id=${SECRET_SLOT}`);
+  const link = absoluteLink(ctx.env, `${paths.undoEmailChange}?id=${SECRET_SLOT}`);
   const lines = [
     `Hello ${notice.firstName},`,
     `The email address of your ${site.name} account was just changed to ${maskEmail(notice.newEmail)}, and every other device was logged out. From now on we write to the new address.`,
@@ -230,8 +231,6 @@ async function queueEmailChangedNotice(
     html: emailHtml(lines, { href: link, label: 'Undo this change' }, footnote),
   });
 }
-
-const undoEmailPath = '/undo-email-change';
 
 /**
  * The outbox's minter for the notice to the old address: the undo's token, made as the notice goes

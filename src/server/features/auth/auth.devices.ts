@@ -2,11 +2,12 @@ import type { AppContext } from '#server/context.ts';
 import { emailHtml, emailSignature } from '#server/lib/email-layout.ts';
 import { absoluteLink } from '#server/lib/links.ts';
 import { hashToken, randomToken, wellFormedToken } from '#server/lib/tokens.ts';
-import { AppError } from '#server/plugins/errors.ts';
+import { AppError } from '#server/lib/errors.ts';
 import { queueEmail, SECRET_SLOT } from '#server/features/outbox/outbox.service.ts';
 import { LOGIN_LOCKED } from '#shared/accounts.ts';
 import { messages } from '#shared/messages.ts';
 import { site } from '#shared/site.ts';
+import { paths } from '#shared/paths.ts';
 import * as q from './auth.queries.ts';
 
 /**
@@ -163,8 +164,8 @@ export interface UnlockRecipient {
 }
 
 const unlockPaths: Record<AccountKind, string> = {
-  customer: '/login/unlock',
-  staff: '/staff/login/unlock',
+  customer: paths.loginUnlock,
+  staff: paths.staffLoginUnlock,
 };
 
 /**

@@ -4,7 +4,7 @@ import { emailHtml, emailSignature } from '#server/lib/email-layout.ts';
 import { queueEmail, SECRET_SLOT, sendQueuedSoon } from '#server/features/outbox/outbox.service.ts';
 import { absoluteLink } from '#server/lib/links.ts';
 import { hashToken, randomToken } from '#server/lib/tokens.ts';
-import { AppError } from '#server/plugins/errors.ts';
+import { AppError } from '#server/lib/errors.ts';
 import type {
   ChangePasswordSchema,
   Login,
@@ -14,6 +14,7 @@ import type {
 import { messages } from '#shared/messages.ts';
 import type { SessionUser } from '#shared/session.ts';
 import { site } from '#shared/site.ts';
+import { paths } from '#shared/paths.ts';
 import type { z } from 'zod';
 import { admitLogin, lockoutLimits, rememberDevice, type DeviceCookie } from './auth.devices.ts';
 import * as q from './auth.queries.ts';
@@ -256,7 +257,7 @@ export async function requestPasswordReset(
   const credentials = await q.selectCredentialsByEmail(ctx.db, email);
   if (!credentials) return;
   // The token is made when the e-mail goes out (mintPasswordReset), so none waits in the outbox.
-  const link = absoluteLink(ctx.env, `/reset-password?id=${SECRET_SLOT}`);
+  const link = absoluteLink(ctx.env, `${paths.resetPassword}?id=${SECRET_SLOT}`);
   await queueEmail(ctx, {
     to: email,
     secret: { purpose: PASSWORD_RESET_SECRET, ref: String(credentials.customerId) },

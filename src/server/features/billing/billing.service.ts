@@ -42,6 +42,7 @@ import { faultPoint } from '#server/lib/faults.ts';
 import { absoluteLink } from '#server/lib/links.ts';
 import { formatCents } from '#shared/money.ts';
 import { site } from '#shared/site.ts';
+import { paths } from '#shared/paths.ts';
 
 /**
  * Renewal billing (DESIGN §3). Exactly once per subscription per period, from any number of
@@ -386,7 +387,7 @@ export async function retryUnpaidOrders(ctx: AppContext, customerId: number): Pr
 /** Queued in `ctx.db`'s transaction, with the failure it tells of. */
 async function sendPaymentFailed(ctx: AppContext, order: UnpaidOrder): Promise<void> {
   const user = await sessionUser(ctx, order.customerId);
-  const link = absoluteLink(ctx.env, '/accounts/editPaymentMethod');
+  const link = absoluteLink(ctx.env, paths.editPaymentMethod);
   const lines = [
     `Hello ${user.first_name},`,
     `We could not charge your card ${formatCents(order.totalCents)} for your subscription renewal, order ${order.orderNumber}.`,
@@ -406,7 +407,7 @@ async function sendPaymentFailed(ctx: AppContext, order: UnpaidOrder): Promise<v
 
 async function sendSubscriptionPaused(ctx: AppContext, order: UnpaidOrder): Promise<void> {
   const user = await sessionUser(ctx, order.customerId);
-  const link = absoluteLink(ctx.env, '/accounts/editPaymentMethod');
+  const link = absoluteLink(ctx.env, paths.editPaymentMethod);
   const lines = [
     `Hello ${user.first_name},`,
     `We tried several times but could not charge your card for order ${order.orderNumber}, so we have paused that subscription.`,

@@ -1,6 +1,6 @@
 import type { AppContext } from '#server/context.ts';
 import { evaluateCoupon } from '#server/features/coupons/coupons.service.ts';
-import { AppError, notFound } from '#server/plugins/errors.ts';
+import { AppError, notFound } from '#server/lib/errors.ts';
 import { MAX_QUANTITY, type Cart, type CartItem } from '#shared/cart.ts';
 import { centsToAmount } from '#shared/money.ts';
 import * as q from './cart.queries.ts';

@@ -1,9 +1,10 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '#server/db/schema.ts';
-import { notFound } from '#server/plugins/errors.ts';
+import { notFound } from '#server/lib/errors.ts';
 import type { Catalog, Frequency, ProductLine } from '#shared/catalog.ts';
 import { centsToAmount } from '#shared/money.ts';
 import { site } from '#shared/site.ts';
+import { paths } from '#shared/paths.ts';
 import {
   selectCatalog,
   selectOffersAt,
@@ -51,7 +52,7 @@ export async function getProductLine(db: Kysely<Database>, slug: string): Promis
  * it while the app's code downloads, instead of after it has run.
  */
 export async function leadImageFor(db: Kysely<Database>, pathname: string): Promise<string | null> {
-  if (pathname === '/') return site.heroImage;
+  if (pathname === paths.home) return site.heroImage;
   const slug = /^\/shop\/([a-z0-9-]{1,80})$/.exec(pathname)?.[1];
   if (!slug) return null;
   const [line] = await selectCatalog(db, slug);

@@ -36,11 +36,12 @@ import { startSubscriptionsForOrder } from '#server/features/subscriptions/subsc
 import { emailHtml, emailSignature } from '#server/lib/email-layout.ts';
 import { faultPoint } from '#server/lib/faults.ts';
 import { absoluteLink } from '#server/lib/links.ts';
-import { AppError } from '#server/plugins/errors.ts';
+import { AppError } from '#server/lib/errors.ts';
 import type { Frequency } from '#shared/catalog.ts';
 import type { PlaceOrder, PlacedOrder, Upsell } from '#shared/checkout.ts';
 import { formatCents } from '#shared/money.ts';
 import { site } from '#shared/site.ts';
+import { paths } from '#shared/paths.ts';
 
 const WAIT_FOR_ATTEMPT_MS = 10_000;
 /** A pending attempt this old was interrupted (a crash between charge and commit): drive it again. */
@@ -372,7 +373,7 @@ async function sendConfirmation(
   order: PlacedOrder,
 ): Promise<void> {
   const to = await sessionUser(ctx, customerId);
-  const link = absoluteLink(ctx.env, `/orders#${order.order_number}`);
+  const link = absoluteLink(ctx.env, `${paths.orders}#${order.order_number}`);
   const count = order.items.reduce((sum, item) => sum + item.quantity, 0);
   const lines = [
     `Thank you, ${to.first_name}. We have your order ${order.order_number} and will e-mail you when it ships.`,

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '#server/context.ts';
 import { enforceAddressLimit } from '#server/features/auth/auth.service.ts';
-import { AppError } from '#server/plugins/errors.ts';
+import { AppError } from '#server/lib/errors.ts';
 import { apiPaths, v1Success } from '#shared/api.ts';
 import { CouponCheckResultSchema, CouponCheckSchema } from '#shared/cart.ts';
 import { evaluateCoupon } from './coupons.service.ts';

@@ -4,7 +4,7 @@ import { readOutbox } from '#server/adapters/mailer.ts';
 import type { AppContext } from '#server/context.ts';
 import type { Env } from '#server/env.ts';
 import { escapeHtml } from '#server/lib/email-layout.ts';
-import { notFound } from '#server/plugins/errors.ts';
+import { notFound } from '#server/lib/errors.ts';
 import { site } from '#shared/site.ts';
 
 /** Loopback addresses: only this machine can reach a server listening on one of them. */

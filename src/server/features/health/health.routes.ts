@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { pingDatabase } from '#server/db/client.ts';
-import { AppError } from '#server/plugins/errors.ts';
+import { AppError } from '#server/lib/errors.ts';
 import { HealthSchema } from '#shared/api.ts';
 
 export const healthRoutes: FastifyPluginAsyncZod = async (app) => {

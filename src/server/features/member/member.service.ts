@@ -9,6 +9,7 @@ import { pendingOrders } from '#server/features/visits/visits.service.ts';
 import { unreadCount } from '#server/features/messaging/messaging.service.ts';
 import type { Basics, Flag, PatientData } from '#shared/accounts.ts';
 import type { Lander } from '#shared/lander.ts';
+import { paths } from '#shared/paths.ts';
 
 /**
  * What the member area shows about a customer across features: the account frame (basics), the
@@ -54,7 +55,7 @@ function flagsFor(
     flags.push({
       type: 'payment_failed',
       message: `We could not charge your card for order ${unpaid.order_number}. Update your card to resolve it.`,
-      href: '/accounts/editPaymentMethod',
+      href: paths.editPaymentMethod,
     });
   }
   if (account.card && card) {
@@ -65,19 +66,19 @@ function flagsFor(
       flags.push({
         type: 'card_expired',
         message: `Your ${label} has expired. Add a new card to keep your orders coming.`,
-        href: '/accounts/editPaymentMethod',
+        href: paths.editPaymentMethod,
       });
     } else if (card.expiresBeforeNextBilling) {
       flags.push({
         type: 'card_expiring',
         message: `Your ${label} expires (${expiry}) before your next subscription delivery. Update it to avoid a missed delivery.`,
-        href: '/accounts/editPaymentMethod',
+        href: paths.editPaymentMethod,
       });
     } else if (card.expiresSoon) {
       flags.push({
         type: 'card_expiring',
         message: `Your ${label} expires at the end of ${expiry}. Update it to avoid missed deliveries.`,
-        href: '/accounts/editPaymentMethod',
+        href: paths.editPaymentMethod,
       });
     }
   }
@@ -88,7 +89,7 @@ async function flags(ctx: AppContext, account: AccountRow): Promise<Flag[]> {
   const visits: Flag[] = (await pendingOrders(ctx, account.customerId)).map((visit) => ({
     type: 'visit_incomplete',
     message: `You started an online visit (${visit.product}) and have not finished it yet.`,
-    href: `/visit/${visit.product_category}`,
+    href: paths.visit(visit.product_category),
   }));
   const unread = await unreadCount(ctx, account.customerId);
   const messages: Flag[] = unread
@@ -96,7 +97,7 @@ async function flags(ctx: AppContext, account: AccountRow): Promise<Flag[]> {
         {
           type: 'unread_messages',
           message: `You have ${unread} unread ${unread === 1 ? 'message' : 'messages'} from your care team.`,
-          href: '/messages',
+          href: paths.messages,
         },
       ]
     : [];

@@ -2,7 +2,7 @@ import type { AppContext } from '#server/context.ts';
 import { sessionUser } from '#server/features/auth/auth.service.ts';
 import { queueEmail, sendQueuedSoon } from '#server/features/outbox/outbox.service.ts';
 import { emailHtml, emailSignature } from '#server/lib/email-layout.ts';
-import { AppError, notFound } from '#server/plugins/errors.ts';
+import { AppError, notFound } from '#server/lib/errors.ts';
 import type { CareInboxItem, Message, Thread } from '#shared/messaging.ts';
 import * as q from './messaging.queries.ts';
 

@@ -14,7 +14,7 @@ import {
 import { auditAs } from '#server/features/staff/staff.service.ts';
 import { faultPoint } from '#server/lib/faults.ts';
 import { emailHtml, emailSignature } from '#server/lib/email-layout.ts';
-import { AppError, notFound } from '#server/plugins/errors.ts';
+import { AppError, notFound } from '#server/lib/errors.ts';
 import { formatCents } from '#shared/money.ts';
 import { canTransition, trackingUrl, type OrderStatus } from '#shared/orders.ts';
 import { site } from '#shared/site.ts';

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import type { AppContext } from '#server/context.ts';
-import { AppError, notFound } from '#server/plugins/errors.ts';
+import { AppError, notFound } from '#server/lib/errors.ts';
 import type { OutboxProblem } from '#shared/outbox.ts';
 import * as q from './outbox.queries.ts';
 

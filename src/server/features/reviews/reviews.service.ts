@@ -26,7 +26,7 @@ import {
 } from '#server/features/visits/visits.service.ts';
 import { emailHtml, emailSignature } from '#server/lib/email-layout.ts';
 import { faultPoint } from '#server/lib/faults.ts';
-import { AppError, notFound } from '#server/plugins/errors.ts';
+import { AppError, notFound } from '#server/lib/errors.ts';
 import { ageOn, calendarDateOf } from '#shared/dates.ts';
 import { effectiveAnswers, riskFlags, visibleItems } from '#shared/questionnaires/engine.ts';
 import type { AnswerValue, QuestionnaireItem } from '#shared/questionnaires/format.ts';

@@ -9,7 +9,7 @@ import {
 import { hashToken } from '#server/features/auth/auth.service.ts';
 import { decoyPasswordHash, verifyPassword } from '#server/features/auth/passwords.ts';
 import { verifyTotp } from '#server/lib/totp.ts';
-import { AppError } from '#server/plugins/errors.ts';
+import { AppError } from '#server/lib/errors.ts';
 import type { StaffLogin, StaffRole, StaffUser } from '#shared/staff.ts';
 import * as q from './staff.queries.ts';
 

@@ -2,7 +2,7 @@ import type { AppContext } from '#server/context.ts';
 import { cardSummaryOf } from '#server/features/accounts/accounts.service.ts';
 import type { ActiveSession } from '#server/features/auth/auth.service.ts';
 import { offer, offersAt, siblingOffer } from '#server/features/catalog/catalog.service.ts';
-import { AppError, notFound } from '#server/plugins/errors.ts';
+import { AppError, notFound } from '#server/lib/errors.ts';
 import type { Frequency } from '#shared/catalog.ts';
 import {
   applySubscriptionChange,

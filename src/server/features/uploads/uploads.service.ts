@@ -5,7 +5,7 @@ import type { AppContext } from '#server/context.ts';
 import { makePrivateDir, writePrivateFile } from '#server/lib/private-files.ts';
 import { imageMimeTypes, ImageFormatError, sniffImage, stripMetadata } from '#server/lib/images.ts';
 import { audit, type StaffSession } from '#server/features/staff/staff.service.ts';
-import { AppError, notFound } from '#server/plugins/errors.ts';
+import { AppError, notFound } from '#server/lib/errors.ts';
 import * as q from './uploads.queries.ts';
 
 const notAnImage = 'Please upload a photo of your ID as a JPEG, PNG or WebP image.';

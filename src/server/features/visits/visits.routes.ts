@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '#server/context.ts';
-import { AppError } from '#server/plugins/errors.ts';
+import { AppError } from '#server/lib/errors.ts';
 import { requireOwnLeadsId, requireSession } from '#server/plugins/session.ts';
 import { LeadsRequestSchema } from '#shared/accounts.ts';
 import { apiPaths } from '#shared/api.ts';

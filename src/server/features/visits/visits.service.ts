@@ -26,7 +26,7 @@ import {
 import { storePhotoId } from '#server/features/uploads/uploads.service.ts';
 import { emailHtml, emailSignature } from '#server/lib/email-layout.ts';
 import { faultPoint } from '#server/lib/faults.ts';
-import { AppError, notFound } from '#server/plugins/errors.ts';
+import { AppError, notFound } from '#server/lib/errors.ts';
 import { dobProblem, isoDate, parseUsDate } from '#shared/dates.ts';
 import { messages } from '#shared/messages.ts';
 import {
@@ -57,6 +57,7 @@ import {
   type VisitPreferences,
 } from '#shared/telehealth.ts';
 import { isUsState, prescriptionShipsOnlyTo, usStates } from '#shared/us-states.ts';
+import { paths } from '#shared/paths.ts';
 import * as q from './visits.queries.ts';
 
 /** States where the service has licensed providers, unless STATES_ALLOWED says otherwise. */
@@ -65,7 +66,7 @@ export function statesAllowed(ctx: AppContext): string[] {
 }
 
 export function destinationOf(visit: q.VisitRow): string {
-  return `/visit/${visit.category}/${visit.step}`;
+  return paths.visitScreen(visit.category, visit.step);
 }
 
 /**
@@ -180,7 +181,7 @@ export async function checkEligibility(
       eligible: false,
       reason,
       supplement_slug: supplement,
-      destination: `/visit/${visit.category}/ineligible`,
+      destination: paths.visitScreen(visit.category, 'ineligible'),
     };
   }
   const questionnaire = questionnaireOf(visit);
@@ -196,7 +197,7 @@ export async function checkEligibility(
     eligible: true,
     reason: null,
     supplement_slug: null,
-    destination: `/visit/${visit.category}/questions`,
+    destination: paths.visitScreen(visit.category, 'questions'),
   };
 }
 
@@ -260,10 +261,10 @@ function state(
     done,
     disqualified,
     destination: disqualified
-      ? `/visit/${visit.category}/not-a-fit`
+      ? paths.visitScreen(visit.category, 'not-a-fit')
       : done
-        ? `/visit/${visit.category}/preferences`
-        : `/visit/${visit.category}/questions`,
+        ? paths.visitScreen(visit.category, 'preferences')
+        : paths.visitScreen(visit.category, 'questions'),
   };
 }
 
@@ -478,7 +479,7 @@ export async function savePreference(
   const complete = preferencesComplete(visit.category, preferences);
   const step = complete ? (visit.step === 'preferences' ? 'photo' : visit.step) : 'preferences';
   await q.savePreferences(ctx.db, visit.id, next, step, ctx.clock.now().toISOString());
-  return { preferences, destination: `/visit/${visit.category}/${step}` };
+  return { preferences, destination: paths.visitScreen(visit.category, step) };
 }
 
 /** The photo ID, stored by the uploads feature; the visit moves on to consent. */
@@ -495,7 +496,7 @@ export async function attachPhotoId(
   const upload = await storePhotoId(ctx, session.customerId, visit.id, bytes);
   await q.attachPhoto(ctx.db, visit.id, upload.id, ctx.clock.now().toISOString());
   // The answer names the upload by its opaque id only (decision 005).
-  return { uploadId: upload.publicId, destination: `/visit/${visit.category}/consent` };
+  return { uploadId: upload.publicId, destination: paths.visitScreen(visit.category, 'consent') };
 }
 
 /** Consent to telehealth (linking /consent-to-telehealth); the visit moves on to checkout. */
@@ -509,7 +510,7 @@ export async function giveConsent(
   if ((await q.selectVisitPhoto(ctx.db, visit.id)) === null)
     throw new AppError(409, 'VISIT_STEP', 'Please upload a photo of your ID first.');
   await q.recordConsent(ctx.db, visit.id, ctx.clock.now().toISOString());
-  return { destination: `/visit/${visit.category}/checkout` };
+  return { destination: paths.visitScreen(visit.category, 'checkout') };
 }
 
 // --- Checkout: the card is authorised now, charged only on approval ------------------------------
@@ -536,7 +537,7 @@ export async function submitVisit(
     return {
       orderNumber: previous.orderNumber,
       amountCents: previous.totalCents,
-      destination: `/visit/${visit.category}/submitted`,
+      destination: paths.visitScreen(visit.category, 'submitted'),
     };
   }
   requireOpen(visit);
@@ -625,7 +626,7 @@ export async function submitVisit(
   return {
     orderNumber: attempt.orderNumber,
     amountCents: attempt.totalCents,
-    destination: `/visit/${visit.category}/submitted`,
+    destination: paths.visitScreen(visit.category, 'submitted'),
   };
 }
 

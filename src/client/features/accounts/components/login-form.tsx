@@ -11,7 +11,7 @@ import { textLinkClass } from '#client/components/ui/button.ts';
 import { SubmitButton } from '#client/components/ui/submit-button.tsx';
 import { rememberSessionWithCart } from '#client/features/cart/cart.api.ts';
 import { ApiError } from '#client/lib/api.ts';
-import { paths } from '#client/paths.ts';
+import { paths } from '#shared/paths.ts';
 import { logIn, requestLoginUnlock } from '../accounts.api.ts';
 import { UnlockOffer } from './unlock-offer.tsx';
 

@@ -4,7 +4,7 @@ import { Navigate, Outlet, useLocation } from 'react-router';
 import { LoadError } from '#client/components/ui/load-error.tsx';
 import { Spinner } from '#client/components/ui/spinner.tsx';
 import { setLeadsId, setLoggedIn, useAppState, useLeadsId } from '#client/lib/app-state.ts';
-import { paths } from '#client/paths.ts';
+import { paths } from '#shared/paths.ts';
 import { forgetSession, isUnauthenticated, useVerifyAuth } from '../session.api.ts';
 import { forgetReturnPath, readReturnPath, rememberReturnPath } from '../return-path.ts';
 

@@ -18,7 +18,7 @@ import { rememberSessionWithCart } from '#client/features/cart/cart.api.ts';
 import { ApiError } from '#client/lib/api.ts';
 import { getAppState } from '#client/lib/app-state.ts';
 import { storedClickId } from '#client/lib/clicks.ts';
-import { paths } from '#client/paths.ts';
+import { paths } from '#shared/paths.ts';
 import { signUp } from '../accounts.api.ts';
 import { DobField } from './dob-field.tsx';
 

@@ -2,7 +2,7 @@ import { Link } from 'react-router';
 import { buttonClass } from '#client/components/ui/button.ts';
 import { LoadError } from '#client/components/ui/load-error.tsx';
 import { Spinner } from '#client/components/ui/spinner.tsx';
-import { paths } from '#client/paths.ts';
+import { paths } from '#shared/paths.ts';
 import { useAccountData } from '../accounts.api.ts';
 import { AccountDetailsForm } from '../components/account-details-form.tsx';
 import { AccountHeader, useMemberData } from '../components/account-layout.tsx';

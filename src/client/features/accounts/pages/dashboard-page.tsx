@@ -3,7 +3,7 @@ import type { Flag } from '#shared/accounts.ts';
 import { formatCents } from '#shared/money.ts';
 import type { Order } from '#shared/orders.ts';
 import { buttonClass, textLinkClass } from '#client/components/ui/button.ts';
-import { paths } from '#client/paths.ts';
+import { paths } from '#shared/paths.ts';
 import { isLiveMemberLink } from '../account-nav.ts';
 import { AccountHeader, useMemberData } from '../components/account-layout.tsx';
 import { mediumDate, OrderStatusBadge } from '../components/order-status.tsx';

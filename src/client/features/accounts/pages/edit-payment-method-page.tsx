@@ -4,7 +4,7 @@ import type { AccountData } from '#shared/accounts.ts';
 import { LoadError } from '#client/components/ui/load-error.tsx';
 import { Spinner } from '#client/components/ui/spinner.tsx';
 import { showToast } from '#client/components/ui/toast.tsx';
-import { paths } from '#client/paths.ts';
+import { paths } from '#shared/paths.ts';
 import { accountKeys, refreshMemberData, useAccountData } from '../accounts.api.ts';
 import { AccountHeader, useMemberData } from '../components/account-layout.tsx';
 import { AccountSection } from '../components/account-section.tsx';

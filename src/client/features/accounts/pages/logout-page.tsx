@@ -5,7 +5,7 @@ import { site } from '#shared/site.ts';
 import { Spinner } from '#client/components/ui/spinner.tsx';
 import { showToast } from '#client/components/ui/toast.tsx';
 import { clearBrowserState } from '#client/lib/app-state.ts';
-import { paths } from '#client/paths.ts';
+import { paths } from '#shared/paths.ts';
 import { PageTitle } from '#client/components/layout/document-head.tsx';
 import { logOut } from '../accounts.api.ts';
 import { isUnauthenticated } from '../session.api.ts';

@@ -10,7 +10,7 @@ import { FormAlert, PasswordField, TextField } from '#client/components/forms/fi
 import { textLinkClass } from '#client/components/ui/button.ts';
 import { SubmitButton } from '#client/components/ui/submit-button.tsx';
 import { showToast } from '#client/components/ui/toast.tsx';
-import { paths } from '#client/paths.ts';
+import { paths } from '#shared/paths.ts';
 import { requestPasswordReset, updatePassword } from '../accounts.api.ts';
 import { AuthCard } from '../components/auth-card.tsx';
 

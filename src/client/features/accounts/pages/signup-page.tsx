@@ -1,6 +1,6 @@
 import { Link } from 'react-router';
 import { textLinkClass } from '#client/components/ui/button.ts';
-import { paths } from '#client/paths.ts';
+import { paths } from '#shared/paths.ts';
 import { AuthCard } from '../components/auth-card.tsx';
 import { SignupForm } from '../components/signup-form.tsx';
 

@@ -3,7 +3,7 @@ import { buttonClass } from '#client/components/ui/button.ts';
 import { LoadError } from '#client/components/ui/load-error.tsx';
 import { Spinner } from '#client/components/ui/spinner.tsx';
 import { trackBeginCheckout } from '#client/lib/analytics.ts';
-import { paths } from '#client/paths.ts';
+import { paths } from '#shared/paths.ts';
 import { itemSource, useCart, useCartActions } from '../use-cart.ts';
 import { CartLineRow } from './cart-line.tsx';
 import { CartTotals } from './cart-totals.tsx';

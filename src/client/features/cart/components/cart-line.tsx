@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { formatCents, priceLabel } from '#shared/money.ts';
 import { showToast } from '#client/components/ui/toast.tsx';
-import { paths } from '#client/paths.ts';
+import { paths } from '#shared/paths.ts';
 import type { CartLine } from '../use-cart.ts';
 import { QuantityStepper } from './quantity-stepper.tsx';
 

@@ -2,7 +2,7 @@ import { Link } from 'react-router';
 import type { ProductLine } from '#shared/catalog.ts';
 import { headlineOffer } from '#shared/catalog.ts';
 import { priceLabel } from '#shared/money.ts';
-import { paths } from '#client/paths.ts';
+import { paths } from '#shared/paths.ts';
 
 /**
  * A catalogue entry: image, name, what it does, and its prices in the spec's labels. The whole

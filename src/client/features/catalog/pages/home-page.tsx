@@ -2,7 +2,7 @@ import { Link } from 'react-router';
 import { site } from '#shared/site.ts';
 import { Spinner } from '#client/components/ui/spinner.tsx';
 import { buttonClass } from '#client/components/ui/button.ts';
-import { paths } from '#client/paths.ts';
+import { paths } from '#shared/paths.ts';
 import { useCatalog } from '../catalog.api.ts';
 import { ProductCard } from '../components/product-card.tsx';
 import { PageTitle } from '#client/components/layout/document-head.tsx';

@@ -9,7 +9,7 @@ import { textLinkClass } from '#client/components/ui/button.ts';
 import { trackViewItem } from '#client/lib/analytics.ts';
 import { ApiError } from '#client/lib/api.ts';
 import { NotFoundPage } from '#client/features/errors/pages/not-found-page.tsx';
-import { paths } from '#client/paths.ts';
+import { paths } from '#shared/paths.ts';
 import { useCatalog, useProductLine } from '../catalog.api.ts';
 import { ProductCard } from '../components/product-card.tsx';
 import { PurchaseOptions } from '../components/purchase-options.tsx';

@@ -3,7 +3,7 @@ import type { ProductLine } from '#shared/catalog.ts';
 import { site } from '#shared/site.ts';
 import { LoadError } from '#client/components/ui/load-error.tsx';
 import { Spinner } from '#client/components/ui/spinner.tsx';
-import { paths } from '#client/paths.ts';
+import { paths } from '#shared/paths.ts';
 import { useCatalog } from '../catalog.api.ts';
 import { PurchaseOptions } from '../components/purchase-options.tsx';
 import { PageTitle } from '#client/components/layout/document-head.tsx';

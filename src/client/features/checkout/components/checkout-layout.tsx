@@ -7,7 +7,7 @@ import { Spinner } from '#client/components/ui/spinner.tsx';
 import { showToast } from '#client/components/ui/toast.tsx';
 import { useCart, useIsMember } from '#client/features/cart/use-cart.ts';
 import { checkoutSteps, type CheckoutStep } from '#client/lib/analytics.ts';
-import { paths } from '#client/paths.ts';
+import { paths } from '#shared/paths.ts';
 import { OrderSummary } from './order-summary.tsx';
 import { StepIndicator } from './step-indicator.tsx';
 import { PageTitle } from '#client/components/layout/document-head.tsx';

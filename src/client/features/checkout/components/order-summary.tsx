@@ -3,7 +3,7 @@ import { formatCents, priceLabel } from '#shared/money.ts';
 import { textLinkClass } from '#client/components/ui/button.ts';
 import { CartTotals } from '#client/features/cart/components/cart-totals.tsx';
 import type { CartView } from '#client/features/cart/use-cart.ts';
-import { paths } from '#client/paths.ts';
+import { paths } from '#shared/paths.ts';
 
 /** The checkout's order summary: each line, the totals and a way back to the cart. */
 export function OrderSummary({ cart }: { cart: CartView }) {

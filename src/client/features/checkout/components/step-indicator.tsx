@@ -1,6 +1,6 @@
 import { Link } from 'react-router';
 import { checkoutSteps, type CheckoutStep } from '#client/lib/analytics.ts';
-import { paths } from '#client/paths.ts';
+import { paths } from '#shared/paths.ts';
 
 const stepPaths: Record<CheckoutStep, string> = {
   1: paths.checkoutShipping,

@@ -5,7 +5,7 @@ import { cacheKeys } from '#shared/constants.ts';
 import { formatCents, priceLabel } from '#shared/money.ts';
 import { site } from '#shared/site.ts';
 import { buttonClass, textLinkClass } from '#client/components/ui/button.ts';
-import { paths } from '#client/paths.ts';
+import { paths } from '#shared/paths.ts';
 import { readPlacedOrder, setCheckoutShipping } from '../checkout-state.ts';
 import { PageTitle } from '#client/components/layout/document-head.tsx';
 import { refreshOrderViews } from '#client/features/orders/orders.api.ts';

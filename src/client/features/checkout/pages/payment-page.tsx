@@ -30,7 +30,7 @@ import { trackPurchase } from '#client/lib/analytics.ts';
 import { ApiError } from '#client/lib/api.ts';
 import { useLeadsId } from '#client/lib/app-state.ts';
 import { storedClickId } from '#client/lib/clicks.ts';
-import { paths } from '#client/paths.ts';
+import { paths } from '#shared/paths.ts';
 import { placeOrder } from '../checkout.api.ts';
 import {
   checkoutKey,

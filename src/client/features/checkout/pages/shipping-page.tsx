@@ -8,7 +8,7 @@ import { SubmitButton } from '#client/components/ui/submit-button.tsx';
 import { useAccountData } from '#client/features/accounts/accounts.api.ts';
 import { useCart, useIsMember } from '#client/features/cart/use-cart.ts';
 import { useLeadsId } from '#client/lib/app-state.ts';
-import { paths } from '#client/paths.ts';
+import { paths } from '#shared/paths.ts';
 import { AddressFields } from '../components/address-fields.tsx';
 import { CheckoutAccount } from '../components/checkout-account.tsx';
 import {

@@ -10,7 +10,7 @@ import { addToServerCart, setServerQuantities } from '#client/features/cart/cart
 import { useCart, useIsMember, type CartView } from '#client/features/cart/use-cart.ts';
 import { trackAddToCart } from '#client/lib/analytics.ts';
 import { reportError } from '#client/lib/error-reporting.ts';
-import { paths } from '#client/paths.ts';
+import { paths } from '#shared/paths.ts';
 import { upsellsKey, useUpsells } from '../checkout.api.ts';
 import { useCheckoutShipping } from '../checkout-state.ts';
 import { useCheckoutStepEvent } from '../use-checkout-step.ts';

@@ -1,7 +1,7 @@
 import { Link } from 'react-router';
 import { site } from '#shared/site.ts';
 import { buttonClass } from '#client/components/ui/button.ts';
-import { paths } from '#client/paths.ts';
+import { paths } from '#shared/paths.ts';
 import { PageTitle } from '#client/components/layout/document-head.tsx';
 
 /** Spec §2: the user has no access to the named feature; a link home to ask support for access. */

@@ -16,7 +16,7 @@ import {
   AccountHeader,
   useMemberData,
 } from '#client/features/accounts/components/account-layout.tsx';
-import { paths } from '#client/paths.ts';
+import { paths } from '#shared/paths.ts';
 import {
   MessageList,
   ReplyForm,

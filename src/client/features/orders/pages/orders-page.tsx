@@ -15,7 +15,7 @@ import {
   mediumDate,
   OrderStatusBadge,
 } from '#client/features/accounts/components/order-status.tsx';
-import { paths } from '#client/paths.ts';
+import { paths } from '#shared/paths.ts';
 import { setLeadsId } from '#client/lib/app-state.ts';
 import { ApiError } from '#client/lib/api.ts';
 import { startProgram } from '#client/features/visits/visits.api.ts';

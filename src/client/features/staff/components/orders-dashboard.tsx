@@ -11,7 +11,7 @@ import {
   mediumDate,
   OrderStatusBadge,
 } from '#client/features/accounts/components/order-status.tsx';
-import { paths } from '#client/paths.ts';
+import { paths } from '#shared/paths.ts';
 import { useStaffOrders, type OrderFilters } from '../staff.api.ts';
 import { StaffHeader } from './staff-frame.tsx';
 

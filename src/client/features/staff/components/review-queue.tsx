@@ -2,7 +2,7 @@ import { Link } from 'react-router';
 import { categoryLabel } from '#shared/catalog.ts';
 import { LoadError } from '#client/components/ui/load-error.tsx';
 import { Spinner } from '#client/components/ui/spinner.tsx';
-import { paths } from '#client/paths.ts';
+import { paths } from '#shared/paths.ts';
 import { useReviewQueue } from '../staff.api.ts';
 import { StaffHeader } from './staff-frame.tsx';
 import { longDateTime } from './staff-order-status.tsx';

@@ -4,7 +4,7 @@ import { ScrollRestoration } from '#client/components/layout/scroll-restoration.
 import { site } from '#shared/site.ts';
 import type { StaffRole, StaffUser } from '#shared/staff.ts';
 import { Spinner } from '#client/components/ui/spinner.tsx';
-import { paths } from '#client/paths.ts';
+import { paths } from '#shared/paths.ts';
 import { BackChevron } from '#client/components/ui/back-chevron.tsx';
 import { PageTitle } from '#client/components/layout/document-head.tsx';
 

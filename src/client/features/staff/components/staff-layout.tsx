@@ -6,7 +6,7 @@ import { LoadError } from '#client/components/ui/load-error.tsx';
 import { Spinner } from '#client/components/ui/spinner.tsx';
 import { showToast } from '#client/components/ui/toast.tsx';
 import { reportError } from '#client/lib/error-reporting.ts';
-import { paths } from '#client/paths.ts';
+import { paths } from '#shared/paths.ts';
 import {
   forgetStaff,
   isStaffUnauthenticated,

@@ -1,7 +1,7 @@
 import { Link, Navigate } from 'react-router';
 import { LoadError } from '#client/components/ui/load-error.tsx';
 import { Spinner } from '#client/components/ui/spinner.tsx';
-import { paths } from '#client/paths.ts';
+import { paths } from '#shared/paths.ts';
 import { StaffHeader } from '../components/staff-frame.tsx';
 import { useStaff } from '../components/staff-layout.tsx';
 import { longDateTime } from '../components/staff-order-status.tsx';

@@ -2,7 +2,7 @@ import { Link, Navigate, useLocation, useNavigate } from 'react-router';
 import { site } from '#shared/site.ts';
 import { textLinkClass } from '#client/components/ui/button.ts';
 import { showToast } from '#client/components/ui/toast.tsx';
-import { paths } from '#client/paths.ts';
+import { paths } from '#shared/paths.ts';
 import { StaffFrame } from '../components/staff-frame.tsx';
 import type { StaffLoginState } from '../components/staff-layout.tsx';
 import { StaffLoginForm } from '../components/staff-login-form.tsx';

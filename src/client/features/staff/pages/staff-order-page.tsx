@@ -8,7 +8,7 @@ import { buttonClass } from '#client/components/ui/button.ts';
 import { LoadError } from '#client/components/ui/load-error.tsx';
 import { Spinner } from '#client/components/ui/spinner.tsx';
 import { OrderStatusBadge } from '#client/features/accounts/components/order-status.tsx';
-import { paths } from '#client/paths.ts';
+import { paths } from '#shared/paths.ts';
 import {
   OrderActionDialog,
   orderActionLabels,

@@ -5,7 +5,7 @@ import { buttonClass } from '#client/components/ui/button.ts';
 import { LoadError } from '#client/components/ui/load-error.tsx';
 import { Spinner } from '#client/components/ui/spinner.tsx';
 import { showToast } from '#client/components/ui/toast.tsx';
-import { paths } from '#client/paths.ts';
+import { paths } from '#shared/paths.ts';
 import { StaffHeader } from '../components/staff-frame.tsx';
 import { useStaff } from '../components/staff-layout.tsx';
 import { longDateTime } from '../components/staff-order-status.tsx';

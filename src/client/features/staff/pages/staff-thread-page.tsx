@@ -7,7 +7,7 @@ import {
   ReplyForm,
   useScrollToEnd,
 } from '#client/features/messages/components/message-thread.tsx';
-import { paths } from '#client/paths.ts';
+import { paths } from '#shared/paths.ts';
 import { BackLink, StaffHeader } from '../components/staff-frame.tsx';
 import { useStaff } from '../components/staff-layout.tsx';
 import { inboxKeys, replyInThread, useCareThread } from '../staff.api.ts';

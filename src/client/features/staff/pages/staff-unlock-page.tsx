@@ -4,7 +4,7 @@ import { PageTitle } from '#client/components/layout/document-head.tsx';
 import { textLinkClass } from '#client/components/ui/button.ts';
 import { showToast } from '#client/components/ui/toast.tsx';
 import { OneTimeLinkAction } from '#client/features/accounts/components/one-time-link-action.tsx';
-import { paths } from '#client/paths.ts';
+import { paths } from '#shared/paths.ts';
 import { StaffFrame } from '../components/staff-frame.tsx';
 import { StaffLoginForm } from '../components/staff-login-form.tsx';
 import { confirmStaffUnlock } from '../staff.api.ts';

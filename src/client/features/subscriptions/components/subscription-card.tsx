@@ -8,7 +8,7 @@ import {
 } from '#shared/subscriptions.ts';
 import { buttonClass, textLinkClass } from '#client/components/ui/button.ts';
 import { mediumDate } from '#client/features/accounts/components/order-status.tsx';
-import { paths } from '#client/paths.ts';
+import { paths } from '#shared/paths.ts';
 import {
   actionLabel,
   availableActions,

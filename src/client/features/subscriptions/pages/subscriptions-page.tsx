@@ -7,7 +7,7 @@ import {
   AccountHeader,
   useMemberData,
 } from '#client/features/accounts/components/account-layout.tsx';
-import { paths } from '#client/paths.ts';
+import { paths } from '#shared/paths.ts';
 import { ChangeDialog } from '../components/change-dialog.tsx';
 import { SubscriptionCard, subscriptionCardId } from '../components/subscription-card.tsx';
 import { useSubscriptions } from '../subscriptions.api.ts';

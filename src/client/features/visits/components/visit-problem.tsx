@@ -2,7 +2,7 @@ import { Link } from 'react-router';
 import { buttonClass } from '#client/components/ui/button.ts';
 import { LoadError } from '#client/components/ui/load-error.tsx';
 import { ApiError } from '#client/lib/api.ts';
-import { paths } from '#client/paths.ts';
+import { paths } from '#shared/paths.ts';
 import type { ProgramCategory } from '#shared/telehealth.ts';
 
 /**

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { Navigate } from 'react-router';
-import { paths } from '#client/paths.ts';
+import { paths } from '#shared/paths.ts';
 import { useVisitId } from '../visit-state.ts';
 import { useVisitContext } from './visit-layout.tsx';
 

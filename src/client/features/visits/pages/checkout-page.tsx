@@ -24,7 +24,7 @@ import { PaymentFormSchema } from '#client/features/checkout/pages/payment-page.
 import { ApiError } from '#client/lib/api.ts';
 import { getAppState, setOnlineVisitUser, useLeadsId } from '#client/lib/app-state.ts';
 import { refreshOrderViews } from '#client/features/orders/orders.api.ts';
-import { paths } from '#client/paths.ts';
+import { paths } from '#shared/paths.ts';
 import { useVisitContext, visitCardClass } from '../components/visit-layout.tsx';
 import { WithVisit } from '../components/with-visit.tsx';
 import { visitDestination } from '../visit-state.ts';

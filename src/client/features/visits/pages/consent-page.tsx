@@ -7,7 +7,7 @@ import { applyApiError } from '#client/components/forms/form-errors.ts';
 import { CheckboxField, FormAlert } from '#client/components/forms/fields.tsx';
 import { textLinkClass } from '#client/components/ui/button.ts';
 import { SubmitButton } from '#client/components/ui/submit-button.tsx';
-import { paths } from '#client/paths.ts';
+import { paths } from '#shared/paths.ts';
 import { useVisitContext, visitCardClass } from '../components/visit-layout.tsx';
 import { WithVisit } from '../components/with-visit.tsx';
 import { visitDestination } from '../visit-state.ts';

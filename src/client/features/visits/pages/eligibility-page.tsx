@@ -3,7 +3,7 @@ import { useVisitContext, visitCardClass } from '../components/visit-layout.tsx'
 import { EligibilityFormView } from '../components/eligibility-form.tsx';
 import { WithVisit } from '../components/with-visit.tsx';
 import { visitDestination } from '../visit-state.ts';
-import { paths } from '#client/paths.ts';
+import { paths } from '#shared/paths.ts';
 
 /** /visit/:category/eligibility: where the patient lives and their age, before any health question. */
 export function EligibilityPage() {

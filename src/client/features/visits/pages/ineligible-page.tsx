@@ -1,6 +1,6 @@
 import { Link, useLocation } from 'react-router';
 import { buttonClass } from '#client/components/ui/button.ts';
-import { paths } from '#client/paths.ts';
+import { paths } from '#shared/paths.ts';
 import { useVisitContext, visitCardClass } from '../components/visit-layout.tsx';
 
 function readState(state: unknown): { reason: string | null; supplementSlug: string | null } {

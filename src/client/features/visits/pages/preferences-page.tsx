@@ -7,7 +7,7 @@ import { treatmentsFor } from '#shared/telehealth.ts';
 import { FieldError, FormAlert, inputClass } from '#client/components/forms/fields.tsx';
 import { SubmitButton } from '#client/components/ui/submit-button.tsx';
 import { ApiError } from '#client/lib/api.ts';
-import { paths } from '#client/paths.ts';
+import { paths } from '#shared/paths.ts';
 import { useVisitContext, visitCardClass } from '../components/visit-layout.tsx';
 import { WithVisit } from '../components/with-visit.tsx';
 import { visitDestination } from '../visit-state.ts';

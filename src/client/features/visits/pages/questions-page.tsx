@@ -7,7 +7,7 @@ import { Spinner } from '#client/components/ui/spinner.tsx';
 import { showToast } from '#client/components/ui/toast.tsx';
 import { ApiError } from '#client/lib/api.ts';
 import { reportError } from '#client/lib/error-reporting.ts';
-import { paths } from '#client/paths.ts';
+import { paths } from '#shared/paths.ts';
 import { QuestionField } from '../components/question-field.tsx';
 import { useVisitContext, visitCardClass } from '../components/visit-layout.tsx';
 import { VisitProblem } from '../components/visit-problem.tsx';
@@ -62,7 +62,7 @@ function Questions({ visitId }: { visitId: number }) {
     async (next: QuestionState) => {
       setAnswerError(null);
       if (next.disqualified) {
-        await navigate(`${paths.visit(category)}/not-a-fit`, {
+        await navigate(paths.visitScreen(category, 'not-a-fit'), {
           replace: true,
           state: { reason: next.disqualified },
         });

@@ -2,7 +2,7 @@ import { Link, useLocation } from 'react-router';
 import { formatCents } from '#shared/money.ts';
 import { buttonClass } from '#client/components/ui/button.ts';
 import { useAppState } from '#client/lib/app-state.ts';
-import { paths } from '#client/paths.ts';
+import { paths } from '#shared/paths.ts';
 import { visitCardClass } from '../components/visit-layout.tsx';
 
 /** /visit/:category/submitted: the visit is with a provider; what happens next. */

@@ -1,6 +1,19 @@
+/** The screens of an online visit, below `/visit/:category` (the index starts or resumes it). */
+export type VisitScreen =
+  | 'eligibility'
+  | 'questions'
+  | 'preferences'
+  | 'photo'
+  | 'consent'
+  | 'checkout'
+  | 'submitted'
+  | 'ineligible'
+  | 'not-a-fit';
+
 /**
- * Every route of the web app: the spec's (§2) and ours (DESIGN §6). Links are built from here so a
- * route changes in one place.
+ * Every route of the web app: the spec's (§2) and ours (DESIGN §6). Links are built from here, by
+ * the pages and by the server (visit destinations, the links in e-mails), so a route changes in one
+ * place.
  */
 export const paths = {
   home: '/',
@@ -26,6 +39,8 @@ export const paths = {
   accounts: '/accounts',
   editPaymentMethod: '/accounts/editPaymentMethod',
   visit: (category: string) => `/visit/${encodeURIComponent(category)}`,
+  visitScreen: (category: string, screen: VisitScreen) =>
+    `/visit/${encodeURIComponent(category)}/${screen}`,
   staff: '/staff',
   staffLogin: '/staff/login',
   staffLoginUnlock: '/staff/login/unlock',
