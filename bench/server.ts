@@ -192,7 +192,7 @@ function newestMtime(dir: string): number {
  * so a build left by CI's browser journeys is reused as it is.
  */
 export function ensureBuild(log: (line: string) => void): void {
-  const built = ['dist/server/main.js', 'dist/client/index.html', 'dist/ssr/server-render.js']
+  const built = ['dist/server/main.js', 'dist/client/index.html', 'dist/ssr/prerender.js']
     .map((file) => path.join(rootDir, file))
     .map((file) => (fs.existsSync(file) ? fs.statSync(file).mtimeMs : 0));
   const builtAt = Math.min(...built);

@@ -1,6 +1,14 @@
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { accountNav, freshTotpCode, watchConsole } from './helpers.ts';
-import { checkScreen, logIn, signUpThroughApi, submitLogIn, uniqueEmail } from './visit-helpers.ts';
+import type { Page } from '@playwright/test';
+import {
+  expect,
+  freshTotpCode,
+  ops,
+  submitLogIn,
+  submitStaffLogIn,
+  test,
+  uniqueEmail,
+  unexpectedProblems,
+} from './fixtures.ts';
 
 /**
  * The account protections in a real browser at 375px and 1280px: an owner on a new device gets in
@@ -9,8 +17,6 @@ import { checkScreen, logIn, signUpThroughApi, submitLogIn, uniqueEmail } from '
  * the outbox of messages that could not be sent. Every journey uses a fresh customer, so the two
  * viewports and the demo data stay apart.
  */
-
-const ops = { email: 'ops@pairwell.test', password: 'pairwell-ops', secret: 'KVKFKRCPNZQUYMLX' };
 
 const pausedMessage =
   'Too many wrong passwords were tried for this account, so log-ins from new devices are paused. If it is your account, we can email you a link that lets this device log in.';
@@ -26,40 +32,7 @@ const emailRestored =
  * Refused calls (wrong password 401, paused 429, spent link 400) show in the console as failed
  * requests; they are the journey's point, anything else is not.
  */
-function unexpected(problems: string[]): string[] {
-  return problems.filter((problem) => !/status of (400|401|429) /.test(problem));
-}
-
-/**
- * The link in the latest e-mail to `to` with this subject whose link goes to `path`, as it appears
- * in the development outbox. The outbox job sends a moment after the request: polled, bounded.
- */
-async function mailedLink(
-  request: APIRequestContext,
-  to: string,
-  subject: string,
-  path: string,
-): Promise<string> {
-  const pattern = new RegExp(`https?://\\S+${path}\\?id=[\\w-]+`);
-  const find = async () => {
-    const outbox = (await (await request.get('/dev/outbox.json')).json()) as {
-      messages: { to: string; subject: string; text: string }[];
-    };
-    const mail = outbox.messages.filter((m) => m.to === to && m.subject === subject).at(-1);
-    return mail ? { text: mail.text, link: pattern.exec(mail.text)?.[0] } : undefined;
-  };
-  await expect.poll(async () => (await find())?.link, { timeout: 15_000 }).toBeDefined();
-  const link = new URL((await find())?.link ?? '');
-  return link.pathname + link.search;
-}
-
-/** The text of the latest e-mail to `to` with this subject (already known to be there). */
-async function mailText(request: APIRequestContext, to: string, subject: string) {
-  const outbox = (await (await request.get('/dev/outbox.json')).json()) as {
-    messages: { to: string; subject: string; text: string }[];
-  };
-  return outbox.messages.filter((m) => m.to === to && m.subject === subject).at(-1)?.text ?? '';
-}
+const refusals = [400, 401, 429];
 
 async function session(page: Page): Promise<{ authenticated: boolean; email?: string }> {
   const response = await page.request.post('/lapi/account/verifyauthentication/', { data: {} });
@@ -72,12 +45,14 @@ async function session(page: Page): Promise<{ authenticated: boolean; email?: st
 test.describe('account protection', () => {
   test('an owner on a new device, paused by wrong passwords from elsewhere, gets in with the e-mailed one-time link, which works once', async ({
     page,
-    request,
     playwright,
     baseURL,
-  }, testInfo) => {
-    const problems = watchConsole(page);
-    const { email, password } = await signUpThroughApi(request, 'paused');
+    consoleProblems: problems,
+    screens,
+    newCustomer,
+    outbox,
+  }) => {
+    const { email, password } = await newCustomer('paused');
 
     // Someone else guesses from a device the account has never seen: a bare API client on our own
     // origin (as a page of ours would send it), with no device cookie. Five wrong passwords pause
@@ -101,28 +76,21 @@ test.describe('account protection', () => {
 
     // The owner, on a new device, types the right password and is offered the link instead.
     await page.goto('/login');
-    await submitLogIn(page, email, password);
+    await submitLogIn(page, { email, password });
     const alert = page.getByRole('main').getByRole('alert');
     await expect(alert).toContainText(pausedMessage);
     await expect(page).toHaveURL(/\/login$/);
     expect((await session(page)).authenticated).toBe(false);
-    await checkScreen(page, testInfo, 'login-paused');
+    await screens.check('login-paused');
 
     await alert.getByRole('button', { name: 'Email me a link' }).click();
     await expect(alert).toHaveText(linkRequested);
     await expect(page.getByRole('button', { name: 'Email me a link' })).toHaveCount(0);
-    await checkScreen(page, testInfo, 'login-link-sent');
+    await screens.check('login-link-sent');
 
-    const link = await mailedLink(
-      request,
-      email,
-      'Log in to Pairwell on a new device',
-      '/login/unlock',
-    );
+    const link = await outbox.link(email, 'Log in to Pairwell on a new device', '/login/unlock');
     // No password travels in the e-mail.
-    expect(await mailText(request, email, 'Log in to Pairwell on a new device')).not.toContain(
-      password,
-    );
+    expect(await outbox.text(email, 'Log in to Pairwell on a new device')).not.toContain(password);
 
     // Opening the link spends nothing: only the button does.
     await page.goto(link);
@@ -130,7 +98,7 @@ test.describe('account protection', () => {
       page.getByRole('heading', { level: 1, name: 'Log in on this device' }),
     ).toBeVisible();
     await expect(page.getByLabel('Password', { exact: true })).toHaveCount(0);
-    await checkScreen(page, testInfo, 'login-unlock');
+    await screens.check('login-unlock');
 
     await page.getByRole('button', { name: 'Let this device log in' }).click();
     await expect(page.getByRole('main').getByRole('alert')).toHaveText(deviceUnlocked);
@@ -138,8 +106,8 @@ test.describe('account protection', () => {
     await expect(
       page.getByRole('main').getByRole('link', { name: 'Forgot password?' }),
     ).toHaveCount(1);
-    await checkScreen(page, testInfo, 'login-unlock-ready');
-    await submitLogIn(page, email, password);
+    await screens.check('login-unlock-ready');
+    await submitLogIn(page, { email, password });
     await expect(page).toHaveURL(/\/dashboard$/);
     await expect(page.getByRole('heading', { level: 1 })).toContainText('Jordan');
     expect(await session(page)).toEqual({ authenticated: true, email });
@@ -164,20 +132,24 @@ test.describe('account protection', () => {
       '/login',
     );
     await expect(page.getByLabel('Password', { exact: true })).toHaveCount(0);
-    await checkScreen(page, testInfo, 'login-unlock-used');
-    expect(unexpected(problems)).toEqual([]);
+    await screens.check('login-unlock-used');
+    expect(unexpectedProblems(problems, refusals)).toEqual([]);
   });
 
   test('a new e-mail needs the current password, the old address is told, and its undo link puts it back and logs the customer out', async ({
     page,
-    request,
-  }, testInfo) => {
-    const problems = watchConsole(page);
-    const { email: oldEmail, password } = await signUpThroughApi(request, 'moving');
+    consoleProblems: problems,
+    screens,
+    accountNav,
+    newCustomer,
+    logIn,
+    outbox,
+  }) => {
+    const { email: oldEmail, password } = await newCustomer('moving');
     const newEmail = uniqueEmail('moved');
-    await logIn(page, oldEmail, password);
+    await logIn({ email: oldEmail, password });
 
-    await (await accountNav(page, testInfo)).getByRole('link', { name: 'Accounts' }).click();
+    await (await accountNav()).getByRole('link', { name: 'Accounts' }).click();
     await expect(page).toHaveURL(/\/accounts$/);
     await expect(page.getByRole('heading', { level: 1, name: 'Accounts' })).toBeVisible();
     const details = page.getByRole('region', { name: 'Account details' });
@@ -192,7 +164,7 @@ test.describe('account protection', () => {
       details.getByText('Enter your current password to change your email.'),
     ).toBeVisible();
     await expect(details.getByLabel('Current password')).toBeFocused();
-    await checkScreen(page, testInfo, 'accounts-email-needs-password');
+    await screens.check('accounts-email-needs-password');
 
     await details.getByLabel('Current password').fill('not my password');
     await details.getByRole('button', { name: 'Save details' }).click();
@@ -208,12 +180,12 @@ test.describe('account protection', () => {
     await expect(details.getByLabel('Current password')).toHaveCount(0);
     await expect(details.getByLabel('Email')).toHaveValue(newEmail);
     expect(await session(page)).toEqual({ authenticated: true, email: newEmail });
-    await checkScreen(page, testInfo, 'accounts-email-changed');
+    await screens.check('accounts-email-changed');
 
     // The old address gets the notice, naming the new one only masked, with the undo link.
     const subject = 'Your Pairwell email address was changed';
-    const undo = await mailedLink(request, oldEmail, subject, '/undo-email-change');
-    const notice = await mailText(request, oldEmail, subject);
+    const undo = await outbox.link(oldEmail, subject, '/undo-email-change');
+    const notice = await outbox.text(oldEmail, subject);
     expect(notice).toContain('m***@example.test');
     expect(notice).not.toContain(newEmail);
 
@@ -221,7 +193,7 @@ test.describe('account protection', () => {
     await page.goto(undo);
     await expect(page.getByRole('heading', { level: 1, name: 'Undo email change' })).toBeVisible();
     expect((await session(page)).email).toBe(newEmail);
-    await checkScreen(page, testInfo, 'undo-email-change');
+    await screens.check('undo-email-change');
 
     await page.getByRole('button', { name: 'Put my email address back' }).click();
     await expect(page.getByRole('main').getByRole('alert')).toHaveText(emailRestored);
@@ -233,31 +205,29 @@ test.describe('account protection', () => {
     // Logged out here as everywhere: the header offers to log in, the member area sends to /login.
     expect((await session(page)).authenticated).toBe(false);
     await expect(page.getByRole('banner').getByRole('button', { name: 'Log in' })).toBeVisible();
-    await checkScreen(page, testInfo, 'undo-email-change-done');
+    await screens.check('undo-email-change-done');
 
     await page.goto('/accounts');
     await expect(page).toHaveURL(/\/login$/);
-    await submitLogIn(page, newEmail, password);
+    await submitLogIn(page, { email: newEmail, password });
     await expect(page.getByText('The email or password you entered is incorrect.')).toBeVisible();
-    await submitLogIn(page, oldEmail, password);
+    await submitLogIn(page, { email: oldEmail, password });
     await expect(page).toHaveURL(/\/accounts$/);
     await expect(
       page.getByRole('region', { name: 'Account details' }).getByLabel('Email'),
     ).toHaveValue(oldEmail);
-    expect(unexpected(problems)).toEqual([]);
+    expect(unexpectedProblems(problems, refusals)).toEqual([]);
   });
 
   test('operations staff open the outbox from the console navigation and see that nothing waits', async ({
     page,
-  }, testInfo) => {
-    const problems = watchConsole(page);
+    consoleProblems: problems,
+    screens,
+  }) => {
     await page.goto('/staff');
     await expect(page).toHaveURL(/\/staff\/login$/);
-    await page.getByLabel('Work email').fill(ops.email);
-    await page.getByLabel('Password', { exact: true }).fill(ops.password);
     // Each code works once: the second viewport's run uses a later step's code.
-    await page.getByLabel('Authentication code').fill(await freshTotpCode(ops.secret));
-    await page.getByRole('button', { name: 'Log in' }).click();
+    await submitStaffLogIn(page, ops, await freshTotpCode(ops.secret));
     await expect(page).toHaveURL(/\/staff$/);
     await expect(page.getByRole('heading', { level: 1, name: 'Orders' })).toBeVisible();
 
@@ -278,10 +248,10 @@ test.describe('account protection', () => {
       ),
     ).toBeVisible();
     await expect(page.getByRole('button', { name: 'Send again' })).toHaveCount(0);
-    await checkScreen(page, testInfo, 'staff-outbox');
+    await screens.check('staff-outbox');
 
     await page.getByRole('button', { name: 'Log out' }).click();
     await expect(page).toHaveURL(/\/staff\/login$/);
-    expect(unexpected(problems)).toEqual([]);
+    expect(unexpectedProblems(problems, refusals)).toEqual([]);
   });
 });

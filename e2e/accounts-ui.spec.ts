@@ -1,6 +1,4 @@
-import crypto from 'node:crypto';
-import { expect, test, type Page, type TestInfo } from '@playwright/test';
-import { expectAccessible, screenshot, watchConsole, accountNav } from './helpers.ts';
+import { demo, expect, fillCard, test, uniqueEmail, unexpectedProblems } from './fixtures.ts';
 
 /**
  * The account screens in a real browser at 375px and 1280px: sign-up, the log-in slider, Home,
@@ -8,24 +6,16 @@ import { expectAccessible, screenshot, watchConsole, accountNav } from './helper
  * changes data runs on a fresh customer, so the demo customer stays as the other journeys expect.
  */
 
-const demo = { email: 'demo@pairwell.test', password: 'pairwell-demo' };
-
 /** A refused log-in (401) and a declined card (402) show in the console as failed requests. */
-function unexpected(problems: string[]): string[] {
-  return problems.filter((problem) => !/status of 40[12] /.test(problem));
-}
-
-/** A full-page picture from the top, so the sticky header is drawn where it belongs. */
-async function shot(page: Page, testInfo: TestInfo, name: string) {
-  await page.evaluate(() => window.scrollTo(0, 0));
-  await screenshot(page, testInfo, name);
-}
+const refusals = [401, 402];
 
 test.describe('account screens', () => {
   test('a new customer signs up, sees the empty Home, saves an address and a card, and logs out', async ({
     page,
-  }, testInfo) => {
-    const problems = watchConsole(page);
+    consoleProblems: problems,
+    screens,
+    accountNav,
+  }) => {
     await page.goto('/signup');
     await expect(page).toHaveTitle('Create your account — Pairwell');
     await page.getByRole('button', { name: 'Create account' }).click();
@@ -34,10 +24,10 @@ test.describe('account screens', () => {
     ).toBeVisible();
     await expect(page.getByText('You must enter a date of birth.')).toBeVisible();
     await expect(page.getByLabel('Email')).toBeFocused();
-    await expectAccessible(page);
-    await shot(page, testInfo, 'signup');
+    await screens.expectAccessible();
+    await screens.shot('signup');
 
-    const email = `ui-${crypto.randomBytes(4).toString('hex')}@example.test`;
+    const email = uniqueEmail('ui');
     await page.getByLabel('Email').fill(email);
     await page.getByLabel('First name').fill('Robin');
     await page.getByLabel('Last name').fill('Hale');
@@ -56,8 +46,8 @@ test.describe('account screens', () => {
       '/#supplements',
     );
     await expect(page.getByRole('link', { name: 'My account' })).toBeVisible();
-    await expectAccessible(page);
-    await shot(page, testInfo, 'dashboard-new-customer');
+    await screens.expectAccessible();
+    await screens.shot('dashboard-new-customer');
 
     await page.getByRole('link', { name: 'Account settings' }).click();
     await expect(page).toHaveURL(/\/accounts$/);
@@ -73,20 +63,12 @@ test.describe('account screens', () => {
     await expect(payment.getByText('No card on file')).toBeVisible();
     await payment.getByRole('link', { name: 'Update payment method' }).click();
     await expect(page).toHaveURL(/\/accounts\/editPaymentMethod$/);
-    await page.getByLabel('Card number').fill('4000 0000 0000 0002');
-    await page.getByLabel('Expiration').pressSequentially('1230');
-    await expect(page.getByLabel('Expiration')).toHaveValue('12/30');
-    await page.getByLabel('Security code').fill('123');
-    await page
-      .getByLabel(
-        'I authorize Pairwell to charge this card for my orders and active subscriptions.',
-      )
-      .check();
+    await fillCard(page, '4000 0000 0000 0002');
     await page.getByRole('button', { name: 'Save card' }).click();
     await expect(page.getByText(/declined/i).first()).toBeVisible();
     await expect(page).toHaveURL(/\/accounts\/editPaymentMethod$/);
-    await expectAccessible(page);
-    await shot(page, testInfo, 'edit-payment-method-declined');
+    await screens.expectAccessible();
+    await screens.shot('edit-payment-method-declined');
 
     await page.getByLabel('Card number').fill('4242 4242 4242 4242');
     await page.getByLabel('Use my shipping address as the billing address').check();
@@ -97,7 +79,7 @@ test.describe('account screens', () => {
       page.getByRole('region', { name: 'Payment method' }).getByText('Expires 12/30'),
     ).toBeVisible();
 
-    await accountNav(page, testInfo);
+    await accountNav();
     await page
       .getByRole('navigation', { name: 'Account' })
       .getByRole('link', { name: 'Log out' })
@@ -107,22 +89,22 @@ test.describe('account screens', () => {
     expect(await page.evaluate(() => localStorage.length)).toBe(0);
     await page.goto('/dashboard');
     await expect(page).toHaveURL(/\/login$/);
-    expect(unexpected(problems)).toEqual([]);
+    expect(unexpectedProblems(problems, refusals)).toEqual([]);
   });
 
   test('the demo customer logs in from the header slider and finds Home and Accounts', async ({
     page,
-  }, testInfo) => {
-    const problems = watchConsole(page);
+    consoleProblems: problems,
+    screens,
+    accountNav,
+  }) => {
     await page.goto('/');
     await page.getByRole('button', { name: 'Log in' }).click();
     const slider = page.getByRole('dialog', { name: 'Log in' });
     await expect(slider).toBeVisible();
     await expect(slider.getByLabel('Email')).toBeFocused();
-    await expectAccessible(page);
-    await page.screenshot({
-      path: `e2e/screenshots/login-slider-${testInfo.project.name}.png`,
-    });
+    await screens.expectAccessible();
+    await screens.windowShot('login-slider');
 
     await slider.getByLabel('Email').fill(demo.email);
     await slider.getByLabel('Password', { exact: true }).fill('not the password');
@@ -145,14 +127,14 @@ test.describe('account screens', () => {
     await expect(
       page.getByRole('region', { name: 'Recent orders' }).getByRole('listitem'),
     ).toHaveCount(3);
-    await expectAccessible(page);
-    await shot(page, testInfo, 'dashboard-demo');
+    await screens.expectAccessible();
+    await screens.shot('dashboard-demo');
 
-    await accountNav(page, testInfo);
+    await accountNav();
     const nav = page.getByRole('navigation', { name: 'Account' });
     await expect(nav.getByRole('img', { name: 'Needs attention' })).toBeVisible();
-    await expectAccessible(page);
-    await shot(page, testInfo, 'dashboard-sidebar-open');
+    await screens.expectAccessible();
+    await screens.shot('dashboard-sidebar-open');
     await nav.getByRole('link', { name: 'Accounts' }).click();
 
     await expect(page).toHaveURL(/\/accounts$/);
@@ -162,12 +144,12 @@ test.describe('account screens', () => {
     await expect(
       page.getByRole('region', { name: 'Signed-in devices' }).getByText('This device'),
     ).toBeVisible();
-    await expectAccessible(page);
-    await shot(page, testInfo, 'accounts-demo');
+    await screens.expectAccessible();
+    await screens.shot('accounts-demo');
 
     // A logged-in customer opening /login goes on to Home.
     await page.goto('/login');
     await expect(page).toHaveURL(/\/dashboard$/);
-    expect(unexpected(problems)).toEqual([]);
+    expect(unexpectedProblems(problems, refusals)).toEqual([]);
   });
 });

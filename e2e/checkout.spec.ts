@@ -1,7 +1,12 @@
-import crypto from 'node:crypto';
-import path from 'node:path';
-import { expect, test, type Page, type TestInfo } from '@playwright/test';
-import { expectAccessible, screenshot, watchConsole } from './helpers.ts';
+import type { Page } from '@playwright/test';
+import {
+  expect,
+  fillCard,
+  test,
+  uniqueEmail,
+  unexpectedProblems,
+  type Screens,
+} from './fixtures.ts';
 
 /**
  * The storefront and checkout in a real browser at 375px and 1280px: a visitor fills a cart,
@@ -13,9 +18,7 @@ import { expectAccessible, screenshot, watchConsole } from './helpers.ts';
  * A refused coupon or form (400), a declined card (402) and an unknown product (404) show in the
  * console as failed requests; nothing else may.
  */
-function unexpected(problems: string[]): string[] {
-  return problems.filter((problem) => !/status of 40[024] /.test(problem));
-}
+const refusals = [400, 402, 404];
 
 /** Toasts are fixed to the window: in a full-page picture they would float over the content. */
 async function dismissToasts(page: Page) {
@@ -29,19 +32,16 @@ async function dismissToasts(page: Page) {
   }).toPass({ timeout: 15_000 });
 }
 
-/** A full-page picture from the top, so the sticky header is drawn where it belongs. */
-async function shot(page: Page, testInfo: TestInfo, name: string) {
+/** A full-page picture from the top, with no toast floating over it. */
+async function shot(page: Page, screens: Screens, name: string) {
   await dismissToasts(page);
-  await page.evaluate(() => window.scrollTo(0, 0));
-  await screenshot(page, testInfo, name);
+  await screens.shot(name);
 }
 
 /** What the window shows (the drawer covers the page; a full-page picture would not). */
-async function windowShot(page: Page, testInfo: TestInfo, name: string) {
+async function windowShot(page: Page, screens: Screens, name: string) {
   await dismissToasts(page);
-  await page.screenshot({
-    path: path.resolve('e2e/screenshots', `${name}-${testInfo.project.name}.png`),
-  });
+  await screens.windowShot(name);
 }
 
 const drawer = (page: Page) => page.getByRole('dialog', { name: /Your cart/ });
@@ -50,13 +50,13 @@ const drawer = (page: Page) => page.getByRole('dialog', { name: /Your cart/ });
  * Sleep Gummies monthly and Biotin Gummies one-time ×2, then WELCOME10 — all inside the single
  * page app, so the data layer keeps every event.
  */
-async function fillCart(page: Page, testInfo?: TestInfo) {
+async function fillCart(page: Page, screens?: Screens) {
   await page.goto('/shop/sleep-gummies');
   await expect(page.getByRole('heading', { level: 1, name: 'Sleep Gummies' })).toBeVisible();
   await expect(page).toHaveTitle('Sleep Gummies — Pairwell');
-  if (testInfo) {
-    await expectAccessible(page);
-    await shot(page, testInfo, 'product');
+  if (screens) {
+    await screens.expectAccessible();
+    await shot(page, screens, 'product');
   }
   await page.getByRole('radio', { name: /Monthly/ }).check();
   await expect(page.getByRole('group', { name: 'Quantity' })).toHaveCount(0);
@@ -73,9 +73,9 @@ async function fillCart(page: Page, testInfo?: TestInfo) {
     .getByRole('link', { name: 'Shop' })
     .click();
   await expect(page.getByRole('heading', { level: 1, name: 'Shop' })).toBeVisible();
-  if (testInfo) {
-    await expectAccessible(page);
-    await shot(page, testInfo, 'shop');
+  if (screens) {
+    await screens.expectAccessible();
+    await shot(page, screens, 'shop');
   }
   const biotin = page.getByRole('article', { name: 'Biotin Gummies' });
   await biotin.getByRole('button', { name: 'Increase quantity of Biotin Gummies' }).click();
@@ -94,13 +94,13 @@ async function fillCart(page: Page, testInfo?: TestInfo) {
   // $17.50 + 2 × $24.99 = $67.48; 10% off is $6.74.
   await expect(cart.getByText('−$6.74')).toBeVisible();
   await expect(cart.getByRole('definition').filter({ hasText: '$60.74' })).toBeVisible();
-  if (testInfo) {
-    await expectAccessible(page);
-    await windowShot(page, testInfo, 'cart-drawer');
+  if (screens) {
+    await screens.expectAccessible();
+    await windowShot(page, screens, 'cart-drawer');
   }
 }
 
-async function signUpAtCheckout(page: Page, email: string, testInfo?: TestInfo) {
+async function signUpAtCheckout(page: Page, email: string, screens?: Screens) {
   await page.getByRole('link', { name: 'Checkout' }).click();
   await expect(page).toHaveURL(/\/checkout\/shipping$/);
   await expect(page.getByRole('heading', { level: 1, name: 'Checkout' })).toBeVisible();
@@ -114,9 +114,9 @@ async function signUpAtCheckout(page: Page, email: string, testInfo?: TestInfo) 
     page.getByText('Continue your online visit by checking the box above'),
   ).toBeVisible();
   await expect(page.getByText('Field required').first()).toBeVisible();
-  if (testInfo) {
-    await expectAccessible(page);
-    await shot(page, testInfo, 'checkout-account');
+  if (screens) {
+    await screens.expectAccessible();
+    await shot(page, screens, 'checkout-account');
   }
 
   await page.getByLabel('Email').fill(email);
@@ -130,7 +130,7 @@ async function signUpAtCheckout(page: Page, email: string, testInfo?: TestInfo) 
   await expect(page.getByRole('heading', { name: 'Shipping address' })).toBeVisible();
 }
 
-async function ship(page: Page, testInfo?: TestInfo) {
+async function ship(page: Page, screens?: Screens) {
   const form = page.getByRole('region', { name: 'Shipping address' });
   await expect(form.getByLabel('Phone')).toHaveValue('(503) 555-0142');
   await form.getByRole('button', { name: 'Continue' }).click();
@@ -141,9 +141,9 @@ async function ship(page: Page, testInfo?: TestInfo) {
   await form.getByLabel('ZIP code').fill('9770');
   await form.getByRole('button', { name: 'Continue' }).click();
   await expect(form.getByText('Invalid ZIP code format')).toBeVisible();
-  if (testInfo) {
-    await expectAccessible(page);
-    await shot(page, testInfo, 'checkout-shipping');
+  if (screens) {
+    await screens.expectAccessible();
+    await shot(page, screens, 'checkout-shipping');
   }
   await form.getByLabel('ZIP code').fill('97701');
   await form.getByRole('button', { name: 'Continue' }).click();
@@ -152,9 +152,9 @@ async function ship(page: Page, testInfo?: TestInfo) {
   const offers = page.getByRole('region', { name: 'Before you pay' });
   await expect(offers.getByRole('button', { name: /^Switch: / })).toBeVisible();
   await expect(offers.getByRole('button', { name: /^Add to order: / })).toBeVisible();
-  if (testInfo) {
-    await expectAccessible(page);
-    await shot(page, testInfo, 'checkout-upsell');
+  if (screens) {
+    await screens.expectAccessible();
+    await shot(page, screens, 'checkout-upsell');
   }
   await offers.getByRole('link', { name: 'No thanks, continue' }).click();
   await expect(page).toHaveURL(/\/checkout\/payment$/);
@@ -162,16 +162,8 @@ async function ship(page: Page, testInfo?: TestInfo) {
 
 async function pay(page: Page, card: string) {
   const payment = page.getByRole('region', { name: 'Payment' });
-  await payment.getByLabel('Card number').fill(card);
-  await payment.getByLabel('Expiration').pressSequentially('1230');
-  await expect(payment.getByLabel('Expiration')).toHaveValue('12/30');
-  await payment.getByLabel('Security code').fill('123');
-  await payment.getByRole('checkbox', { name: /I authorize Pairwell/ }).check();
+  await fillCard(payment, card);
   await payment.getByRole('button', { name: 'Place order' }).dblclick();
-}
-
-function randomEmail(prefix: string) {
-  return `${prefix}-${crypto.randomBytes(5).toString('hex')}@example.test`;
 }
 
 interface OrdersDetails {
@@ -198,12 +190,13 @@ async function ordersOf(page: Page): Promise<OrdersDetails['message']['order_his
 test.describe('storefront and checkout', () => {
   test('a visitor buys Sleep monthly and Biotin ×2 with WELCOME10, signing up in the checkout', async ({
     page,
-  }, testInfo) => {
-    const problems = watchConsole(page);
-    const email = randomEmail('buyer');
-    await fillCart(page, testInfo);
-    await signUpAtCheckout(page, email, testInfo);
-    await ship(page, testInfo);
+    consoleProblems: problems,
+    screens,
+  }) => {
+    const email = uniqueEmail('buyer');
+    await fillCart(page, screens);
+    await signUpAtCheckout(page, email, screens);
+    await ship(page, screens);
 
     const payment = page.getByRole('region', { name: 'Payment' });
     await payment.getByRole('button', { name: 'Place order' }).click();
@@ -213,8 +206,8 @@ test.describe('storefront and checkout', () => {
     await expect(
       payment.getByText('Continue your payment by checking the box above'),
     ).toBeVisible();
-    await expectAccessible(page);
-    await shot(page, testInfo, 'checkout-payment');
+    await screens.expectAccessible();
+    await shot(page, screens, 'checkout-payment');
 
     // A double click on 'Place order' sends one request.
     let sent = 0;
@@ -241,8 +234,8 @@ test.describe('storefront and checkout', () => {
     );
     await expect(page.getByText('Your subscription has started')).toBeVisible();
     await expect(page.getByRole('button', { name: 'Cart, empty' })).toBeAttached();
-    await expectAccessible(page);
-    await shot(page, testInfo, 'checkout-complete');
+    await screens.expectAccessible();
+    await shot(page, screens, 'checkout-complete');
 
     // The order, as the customer's own API shows it: both lines, the monthly one a subscription.
     const history = await ordersOf(page);
@@ -322,22 +315,23 @@ test.describe('storefront and checkout', () => {
     expect(everything).not.toMatch(/4242|0142|passphrase|Alder|97701/);
     expect(everything).not.toMatch(/"category":"(ed|sleep|hair)"/);
 
-    expect(unexpected(problems)).toEqual([]);
+    expect(unexpectedProblems(problems, refusals)).toEqual([]);
   });
 
   test('a declined card stays on the payment step with the reason, and places no order', async ({
     page,
-  }, testInfo) => {
-    const problems = watchConsole(page);
+    consoleProblems: problems,
+    screens,
+  }) => {
     await fillCart(page);
-    await signUpAtCheckout(page, randomEmail('declined'));
+    await signUpAtCheckout(page, uniqueEmail('declined'));
     await ship(page);
     await pay(page, '4000 0000 0000 0002');
     const alert = page.getByRole('alert').filter({ hasText: 'Your card was declined.' });
     await expect(alert).toBeVisible();
     await expect(page).toHaveURL(/\/checkout\/payment$/);
-    await expectAccessible(page);
-    await shot(page, testInfo, 'checkout-declined');
+    await screens.expectAccessible();
+    await shot(page, screens, 'checkout-declined');
 
     expect(await ordersOf(page)).toEqual({});
     // The cart is kept for another try.
@@ -346,13 +340,14 @@ test.describe('storefront and checkout', () => {
       ((await cart.json()) as { data: { cart: { item_count: number } } }).data.cart.item_count,
     ).toBe(3);
     await expect(page.getByRole('button', { name: 'Cart, 3 items' })).toBeAttached();
-    expect(unexpected(problems)).toEqual([]);
+    expect(unexpectedProblems(problems, refusals)).toEqual([]);
   });
 
   test('a corrupted browser cart entry is dropped at load and the valid ones stay', async ({
     page,
-  }, testInfo) => {
-    const problems = watchConsole(page);
+    consoleProblems: problems,
+    screens,
+  }) => {
     const sleep = {
       name: 'Sleep Gummies',
       product_id: 40,
@@ -405,12 +400,12 @@ test.describe('storefront and checkout', () => {
     await decrease.click();
     await expect(decrease).toBeDisabled();
     await expect(page.getByRole('button', { name: 'Cart, 2 items' })).toBeAttached();
-    await expectAccessible(page);
-    await shot(page, testInfo, 'cart');
+    await screens.expectAccessible();
+    await shot(page, screens, 'cart');
 
     await page.reload();
     await expect(items).toHaveCount(2);
-    expect(unexpected(problems)).toEqual([]);
+    expect(unexpectedProblems(problems, refusals)).toEqual([]);
   });
 
   for (const [width, expected] of [
@@ -424,7 +419,7 @@ test.describe('storefront and checkout', () => {
       await page.getByRole('button', { name: 'Add to cart' }).click();
       const panel = drawer(page);
       await expect(panel).toBeVisible();
-      await expect(panel.getByText('Quantity: 1')).toBeVisible();
+      await expect(panel.getByText('3 bottles, one of each')).toBeVisible();
       // Measured once it has slid in: flush with the right edge.
       await expect
         .poll(async () => {
@@ -442,8 +437,9 @@ test.describe('storefront and checkout', () => {
 
   test('home shows the programs and links every product; an unknown product is a 404', async ({
     page,
-  }, testInfo) => {
-    const problems = watchConsole(page);
+    consoleProblems: problems,
+    screens,
+  }) => {
     await page.goto('/');
     const programs = page.getByRole('region', { name: 'Online visits with a licensed provider' });
     for (const name of ['Erectile dysfunction', 'Sleep', 'Hair']) {
@@ -468,7 +464,7 @@ test.describe('storefront and checkout', () => {
     await expect(page).toHaveURL(/\/shop$/);
     await expect(page.getByText('Your cart is empty', { exact: true }).first()).toBeVisible();
     await page.goto('/');
-    await shot(page, testInfo, 'storefront-home');
-    expect(unexpected(problems)).toEqual([]);
+    await shot(page, screens, 'storefront-home');
+    expect(unexpectedProblems(problems, refusals)).toEqual([]);
   });
 });

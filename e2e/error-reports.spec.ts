@@ -1,9 +1,9 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import { expect, test } from '@playwright/test';
 import { startPairwell, type RunningServer } from '../bench/server.ts';
 import { releaseName } from '../src/shared/error-reports.ts';
 import { startSentryCapture, type SentryCapture } from '../test/sentry-capture.ts';
+import { demo, expect, submitLogIn, test } from './fixtures.ts';
 
 /**
  * What the browser's error reports carry (finding 13, DESIGN §7), in a real browser against the built
@@ -17,7 +17,6 @@ import { startSentryCapture, type SentryCapture } from '../test/sentry-capture.t
  * data folder; on PostgreSQL when E2E_DATABASE_URL is set, in a schema of its own).
  */
 
-const demo = { email: 'demo@pairwell.test', password: 'pairwell-demo' };
 const card = '4242 4242 4242 4242';
 
 let capture: SentryCapture;
@@ -86,12 +85,7 @@ test('error reports from the browser carry the errors and the release, and no to
   //    the reset link); the e-mail address is typed into the form.
   await page.getByRole('link', { name: 'Back to log in' }).click();
   await expect(page).toHaveURL(/\/login$/);
-  const form = page
-    .locator('main form')
-    .filter({ has: page.getByLabel('Password', { exact: true }) });
-  await form.getByLabel('Email').fill(demo.email);
-  await form.getByLabel('Password', { exact: true }).fill(demo.password);
-  await form.getByRole('button', { name: 'Log in' }).click();
+  await submitLogIn(page, demo);
   await expect(page).toHaveURL(/\/dashboard$/);
   // The address changes before the page's code arrives: leave only once Home is drawn.
   await expect(page.getByRole('heading', { level: 1 })).toContainText('Jordan');

@@ -1,11 +1,11 @@
-import { expect, test } from '@playwright/test';
-import { expectAccessible, screenshot, watchConsole } from './helpers.ts';
+import { expect, test } from './fixtures.ts';
 
 test.describe('the public site', () => {
   test('home shows the brand and the four catalogue products with their prices', async ({
     page,
-  }, testInfo) => {
-    const problems = watchConsole(page);
+    consoleProblems: problems,
+    screens,
+  }) => {
     await page.goto('/');
     await expect(page).toHaveTitle('Pairwell — Health Clinic For Couples');
     await expect(page.getByRole('link', { name: 'Pairwell home' }).first()).toHaveAttribute(
@@ -43,8 +43,8 @@ test.describe('the public site', () => {
       );
     expect(broken).toEqual([]);
 
-    await expectAccessible(page);
-    await screenshot(page, testInfo, 'home');
+    await screens.expectAccessible();
+    await screens.picture('home');
     expect(problems).toEqual([]);
   });
 
@@ -54,8 +54,11 @@ test.describe('the public site', () => {
     ['/consent-to-telehealth', 'Consent to Telehealth — Pairwell', 'Consent to Telehealth'],
     ['/faq', 'Frequently Asked Questions — Pairwell', 'Frequently Asked Questions'],
   ] as const) {
-    test(`${path} shows its complete text`, async ({ page }, testInfo) => {
-      const problems = watchConsole(page);
+    test(`${path} shows its complete text`, async ({
+      page,
+      consoleProblems: problems,
+      screens,
+    }) => {
       await page.goto(path);
       await expect(page).toHaveTitle(title);
       await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible();
@@ -64,8 +67,8 @@ test.describe('the public site', () => {
       const words = ((await page.locator('article').textContent()) ?? '').split(/\s+/).length;
       expect(words).toBeGreaterThan(800);
       await expect(page.locator('article')).not.toContainText(/lorem|TODO|coming soon/i);
-      await expectAccessible(page);
-      await screenshot(page, testInfo, path.slice(1));
+      await screens.expectAccessible();
+      await screens.picture(path.slice(1));
       expect(problems).toEqual([]);
     });
   }
@@ -78,25 +81,25 @@ test.describe('the public site', () => {
     await expect(page.getByText(/between 19 and 99 years old/)).toBeVisible();
   });
 
-  test('a legacy /#/ address lands on the plain path', async ({ page }) => {
+  test('a legacy /#/ address lands on the plain path', async ({ page, screens }) => {
     await page.goto('/#/faq');
     await expect(page).toHaveURL(/\/faq$/);
     await expect(
       page.getByRole('heading', { level: 1, name: 'Frequently Asked Questions' }),
     ).toBeVisible();
-    await expectAccessible(page);
+    await screens.expectAccessible();
     await page.goto('/#/terms?ref=mail');
     await expect(page).toHaveURL(/\/terms\?ref=mail$/);
   });
 
-  test('an unknown path shows the 404 page with a way home', async ({ page }, testInfo) => {
+  test('an unknown path shows the 404 page with a way home', async ({ page, screens }) => {
     await page.goto('/no-such-page');
     await expect(
       page.getByRole('heading', { level: 1, name: 'We can’t find that page' }),
     ).toBeVisible();
     await expect(page.getByText('Error 404')).toBeVisible();
-    await expectAccessible(page);
-    await screenshot(page, testInfo, 'not-found');
+    await screens.expectAccessible();
+    await screens.picture('not-found');
     await page.getByRole('link', { name: 'Go to the home page' }).click();
     await expect(page).toHaveURL(/\/$/);
   });

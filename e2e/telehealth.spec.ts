@@ -1,24 +1,27 @@
 import crypto from 'node:crypto';
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import type { QuestionnaireItem } from '../src/shared/questionnaires/format.ts';
 import { latestQuestionnaire } from '../src/shared/questionnaires/registry.ts';
-import { screenshot, watchConsole } from './helpers.ts';
+import {
+  clientErrorStatuses,
+  expect,
+  fillCard,
+  patientPassword,
+  provider,
+  signUpThroughApi,
+  submitLogIn,
+  test,
+  uniqueEmail,
+  unexpectedProblems,
+  watchConsole,
+} from './fixtures.ts';
 import {
   answerAllQuestions,
   answerQuestion,
-  checkAccessible,
-  checkScreen,
   currentItem,
   idCardPng,
-  logIn,
-  patientPassword,
-  providerLogIn,
   questionHeading,
   safeAnswer,
-  shot,
-  signUpThroughApi,
-  submitLogIn,
-  uniqueEmail,
 } from './visit-helpers.ts';
 
 /**
@@ -45,11 +48,6 @@ function uniqueFirstName(): string {
   return `Jo${letters.join('')}`;
 }
 
-/** On phones the member area's menu is behind a button. */
-async function openMemberMenu(page: Page, project: string): Promise<void> {
-  if (project === 'mobile') await page.getByRole('button', { name: /Account menu/ }).click();
-}
-
 /** The saved answer shows again when the patient goes back to a question. */
 async function expectAnswerShown(page: Page, item: QuestionnaireItem): Promise<void> {
   const form = page.locator('#main form').first();
@@ -71,10 +69,12 @@ async function expectAnswerShown(page: Page, item: QuestionnaireItem): Promise<v
 test('a new patient in Oregon completes the ED visit across a log-out, and talks with the provider who approves it', async ({
   page,
   browser,
+  consoleProblems: problems,
+  screens,
+  accountNav,
+  staffLogIn,
 }, testInfo) => {
   test.setTimeout(300_000);
-  const project = testInfo.project.name;
-  const problems = watchConsole(page);
   const email = uniqueEmail('telehealth');
   const firstName = uniqueFirstName();
 
@@ -97,12 +97,12 @@ test('a new patient in Oregon completes the ED visit across a log-out, and talks
   await expect(page).toHaveURL(/\/visit\/ed\/eligibility$/);
   await expect(page.getByRole('heading', { name: 'First, a few details' })).toBeVisible();
   await expect(page.getByRole('progressbar')).toHaveCount(0);
-  await checkScreen(page, testInfo, 'visit-eligibility');
+  await screens.check('visit-eligibility');
   await page.getByRole('button', { name: 'Continue' }).click();
   await expect(page.getByText('Choose the state you live in')).toBeVisible();
   await expect(page.getByText('You must enter a date of birth.')).toBeVisible();
   await expect(page.getByLabel('State you live in')).toHaveAttribute('aria-invalid', 'true');
-  await checkScreen(page, testInfo, 'visit-eligibility-errors');
+  await screens.check('visit-eligibility-errors');
   await page.getByLabel('State you live in').selectOption('OR');
   await page.getByLabel('Date of birth').fill('04/02/1985');
   await page.getByRole('button', { name: 'Continue' }).click();
@@ -115,14 +115,14 @@ test('a new patient in Oregon completes the ED visit across a log-out, and talks
   const checkKind = async (item: QuestionnaireItem) => {
     if (kindsSeen.has(item.type)) return;
     kindsSeen.add(item.type);
-    await checkScreen(page, testInfo, `visit-question-${item.type}`);
+    await screens.check(`visit-question-${item.type}`);
     if (item.type === 'choice') {
       // Next without an answer: the question says so, and nothing moves on.
       await page.getByRole('button', { name: 'Next' }).click();
       await expect(page.getByText('Please answer this question.')).toBeVisible();
       await expect(page.getByRole('radiogroup')).toHaveAttribute('aria-invalid', 'true');
       await expect(questionHeading(page)).toHaveText(item.text);
-      await checkScreen(page, testInfo, 'visit-question-required');
+      await screens.check('visit-question-required');
     }
   };
 
@@ -135,7 +135,7 @@ test('a new patient in Oregon completes the ED visit across a log-out, and talks
   }
   const stoppedAt = await currentItem(page, questionnaire);
   const stoppedIndex = (await progress.getAttribute('aria-valuenow')) ?? '';
-  await shot(page, testInfo, 'visit-question-halfway');
+  await screens.shot('visit-question-halfway');
 
   // --- Stop: Home names the unfinished visit; the patient logs out.
   await page.goto('/dashboard');
@@ -143,26 +143,26 @@ test('a new patient in Oregon completes the ED visit across a log-out, and talks
     'href',
     '/visit/ed',
   );
-  await openMemberMenu(page, project);
+  await accountNav();
   await page.getByRole('link', { name: 'Log out' }).click();
   await expect(page).toHaveURL(/\/login$/);
 
   // --- Log in again, and finish from Orders → Pending orders.
-  await submitLogIn(page, email, patientPassword);
+  await submitLogIn(page, { email, password: patientPassword });
   await expect(page).toHaveURL(/\/dashboard$/);
-  await openMemberMenu(page, project);
+  await accountNav();
   await page.getByRole('link', { name: 'Orders', exact: true }).first().click();
   await expect(page).toHaveURL(/\/orders$/);
   const pending = page.getByRole('region', { name: 'Pending orders' });
   await expect(pending).toContainText('Erectile dysfunction treatment — online visit');
-  await checkScreen(page, testInfo, 'orders-pending');
+  await screens.check('orders-pending');
   await pending.getByRole('button', { name: /^Finish/ }).click();
 
   // The same question, the same place in the questionnaire.
   await expect(page).toHaveURL(/\/visit\/ed\/questions$/);
   await expect(questionHeading(page)).toHaveText(stoppedAt.text);
   await expect(progress).toHaveAttribute('aria-valuenow', stoppedIndex);
-  await shot(page, testInfo, 'visit-question-resumed');
+  await screens.shot('visit-question-resumed');
 
   // Back shows the question before with its saved answer; Next returns.
   await page.getByRole('button', { name: 'Back' }).click();
@@ -183,19 +183,19 @@ test('a new patient in Oregon completes the ED visit across a log-out, and talks
   await expect(page.getByRole('heading', { name: 'Your treatment preferences' })).toBeVisible();
   await page.getByRole('button', { name: 'Continue' }).click();
   await expect(page.getByText('Choose a treatment')).toBeVisible();
-  await checkScreen(page, testInfo, 'visit-preferences-errors');
+  await screens.check('visit-preferences-errors');
   await page.getByRole('radio', { name: /Sildenafil/ }).check();
   await expect(page.getByText('Choose a treatment')).toHaveCount(0);
   await page.getByRole('radio', { name: '50 mg' }).check();
   await page.getByRole('radio', { name: /6 doses a month/ }).check();
-  await checkScreen(page, testInfo, 'visit-preferences');
+  await screens.check('visit-preferences');
   await page.getByRole('button', { name: 'Continue' }).click();
 
   // --- Photo ID: a PNG made here, previewed before it is sent.
   await expect(page).toHaveURL(/\/visit\/ed\/photo$/);
   await page.getByRole('button', { name: 'Upload and continue' }).click();
   await expect(page.getByText('Please choose a photo of your ID.')).toBeVisible();
-  await checkScreen(page, testInfo, 'visit-photo-errors');
+  await screens.check('visit-photo-errors');
   await page.getByLabel('Photo of your ID').setInputFiles({
     name: 'id-card.png',
     mimeType: 'image/png',
@@ -203,7 +203,7 @@ test('a new patient in Oregon completes the ED visit across a log-out, and talks
   });
   await expect(page.getByAltText('Preview of the ID photo you chose')).toBeVisible();
   await expect(page.getByText('Please choose a photo of your ID.')).toHaveCount(0);
-  await checkScreen(page, testInfo, 'visit-photo');
+  await screens.check('visit-photo');
   await page.getByRole('button', { name: 'Upload and continue' }).click();
 
   // --- Consent to telehealth.
@@ -215,28 +215,42 @@ test('a new patient in Oregon completes the ED visit across a log-out, and talks
   await expect(
     page.getByText('Continue your online visit by checking the box above'),
   ).toBeVisible();
-  await checkScreen(page, testInfo, 'visit-consent');
+  await screens.check('visit-consent');
   await page.getByRole('checkbox').check();
   await page.getByRole('button', { name: 'Continue' }).click();
 
   // --- Checkout: the card is authorised, not charged.
   await expect(page).toHaveURL(/\/visit\/ed\/checkout$/);
   await expect(page.getByRole('heading', { name: 'Shipping and payment' })).toBeVisible();
+  // What the card will be charged, and how refills renew and stop, before it is asked for.
+  const price = page.getByRole('region', { name: 'Your treatment and price' });
+  await expect(price).toContainText('Sildenafil (generic Viagra®), 50 mg');
+  await expect(price).toContainText('6 doses a month, as needed');
+  await expect(price).toContainText('$30.00 a month');
+  await expect(price.getByText('Authorized now')).toBeVisible();
+  await expect(price.getByText('Charged only if your provider approves')).toBeVisible();
+  await expect(price.getByText(/charged \$30\.00 automatically each month/)).toBeVisible();
+  await expect(price.getByRole('link', { name: /^Subscriptions/ })).toHaveAttribute(
+    'href',
+    '/subscriptions',
+  );
+  await expect(
+    page.getByRole('checkbox', {
+      name: /charge my card \$30\.00 .* \$30\.00 every month after that until they run out or I cancel\. I can cancel any time/,
+    }),
+  ).toBeVisible();
   await page.getByRole('button', { name: 'Submit my visit' }).click();
   await expect(page.getByLabel('Street address')).toHaveAttribute('aria-invalid', 'true');
   // The first field with a problem, at the top of the form, takes focus.
   await expect(page.getByLabel('Street address')).toBeFocused();
-  await checkScreen(page, testInfo, 'visit-checkout-errors');
+  await screens.check('visit-checkout-errors');
   await page.getByLabel('Street address').fill('500 Market Street');
   await page.getByLabel('City').fill('Portland');
   await page.getByLabel('State').selectOption('OR');
   await page.getByLabel('ZIP code').fill('97204');
   await page.getByLabel('Phone').fill('5035550177');
-  await page.getByLabel('Card number').fill('4242 4242 4242 4242');
-  await page.getByLabel('Expiration').fill('12/30');
-  await page.getByLabel('Security code').fill('123');
-  await page.getByRole('checkbox', { name: /I authorize/ }).check();
-  await checkScreen(page, testInfo, 'visit-checkout');
+  await fillCard(page, '4242 4242 4242 4242');
+  await screens.check('visit-checkout');
   await page.getByRole('button', { name: 'Submit my visit' }).click();
 
   // --- Submitted: the order waits for a provider.
@@ -247,7 +261,7 @@ test('a new patient in Oregon completes the ED visit across a log-out, and talks
   const href = (await viewOrder.getAttribute('href')) ?? '';
   const orderNumber = decodeURIComponent(/^\/orders#(.+)$/.exec(href)?.[1] ?? '');
   expect(orderNumber).not.toBe('');
-  await checkScreen(page, testInfo, 'visit-submitted');
+  await screens.check('visit-submitted');
   await viewOrder.click();
   const order = page.locator(`[id="${orderNumber}"]`);
   await expect(order).toContainText('Awaiting provider review');
@@ -260,17 +274,18 @@ test('a new patient in Oregon completes the ED visit across a log-out, and talks
   });
   const staff = await staffContext.newPage();
   const staffProblems = watchConsole(staff);
-  await providerLogIn(staff);
+  const staffScreens = screens.of(staff);
+  await staffLogIn(provider, staff);
   const row = staff.locator('a:visible', { hasText: `${firstName} R.` });
   await expect(row).toBeVisible();
-  await checkScreen(staff, testInfo, 'provider-queue');
+  await staffScreens.check('provider-queue');
   await row.click();
 
   await expect(staff.getByRole('heading', { level: 1, name: `${firstName} Reyes` })).toBeVisible();
   await expect(staff.getByRole('img', { name: 'Photo ID' })).toBeVisible();
   await expect(staff.getByRole('heading', { name: 'Answers' })).toBeVisible();
   await expect(staff.getByText(orderNumber)).toBeVisible();
-  await checkScreen(staff, testInfo, 'provider-chart');
+  await staffScreens.check('provider-chart');
 
   const note = `Hello ${firstName}, take one tablet about an hour before.`;
   await staff.getByLabel('Message to the patient').fill(note);
@@ -282,7 +297,7 @@ test('a new patient in Oregon completes the ED visit across a log-out, and talks
   const decline = staff.getByRole('dialog', { name: /Decline/ });
   await decline.getByRole('button', { name: 'Decline visit' }).click();
   await expect(decline.getByText('Tell the patient why, in a sentence or two')).toBeVisible();
-  await checkAccessible(staff);
+  await staffScreens.checkAccessible();
   await decline.getByRole('button', { name: 'Go back' }).click();
 
   await staff.getByRole('button', { name: 'Approve' }).click();
@@ -291,8 +306,8 @@ test('a new patient in Oregon completes the ED visit across a log-out, and talks
   await expect(approve.getByLabel('Dosage')).toHaveValue('50mg');
   await approve.getByLabel('Quantity').fill('6');
   await approve.getByLabel('Refills').fill('2');
-  await checkAccessible(staff);
-  await screenshot(staff, testInfo, 'provider-approve', { fullPage: false });
+  await staffScreens.checkAccessible();
+  await staffScreens.windowShot('provider-approve');
   await approve.getByRole('button', { name: 'Approve and prescribe' }).click();
   await expect(approve).toBeHidden();
   await expect(staff.getByRole('button', { name: 'Approve' })).toHaveCount(0);
@@ -303,8 +318,8 @@ test('a new patient in Oregon completes the ED visit across a log-out, and talks
   await expect(order).toBeVisible();
   await expect(order).toContainText('Processing');
   await expect(order).not.toContainText('Awaiting provider review');
-  await shot(page, testInfo, 'orders-approved');
-  await openMemberMenu(page, project);
+  await screens.shot('orders-approved');
+  await accountNav();
   await page
     .getByRole('link', { name: /^Messages/ })
     .first()
@@ -312,7 +327,7 @@ test('a new patient in Oregon completes the ED visit across a log-out, and talks
   await expect(page).toHaveURL(/\/messages$/);
   await expect(page.getByRole('heading', { level: 1, name: 'Messages' })).toBeVisible();
   await expect(page.getByText('1 unread')).toBeVisible();
-  await checkScreen(page, testInfo, 'messages-list');
+  await screens.check('messages-list');
   await page
     .getByRole('button', { name: /unread/ })
     .first()
@@ -322,7 +337,7 @@ test('a new patient in Oregon completes the ED visit across a log-out, and talks
   await page.getByLabel('Your reply').fill(reply);
   await page.getByRole('button', { name: 'Send reply' }).click();
   await expect(page.getByRole('log').getByText(reply)).toBeVisible();
-  await checkScreen(page, testInfo, 'messages-thread');
+  await screens.check('messages-thread');
 
   // The two prescribed refills are a monthly plan on Subscriptions.
   await page.goto('/subscriptions');
@@ -331,22 +346,24 @@ test('a new patient in Oregon completes the ED visit across a log-out, and talks
   await expect(plan).toContainText('Prescription valid until');
   await expect(plan).toContainText('$30.00');
   await expect(plan.getByRole('button', { name: 'Change quantity' })).toHaveCount(0);
-  await checkScreen(page, testInfo, 'subscriptions-refill');
+  await screens.check('subscriptions-refill');
 
   // --- The provider sees the reply without reloading (the chart polls).
   await expect(staff.getByRole('log').getByText(reply)).toBeVisible({ timeout: 30_000 });
-  await shot(staff, testInfo, 'provider-chart-decided');
+  await staffScreens.shot('provider-chart-decided');
 
-  expect(problems.filter((p) => !/status of 40\d /.test(p))).toEqual([]);
+  expect(unexpectedProblems(problems, clientErrorStatuses)).toEqual([]);
   expect(staffProblems).toEqual([]);
   await staffContext.close();
 });
 
 test('a patient in Alabama is stopped at eligibility, before any health question', async ({
   page,
-}, testInfo) => {
+  screens,
+  logIn,
+}) => {
   const patient = await signUpThroughApi(page.request, 'alabama');
-  await logIn(page, patient.email, patient.password);
+  await logIn(patient);
   await page.goto('/visit/ed');
   await expect(page).toHaveURL(/\/visit\/ed\/eligibility$/);
   await page.getByLabel('State you live in').selectOption('AL');
@@ -358,7 +375,7 @@ test('a patient in Alabama is stopped at eligibility, before any health question
   ).toBeVisible();
   await expect(page.getByRole('progressbar')).toHaveCount(0);
   await expect(questionHeading(page)).toHaveCount(0);
-  await checkScreen(page, testInfo, 'visit-ineligible');
+  await screens.check('visit-ineligible');
 
   // Even the questions' address shows no question: the server keeps the visit closed.
   await page.goto('/visit/ed/questions');

@@ -1,104 +1,17 @@
-import crypto from 'node:crypto';
 import zlib from 'node:zlib';
-import { expect, type APIRequestContext, type Page, type TestInfo } from '@playwright/test';
+import { expect, type Locator, type Page } from '@playwright/test';
 import type { Questionnaire, QuestionnaireItem } from '../src/shared/questionnaires/format.ts';
 import { safeAnswer } from '../test/safe-answer.ts';
-import { expectAccessible, freshTotpCode, screenshot } from './helpers.ts';
 
 export { safeAnswer };
 
 /**
- * What the online-visit journeys share: fresh patients, logging in, answering the intake
- * questionnaire on screen, the provider's staff log-in, a photo to upload, axe and screenshots.
+ * What the online-visit journeys share besides the fixtures: answering the intake questionnaire on
+ * screen, eligibility, and a photo to upload.
  */
 
-export const patientPassword = 'a long enough passphrase';
-
-export const provider = {
-  email: 'provider@pairwell.test',
-  password: 'pairwell-provider',
-  secret: 'JBSWY3DPEHPK3PXP',
-};
-
-/** An e-mail no other journey (or earlier run on the same database) has used. */
-export function uniqueEmail(prefix: string): string {
-  return `${prefix}-${crypto.randomBytes(5).toString('hex')}@example.test`;
-}
-
-/** A new patient made through the API in `request`'s browser, then logged out again. */
-export async function signUpThroughApi(
-  request: APIRequestContext,
-  prefix: string,
-  name: { first: string; last: string } = { first: 'Jordan', last: 'Reyes' },
-): Promise<{ email: string; password: string }> {
-  const email = uniqueEmail(prefix);
-  const created = await request.post('/lapi/account/create/', {
-    data: {
-      email,
-      first_name: name.first,
-      last_name: name.last,
-      password: patientPassword,
-      dob: '04/02/1985',
-      phoneNo: '5035550177',
-      consent: true,
-    },
-  });
-  expect(created.status(), await created.text()).toBe(200);
-  const out = await request.post('/lapi/account/logout/', { data: {} });
-  expect(out.status(), await out.text()).toBe(200);
-  return { email, password: patientPassword };
-}
-
-/** Fills the log-in form of /login (the page must be showing it) and sends it. */
-export async function submitLogIn(page: Page, email: string, password: string): Promise<void> {
-  const form = page
-    .locator('main form')
-    .filter({ has: page.getByLabel('Password', { exact: true }) });
-  await form.getByLabel('Email').fill(email);
-  await form.getByLabel('Password', { exact: true }).fill(password);
-  await form.getByRole('button', { name: 'Log in' }).click();
-}
-
-/** Logs in at /login and waits for the member area's home. */
-export async function logIn(page: Page, email: string, password: string): Promise<void> {
-  await page.goto('/login');
-  await submitLogIn(page, email, password);
-  await expect(page).toHaveURL(/\/dashboard$/);
-}
-
-/** The provider's staff log-in with the second factor, ending on the review queue. */
-export async function providerLogIn(page: Page): Promise<void> {
-  await page.goto('/staff/login');
-  await page.getByLabel('Work email').fill(provider.email);
-  await page.getByLabel('Password', { exact: true }).fill(provider.password);
-  // Each code works once: the second viewport's run uses the next step's code.
-  await page.getByLabel('Authentication code').fill(await freshTotpCode(provider.secret));
-  await page.getByRole('button', { name: 'Log in' }).click();
-  await expect(page.getByRole('heading', { level: 1, name: 'Review queue' })).toBeVisible();
-}
-
-/** axe, once any toast has gone (caught mid-fade, its text reads as low contrast). */
-export async function checkAccessible(page: Page): Promise<void> {
-  await expect(page.getByRole('button', { name: 'Dismiss notification' })).toHaveCount(0, {
-    timeout: 15_000,
-  });
-  await expectAccessible(page);
-}
-
-/** A full-page screenshot from the top of the page. */
-export async function shot(page: Page, testInfo: TestInfo, name: string): Promise<void> {
-  await page.evaluate(() => window.scrollTo(0, 0));
-  await screenshot(page, testInfo, name);
-}
-
-/** axe and a screenshot: every screen of the visit gets both. */
-export async function checkScreen(page: Page, testInfo: TestInfo, name: string): Promise<void> {
-  await checkAccessible(page);
-  await shot(page, testInfo, name);
-}
-
 /** The question on screen: the visit's form's heading. */
-export const questionHeading = (page: Page) => page.locator('#main form h2').first();
+export const questionHeading = (page: Page): Locator => page.locator('#main form h2').first();
 
 /** The item whose text is the question on screen (waits for one to show). */
 export async function currentItem(

@@ -1,15 +1,14 @@
-import { expect, test } from '@playwright/test';
 import type { QuestionnaireItem } from '../src/shared/questionnaires/format.ts';
 import { latestQuestionnaire } from '../src/shared/questionnaires/registry.ts';
-import { treatmentsFor } from '../src/shared/telehealth.ts';
-import { watchConsole } from './helpers.ts';
+import { treatmentsFor } from '../src/shared/visits.ts';
 import {
-  answerAllQuestions,
-  checkScreen,
-  logIn,
-  passEligibility,
+  clientErrorStatuses,
+  expect,
   signUpThroughApi,
-} from './visit-helpers.ts';
+  test,
+  unexpectedProblems,
+} from './fixtures.ts';
+import { answerAllQuestions, passEligibility } from './visit-helpers.ts';
 
 /**
  * The Sleep and Hair online visits in a real browser at 375px and 1280px: from the home page's
@@ -44,17 +43,19 @@ const walks = [
 for (const walk of walks) {
   test(`the ${walk.category} visit: eligibility and its questions lead to its treatment preferences`, async ({
     page,
-  }, testInfo) => {
+    consoleProblems: problems,
+    screens,
+    logIn,
+  }) => {
     test.setTimeout(180_000);
-    const problems = watchConsole(page);
     const questionnaire = latestQuestionnaire(walk.category);
     const patient = await signUpThroughApi(page.request, `visit-${walk.category}`);
-    await logIn(page, patient.email, patient.password);
+    await logIn(patient);
 
     await page.goto('/');
     await page.getByRole('link', { name: walk.card }).click();
     await expect(page).toHaveURL(new RegExp(`/visit/${walk.category}/eligibility$`));
-    await checkScreen(page, testInfo, `visit-${walk.category}-eligibility`);
+    await screens.check(`visit-${walk.category}-eligibility`);
     await passEligibility(page);
 
     const progress = page.getByRole('progressbar', { name: 'Health questions' });
@@ -65,7 +66,7 @@ for (const walk of walks) {
       await expect(progress).toHaveAttribute('aria-valuemax', /^\d+$/);
       if (kinds.has(item.type)) return;
       kinds.add(item.type);
-      await checkScreen(page, testInfo, `visit-${walk.category}-question-${item.type}`);
+      await screens.check(`visit-${walk.category}-question-${item.type}`);
     });
     // The program's own questionnaire was asked, from its first item to its end.
     const ids = answered.map((item: QuestionnaireItem) => item.linkId);
@@ -86,7 +87,7 @@ for (const walk of walks) {
     // Continue without choosing says what is missing.
     await page.getByRole('button', { name: 'Continue' }).click();
     await expect(extra.getByRole('radio').first()).toHaveAttribute('aria-invalid', 'true');
-    await checkScreen(page, testInfo, `visit-${walk.category}-preferences-errors`);
+    await screens.check(`visit-${walk.category}-preferences-errors`);
 
     const chosen = treatments.find((t) => t.drug === walk.drug);
     if (!chosen) throw new Error(`No ${walk.drug} for ${walk.category}`);
@@ -109,11 +110,11 @@ for (const walk of walks) {
     await page
       .getByLabel('Anything your provider should know about your preference? (optional)')
       .fill('Nothing more.');
-    await checkScreen(page, testInfo, `visit-${walk.category}-preferences`);
+    await screens.check(`visit-${walk.category}-preferences`);
     await page.getByRole('button', { name: 'Continue' }).click();
     // Saved: the visit moves on to the photo ID.
     await expect(page).toHaveURL(new RegExp(`/visit/${walk.category}/photo$`));
     await expect(page.getByRole('heading', { name: 'Confirm who you are' })).toBeVisible();
-    expect(problems.filter((p) => !/status of 40\d /.test(p))).toEqual([]);
+    expect(unexpectedProblems(problems, clientErrorStatuses)).toEqual([]);
   });
 }

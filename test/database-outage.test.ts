@@ -3,7 +3,7 @@ import SQLite from 'better-sqlite3';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { messages } from '#shared/messages.ts';
+import { messages } from '#shared/wording.ts';
 import { buildTestApp, testDatabaseUrl, testDialect, type TestApp } from './app.ts';
 import { insertCustomer, post, type TestCustomer } from './factories.ts';
 

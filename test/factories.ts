@@ -1,8 +1,13 @@
 import crypto from 'node:crypto';
-import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import type { Kysely } from 'kysely';
+import { expect } from 'vitest';
+import type { z } from 'zod';
 import type { Database } from '#server/db/schema.ts';
+import { totpCode, totpStep } from '#server/lib/totp.ts';
 import type { Signup } from '#shared/accounts.ts';
+import type { PlaceOrderSchema } from '#shared/checkout.ts';
+import type { TestApp } from './app.ts';
 
 /** A valid sign-up with a unique e-mail; override any field. */
 export function buildSignup(overrides: Partial<Signup> = {}): Signup {
@@ -61,24 +66,36 @@ export async function insertCustomer(
   };
 }
 
-/** POST JSON as a logged-in customer (or a visitor when `cookie` is undefined). */
-export function post(app: FastifyInstance, url: string, payload: unknown, cookie?: string) {
-  return app.inject({
-    method: 'POST',
-    url,
-    payload: payload as Record<string, unknown>,
-    headers: cookie ? { cookie } : {},
-  });
+/**
+ * POST a body as JSON as a logged-in customer or staff member (or a visitor when `cookie` is
+ * undefined). The body is whatever the test sends, malformed ones included.
+ */
+export function post(
+  app: FastifyInstance,
+  url: string,
+  payload: InjectOptions['payload'],
+  cookie?: string,
+): Promise<LightMyRequestResponse> {
+  return app.inject({ method: 'POST', url, payload, headers: cookie ? { cookie } : {} });
 }
 
+/** A loopback address of its own (127.x.y.z), for a caller the per-address limits see apart. */
 export function randomLoopback(): string {
   const [a, b, c] = crypto.randomBytes(3);
   return `127.${a}.${b}.${((c ?? 0) % 254) + 1}`;
 }
 
-/** A shipping address and a test card for checkout; override any part. */
-export function buildPlaceOrder(overrides: Record<string, unknown> = {}) {
-  return {
+/** The body of v2 `ecom/place-order` as a browser sends it (before the server's parsing). */
+export type PlaceOrderBody = z.input<typeof PlaceOrderSchema>;
+
+/**
+ * A shipping address and a test card for checkout; override any part. An override may be invalid on
+ * purpose (`{ consent: false }`): the result's type says what was sent.
+ */
+export function buildPlaceOrder<
+  Override extends { [K in keyof PlaceOrderBody]?: unknown } = Record<never, never>,
+>(overrides?: Override): Omit<PlaceOrderBody, keyof Override> & Override {
+  const valid: PlaceOrderBody = {
     idempotency_key: crypto.randomUUID(),
     shipping: {
       address: '500 Market Street',
@@ -91,8 +108,57 @@ export function buildPlaceOrder(overrides: Record<string, unknown> = {}) {
     billing: null,
     payment: { method: 'card', ccnum: '4242 4242 4242 4242', ccexp: '12/30', cccvv: '123' },
     consent: true,
-    ...overrides,
   };
+  return { ...valid, ...overrides } as Omit<PlaceOrderBody, keyof Override> & Override;
+}
+
+/** A staff member's log-in: e-mail, password and the secret of their authenticator app. */
+export interface StaffCredentials {
+  email: string;
+  password: string;
+  totpSecret: string;
+}
+
+/**
+ * Logs a staff member in on `app` (the test app's own by default) and returns the `pw_staff=…`
+ * cookie for the next requests. Each authenticator code works once, and only a later step after
+ * it: by default the clock moves on a step (31 s) first, so every log-in has a fresh code; a test
+ * of the codes themselves keeps the clock and picks the step with `stepOffset`.
+ */
+export async function staffCookie(
+  t: Pick<TestApp, 'app' | 'clock'>,
+  who: StaffCredentials,
+  options: { app?: FastifyInstance; stepOffset?: number; advanceClock?: boolean } = {},
+): Promise<string> {
+  const { app = t.app, stepOffset = 0, advanceClock = true } = options;
+  if (advanceClock) t.clock.advance(31_000);
+  const response = await post(app, '/lapi/staff/login/', {
+    email: who.email,
+    password: who.password,
+    code: totpCode(who.totpSecret, totpStep(t.clock.now()) + stepOffset),
+  });
+  expect(response.statusCode, response.body).toBe(200);
+  const cookie = response.cookies.find((c) => c.name === 'pw_staff');
+  // Out of reach of the page's scripts and of other sites' requests.
+  expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Strict' });
+  return `pw_staff=${cookie?.value}`;
+}
+
+/** What `insertSubscriber` writes: when the subscription bills next, and how. */
+export interface SubscriberOptions {
+  nextBillingDate: string;
+  frequency?: 'MONTHLY' | 'QUARTERLY';
+  productId?: number;
+  /** A simulator token: 'sim_ok_…' pays, 'sim_fail_…' never does. */
+  token?: string;
+  /** The rows' created and updated times (ISO). */
+  now: string;
+}
+
+export interface TestSubscriber {
+  customerId: number;
+  subscriptionId: number;
+  leadsId: string;
 }
 
 let subscriberSeq = 0;
@@ -104,14 +170,8 @@ let subscriberSeq = 0;
  */
 export async function insertSubscriber(
   db: Kysely<Database>,
-  options: {
-    nextBillingDate: string;
-    frequency?: 'MONTHLY' | 'QUARTERLY';
-    productId?: number;
-    token?: string;
-    now: string;
-  },
-): Promise<{ customerId: number; subscriptionId: number; leadsId: string }> {
+  options: SubscriberOptions,
+): Promise<TestSubscriber> {
   subscriberSeq++;
   const leadsId = `Ltest${crypto.randomBytes(8).toString('hex')}`;
   const customer = await db
@@ -181,10 +241,18 @@ export async function insertSubscriber(
   return { customerId: customer.id, subscriptionId: subscription.id, leadsId };
 }
 
+/** A file in a multipart body. */
+export interface UploadedFile {
+  field: string;
+  filename: string;
+  contentType: string;
+  bytes: Buffer;
+}
+
 /** A multipart/form-data body: text fields and at most one file, as a browser's form would send. */
 export function multipartBody(
   fields: Record<string, string>,
-  file?: { field: string; filename: string; contentType: string; bytes: Buffer },
+  file?: UploadedFile,
 ): { payload: Buffer; headers: Record<string, string> } {
   const boundary = `----pairwell${crypto.randomBytes(8).toString('hex')}`;
   const parts: Buffer[] = [];

@@ -30,15 +30,18 @@ afterEach(() => {
 });
 
 /**
- * Preact runs effects and unmount clean-ups up to a frame (35 ms) after a render: in a test file with
- * a window, let the last ones run before the window is taken down, or their timer fires into a page
- * that no longer has `cancelAnimationFrame`.
+ * Preact runs effects up to a frame (35 ms) after a render: in a test file with a window, the flushes
+ * still waiting run before the window is taken down, or their timer would fire into a page that
+ * no longer has `cancelAnimationFrame`.
  */
-afterAll(async () => {
-  if (typeof window === 'undefined') return;
-  vi.useRealTimers();
-  await new Promise((resolve) => setTimeout(resolve, 100));
-});
+if (typeof window !== 'undefined') {
+  const { trackEffectFlushes, flushWaitingEffects } = await import('./preact-effects.ts');
+  trackEffectFlushes();
+  afterAll(() => {
+    vi.useRealTimers();
+    flushWaitingEffects();
+  });
+}
 
 /** For a test that expects console.error (React logs caught render errors): take them and clear. */
 export function takeConsoleErrors(): unknown[][] {

@@ -1,11 +1,36 @@
+import crypto from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { expect } from 'vitest';
 import { latestQuestionnaire } from '#shared/questionnaires/registry.ts';
-import type { ProgramCategory, QuestionState } from '#shared/telehealth.ts';
+import type { z } from 'zod';
+import type { UsStateCode } from '#shared/us-states.ts';
+import type { ProgramCategory, QuestionState, VisitCheckoutSchema } from '#shared/visits.ts';
+import { createStaff } from '#server/features/staff/staff.service.ts';
 import { multipartBody, post, type TestCustomer } from './factories.ts';
 import { safeAnswer } from './safe-answer.ts';
 
 export { safeAnswer };
+
+/**
+ * An active provider licensed in `licensedStates`: a visit is accepted only from a state where one
+ * is (eligibility and checkout refuse the others). They have no usable password: tests that log a
+ * provider in use the demo staff. Answers the provider's e-mail, to change their licences by.
+ */
+export async function insertProvider(
+  app: FastifyInstance,
+  licensedStates: UsStateCode[],
+): Promise<string> {
+  const email = `provider-${crypto.randomUUID()}@pairwell.test`;
+  await createStaff(app.ctx, {
+    email,
+    name: 'Dr. Test Provider',
+    role: 'provider',
+    passwordHash: 'no-log-in',
+    totpSecret: 'JBSWY3DPEHPK3PXP',
+    licensedStates,
+  });
+  return email;
+}
 
 /** Answers every question safely, through the v2 calls, until the visit moves on. */
 export async function completeQuestions(
@@ -56,7 +81,7 @@ export const jpegWithGps = Buffer.concat([
 export async function edVisitAtCheckout(
   app: FastifyInstance,
   c: TestCustomer,
-  state = 'OR',
+  state: UsStateCode = 'OR',
 ): Promise<number> {
   const started = await post(
     app,
@@ -101,7 +126,7 @@ export async function edVisitAtCheckout(
 }
 
 /** A street address in each state the tests use; prescriptions ship only to the visit's state. */
-const addressIn: Record<string, { city: string; zip: string }> = {
+const addressIn: Partial<Record<UsStateCode, { city: string; zip: string }>> = {
   OR: { city: 'Portland', zip: '97201' },
   TX: { city: 'Austin', zip: '78701' },
   NY: { city: 'Albany', zip: '12207' },
@@ -111,11 +136,18 @@ const addressIn: Record<string, { city: string; zip: string }> = {
   AL: { city: 'Birmingham', zip: '35203' },
 };
 
+/** The body of the visit's checkout as a browser sends it (before the server's parsing). */
+export type VisitCheckoutBody = z.input<typeof VisitCheckoutSchema>;
+
 /**
  * The visit's checkout with `ccnum`, shipping to `state` (Portland, OR by default): the card is
  * authorised, the visit submitted.
  */
-export function visitCheckoutBody(visitId: number, ccnum = '4242 4242 4242 4242', state = 'OR') {
+export function visitCheckoutBody(
+  visitId: number,
+  ccnum = '4242 4242 4242 4242',
+  state: UsStateCode = 'OR',
+): VisitCheckoutBody {
   const place = addressIn[state] ?? { city: 'Portland', zip: '97201' };
   return {
     visit_id: visitId,
@@ -137,7 +169,7 @@ export function visitCheckoutBody(visitId: number, ccnum = '4242 4242 4242 4242'
 export async function submittedEdVisit(
   app: FastifyInstance,
   c: TestCustomer,
-  state = 'OR',
+  state: UsStateCode = 'OR',
 ): Promise<{ visitId: number; orderNumber: string }> {
   const visitId = await edVisitAtCheckout(app, c, state);
   const response = await post(

@@ -3,7 +3,7 @@ import { matchRoutes, Navigate, useRoutes, type RouteObject } from 'react-router
 import { SiteLayout } from './components/layout/site-layout.tsx';
 import { HomePage } from './features/catalog/pages/home-page.tsx';
 import { ProductPage } from './features/catalog/pages/product-page.tsx';
-import { PublicOnlyRoute, RequireAuth } from './features/accounts/components/route-guards.tsx';
+import { PublicOnlyRoute, RequireAuth } from './features/auth/components/route-guards.tsx';
 import { FeatureGate } from './features/errors/components/feature-gate.tsx';
 import { RouteErrors } from './features/errors/components/route-errors.tsx';
 import { NotFoundPage } from './features/errors/pages/not-found-page.tsx';
@@ -71,20 +71,19 @@ const staticPage = (name: 'privacy' | 'terms' | 'consent' | 'faq') => async () =
  */
 const accountPages = {
   login: async () => ({
-    Component: (await import('./features/accounts/pages/login-page.tsx')).LoginPage,
+    Component: (await import('./features/auth/pages/login-page.tsx')).LoginPage,
   }),
   signup: async () => ({
     Component: (await import('./features/accounts/pages/signup-page.tsx')).SignupPage,
   }),
   resetPassword: async () => ({
-    Component: (await import('./features/accounts/pages/reset-password-page.tsx'))
-      .ResetPasswordPage,
+    Component: (await import('./features/auth/pages/reset-password-page.tsx')).ResetPasswordPage,
   }),
   logout: async () => ({
-    Component: (await import('./features/accounts/pages/logout-page.tsx')).LogoutPage,
+    Component: (await import('./features/auth/pages/logout-page.tsx')).LogoutPage,
   }),
   loginUnlock: async () => ({
-    Component: (await import('./features/accounts/pages/login-unlock-page.tsx')).LoginUnlockPage,
+    Component: (await import('./features/auth/pages/login-unlock-page.tsx')).LoginUnlockPage,
   }),
   undoEmailChange: async () => ({
     Component: (await import('./features/accounts/pages/undo-email-change-page.tsx'))
@@ -202,19 +201,19 @@ const staffPages = {
     Component: (await import('./features/staff/pages/staff-home-page.tsx')).StaffHomePage,
   }),
   order: async () => ({
-    Component: (await import('./features/staff/pages/staff-order-page.tsx')).StaffOrderPage,
+    Component: (await import('./features/operations/pages/staff-order-page.tsx')).StaffOrderPage,
   }),
   visit: async () => ({
-    Component: (await import('./features/staff/pages/staff-visit-page.tsx')).StaffVisitPage,
+    Component: (await import('./features/reviews/pages/staff-visit-page.tsx')).StaffVisitPage,
   }),
   inbox: async () => ({
-    Component: (await import('./features/staff/pages/staff-inbox-page.tsx')).StaffInboxPage,
+    Component: (await import('./features/operations/pages/staff-inbox-page.tsx')).StaffInboxPage,
   }),
   thread: async () => ({
-    Component: (await import('./features/staff/pages/staff-thread-page.tsx')).StaffThreadPage,
+    Component: (await import('./features/operations/pages/staff-thread-page.tsx')).StaffThreadPage,
   }),
   outbox: async () => ({
-    Component: (await import('./features/staff/pages/staff-outbox-page.tsx')).StaffOutboxPage,
+    Component: (await import('./features/outbox/pages/staff-outbox-page.tsx')).StaffOutboxPage,
   }),
 };
 

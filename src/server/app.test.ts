@@ -17,18 +17,19 @@ describe(`the application shell (${testDialect})`, () => {
       path.join(clientDir, 'index.html'),
       '<!doctype html><html><head><title>Pairwell</title><meta property="og:title" content="Pairwell" /><!--runtime-config--><script type="module" crossorigin src="/assets/index-abc123.js"></script><link rel="modulepreload" crossorigin href="/assets/chunk-def456.js"></head><body><div id="root"></div></body></html>',
     );
-    // And for `vite build --ssr` (decision 011): draws `/` and product pages, and fails on
-    // /privacy, as a drawing that throws would.
+    // And for `vite build --ssr` (decision 011): prerenders `/` and product pages, and fails on
+    // /privacy, as a prerender that throws would.
     fs.mkdirSync(path.join(buildDir, 'ssr'));
     fs.writeFileSync(
-      path.join(buildDir, 'ssr', 'server-render.js'),
-      `export const prerenderable = (pathname, catalog) =>
+      path.join(buildDir, 'ssr', 'prerender.js'),
+      `export const prerenderedRoutes = ['/', '/shop/:slug', '/privacy'];
+      export const prerenderable = (pathname, catalog) =>
         pathname === '/' || pathname === '/privacy' ||
         catalog.lines.some((line) => pathname === '/shop/' + line.slug);
       export async function renderPage(pathname, catalog, config) {
-        if (pathname === '/privacy') throw new Error('the drawing failed');
+        if (pathname === '/privacy') throw new Error('the prerender failed');
         return {
-          markup: '<main>drawn ' + pathname + ', ' + catalog.lines.length + ' lines, visits ' +
+          markup: '<main>prerendered ' + pathname + ', ' + catalog.lines.length + ' lines, visits ' +
             config.features.onlineVisit + '</main>',
           title: pathname === '/' ? undefined : 'Sleep & <rest> "now" $& $1',
         };
@@ -74,7 +75,7 @@ describe(`the application shell (${testDialect})`, () => {
     }
   });
 
-  it('client routes fall back to index.html carrying the runtime configuration', async () => {
+  it('every other path is the app shell: index.html carrying the runtime configuration', async () => {
     for (const url of ['/', '/faq', '/orders', '/shop/sleep-gummies', '/anything/else?x=1']) {
       const response = await t.app.inject({ method: 'GET', url });
       expect(response.statusCode, url).toBe(200);
@@ -105,7 +106,7 @@ describe(`the application shell (${testDialect})`, () => {
       expect(await preloads(url), url).toEqual([]);
   });
 
-  it('draws the pages it can on the server, with their title and the data they were drawn from', async () => {
+  it('prerenders the pages it can, with their title and the data they were rendered from', async () => {
     const home = await t.app.inject({ method: 'GET', url: '/' });
     const lineCount = JSON.parse(
       /<script id="page-data" type="application\/json">(.*?)<\/script>/.exec(home.body)?.[1] ??
@@ -113,26 +114,27 @@ describe(`the application shell (${testDialect})`, () => {
     ) as { catalog: { lines: { slug: string }[] } };
     expect(lineCount.catalog.lines.map((line) => line.slug)).toContain('sleep-gummies');
     expect(home.body).toContain(
-      `<div id="root"><main>drawn /, ${lineCount.catalog.lines.length} lines, visits false</main></div>`,
+      `<div id="root"><main>prerendered /, ${lineCount.catalog.lines.length} lines, visits false</main></div>`,
     );
     expect(home.body).toContain('<title>Pairwell</title>');
-    // It paints before the app's code is asked for: the entry and its modules are notes that
-    // public/early-input.js acts on after the first paint.
-    expect(home.body).toContain('<meta name="pairwell-app" content="/assets/index-abc123.js" />');
+    // It paints before the app's code is asked for: the entry and its modules are the deferred
+    // entry, which the early-input script loads after the first paint.
+    expect(home.body).toContain('<meta name="deferred-entry" content="/assets/index-abc123.js" />');
     expect(home.body).toContain(
-      '<meta name="pairwell-app-preload" content="/assets/chunk-def456.js" />',
+      '<meta name="deferred-entry-preload" content="/assets/chunk-def456.js" />',
     );
     expect(home.body).not.toContain('<script type="module"');
     expect(home.body).not.toContain('modulepreload');
 
     const product = await t.app.inject({ method: 'GET', url: '/shop/sleep-gummies?ref=mail' });
-    expect(product.body).toContain('<main>drawn /shop/sleep-gummies,');
+    expect(product.body).toContain('<main>prerendered /shop/sleep-gummies,');
     expect(product.body).toContain('<title>Sleep &amp; &lt;rest&gt; "now" $&amp; $1</title>');
     expect(product.body).toContain(
       '<meta property="og:title" content="Sleep &amp; &lt;rest> &quot;now&quot; $&amp; $1"',
     );
 
-    // Not drawn (a member's page, an unknown product) or the drawing failed: the browser draws it.
+    // Not prerendered (a member's page, an unknown product) or the prerender failed: the browser
+    // renders it.
     for (const url of ['/orders', '/shop/no-such-gummies', '/privacy']) {
       const response = await t.app.inject({ method: 'GET', url });
       expect(response.statusCode, url).toBe(200);

@@ -17,7 +17,7 @@ import type { Kysely } from 'kysely';
 import { API_PREFIX, type RuntimeConfig } from '#shared/api.ts';
 import { releaseName } from '#shared/error-reports.ts';
 import { site } from '#shared/site.ts';
-import { MAX_UPLOAD_BYTES } from '#shared/telehealth.ts';
+import { MAX_UPLOAD_BYTES } from '#shared/visits.ts';
 import { createErrorReporter, type ErrorReporter } from './adapters/error-reporter.ts';
 import { openDatabase, type DbHandle, type DbOptions } from './db/client.ts';
 import { migrateToLatest } from './db/migrate.ts';
@@ -49,7 +49,7 @@ import { clicksRoutes } from './features/clicks/clicks.routes.ts';
 import { couponsRoutes } from './features/coupons/coupons.routes.ts';
 import { devOutboxAllowed, devOutboxRoutes } from './features/dev-outbox/dev-outbox.routes.ts';
 import { operationsRoutes } from './features/operations/operations.routes.ts';
-import { messagingRoutes } from './features/messaging/messaging.routes.ts';
+import { messagesRoutes } from './features/messages/messages.routes.ts';
 import { ordersRoutes } from './features/orders/orders.routes.ts';
 import { outboxJob } from './features/outbox/outbox.jobs.ts';
 import { outboxRoutes } from './features/outbox/outbox.routes.ts';
@@ -57,7 +57,6 @@ import { reconcilerJob } from './features/payments/payments.jobs.ts';
 import { staffRoutes } from './features/staff/staff.routes.ts';
 import { subscriptionsRoutes } from './features/subscriptions/subscriptions.routes.ts';
 import { reviewsRoutes } from './features/reviews/reviews.routes.ts';
-import { uploadsRoutes } from './features/uploads/uploads.routes.ts';
 import { visitsRoutes } from './features/visits/visits.routes.ts';
 import { healthRoutes } from './features/health/health.routes.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
@@ -67,9 +66,9 @@ import { registerErrorHandling, sendFrameworkError } from './plugins/errors.ts';
 import { registerJsonBodyParser } from './plugins/json-body.ts';
 import { loggerOptions } from './plugins/logging.ts';
 import { registerSameOriginCheck } from './plugins/same-origin.ts';
-import { registerSessions } from './plugins/session.ts';
-import { registerStaffSessions } from './plugins/staff-session.ts';
-import { loadPageDrawing } from './plugins/page-drawing.ts';
+import { registerSessions, sessionCookieName } from './plugins/session.ts';
+import { registerStaffSessions, staffCookieName } from './plugins/staff-session.ts';
+import { loadPrerender } from './plugins/prerender.ts';
 import { registerWebApp } from './plugins/web-app.ts';
 
 declare module 'fastify' {
@@ -221,10 +220,18 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(fastifyCookie);
   await app.register(fastifySwagger, {
     openapi: {
+      openapi: '3.1.0',
       info: {
         title: `${site.name} API`,
         version: '1',
         description: 'v1 calls under /lapi/, v2 commerce calls under /lapi/v2/.',
+      },
+      servers: [{ url: '/', description: 'This instance' }],
+      components: {
+        securitySchemes: {
+          customerSession: { type: 'apiKey', in: 'cookie', name: sessionCookieName(env) },
+          staffSession: { type: 'apiKey', in: 'cookie', name: staffCookieName(env) },
+        },
       },
     },
     transform: jsonSchemaTransform,
@@ -232,14 +239,14 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   registerSameOriginCheck(app);
 
   const runtimeConfig = runtimeConfigFor(env, buildId);
-  const webApp = await registerWebApp(
+  const servesPages = await registerWebApp(
     app,
     clientDir,
     runtimeConfig,
     (pathname) => leadImageFor(ctx.db, pathname),
-    await loadPageDrawing(clientDir, runtimeConfig, () => listCatalog(ctx.db)),
+    await loadPrerender(clientDir, runtimeConfig, () => listCatalog(ctx.db)),
   );
-  registerErrorHandling(app, reporter, webApp?.sendPage);
+  registerErrorHandling(app, reporter, servesPages);
 
   await app.register(healthRoutes);
   if (devOutboxAllowed(env)) await app.register(devOutboxRoutes(ctx));
@@ -263,9 +270,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await api.register(operationsRoutes(ctx));
       await api.register(outboxRoutes(ctx));
       await api.register(visitsRoutes(ctx));
-      await api.register(uploadsRoutes(ctx));
       await api.register(reviewsRoutes(ctx));
-      await api.register(messagingRoutes(ctx));
+      await api.register(messagesRoutes(ctx));
       api.get('/docs', { schema: { hide: true } }, async () => app.swagger());
     },
     { prefix: API_PREFIX },

@@ -1,17 +1,22 @@
 import { z } from 'zod';
 import { limits } from './constants.ts';
 import { dobProblem } from './dates.ts';
-import { messages } from './messages.ts';
+import { messages } from './wording.ts';
 import { isUsState } from './us-states.ts';
-import { FlagSchema, LanderSchema } from './lander.ts';
-import { SessionUserSchema } from './session.ts';
+import { LeadsIdSchema } from './ids.ts';
+import { FlagSchema, LanderSchema } from './orders.ts';
+import { apiPaths } from './api.ts';
+import { emailSchema, LoginResultSchema, NewPasswordSchema, oneTimeLink } from './auth.ts';
+import { endpoint } from './contract.ts';
 
-/** One thing that needs the customer's attention (see lander.ts). */
+/** One thing that needs the customer's attention (see orders.ts). */
 export type Flag = z.infer<typeof FlagSchema>;
 
 /*
- * Requests and responses of the account calls (spec §3, §5, §7). Field messages are the spec's
- * words; the server re-checks everything that depends on "today" with its own clock.
+ * Requests and responses of the account calls (spec §3, §5, §7): sign-up, the customer's details,
+ * addresses, card and phone, and what the member area shows. Logging in and passwords are auth.ts.
+ * Field messages are the spec's words; the server re-checks everything that depends on "today"
+ * with its own clock.
  */
 
 const requiredText = (max: number) =>
@@ -21,26 +26,8 @@ const requiredText = (max: number) =>
     .min(1, messages.fieldRequired)
     .max(max, `Must be at most ${max} characters`);
 
-const email = (requiredMessage: string) =>
-  z
-    .string({ error: requiredMessage })
-    .trim()
-    .toLowerCase()
-    .min(1, requiredMessage)
-    .max(254, messages.invalidEmail)
-    .pipe(z.email(messages.invalidEmail));
-
-/** The reset form's e-mail (spec §5: 'Email is required', 'Invalid Email'). */
-export const EmailSchema = email(messages.emailRequired);
 /** Sign-up and profile e-mail (spec §5 signup: 'Field required'). */
-export const AccountEmailSchema = email(messages.fieldRequired);
-
-/** A password someone is choosing now (DESIGN §7: 8 to 128 characters; commonness is checked on the server). */
-export const NewPasswordSchema = z
-  .string({ error: messages.passwordRequired })
-  .min(1, messages.passwordRequired)
-  .min(limits.passwordMin, messages.passwordTooShort)
-  .max(limits.passwordMax, messages.passwordTooLong);
+export const AccountEmailSchema = emailSchema(messages.fieldRequired);
 
 /** US phone: 10 digits, punctuation allowed, an optional leading +1. */
 export const PhoneSchema = z
@@ -70,9 +57,9 @@ export const DobSchema = z
     if (problem) ctx.addIssue({ code: 'custom', message: problem });
   });
 
-export const LeadsIdSchema = z.string().min(1).max(64);
+export { LeadsIdSchema };
 
-// --- Sign-up, log-in, sessions -------------------------------------------------------------------
+// --- Sign-up and undoing an e-mail change ------------------------------------------------------
 
 export const SignupSchema = z.strictObject({
   email: AccountEmailSchema,
@@ -88,95 +75,11 @@ export const SignupSchema = z.strictObject({
 });
 export type Signup = z.infer<typeof SignupSchema>;
 
-export const LoginSchema = z.strictObject({
-  email: EmailSchema,
-  password: z
-    .string({ error: messages.passwordRequired })
-    .min(1, messages.passwordRequired)
-    .max(1024, messages.passwordTooLong),
-});
-export type Login = z.infer<typeof LoginSchema>;
-
-export const LoginResultSchema = z.object({ leads_id: z.string(), user: SessionUserSchema });
-
-export const SessionInfoSchema = z.object({
-  id: z.string(),
-  current: z.boolean(),
-  created_at: z.string(),
-  last_seen_at: z.string(),
-  device: z.string(),
-});
-export type SessionInfo = z.infer<typeof SessionInfoSchema>;
-export const SessionListSchema = z.object({ sessions: z.array(SessionInfoSchema) });
-export const RevokeSessionsResultSchema = z.object({ ended: z.number().int() });
-
-// --- Passwords -----------------------------------------------------------------------------------
-
-/** Spec §3 "Reset request": clicks_id, token, email. Always answered 200 (no account enumeration). */
-export const ResetRequestSchema = z.strictObject({
-  email: EmailSchema,
-  clicks_id: z.union([z.string().max(64), z.number().int()]).nullish(),
-  token: z.string().max(256).nullish(),
-});
-
-/** Spec §3 "Password update": the reset token and the new password. */
-export const PasswordUpdateSchema = z.strictObject({
-  token: z
-    .string({ error: 'This reset link is not valid.' })
-    .min(1, 'This reset link is not valid.')
-    .max(256),
-  password: NewPasswordSchema,
-});
-
-// --- Log-in protection and undoing an e-mail change (issue 11) -----------------------------------
-
-/**
- * The code of the 429 a log-in gets from a device that has never logged in to the account, while
- * that account's log-ins are limited after many wrong passwords: the screen then offers an e-mailed
- * one-time link that lets the device log in.
- */
-export const LOGIN_LOCKED = 'LOGIN_LOCKED';
-
-/** Ask for that link. The answer is the same whether or not the address has an account. */
-export const UnlockRequestSchema = z.strictObject({ email: EmailSchema });
-
-const oneTimeLink = (invalid: string) =>
-  z.string({ error: invalid }).min(1, invalid).max(256, invalid);
-
-/** Spend the link from the e-mail on the device that opened it. */
-export const UnlockConfirmSchema = z.strictObject({
-  token: oneTimeLink('This link is not valid.'),
-});
-
 /** The link sent to the old address after an e-mail change puts the old address back. */
 export const EmailRestoreSchema = z.strictObject({
   token: oneTimeLink('This link is not valid.'),
 });
 export const EmailRestoreResultSchema = z.object({ email: z.string() });
-
-/** The update-mode form (spec §5): the confirmation never leaves the browser. */
-export const PasswordUpdateFormSchema = z
-  .object({
-    password: NewPasswordSchema,
-    password_confirm: z
-      .string({ error: messages.passwordConfirmRequired })
-      .min(1, messages.passwordConfirmRequired),
-  })
-  .refine((form) => form.password === form.password_confirm, {
-    message: messages.passwordsMustMatch,
-    path: ['password_confirm'],
-  });
-
-export const ResetRequestFormSchema = z.object({ email: EmailSchema });
-
-/** Changing the password from Accounts needs the current one. */
-export const ChangePasswordSchema = z.strictObject({
-  current_password: z
-    .string({ error: messages.passwordRequired })
-    .min(1, messages.passwordRequired)
-    .max(1024),
-  password: NewPasswordSchema,
-});
 
 // --- Account data --------------------------------------------------------------------------------
 
@@ -357,7 +260,80 @@ export const PatientDataSchema = z.object({
 });
 export type PatientData = z.infer<typeof PatientDataSchema>;
 
-export const PatientDataResponseSchema = z.object({
-  status: z.literal('SUCCESS'),
-  message: PatientDataSchema,
-});
+const NoBody = z.strictObject({}).optional();
+
+/** The account calls (spec §7 and decision 004's e-mail change undo). */
+export const accountsApi = {
+  /** Sign-up: the account, its first session and this device (spec §4 Signup). */
+  accountCreate: endpoint({
+    path: apiPaths.accountCreate,
+    access: 'public',
+    body: SignupSchema,
+    response: LoginResultSchema,
+    message: 'Welcome to Pairwell',
+    errors: ['WEAK_PASSWORD', 'EMAIL_TAKEN'],
+  }),
+  basics: endpoint({
+    path: apiPaths.basics,
+    access: 'customer',
+    body: NoBody,
+    response: BasicsSchema,
+    errors: [],
+  }),
+  accountData: endpoint({
+    path: apiPaths.accountData,
+    access: 'patient',
+    body: LeadsRequestSchema,
+    response: AccountDataSchema,
+    errors: [],
+  }),
+  /** Spec §7 "Fetch patient data": the data is the answer's `message`. */
+  patientData: endpoint({
+    path: apiPaths.patientData,
+    access: 'patient',
+    body: LeadsRequestSchema,
+    response: PatientDataSchema,
+    envelope: 'message',
+    errors: [],
+  }),
+  accountUpdate: endpoint({
+    path: apiPaths.accountUpdate,
+    access: 'patient',
+    body: AccountUpdateSchema,
+    message: messages.accountUpdateContent,
+    errors: ['EMAIL_TAKEN', 'CURRENT_PASSWORD_REQUIRED', 'WRONG_PASSWORD'],
+  }),
+  /** The link sent to the old address after an e-mail change: anyone holding it may use it. */
+  emailRestore: endpoint({
+    path: apiPaths.emailRestore,
+    access: 'public',
+    body: EmailRestoreSchema,
+    response: EmailRestoreResultSchema,
+    message:
+      'Your email address is back, and every device was logged out. Please choose a new password now.',
+    errors: ['EMAIL_UNDO_INVALID', 'EMAIL_TAKEN'],
+  }),
+  address: endpoint({
+    path: apiPaths.address,
+    access: 'patient',
+    body: AddressPayloadSchema,
+    message: 'Your addresses were saved.',
+    errors: ['SHIPPING_STATE'],
+  }),
+  /** Card data goes from the form to this one call only (never a cache, log or report). */
+  ccUpdate: endpoint({
+    path: apiPaths.ccUpdate,
+    access: 'customer',
+    body: CardPayloadSchema,
+    response: CardUpdateResultSchema,
+    message: 'Your payment method was updated.',
+    errors: ['CARD_DECLINED'],
+  }),
+  smsAuth: endpoint({
+    path: apiPaths.smsAuth,
+    access: 'customer',
+    body: SmsAuthSchema,
+    response: SmsAuthResultSchema,
+    errors: ['WRONG_CODE'],
+  }),
+};

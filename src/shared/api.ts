@@ -1,5 +1,5 @@
 // zod/mini, not classic zod: every first visit reads the runtime configuration and error bodies
-// (docs/decisions/007-measured-quality.md). v1Success takes classic schemas too.
+// (docs/decisions/007-measured-quality.md).
 import * as z from 'zod/mini';
 
 /**
@@ -59,6 +59,8 @@ export const apiPaths = {
   visitEligibility: '/visit/eligibility/',
   visitConsent: '/visit/consent/',
   visitCheckout: '/visit/checkout/',
+  /** What the visit's checkout asks the patient to pay, and how refills renew (ours). */
+  visitCheckoutSummary: '/visit/checkout/summary/',
   staffVisits: '/staff/visits/',
   staffVisit: '/staff/visits/detail/',
   staffApprove: '/staff/visits/approve/',
@@ -102,6 +104,8 @@ export const apiPaths = {
   /** Operations staff see e-mail and text messages that could not be sent, and send them again. */
   staffOutbox: '/staff/outbox/',
   staffOutboxRetry: '/staff/outbox/retry/',
+  /** Operations staff see which offered states have a licensed provider. */
+  staffCoverage: '/staff/coverage/',
 
   // v2 commerce (spec §7)
   v2Cart: '/v2/ecom/cart',
@@ -120,11 +124,6 @@ export function apiUrl(path: ApiPath, params: Record<string, string> = {}): stri
     encodeURIComponent(params[name] ?? ''),
   );
   return `${API_PREFIX}${filled}`;
-}
-
-/** v1 success envelope: `{ status: 'SUCCESS', message, data? }` (DESIGN §5). */
-export function v1Success<T extends z.core.$ZodType>(data: T) {
-  return z.object({ status: z.literal('SUCCESS'), message: z.string(), data });
 }
 
 /**

@@ -1,7 +1,9 @@
 // zod/mini, not classic zod: a storefront page reads the browser cart and the server cart on its
 // first visit (docs/decisions/007-measured-quality.md).
 import * as z from 'zod/mini';
-import { FrequencySchema } from './catalog.ts';
+import { apiPaths } from './api.ts';
+import { FrequencySchema, type Frequency } from './catalog.ts';
+import { endpoint } from './contract.ts';
 import { idSchema } from './ids.ts';
 
 /**
@@ -58,8 +60,7 @@ export const CartSchema = z.object({
 });
 export type Cart = z.infer<typeof CartSchema>;
 
-/** v2 answers `{ data }` (DESIGN §5). */
-export const CartResponseSchema = z.object({ data: z.object({ cart: CartSchema }) });
+const CartDataSchema = z.object({ cart: CartSchema });
 
 const productId = idSchema('Choose a product');
 const quantity = z
@@ -119,10 +120,132 @@ export const CouponCheckResultSchema = z.object({
   discount_cents: z.number().check(z.int()),
 });
 
+/** The v2 commerce calls of spec §7 (`{ data: { cart } }`, the server's pricing) and the v1 coupon check. */
+export const cartApi = {
+  cart: endpoint({
+    path: apiPaths.v2Cart,
+    access: 'customer',
+    body: z.optional(z.strictObject({})),
+    response: CartDataSchema,
+    errors: [],
+  }),
+  addProduct: endpoint({
+    path: apiPaths.v2AddProduct,
+    access: 'customer',
+    body: AddProductSchema,
+    response: CartDataSchema,
+    errors: ['NOT_FOUND', 'QUANTITY'],
+  }),
+  removeProduct: endpoint({
+    path: apiPaths.v2RemoveProduct,
+    access: 'customer',
+    body: RemoveProductSchema,
+    response: CartDataSchema,
+    errors: [],
+  }),
+  updateCart: endpoint({
+    path: apiPaths.v2UpdateCart,
+    access: 'customer',
+    body: UpdateCartSchema,
+    response: CartDataSchema,
+    errors: ['NOT_FOUND', 'QUANTITY'],
+  }),
+  applyCoupon: endpoint({
+    path: apiPaths.v2ApplyCoupon,
+    access: 'customer',
+    body: ApplyCouponSchema,
+    response: CartDataSchema,
+    errors: ['COUPON_REFUSED', 'EMPTY_CART'],
+  }),
+  /** Would this code apply? For a visitor's browser cart, before log-in. */
+  couponCode: endpoint({
+    path: apiPaths.couponCode,
+    access: 'public',
+    body: CouponCheckSchema,
+    response: CouponCheckResultSchema,
+    errors: ['COUPON_REFUSED'],
+  }),
+};
+
 export interface CouponRule {
   kind: 'percent' | 'fixed';
   /** Percent (1–100) or cents. */
   value: number;
+}
+
+// --- Rules both sides apply -----------------------------------------------------------------------
+
+/** What the stacking rule needs to know of a product, in the catalogue's and the cart's words. */
+export interface Stackable {
+  frequency: Frequency;
+  quantity_supported: boolean;
+}
+
+/**
+ * Whether a product comes in quantities (spec §3 catalogue: "one-time, quantity allowed"): adding
+ * it again adds to its line, up to MAX_QUANTITY. Anything else — a subscription, the bundle — is
+ * one line of one, and adding it again changes nothing.
+ */
+export function stacks(product: Stackable): boolean {
+  return product.quantity_supported && product.frequency === 'ONE_TIME';
+}
+
+/** The quantity a line may hold: any whole number up to MAX_QUANTITY when it stacks, else at most 1. */
+export function lineQuantity(product: Stackable, wanted: number): number {
+  const limit = stacks(product) ? MAX_QUANTITY : 1;
+  return Math.max(0, Math.min(Math.round(wanted), limit));
+}
+
+/** A line as priced: its unit price and how many. */
+export interface PricedLine {
+  price_cents: number;
+  quantity: number;
+}
+
+export function lineTotal(line: PricedLine): number {
+  return line.price_cents * line.quantity;
+}
+
+export function cartSubtotal(lines: readonly PricedLine[]): number {
+  return lines.reduce((sum, line) => sum + lineTotal(line), 0);
+}
+
+/** Shipping and tax are free (spec §9: the analytics report tax 0 and shipping 0). */
+const SHIPPING_CENTS = 0;
+const TAX_CENTS = 0;
+
+export type CartTotals = Pick<
+  Cart,
+  | 'item_count'
+  | 'subtotal_cents'
+  | 'discount_cents'
+  | 'shipping_cents'
+  | 'tax_cents'
+  | 'total_cents'
+>;
+
+/**
+ * The cart's totals, the one pricing of the server cart and of a visitor's browser cart. The
+ * discount is the coupon's, already worked out against this subtotal (couponDiscount).
+ */
+export function cartTotals(lines: readonly PricedLine[], discountCents: number): CartTotals {
+  const subtotal = cartSubtotal(lines);
+  return {
+    item_count: lines.reduce((sum, line) => sum + line.quantity, 0),
+    subtotal_cents: subtotal,
+    discount_cents: discountCents,
+    shipping_cents: SHIPPING_CENTS,
+    tax_cents: TAX_CENTS,
+    total_cents: subtotal - discountCents + SHIPPING_CENTS + TAX_CENTS,
+  };
+}
+
+/**
+ * The discount a placed order had: what its lines come to, less what was charged. The order
+ * answers its total, not its coupon, and the pricing above is the only way the two differ.
+ */
+export function orderDiscount(lines: readonly PricedLine[], totalCents: number): number {
+  return cartSubtotal(lines) + SHIPPING_CENTS + TAX_CENTS - totalCents;
 }
 
 /** What a coupon takes off a subtotal, in cents: never more than the subtotal. */

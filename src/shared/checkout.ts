@@ -7,7 +7,9 @@ import {
   PaymentConsentSchema,
   PhoneSchema,
 } from './accounts.ts';
+import { apiPaths } from './api.ts';
 import { FrequencySchema } from './catalog.ts';
+import { endpoint } from './contract.ts';
 
 /** A new card at checkout (spec §3 card payload fields), or the card on file. */
 export const CheckoutPaymentSchema = z.discriminatedUnion('method', [
@@ -19,6 +21,86 @@ export const CheckoutPaymentSchema = z.discriminatedUnion('method', [
   }),
   z.strictObject({ method: z.literal('saved') }),
 ]);
+
+const AddressTextSchema = z.object({
+  address: z.string(),
+  address2: z.string(),
+  city: z.string(),
+  state: z.string(),
+  zip: z.string(),
+});
+
+/**
+ * The payment form of both checkouts (the store's step 3 and a visit's): the saved card or a new
+ * one, the billing address or "same as shipping", and the consent. Each part is checked with the
+ * shared schema of spec §5, and only the parts in use: the card fields for a new card, the
+ * billing address when it is not the shipping address.
+ */
+export const PaymentFormSchema = z
+  .object({
+    method: z.enum(['saved', 'card']),
+    ccnum: z.string(),
+    ccexp: z.string(),
+    cccvv: z.string(),
+    billingSame: z.boolean(),
+    billing: AddressTextSchema,
+    consent: z.boolean(),
+  })
+  .superRefine((form, ctx) => {
+    const check = (schema: z.ZodType, value: unknown, path: (string | number)[]) => {
+      const result = schema.safeParse(value);
+      if (result.success) return;
+      for (const issue of result.error.issues)
+        ctx.addIssue({
+          code: 'custom',
+          message: issue.message,
+          path: [
+            ...path,
+            ...issue.path.map((part) => (typeof part === 'number' ? part : String(part))),
+          ],
+        });
+    };
+    if (form.method === 'card') {
+      check(CardNumberSchema, form.ccnum, ['ccnum']);
+      check(CardExpirySchema, form.ccexp, ['ccexp']);
+      check(CardCvvSchema, form.cccvv, ['cccvv']);
+    }
+    if (!form.billingSame) check(AddressInputSchema, form.billing, ['billing']);
+    check(PaymentConsentSchema, form.consent, ['consent']);
+  });
+export type PaymentForm = z.infer<typeof PaymentFormSchema>;
+
+/** The blank form: the saved card chosen when there is a usable one. */
+export function blankPaymentForm(savedUsable: boolean): PaymentForm {
+  return {
+    method: savedUsable ? 'saved' : 'card',
+    ccnum: '',
+    ccexp: '',
+    cccvv: '',
+    billingSame: true,
+    billing: { address: '', address2: '', city: '', state: '', zip: '' },
+    consent: false,
+  };
+}
+
+/** What a checked payment form sends: the billing address (null: the shipping one) and the card. */
+export function paymentOfForm(
+  form: PaymentForm,
+): Pick<PlaceOrder, 'billing' | 'payment'> & { consent: true } {
+  return {
+    billing: form.billingSame ? null : AddressInputSchema.parse(form.billing),
+    payment:
+      form.method === 'card'
+        ? {
+            method: 'card',
+            ccnum: CardNumberSchema.parse(form.ccnum),
+            ccexp: form.ccexp.trim(),
+            cccvv: form.cccvv.trim(),
+          }
+        : { method: 'saved' },
+    consent: true,
+  };
+}
 
 /**
  * v2 `ecom/place-order`. The server prices the cart itself: nothing here carries a price. The
@@ -53,7 +135,6 @@ export const PlacedOrderSchema = z.object({
   ),
 });
 export type PlacedOrder = z.infer<typeof PlacedOrderSchema>;
-export const PlaceOrderResponseSchema = z.object({ data: PlacedOrderSchema });
 
 /** An offer at checkout step 2 (`/leads/upsells`): add the bundle, or subscribe instead of buying once. */
 export const UpsellSchema = z.object({
@@ -69,8 +150,33 @@ export const UpsellSchema = z.object({
   savings_cents: z.number().int(),
 });
 export type Upsell = z.infer<typeof UpsellSchema>;
-export const UpsellsResponseSchema = z.object({
-  status: z.literal('SUCCESS'),
-  message: z.string(),
-  data: z.object({ offers: z.array(UpsellSchema) }),
-});
+
+const placeOrder = {
+  access: 'customer',
+  body: PlaceOrderSchema,
+  response: PlacedOrderSchema,
+  errors: [
+    'EMPTY_CART',
+    'NO_CARD',
+    'CARD_DECLINED',
+    'SHIPPING_STATE',
+    'COUPON_REFUSED',
+    'CHECKOUT_IN_PROGRESS',
+    'CHECKOUT_INTERRUPTED',
+  ],
+} as const;
+
+export const checkoutApi = {
+  /** v2 `ecom/place-order`: idempotent by its key; the server prices the cart. */
+  placeOrder: endpoint({ path: apiPaths.v2PlaceOrder, ...placeOrder }),
+  /** Its v1 twin (spec §7 `/order/create/`), answering the same way. */
+  orderCreate: endpoint({ path: apiPaths.orderCreate, envelope: 'v2', ...placeOrder }),
+  /** Checkout step 2's offers for the cart as it is now. */
+  upsells: endpoint({
+    path: apiPaths.upsells,
+    access: 'customer',
+    body: z.strictObject({}).optional(),
+    response: z.object({ offers: z.array(UpsellSchema) }),
+    errors: [],
+  }),
+};

@@ -1,6 +1,8 @@
 // zod/mini, not classic zod: every first visit registers its click
 // (docs/decisions/007-measured-quality.md).
 import * as z from 'zod/mini';
+import { apiPaths } from './api.ts';
+import { endpoint } from './contract.ts';
 
 const param = z.nullish(z.string().check(z.maxLength(500)));
 
@@ -26,7 +28,14 @@ export const ClickCreateSchema = z.strictObject({
 });
 export type ClickCreate = z.infer<typeof ClickCreateSchema>;
 
-export const ClickCreateResultSchema = z.object({
-  status: z.literal('SUCCESS'),
-  click_id: z.string(),
-});
+export const clicksApi = {
+  /** Spec §7 "Register click": the answer is `{ status, click_id }`, the id beside the status. */
+  clickCreate: endpoint({
+    path: apiPaths.clickCreate,
+    access: 'public',
+    envelope: 'flat',
+    body: ClickCreateSchema,
+    response: z.object({ click_id: z.string() }),
+    errors: [],
+  }),
+};

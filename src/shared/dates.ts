@@ -1,5 +1,5 @@
 import { limits } from './constants.ts';
-import { messages } from './messages.ts';
+import { messages } from './wording.ts';
 
 /** A calendar date without time or zone. */
 export interface CalendarDate {

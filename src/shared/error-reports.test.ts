@@ -8,7 +8,7 @@ import {
   scrubUrl,
   scrubValue,
 } from './error-reports.ts';
-import { programCategories } from './telehealth.ts';
+import { programCategories } from './visits.ts';
 
 // The shape of a real reset token: 32 random bytes in base64url.
 const resetToken = 'q3Zt8vX0bN-7kPw_2YhR5sLmC9aJdE4fG1iUoT6nBxA';

@@ -18,3 +18,6 @@ export function idSchema(message = 'Choose a record') {
     .number({ error: message })
     .check(z.int(message), z.positive(message), z.maximum(MAX_ID, message));
 }
+
+/** The customer's leads id (spec §3 `leadsId`), as a member-area request names it. */
+export const LeadsIdSchema = z.string().check(z.minLength(1), z.maxLength(64));

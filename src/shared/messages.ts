@@ -1,86 +1,148 @@
-/**
- * Every user-facing message the specification names (spec §5 and §8), word for word, plus the few
- * DESIGN.md adds. Both the server (validation, error bodies) and the client (forms, toasts) read them
- * from here so the wording cannot drift.
- */
-export const messages = {
-  fieldRequired: 'Field required',
+import { z } from 'zod';
+import { apiPaths } from './api.ts';
+import { endpoint } from './contract.ts';
+import { idSchema, LeadsIdSchema } from './ids.ts';
 
-  // Reset and password (spec §5)
-  emailRequired: 'Email is required',
-  invalidEmail: 'Invalid Email',
-  passwordRequired: 'Password is required',
-  passwordConfirmRequired: 'Password confirm is required',
-  passwordsMustMatch: 'Passwords must match',
-  // DESIGN §7 supersedes the spec's 6–16 rule on purpose (NIST SP 800-63B).
-  passwordTooShort: 'Password must be at least 8 characters',
-  passwordTooLong: 'Password must be at most 128 characters',
-  passwordTooCommon: 'This password is too common. Please choose another.',
+/** Messages between a patient and their care team (spec §7 `/messaging/…`). */
+export const senders = ['patient', 'care_team'] as const;
 
-  // Card (spec §5)
-  cardNumberRequired: 'Card number is required',
-  cardNumberMax: 'Max 16 digits allowed',
-  cardExpiryInvalid: 'Not a valid expiration date',
-  cardCvvRequired: 'Card security code is Required',
-  paymentConsent: 'Continue your payment by checking the box above',
+export const MessageSchema = z.object({
+  id: z.number().int(),
+  thread_id: z.number().int(),
+  sender: z.enum(senders),
+  /** The care-team member's name, or the patient's first name. */
+  author: z.string(),
+  body: z.string(),
+  created_at: z.string(),
+  read: z.boolean(),
+});
+export type Message = z.infer<typeof MessageSchema>;
 
-  // Address (spec §5)
-  zipInvalid: 'Invalid ZIP code format',
+export const ThreadSchema = z.object({
+  id: z.number().int(),
+  subject: z.string(),
+  visit_id: z.number().int().nullable(),
+  /** The order the thread is about, when the patient started it from that order. */
+  order_number: z.string().nullable(),
+  updated_at: z.string(),
+  unread: z.number().int(),
+  messages: z.array(MessageSchema),
+});
+export type Thread = z.infer<typeof ThreadSchema>;
 
-  // Signup (spec §5)
-  visitConsent: 'Continue your online visit by checking the box above',
+export const MessagesRequestSchema = z.strictObject({ leads_id: LeadsIdSchema });
+export const RecentMessagesRequestSchema = z.strictObject({
+  leads_id: LeadsIdSchema,
+  /** Only messages after this instant (ISO), for the page's polling. */
+  since: z.string().datetime({ error: 'Use an ISO date and time' }).optional(),
+});
 
-  // Date of birth (spec §5)
-  dobRequired: 'You must enter a date of birth.',
-  dobFormat: 'Date format must be MM/DD/YYYY.',
-  dobInvalid: 'Invalid date',
-  dobMinAge: 'Minimum age is 19',
-  dobMaxAge: 'Maximum age is 99',
+/** What a message says, from either side (the forms check it too). */
+export const MessageBodySchema = z
+  .string({ error: 'Write a message' })
+  .trim()
+  .min(1, 'Write a message')
+  .max(4000, 'Messages can be up to 4,000 characters');
 
-  // Reset and password (spec §8)
-  somethingWentWrong: 'Something went wrong.',
-  resetRequested:
-    'If an account under that email address is found we will email you a password reset email',
+/** A new conversation's subject. */
+export const SubjectSchema = z
+  .string()
+  .trim()
+  .min(1, 'Add a subject')
+  .max(120, 'Keep the subject under 120 characters');
 
-  // Payment (spec §8)
-  paymentFailureNotice:
-    'We were unable to process this order using the provided payment information. Please update your credit card details to resolve this issue.',
+export const SendMessageSchema = z.strictObject({
+  leads_id: LeadsIdSchema,
+  /** Reply in a thread; without one, `subject` starts a new thread with the care team. */
+  thread_id: z.optional(idSchema('Choose a conversation')),
+  subject: SubjectSchema.optional(),
+  /** A new thread about one of the patient's orders (its subject defaults to the order). */
+  order_number: z.string().trim().min(1).max(40).optional(),
+  body: MessageBodySchema,
+});
 
-  // Success toast (spec §8)
-  accountUpdateTitle: 'Account update',
-  accountUpdateContent: 'Account updated successfully',
+export const MarkReadSchema = z.strictObject({
+  leads_id: LeadsIdSchema,
+  thread_id: idSchema('Choose a conversation'),
+});
 
-  // Call failure messages (spec §8)
-  eligibilityFailed: 'Failed to determine eligibility',
-  productPreferencesFailed: 'Failed to save product preferences',
-  addressFailed: 'Failed to save address.',
-  subscriptionFailed: 'Failed to update subscription.',
-  feedbackFailed: 'Failed to submit feedback. Please try again.',
-  clickFailed: 'Failed to create click',
-  patientDataMissing: 'Did not receive expected lead patient data',
-  consultationFailed: 'Unable to start consultation, please try again later.',
-  productsFailed: 'Unable to retrieve available products, please try again later.',
-  questionsFailed: 'Failed to retrieve questions',
-  previousQuestionFailed: 'Failed to retrieve previous question',
-  submitQuestionFailed: 'Failed to submit question',
-  saveQuestionFailed: 'Failed to save question',
-  nextQuestionFailed: 'Failed to retrieve next question',
+export const ThreadsSchema = z.object({
+  threads: z.array(ThreadSchema),
+  unread: z.number().int(),
+});
+export const RecentSchema = z.object({
+  messages: z.array(MessageSchema),
+  unread: z.number().int(),
+  /** The server's time of this answer: the next poll asks for what came after it. */
+  now: z.string(),
+});
+export const SentSchema = z.object({ message: MessageSchema });
 
-  // v2 commerce calls (spec §8)
-  v2Failed: 'An error occurred, please try again later.',
+/** The patient's side of spec §7's `/messaging/…` calls. */
+export const messagesApi = {
+  /** Every conversation of the patient's, newest activity first, and how many are unread. */
+  getAll: endpoint({
+    path: apiPaths.messagingGetAll,
+    access: 'patient',
+    body: MessagesRequestSchema,
+    response: ThreadsSchema,
+    errors: [],
+  }),
+  /** Messages to the patient since an instant, for the page's polling. */
+  getRecent: endpoint({
+    path: apiPaths.messagingGetRecent,
+    access: 'patient',
+    body: RecentMessagesRequestSchema,
+    response: RecentSchema,
+    errors: [],
+  }),
+  /** A reply in a conversation, or a new conversation with the care team. */
+  send: endpoint({
+    path: apiPaths.messagingSend,
+    access: 'patient',
+    body: SendMessageSchema,
+    response: SentSchema,
+    message: 'Sent.',
+    errors: ['NOT_FOUND'],
+  }),
+  /** The patient has read a conversation. */
+  read: endpoint({
+    path: apiPaths.messagingRead,
+    access: 'patient',
+    body: MarkReadSchema,
+    errors: ['NOT_FOUND'],
+  }),
+};
 
-  // Screens (spec §2)
-  unexpectedError: 'Unexpected error',
-  refreshPage: 'Refresh page',
+/** The provider writes in the thread of a visit they review. */
+export const StaffSendMessageSchema = z.strictObject({
+  visit_id: idSchema('Choose a visit'),
+  body: MessageBodySchema,
+});
+export const StaffThreadRequestSchema = z.strictObject({ visit_id: idSchema('Choose a visit') });
 
-  // Our own, for what the spec leaves unshown
-  notFound: 'Not found',
-  invalidRequest: 'Please check the highlighted fields.',
-  internalError: 'Something went wrong on our side. Please try again in a moment.',
-  serviceUnavailable: 'Pairwell is briefly unavailable. Please try again in a minute.',
-  forbidden: 'You do not have access to this record.',
-  unauthorized: 'Please log in to continue.',
-  tooManyRequests: 'Too many attempts. Please wait a moment and try again.',
-} as const;
+// --- The care team's inbox (operations staff): threads not about a visit ------------------------
 
-export type MessageKey = keyof typeof messages;
+export const CareInboxItemSchema = z.object({
+  thread_id: z.number().int(),
+  subject: z.string(),
+  /** First name and last initial. */
+  patient: z.string(),
+  customer_id: z.number().int(),
+  order_number: z.string().nullable(),
+  updated_at: z.string(),
+  /** Patient messages nobody on the care team has read yet. */
+  unread: z.number().int(),
+  /** Who wrote last: a thread waiting for the care team has 'patient'. */
+  last_sender: z.enum(senders).nullable(),
+});
+export type CareInboxItem = z.infer<typeof CareInboxItemSchema>;
+
+export const CareThreadRequestSchema = z.strictObject({
+  thread_id: idSchema('Choose a conversation'),
+});
+
+export const CareReplySchema = z.strictObject({
+  thread_id: idSchema('Choose a conversation'),
+  body: MessageBodySchema,
+});

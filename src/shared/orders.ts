@@ -1,4 +1,7 @@
 import { z } from 'zod';
+import { apiPaths } from './api.ts';
+import { endpoint } from './contract.ts';
+import { LeadsIdSchema } from './ids.ts';
 
 export const orderStatuses = [
   'PENDING_REVIEW',
@@ -51,6 +54,45 @@ export type Order = z.infer<typeof OrderSchema>;
 
 export const OrderHistorySchema = z.record(z.string(), OrderSchema);
 export type OrderHistory = z.infer<typeof OrderHistorySchema>;
+
+export const flagTypes = [
+  'payment_failed',
+  'card_expired',
+  'card_expiring',
+  'visit_incomplete',
+  'unread_messages',
+] as const;
+
+/** One thing that needs the customer's attention, and where it is fixed. */
+export const FlagSchema = z.object({
+  type: z.enum(flagTypes),
+  message: z.string(),
+  href: z.string(),
+});
+export type Flag = z.infer<typeof FlagSchema>;
+
+/** Spec §3 `lander`: who the customer is, what needs attention, and their order history. */
+export const LanderSchema = z.object({
+  prospects_id: z.number().int(),
+  first_name: z.string(),
+  last_name: z.string(),
+  email: z.string(),
+  flags: z.array(FlagSchema),
+  order_history: OrderHistorySchema,
+});
+export type Lander = z.infer<typeof LanderSchema>;
+
+export const ordersApi = {
+  /** Spec §7 "Orders details": status, and a message that becomes `lander`. */
+  ordersDetails: endpoint({
+    path: apiPaths.ordersDetails,
+    access: 'patient',
+    envelope: 'message',
+    body: z.strictObject({ leads_id: LeadsIdSchema }),
+    response: LanderSchema,
+    errors: [],
+  }),
+};
 
 /** How each status reads to the customer; 'Declined' is the spec's word (shown in red). */
 export const orderStatusLabels: Record<OrderStatus, string> = {

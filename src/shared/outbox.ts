@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { apiPaths } from './api.ts';
+import { endpoint } from './contract.ts';
 import { idSchema } from './ids.ts';
 
 /**
@@ -23,3 +25,22 @@ export const OutboxProblemListSchema = z.object({ messages: z.array(OutboxProble
 
 export const OutboxRetrySchema = z.strictObject({ outbox_id: idSchema('Choose a message') });
 export type OutboxRetry = z.infer<typeof OutboxRetrySchema>;
+
+/** Operations staff: the messages that could not be sent, and sending one again. */
+export const outboxApi = {
+  problems: endpoint({
+    path: apiPaths.staffOutbox,
+    access: 'operations',
+    response: OutboxProblemListSchema,
+    errors: [],
+  }),
+  /** Answers the list as it is after the retry. */
+  retry: endpoint({
+    path: apiPaths.staffOutboxRetry,
+    access: 'operations',
+    body: OutboxRetrySchema,
+    response: OutboxProblemListSchema,
+    message: 'The message will be sent again in a moment.',
+    errors: ['NOT_FOUND', 'MESSAGE_SENT', 'MESSAGE_SENDING'],
+  }),
+};

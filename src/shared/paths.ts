@@ -35,6 +35,8 @@ export const paths = {
   dashboard: '/dashboard',
   messages: '/messages',
   orders: '/orders',
+  /** One order on the Orders page: the page scrolls to the order its hash names. */
+  order: (orderNumber: string) => `/orders#${encodeURIComponent(orderNumber)}`,
   subscriptions: '/subscriptions',
   accounts: '/accounts',
   editPaymentMethod: '/accounts/editPaymentMethod',

@@ -1,10 +1,13 @@
 // zod/mini, not classic zod: every storefront page asks whether the visitor is logged in
 // (docs/decisions/007-measured-quality.md).
 import * as z from 'zod/mini';
+import { apiPaths } from './api.ts';
+import { endpoint } from './contract.ts';
 
 /*
- * Apart from accounts.ts: every storefront page asks whether the visitor is logged in, and the
- * account forms' schemas do not belong in its first download.
+ * The part of auth (auth.ts) that every page needs on a first visit: whether this browser is
+ * logged in, and as whom. Apart because a module's schemas all come along with it, and the log-in,
+ * password and device forms' schemas do not belong in that download.
  */
 
 /** Who a logged-in session belongs to, as log-in, sign-up and verifyauthentication answer it. */
@@ -22,3 +25,14 @@ export const VerifyAuthResultSchema = z.object({
   user: z.nullable(SessionUserSchema),
 });
 export type VerifyAuthResult = z.infer<typeof VerifyAuthResultSchema>;
+
+export const sessionApi = {
+  /** Whether this browser's session is logged in: the server's word, never an error for a visitor. */
+  verifyAuthentication: endpoint({
+    path: apiPaths.verifyAuthentication,
+    access: 'public',
+    body: z.optional(z.strictObject({})),
+    response: VerifyAuthResultSchema,
+    errors: [],
+  }),
+};

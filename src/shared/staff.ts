@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { idSchema } from './ids.ts';
-import { orderStatuses } from './orders.ts';
+import { apiPaths } from './api.ts';
+import { UnlockConfirmSchema, UnlockRequestSchema } from './auth.ts';
+import { endpoint } from './contract.ts';
 
 export const staffRoles = ['provider', 'operations'] as const;
 export type StaffRole = (typeof staffRoles)[number];
@@ -35,82 +36,45 @@ export const StaffMeSchema = z.object({
   staff: StaffUserSchema.nullable(),
 });
 
-// --- Operations ----------------------------------------------------------------------------------
-
-export const StaffOrderListRequestSchema = z.strictObject({
-  status: z.enum(orderStatuses).optional(),
-  /** An order number, or part of a customer's e-mail or name. */
-  query: z.string().trim().max(100).optional(),
-});
-
-export const StaffOrderSummarySchema = z.object({
-  orders_id: z.number().int(),
-  order_number: z.string(),
-  order_status: z.enum(orderStatuses),
-  payment_status: z.string(),
-  order_date: z.string(),
-  total_cents: z.number().int(),
-  refund_cents: z.number().int(),
-  customer_name: z.string(),
-  customer_email: z.string(),
-  item_count: z.number().int(),
-  tracking_number: z.string().nullable(),
-});
-export type StaffOrderSummary = z.infer<typeof StaffOrderSummarySchema>;
-
-export const StaffOrderListSchema = z.object({ orders: z.array(StaffOrderSummarySchema) });
-
-export const StaffOrderDetailSchema = StaffOrderSummarySchema.extend({
-  customer_id: z.number().int(),
-  kind: z.string(),
-  subtotal_cents: z.number().int(),
-  discount_cents: z.number().int(),
-  coupon_code: z.string().nullable(),
-  items: z.array(
-    z.object({
-      product_name: z.string(),
-      category: z.string(),
-      quantity: z.number().int(),
-      unit_price_cents: z.number().int(),
-    }),
-  ),
-  shipping: z.object({
-    address: z.string(),
-    address2: z.string(),
-    city: z.string(),
-    state: z.string(),
-    zip: z.string(),
-    country: z.string(),
+/**
+ * The staff console's own log-in (DESIGN §7): password and authenticator code, the e-mailed unlock
+ * of a device while the account's log-ins are limited, log-out, and who is logged in.
+ */
+export const staffApi = {
+  login: endpoint({
+    path: apiPaths.staffLogin,
+    access: 'public',
+    body: StaffLoginSchema,
+    response: z.object({ staff: StaffUserSchema }),
+    errors: ['INVALID_CREDENTIALS', 'LOGIN_LOCKED'],
   }),
-  /** What the order's status allows next (the console offers only these). */
-  actions: z.array(z.enum(['ship', 'deliver', 'refund', 'cancel'])),
-});
-export type StaffOrderDetail = z.infer<typeof StaffOrderDetailSchema>;
-
-const orderId = idSchema('Choose an order');
-
-export const StaffOrderIdSchema = z.strictObject({ order_id: orderId });
-
-export const ShipOrderSchema = z.strictObject({
-  order_id: orderId,
-  tracking_number: z
-    .string({ error: 'Enter the tracking number' })
-    .trim()
-    .toUpperCase()
-    .regex(/^[A-Z0-9]{10,34}$/, 'Enter a USPS tracking number (10 to 34 letters and digits)'),
-});
-
-export const RefundOrderSchema = z.strictObject({
-  order_id: orderId,
-  amount_cents: z
-    .number({ error: 'Enter the amount to refund' })
-    .int('Enter the amount in cents')
-    .positive('Enter the amount to refund'),
-  reason: z.string().trim().max(500).optional(),
-});
-
-export const StaffOrderResultSchema = z.object({
-  status: z.literal('SUCCESS'),
-  message: z.string(),
-  data: z.object({ order: StaffOrderDetailSchema }),
-});
+  unlock: endpoint({
+    path: apiPaths.staffLoginUnlock,
+    access: 'public',
+    body: UnlockRequestSchema,
+    message:
+      'If that address has a staff account whose log-ins are paused, we have emailed it a link. Open it on this device within 30 minutes to log in.',
+    errors: [],
+  }),
+  unlockConfirm: endpoint({
+    path: apiPaths.staffLoginUnlockConfirm,
+    access: 'public',
+    body: UnlockConfirmSchema,
+    message: 'This device can log in now. Log in with your password and authenticator code.',
+    errors: ['UNLOCK_LINK_INVALID'],
+  }),
+  logout: endpoint({
+    path: apiPaths.staffLogout,
+    access: 'public',
+    body: z.strictObject({}).optional(),
+    message: 'You have been logged out.',
+    errors: [],
+  }),
+  me: endpoint({
+    path: apiPaths.staffMe,
+    access: 'public',
+    body: z.strictObject({}).optional(),
+    response: StaffMeSchema,
+    errors: [],
+  }),
+};

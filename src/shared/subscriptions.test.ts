@@ -1,9 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import {
   addDays,
+  allowedChanges,
   applySubscriptionChange,
   canTransitionSubscription,
   nextBillingDate,
+  subscriptionStatuses,
+  type SubscriptionChange,
   type SubscriptionState,
 } from './subscriptions.ts';
 
@@ -259,6 +262,87 @@ describe('refill plan changes', () => {
     ).toEqual({
       ok: false,
       message: 'This refill plan is complete. Start a new visit to renew your prescription.',
+    });
+  });
+});
+
+describe('the changes a subscription allows: one rule for the server and the card', () => {
+  const today = '2026-11-21';
+  const supplement: SubscriptionState = {
+    status: 'ACTIVE',
+    frequency: 'MONTHLY',
+    quantity: 1,
+    productId: 41,
+    nextBillingDate: '2026-12-21',
+    anchorDay: 21,
+    pausedUntil: null,
+    cancelReason: null,
+    refill: null,
+  };
+  const plan: SubscriptionState = {
+    ...supplement,
+    productId: null,
+    refill: { remaining: 2, until: '2027-06-30' },
+  };
+  // One acceptable example of each change: only the status and the plan decide the outcome.
+  const examples: SubscriptionChange[] = [
+    { action: 'change_frequency', frequency: 'QUARTERLY' },
+    { action: 'skip' },
+    { action: 'move_date', date: addDays(today, 10) },
+    { action: 'pause', until: addDays(today, 10) },
+    { action: 'resume' },
+    { action: 'change_quantity', quantity: 2 },
+    { action: 'swap', product_id: 42 },
+    { action: 'cancel', reason: 'Other' },
+    { action: 'reactivate' },
+  ];
+
+  it('the server makes exactly the changes allowed, and they move the status as the diagram does', () => {
+    for (const base of [supplement, plan])
+      for (const status of subscriptionStatuses) {
+        const state = { ...base, status };
+        const allowed = allowedChanges(state);
+        for (const change of examples) {
+          const outcome = applySubscriptionChange(state, change, today, { productId: 42 });
+          const label = `${base.refill ? 'refill' : 'supplement'} ${status} ${change.action}`;
+          expect(outcome.ok, label).toBe(allowed.includes(change.action));
+          if (outcome.ok && outcome.state.status !== status)
+            expect(canTransitionSubscription(status, outcome.state.status), label).toBe(true);
+        }
+      }
+  });
+
+  it('lists them in the order the card offers them', () => {
+    expect(allowedChanges(supplement)).toEqual([
+      'change_frequency',
+      'skip',
+      'move_date',
+      'change_quantity',
+      'swap',
+      'pause',
+      'cancel',
+    ]);
+    expect(allowedChanges({ ...supplement, status: 'PAUSED' })).toEqual([
+      'resume',
+      'change_frequency',
+      'change_quantity',
+      'swap',
+      'cancel',
+    ]);
+    expect(allowedChanges(plan)).toEqual(['skip', 'move_date', 'pause', 'cancel']);
+  });
+
+  it('a cancelled refill plan comes back only while refills remain', () => {
+    expect(allowedChanges({ ...plan, status: 'CANCELLED' })).toEqual(['reactivate']);
+    const usedUp = {
+      ...plan,
+      status: 'CANCELLED' as const,
+      refill: { remaining: 0, until: '2027-06-30' },
+    };
+    expect(allowedChanges(usedUp)).toEqual([]);
+    expect(applySubscriptionChange(usedUp, { action: 'reactivate' }, today)).toEqual({
+      ok: false,
+      message: 'This prescription has no refills left.',
     });
   });
 });

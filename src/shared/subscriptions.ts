@@ -1,7 +1,8 @@
 import { z } from 'zod';
-import { LeadsIdSchema } from './accounts.ts';
-import { idSchema } from './ids.ts';
+import { apiPaths } from './api.ts';
 import { MAX_QUANTITY } from './cart.ts';
+import { endpoint } from './contract.ts';
+import { idSchema, LeadsIdSchema } from './ids.ts';
 
 /** COMPLETED: a prescription refill plan whose refills are used up or whose prescription ended. */
 export const subscriptionStatuses = [
@@ -104,10 +105,10 @@ export const SubscriptionUpdateSchema = z.strictObject({
   preview: z.boolean().default(false),
 });
 
+/** The subscription as it is after the change (or would be, for a preview). */
 export const SubscriptionUpdateResultSchema = z.object({
-  status: z.literal('SUCCESS'),
-  message: z.string(),
-  data: z.object({ subscription: SubscriptionSchema, preview: z.boolean() }),
+  subscription: SubscriptionSchema,
+  preview: z.boolean(),
 });
 
 /** Spec §7 `/account/shipfrequency/`: the delivery frequency alone. */
@@ -116,6 +117,38 @@ export const ShipFrequencySchema = z.strictObject({
   subscription_id: idSchema('Choose a subscription'),
   frequency: SubscriptionFrequencySchema,
 });
+
+const changeErrors = ['NOT_FOUND', 'SUBSCRIPTION_REFUSED', 'SUBSCRIPTION_CHANGED'] as const;
+
+export const subscriptionsApi = {
+  /** Spec §7 `/account/subscriptions/`: every subscription of the logged-in customer. */
+  subscriptions: endpoint({
+    path: apiPaths.subscriptions,
+    access: 'patient',
+    body: z.strictObject({ leads_id: LeadsIdSchema }),
+    response: SubscriptionListSchema,
+    errors: [],
+  }),
+  /**
+   * Spec §7 `/subscription/update/`: makes a change, or with `preview` says what it would do. The
+   * message says what changed (`changeMessage`); a refusal says why.
+   */
+  subscriptionUpdate: endpoint({
+    path: apiPaths.subscriptionUpdate,
+    access: 'patient',
+    body: SubscriptionUpdateSchema,
+    response: SubscriptionUpdateResultSchema,
+    errors: changeErrors,
+  }),
+  /** Spec §7 `/account/shipfrequency/`: the delivery frequency alone. */
+  shipFrequency: endpoint({
+    path: apiPaths.shipFrequency,
+    access: 'patient',
+    body: ShipFrequencySchema,
+    response: SubscriptionUpdateResultSchema,
+    errors: changeErrors,
+  }),
+};
 
 // --- Pure rules: billing dates and changes -------------------------------------------------------
 
@@ -175,6 +208,50 @@ export interface SubscriptionState {
 
 export type ChangeOutcome = { ok: true; state: SubscriptionState } | { ok: false; message: string };
 
+export type ChangeAction = SubscriptionChange['action'];
+
+/** The changes each status allows, in the order the subscription's card offers them. */
+const changesByStatus: Record<SubscriptionStatus, readonly ChangeAction[]> = {
+  ACTIVE: ['change_frequency', 'skip', 'move_date', 'change_quantity', 'swap', 'pause', 'cancel'],
+  PAUSED: ['resume', 'change_frequency', 'change_quantity', 'swap', 'cancel'],
+  PAST_DUE: ['change_frequency', 'change_quantity', 'swap', 'cancel'],
+  CANCELLED: ['reactivate'],
+  COMPLETED: [],
+};
+
+/** What a prescription decides for a refill plan, not the patient. */
+const prescribed: readonly ChangeAction[] = ['change_frequency', 'change_quantity', 'swap'];
+
+/** Why a status refuses a change it does not allow. */
+const notAllowed: Record<ChangeAction, string> = {
+  change_frequency: 'Reactivate this subscription to change it.',
+  change_quantity: 'Reactivate this subscription to change it.',
+  swap: 'Reactivate this subscription to change it.',
+  skip: 'Only an active subscription can skip a delivery.',
+  move_date: 'Only an active subscription can move its next delivery.',
+  pause: 'Only an active subscription can be paused.',
+  resume: 'Only a paused subscription can be resumed.',
+  cancel: 'This subscription is already cancelled.',
+  reactivate: 'This subscription is not cancelled.',
+};
+
+/**
+ * The changes a subscription allows as it stands: the server refuses any other
+ * (`applySubscriptionChange`), and the card offers only these. A refill plan leaves what a refill
+ * is and how often it comes to the prescription, and cannot come back once its refills are used.
+ * Whether a change's values are acceptable (a date, another product) is checked when it is made.
+ */
+export function allowedChanges(
+  state: Pick<SubscriptionState, 'status' | 'refill'>,
+): ChangeAction[] {
+  const { refill } = state;
+  return changesByStatus[state.status].filter(
+    (action) =>
+      !refill ||
+      (!prescribed.includes(action) && (action !== 'reactivate' || refill.remaining > 0)),
+  );
+}
+
 /**
  * What a change does to a subscription on `today` (YYYY-MM-DD), or why it is refused. Product
  * lookups (the offer at another frequency, a swap) are resolved by the caller and passed in.
@@ -188,19 +265,17 @@ export function applySubscriptionChange(
   const refuse = (message: string): ChangeOutcome => ({ ok: false, message });
   const tomorrow = addDays(today, 1);
   const later = (a: string, b: string) => (a > b ? a : b);
-  const status = state.status;
-  const move = (to: SubscriptionStatus) => canTransitionSubscription(status, to);
 
-  if (status === 'COMPLETED')
+  if (state.status === 'COMPLETED')
     return refuse('This refill plan is complete. Start a new visit to renew your prescription.');
   if (state.refill) {
     const refused = refillRefusal(state, state.refill, change, today);
     if (refused) return refuse(refused);
   }
+  if (!allowedChanges(state).includes(change.action)) return refuse(notAllowed[change.action]);
 
   switch (change.action) {
     case 'change_frequency':
-      if (status === 'CANCELLED') return refuse('Reactivate this subscription to change it.');
       if (change.frequency === state.frequency)
         return refuse(
           `This subscription is already delivered ${change.frequency === 'MONTHLY' ? 'monthly' : 'quarterly'}.`,
@@ -212,7 +287,6 @@ export function applySubscriptionChange(
         state: { ...state, frequency: change.frequency, productId: resolved.productId },
       };
     case 'skip':
-      if (status !== 'ACTIVE') return refuse('Only an active subscription can skip a delivery.');
       return {
         ok: true,
         state: {
@@ -221,16 +295,12 @@ export function applySubscriptionChange(
         },
       };
     case 'move_date': {
-      if (status !== 'ACTIVE')
-        return refuse('Only an active subscription can move its next delivery.');
       if (change.date <= today) return refuse('Choose a date after today.');
       if (change.date > addDays(today, MAX_MOVE_DAYS))
         return refuse(`Choose a date within the next ${MAX_MOVE_DAYS} days.`);
       return { ok: true, state: { ...state, nextBillingDate: change.date } };
     }
     case 'pause':
-      if (!move('PAUSED') || status !== 'ACTIVE')
-        return refuse('Only an active subscription can be paused.');
       if (change.until <= today) return refuse('Choose a date after today.');
       if (change.until > addDays(today, MAX_PAUSE_DAYS))
         return refuse(`You can pause for up to ${MAX_PAUSE_DAYS} days.`);
@@ -244,7 +314,6 @@ export function applySubscriptionChange(
         },
       };
     case 'resume':
-      if (status !== 'PAUSED') return refuse('Only a paused subscription can be resumed.');
       return {
         ok: true,
         state: {
@@ -255,23 +324,19 @@ export function applySubscriptionChange(
         },
       };
     case 'change_quantity':
-      if (status === 'CANCELLED') return refuse('Reactivate this subscription to change it.');
       if (change.quantity === state.quantity)
         return refuse(`This subscription is already for ${change.quantity}.`);
       return { ok: true, state: { ...state, quantity: change.quantity } };
     case 'swap':
-      if (status === 'CANCELLED') return refuse('Reactivate this subscription to change it.');
       if (resolved.productId === undefined || resolved.productId === state.productId)
         return refuse('Choose another supplement.');
       return { ok: true, state: { ...state, productId: resolved.productId } };
     case 'cancel':
-      if (!move('CANCELLED')) return refuse('This subscription is already cancelled.');
       return {
         ok: true,
         state: { ...state, status: 'CANCELLED', pausedUntil: null, cancelReason: change.reason },
       };
     case 'reactivate':
-      if (status !== 'CANCELLED') return refuse('This subscription is not cancelled.');
       return {
         ok: true,
         state: {

@@ -6,13 +6,13 @@ import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { hashPassword } from '#server/features/auth/passwords.ts';
 import { createStaff } from '#server/features/staff/staff.service.ts';
-import { totpCode, totpStep } from '#server/lib/totp.ts';
 import { buildTestApp, testDatabaseUrl, testDialect, type TestApp } from '#test/app.ts';
 import {
   buildPlaceOrder,
   insertCustomer,
   insertSubscriber,
   post,
+  staffCookie,
   type TestCustomer,
 } from '#test/factories.ts';
 import { edVisitAtCheckout, submittedEdVisit, visitCheckoutBody } from '#test/visits.ts';
@@ -93,16 +93,8 @@ describe(`payments survive a crash at any step (${testDialect})`, () => {
     vi.unstubAllGlobals();
   });
 
-  async function staffLogin(email: string, secret: string): Promise<string> {
-    t.clock.advance(31_000);
-    const response = await post(t.app, '/lapi/staff/login/', {
-      email,
-      password: staffPassword,
-      code: totpCode(secret, totpStep(t.clock.now())),
-    });
-    expect(response.statusCode, response.body).toBe(200);
-    return `pw_staff=${response.cookies.find((c) => c.name === 'pw_staff')?.value}`;
-  }
+  const staffLogin = (email: string, totpSecret: string): Promise<string> =>
+    staffCookie(t, { email, password: staffPassword, totpSecret });
 
   /** Starts a server and waits until it answers; with `mayDie`, a server killed on the way is fine. */
   async function startServer(env: Record<string, string>, mayDie = false): Promise<Server> {
@@ -129,18 +121,19 @@ describe(`payments survive a crash at any step (${testDialect})`, () => {
     let stderr = '';
     child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     const url = `http://127.0.0.1:${port}`;
-    for (let attempt = 0; ; attempt++) {
-      if (mayDie && child.signalCode === 'SIGKILL') break;
-      if (child.exitCode !== null || child.signalCode !== null)
-        throw new Error(`the server exited while starting: ${stderr}`);
-      try {
-        if ((await fetch(`${url}/healthz`)).status === 200) break;
-      } catch {
-        // not listening yet
-      }
-      if (attempt > 300) throw new Error('the server did not become healthy');
-      await pause(100);
-    }
+    const started = await vi.waitFor(
+      async () => {
+        // A server that has exited will never answer: stop waiting and decide below.
+        if (hasExited(child)) return 'exited';
+        // Refused (not listening yet) or not 200: waitFor asks again.
+        const response = await fetch(`${url}/healthz`);
+        expect(response.status, 'the health check').toBe(200);
+        return 'healthy';
+      },
+      { timeout: 30_000, interval: 100 },
+    );
+    if (started === 'exited' && !(mayDie && child.signalCode === 'SIGKILL'))
+      throw new Error(`the server exited while starting: ${stderr}`);
     return { child, url, stderr: () => stderr };
   }
 
@@ -156,13 +149,8 @@ describe(`payments survive a crash at any step (${testDialect})`, () => {
       'point' in how ? { FAULT_KILL_AT: how.point, ...how.env } : {},
       'point' in how && how.env !== undefined,
     );
-    const gone =
-      server.child.signalCode !== null
-        ? Promise.resolve(server.child.signalCode)
-        : new Promise<NodeJS.Signals | null>((resolve) =>
-            server.child.once('exit', (_code, signal) => resolve(signal)),
-          );
     if ('afterMs' in how) {
+      // The timing sweep: the kill is the fault injected, `afterMs` after the request leaves.
       setTimeout(() => server.child.kill('SIGKILL'), how.afterMs);
       await act(server).catch(() => undefined);
     } else {
@@ -176,7 +164,8 @@ describe(`payments survive a crash at any step (${testDialect})`, () => {
         throw new Error(`the server never reached ${how.point}: ${server.stderr()}`);
       }
     }
-    expect(await within(gone, 20_000)).toBe('SIGKILL');
+    await exitOf(server.child, 20_000);
+    expect(server.child.signalCode).toBe('SIGKILL');
   }
 
   /** A server without the hook that reconciles (and bills) every second, until `done`. */
@@ -186,18 +175,17 @@ describe(`payments survive a crash at any step (${testDialect})`, () => {
       RECONCILE_GRACE_SECONDS: String(GRACE_SECONDS),
       BILLING_INTERVAL_SECONDS: '1',
     });
-    const deadline = Date.now() + 45_000;
-    while (!(await done())) {
-      if (Date.now() > deadline) throw new Error(`not reconciled in time: ${server.stderr()}`);
-      await pause(200);
-    }
+    await vi.waitFor(
+      async () =>
+        expect(await done(), `reconciled (the server said: ${server.stderr()})`).toBe(true),
+      { timeout: 45_000, interval: 200 },
+    );
     return server;
   }
 
   async function stop(server: Server): Promise<void> {
-    const gone = new Promise((resolve) => server.child.once('exit', resolve));
     server.child.kill('SIGTERM');
-    await within(gone, 10_000);
+    await exitOf(server.child, 10_000);
   }
 
   async function call(server: Server, path: string, body: unknown, cookie?: string) {
@@ -661,18 +649,14 @@ describe(`payments survive a crash at any step (${testDialect})`, () => {
   );
 });
 
-function pause(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
+function hasExited(child: ChildProcess): boolean {
+  return child.exitCode !== null || child.signalCode !== null;
 }
 
-async function within<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`nothing happened within ${ms} ms`)), ms);
+/** Waits, at most `timeout` ms, until the process has exited. */
+async function exitOf(child: ChildProcess, timeout: number): Promise<void> {
+  await vi.waitFor(() => expect(hasExited(child), 'the server process has exited').toBe(true), {
+    timeout,
+    interval: 50,
   });
-  try {
-    return await Promise.race([promise, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
 }

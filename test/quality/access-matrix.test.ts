@@ -1,7 +1,6 @@
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoStaff } from '#server/db/seed-demo.ts';
-import { totpCode, totpStep } from '#server/lib/totp.ts';
 import { latestQuestionnaire } from '#shared/questionnaires/registry.ts';
 import { buildTestApp, testDialect, type TestApp } from '#test/app.ts';
 import { databaseState } from '#test/database.ts';
@@ -10,6 +9,7 @@ import {
   insertCustomer,
   multipartBody,
   post,
+  staffCookie,
   type TestCustomer,
 } from '#test/factories.ts';
 import { completeQuestions, edVisitAtCheckout, jpegWithGps, safeAnswer } from '#test/visits.ts';
@@ -143,6 +143,7 @@ const matrix: Row[] = [
   row('questionnaire/save_question',             'sleepVisit',     visitCall('/questionnaire/save_question/', { linkId: firstSleepItem.linkId, value: safeAnswer(firstSleepItem) }), 'ok', 'no', 'no', 'no'),
   row('v2/questionnaire/submit_question',        'sleepVisit',     visitCall('/v2/questionnaire/submit_question', { linkId: firstSleepItem.linkId, value: safeAnswer(firstSleepItem) }), 'ok', 'no', 'no', 'no'),
   row('doctor',                                  'submittedVisit', visitCall('/doctor'),                                                                     'ok',  'no',  'no',   'no'),
+  row('visit/checkout/summary',                  'submittedVisit', visitCall('/visit/checkout/summary/'),                                                    'ok',  'no',  'no',   'no'),
   row('survey',                                  'submittedVisit', visitCall('/survey/', { rating: 5, would_recommend: true }),                              'ok',  'no',  'no',   'no'),
   // The photo ID: its owner, and a provider licensed in the state while the visit waits for review (each view audited).
   row('GET uploads/:id',                         'upload',         (x) => ({ method: 'GET', url: `/lapi/uploads/${x.uploadKey}` }),                         'ok',  'no',  'no',   'ok'),
@@ -195,17 +196,11 @@ describe(`access matrix: who may name whose records (${testDialect})`, () => {
   let opsCookie: string;
   let databaseNow: () => Promise<Record<string, string>>;
 
-  async function staffLogin(role: 'provider' | 'operations'): Promise<string> {
-    const who = demoStaff.find((s) => s.role === role)!;
-    t.clock.advance(31_000); // each authenticator code works once
-    const response = await post(t.app, '/lapi/staff/login/', {
-      email: who.email,
-      password: who.password,
-      code: totpCode(who.totpSecret, totpStep(t.clock.now())),
-    });
-    expect(response.statusCode, response.body).toBe(200);
-    return `pw_staff=${response.cookies.find((c) => c.name === 'pw_staff')?.value}`;
-  }
+  const staffLogin = (role: 'provider' | 'operations'): Promise<string> =>
+    staffCookie(
+      t,
+      demoStaff.find((s) => s.role === role)!,
+    );
 
   async function startVisit(c: TestCustomer, category: 'hair' | 'sleep'): Promise<number> {
     const started = await post(

@@ -2,11 +2,10 @@ import type { RouteOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { demoStaff } from '#server/db/seed-demo.ts';
-import { totpCode, totpStep } from '#server/lib/totp.ts';
 import { API_PREFIX } from '#shared/api.ts';
 import { MAX_ID } from '#shared/ids.ts';
 import { buildTestApp, testDialect, type TestApp } from '#test/app.ts';
-import { insertCustomer, multipartBody, post } from '#test/factories.ts';
+import { insertCustomer, multipartBody, staffCookie } from '#test/factories.ts';
 import { jpegWithGps } from '#test/visits.ts';
 
 /**
@@ -137,15 +136,10 @@ describe(`ids out of their column's range are bad input, never a 500 (${testDial
     cookies.customer = customer.cookie;
     leadsId = customer.leadsId;
     for (const role of ['provider', 'operations'] as const) {
-      const who = demoStaff.find((s) => s.role === role)!;
-      t.clock.advance(31_000);
-      const response = await post(t.app, '/lapi/staff/login/', {
-        email: who.email,
-        password: who.password,
-        code: totpCode(who.totpSecret, totpStep(t.clock.now())),
-      });
-      expect(response.statusCode, response.body).toBe(200);
-      cookies[role] = `pw_staff=${response.cookies.find((c) => c.name === 'pw_staff')?.value}`;
+      cookies[role] = await staffCookie(
+        t,
+        demoStaff.find((s) => s.role === role)!,
+      );
     }
   });
   afterAll(() => t.close());

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loginLimits } from '#server/features/auth/auth.service.ts';
-import { messages } from '#shared/messages.ts';
+import { messages } from '#shared/wording.ts';
 import { buildTestApp, testDialect, type TestApp } from '#test/app.ts';
 import { insertCustomer, randomLoopback, type TestCustomer } from '#test/factories.ts';
 

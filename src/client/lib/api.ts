@@ -2,7 +2,17 @@
 // schemas), so the storefront's calls need no classic zod.
 import * as z from 'zod/mini';
 import { ErrorBodySchema, apiUrl, type ApiPath } from '#shared/api.ts';
-import { messages } from '#shared/messages.ts';
+import {
+  isV2,
+  methodOf,
+  type BodyOf,
+  type DataOf,
+  type Endpoint,
+  type ErrorsOf,
+  type ParamsOf,
+} from '#shared/contract.ts';
+import type { ErrorCode } from '#shared/errors.ts';
+import { messages } from '#shared/wording.ts';
 
 /** The one error every API call throws: field messages go onto form fields, the rest to a toast. */
 export class ApiError extends Error {
@@ -19,6 +29,72 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * Calls an endpoint as `shared/<feature>.ts` declares it: the body and params are typed from the
+ * declaration, the answer is checked against its response schema and comes back as its `data` (or
+ * `{ message }` for a v1 call without data). Failures throw `ApiError`; branch on them with
+ * `failedWith`, which accepts only codes the endpoint can answer with.
+ */
+export async function call<E extends Endpoint>(
+  endpoint: E,
+  ...[options]: CallArgs<E>
+): Promise<DataOf<E>> {
+  const { body, params, signal, fallbackMessage } = (options ?? {}) as CallOptions;
+  const payload = (await send(methodOf(endpoint), endpoint.path, {
+    ...(body === undefined ? {} : { body: endpoint.upload ? formData(body) : body }),
+    ...(params ? { params: params as Record<string, string> } : {}),
+    ...(signal ? { signal } : {}),
+    ...(fallbackMessage ? { fallbackMessage } : {}),
+  })) as { status?: unknown; message?: unknown; data?: unknown } | undefined;
+  const v1 = !isV2(endpoint);
+  const messageIsText = endpoint.envelope === undefined;
+  if (
+    v1 &&
+    (payload?.status !== 'SUCCESS' || (messageIsText && typeof payload.message !== 'string'))
+  )
+    throw new ApiError(200, 'BAD_RESPONSE', fallbackMessage ?? messages.somethingWentWrong);
+  if (!endpoint.response) return { message: v1 ? payload?.message : '' } as DataOf<E>;
+  return parse(endpoint.response, dataIn(endpoint, payload), fallbackMessage) as DataOf<E>;
+}
+
+/** Where the answer keeps its data (`Endpoint.envelope`). */
+function dataIn(endpoint: Endpoint, payload: { message?: unknown; data?: unknown } | undefined) {
+  if (endpoint.envelope === 'message') return payload?.message;
+  if (endpoint.envelope === 'flat') return payload;
+  return payload?.data;
+}
+
+export type CallArgs<E extends Endpoint> =
+  undefined extends BodyOf<E>
+    ? undefined extends ParamsOf<E>
+      ? [options?: CallOptionsFor<E>]
+      : [options: CallOptionsFor<E>]
+    : [options: CallOptionsFor<E>];
+
+type CallOptionsFor<E extends Endpoint> = {
+  signal?: AbortSignal;
+  /** Message when the server gives none (spec §8: each call has its own). */
+  fallbackMessage?: string;
+} & (undefined extends BodyOf<E> ? { body?: BodyOf<E> } : { body: BodyOf<E> }) &
+  (undefined extends ParamsOf<E> ? { params?: never } : { params: ParamsOf<E> });
+
+/** Whether `error` is the endpoint's failure with one of these codes (typed: no misspelt code). */
+export function failedWith<E extends Endpoint>(
+  error: unknown,
+  _endpoint: E,
+  ...codes: ErrorsOf<E>[]
+): error is ApiError {
+  return error instanceof ApiError && (codes as string[]).includes(error.code);
+}
+
+/**
+ * Whether `error` is any call's failure with one of these codes: for what every call of a kind can
+ * answer (a session that ended), where no one endpoint is asked. Typed by the shared table.
+ */
+export function failedWithCode(error: unknown, ...codes: ErrorCode[]): error is ApiError {
+  return error instanceof ApiError && (codes as string[]).includes(error.code);
+}
+
 interface CallOptions {
   params?: Record<string, string>;
   body?: unknown;
@@ -27,18 +103,30 @@ interface CallOptions {
   fallbackMessage?: string;
 }
 
-async function call(method: 'GET' | 'POST', path: ApiPath, options: CallOptions): Promise<unknown> {
+/** An upload's fields (`Endpoint.upload`) as the multipart form the server reads. */
+function formData(fields: unknown): FormData {
+  const form = new FormData();
+  for (const [name, value] of Object.entries(fields as Record<string, string | Blob>))
+    form.append(name, value);
+  return form;
+}
+
+async function send(method: 'GET' | 'POST', path: ApiPath, options: CallOptions): Promise<unknown> {
   const fallback = options.fallbackMessage ?? messages.somethingWentWrong;
+  const json = options.body !== undefined && !(options.body instanceof FormData);
   let response: Response;
   try {
     response = await fetch(apiUrl(path, options.params), {
       method,
       credentials: 'same-origin',
+      // Form data carries its own Content-Type (with the boundary the browser chooses).
       headers: {
         Accept: 'application/json',
-        ...(options.body === undefined ? {} : { 'Content-Type': 'application/json' }),
+        ...(json ? { 'Content-Type': 'application/json' } : {}),
       },
-      ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }),
+      ...(options.body === undefined
+        ? {}
+        : { body: json ? JSON.stringify(options.body) : (options.body as FormData) }),
       ...(options.signal ? { signal: options.signal } : {}),
     });
   } catch (error) {
@@ -57,23 +145,6 @@ async function call(method: 'GET' | 'POST', path: ApiPath, options: CallOptions)
     throw new ApiError(response.status, 'HTTP', fallback);
   }
   return payload;
-}
-
-/** A v1 call (`{ status, message, data }`), validated against its response schema. */
-export async function apiGet<T extends z.core.$ZodType>(
-  path: ApiPath,
-  schema: T,
-  options: CallOptions = {},
-): Promise<z.output<T>> {
-  return parse(schema, await call('GET', path, options), options.fallbackMessage);
-}
-
-export async function apiPost<T extends z.core.$ZodType>(
-  path: ApiPath,
-  schema: T,
-  options: CallOptions = {},
-): Promise<z.output<T>> {
-  return parse(schema, await call('POST', path, options), options.fallbackMessage);
 }
 
 function parse<T extends z.core.$ZodType>(

@@ -75,12 +75,25 @@ export function getAppState(): AppState {
   return state;
 }
 
-/** Reads one slice of the state and re-renders when it changes. */
+/**
+ * What a visitor without stored state has: what a prerendered page shows, and so what hydration
+ * renders before this browser's state applies (the server snapshot below; boot/README.md).
+ */
+const visitorState: AppState = {
+  login: { isVisible: false, isLoggedIn: false },
+  user: { userData: { leadsId: null } },
+  onlineVisit: { user: null },
+};
+
+/**
+ * Reads one slice of the state and re-renders when it changes. Hydration reads the visitor's
+ * slice, then re-renders with this browser's at once.
+ */
 export function useAppState<T>(select: (current: AppState) => T): T {
   return useSyncExternalStore(
     subscribe,
     () => select(state),
-    () => select(state),
+    () => select(visitorState),
   );
 }
 

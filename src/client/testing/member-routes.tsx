@@ -1,14 +1,11 @@
 import type { RouteObject } from 'react-router';
 import { AccountLayout } from '#client/features/accounts/components/account-layout.tsx';
-import {
-  PublicOnlyRoute,
-  RequireAuth,
-} from '#client/features/accounts/components/route-guards.tsx';
+import { PublicOnlyRoute, RequireAuth } from '#client/features/auth/components/route-guards.tsx';
 import { AccountsPage } from '#client/features/accounts/pages/accounts-page.tsx';
 import { DashboardPage } from '#client/features/accounts/pages/dashboard-page.tsx';
 import { EditPaymentMethodPage } from '#client/features/accounts/pages/edit-payment-method-page.tsx';
-import { LoginPage } from '#client/features/accounts/pages/login-page.tsx';
-import { LogoutPage } from '#client/features/accounts/pages/logout-page.tsx';
+import { LoginPage } from '#client/features/auth/pages/login-page.tsx';
+import { LogoutPage } from '#client/features/auth/pages/logout-page.tsx';
 
 /** The account routes as router.tsx nests them, without lazy loading, for component tests. */
 export const memberRoutes: RouteObject[] = [

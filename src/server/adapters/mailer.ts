@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import nodemailer from 'nodemailer';
 import { makePrivateDir, writePrivateFile } from '#server/lib/private-files.ts';
+import { site } from '#shared/site.ts';
 
 export interface MailMessage {
   /** The RFC 5322 Message-ID given when the message was queued: every retry carries the same one. */
@@ -69,6 +70,9 @@ export function createMailer(options: {
   dataDir: string;
   now: () => Date;
 }): Mailer {
+  // From stays the no-reply sender; every reply goes to support, so "reply to this e-mail" reaches
+  // a person. Set here, once, for every e-mail whichever transport sends it.
+  const sender = { from: options.from, replyTo: site.supportEmail };
   if (options.smtpUrl) {
     // Bounded waits: the outbox job holds a claim on its batch for a limited time (its lease), and
     // nodemailer's defaults (two minutes to connect, ten of silence) would outlast it.
@@ -80,7 +84,7 @@ export function createMailer(options: {
     });
     return {
       async send(message) {
-        await transport.sendMail({ from: options.from, ...message });
+        await transport.sendMail({ ...sender, ...message });
       },
     };
   }
@@ -91,7 +95,7 @@ export function createMailer(options: {
   });
   return {
     async send(message) {
-      const info = await composer.sendMail({ from: options.from, ...message });
+      const info = await composer.sendMail({ ...sender, ...message });
       writeOutboxEntry(
         options.dataDir,
         {

@@ -1,22 +1,23 @@
-import { messages } from '#shared/messages.ts';
+import { errorStatus, type ErrorCode } from '#shared/errors.ts';
+import { messages } from '#shared/wording.ts';
 
 /**
  * The one application error. Services throw it; the error handler (plugins/errors.ts) turns it into
- * the one error body. `fields` maps a form field to the message shown under it.
+ * the one error body. The code is one of `shared/errors.ts` and brings its HTTP status; `fields`
+ * maps a form field to the message shown under it.
  */
 export class AppError extends Error {
   readonly status: number;
-  readonly code: string;
+  readonly code: ErrorCode;
   readonly fields: Record<string, string> | undefined;
 
-  constructor(status: number, code: string, message: string, fields?: Record<string, string>) {
+  constructor(code: ErrorCode, message: string, fields?: Record<string, string>) {
     super(message);
     this.name = 'AppError';
-    this.status = status;
     this.code = code;
+    this.status = errorStatus[code];
     this.fields = fields;
   }
 }
 
-export const notFound = (message: string = messages.notFound) =>
-  new AppError(404, 'NOT_FOUND', message);
+export const notFound = (message: string = messages.notFound) => new AppError('NOT_FOUND', message);

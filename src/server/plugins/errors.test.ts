@@ -15,7 +15,7 @@ describe(`the error handler (${testDialect})`, () => {
       throw new Error('internal detail: select * from secrets');
     });
     t.app.get('/lapi/test/refused', () => {
-      throw new AppError(409, 'ALREADY', 'That was done already.', { email: 'In use' });
+      throw new AppError('ALREADY', 'That was done already.', { email: 'In use' });
     });
     t.app.post(
       '/lapi/test/strict',

@@ -1,17 +1,21 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { API_PREFIX, type ErrorBody } from '#shared/api.ts';
-import { messages } from '#shared/messages.ts';
+import { messages } from '#shared/wording.ts';
 import type { ErrorReporter } from '#server/adapters/error-reporter.ts';
 import { isDatabaseUnavailable } from '#server/db/unavailable.ts';
 import { AppError } from '#server/lib/errors.ts';
+import type { ErrorCode } from '#shared/errors.ts';
 
 /** How long a caller waits before trying again while the database is unavailable. */
 const RETRY_AFTER_SECONDS = 5;
 
+/** One of ours (shared/errors.ts), or Fastify's own for a request it refused before any route. */
+type WireCode = ErrorCode | `FST_${string}`;
+
 function body(
   request: FastifyRequest,
-  code: string,
+  code: WireCode,
   message: string,
   fields?: Record<string, string>,
 ): ErrorBody {
@@ -44,13 +48,14 @@ function fieldMessages(
 }
 
 /**
- * One error handler for the whole app, and the not-found rule: unknown `/lapi/*` paths and non-GET
- * requests answer the JSON 404; other GETs go to `pageFallback` (the web app's index.html).
+ * One error handler for the whole app, and the not-found rule: the JSON 404, except a form posted
+ * to a page's path while the web app is served (`servesPages`; its pages have routes of their own,
+ * web-app.ts).
  */
 export function registerErrorHandling(
   app: FastifyInstance,
   reporter: ErrorReporter,
-  pageFallback?: (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply>,
+  servesPages = false,
 ): void {
   const unexpected = (request: FastifyRequest, error: unknown) => {
     request.log.error({ err: error }, 'unexpected error');
@@ -86,22 +91,18 @@ export function registerErrorHandling(
       return reply.status(500).send(body(request, 'INTERNAL', messages.internalError));
     }
     // Fastify's own 4xx (bad JSON, body too large, unsupported media type): say what, never how.
-    return reply
-      .status(status)
-      .send(body(request, error.code ?? 'BAD_REQUEST', publicMessage(error)));
+    return reply.status(status).send(body(request, frameworkCode(error), publicMessage(error)));
   });
 
   app.setNotFoundHandler((request, reply) => {
     const url = request.raw.url ?? '';
     const isApi =
       url === API_PREFIX || url.startsWith(`${API_PREFIX}/`) || url.startsWith(`${API_PREFIX}?`);
-    const isPage = (request.method === 'GET' || request.method === 'HEAD') && !isApi;
-    if (isPage && pageFallback) return pageFallback(request, reply);
     // A page's form sent before the page became interactive (decision 011): what was typed is
     // dropped, unread, and the browser goes back to the page to send it from there. The path alone,
     // with one leading slash, so the answer never points at another site (and home for a path
     // that is not plain ASCII).
-    if (request.method === 'POST' && !isApi && pageFallback) {
+    if (request.method === 'POST' && !isApi && servesPages) {
       const pathname = `/${url.split('?')[0]?.replace(/^[/\\]+/, '') ?? ''}`;
       return reply.redirect(/^[\x21-\x7e]*$/.test(pathname) ? pathname : '/', 303);
     }
@@ -125,7 +126,12 @@ export function sendFrameworkError(
     void reply.status(500).send(body(request, 'INTERNAL', messages.internalError));
     return;
   }
-  void reply.status(status).send(body(request, error.code ?? 'BAD_REQUEST', publicMessage(error)));
+  void reply.status(status).send(body(request, frameworkCode(error), publicMessage(error)));
+}
+
+/** Fastify's `FST_ERR_…` code as it is (clients may know them), anything else a bad request. */
+function frameworkCode(error: FastifyError): WireCode {
+  return error.code?.startsWith('FST_') ? (error.code as WireCode) : 'BAD_REQUEST';
 }
 
 function publicMessage(error: FastifyError): string {

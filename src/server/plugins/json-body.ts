@@ -26,7 +26,6 @@ export function registerJsonBodyParser(app: FastifyInstance): void {
       if (holdsNul(value))
         return done(
           new AppError(
-            400,
             'INVALID_CHARACTER',
             'The request contains a character that is not allowed.',
           ),

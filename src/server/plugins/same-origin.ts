@@ -27,5 +27,5 @@ export function registerSameOriginCheck(app: FastifyInstance): void {
 }
 
 function crossSite() {
-  return new AppError(403, 'CROSS_SITE', 'This request must come from the Pairwell site.');
+  return new AppError('CROSS_SITE', 'This request must come from the Pairwell site.');
 }

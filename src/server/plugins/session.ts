@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '#server/context.ts';
 import type { Env } from '#server/env.ts';
 import { resolveSession, type ActiveSession } from '#server/features/auth/auth.service.ts';
-import { messages } from '#shared/messages.ts';
+import { messages } from '#shared/wording.ts';
 import { AppError } from '#server/lib/errors.ts';
 
 declare module 'fastify' {
@@ -53,7 +53,7 @@ export function registerSessions(app: FastifyInstance, ctx: AppContext): void {
 
 /** The logged-in customer's session, or 401. */
 export function requireSession(request: FastifyRequest): ActiveSession {
-  if (!request.session) throw new AppError(401, 'UNAUTHENTICATED', messages.unauthorized);
+  if (!request.session) throw new AppError('UNAUTHENTICATED', messages.unauthorized);
   return request.session;
 }
 
@@ -63,6 +63,6 @@ export function requireSession(request: FastifyRequest): ActiveSession {
  */
 export function requireOwnLeadsId(request: FastifyRequest, leadsId: string): ActiveSession {
   const session = requireSession(request);
-  if (leadsId !== session.leadsId) throw new AppError(403, 'FORBIDDEN', messages.forbidden);
+  if (leadsId !== session.leadsId) throw new AppError('FORBIDDEN', messages.forbidden);
   return session;
 }

@@ -53,9 +53,8 @@ export function registerStaffSessions(app: FastifyInstance, ctx: AppContext): vo
 /** The staff member's session, with the role the call needs, or 401/403. */
 export function requireStaff(request: FastifyRequest, role?: StaffRole): StaffSession {
   const session = request.staffSession;
-  if (!session)
-    throw new AppError(401, 'STAFF_UNAUTHENTICATED', 'Please log in to the staff console.');
+  if (!session) throw new AppError('STAFF_UNAUTHENTICATED', 'Please log in to the staff console.');
   if (role && session.staff.role !== role)
-    throw new AppError(403, 'FORBIDDEN', 'Your role does not allow this.');
+    throw new AppError('FORBIDDEN', 'Your role does not allow this.');
   return session;
 }

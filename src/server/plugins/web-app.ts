@@ -2,104 +2,48 @@ import fs from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { RuntimeConfig } from '#shared/api.ts';
-
-const RUNTIME_CONFIG_MARK = '<!--runtime-config-->';
-
-export interface WebApp {
-  /** Answers a page request with index.html (the client router decides what it shows). */
-  sendPage: (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply>;
-}
+import { API_PREFIX, type RuntimeConfig } from '#shared/api.ts';
+import { escapeAttribute, readPageTemplate } from './page-template.ts';
+import type { Prerender, PrerenderedPage } from './prerender.ts';
 
 /** The image a page leads with (its largest paint), for a preload hint in its HTML; null for none. */
 export type LeadImage = (pathname: string) => Promise<string | null>;
 
-/**
- * The server's first draw of a page (decision 011): its markup, and the data it was drawn from,
- * which the browser's first render reads back so it draws the same. Null for a page the browser
- * draws alone.
- */
-export type DrawPage = (pathname: string) => Promise<{
-  markup: string;
-  /** The page's own title, for the head (the one in index.html otherwise). */
-  title?: string | undefined;
-  data: Record<string, unknown>;
-} | null>;
+const isApiPath = (pathname: string) =>
+  pathname === API_PREFIX || pathname.startsWith(`${API_PREFIX}/`);
 
-const ROOT_ELEMENT = '<div id="root"></div>';
-
-/** A JSON value in a script element; `<` is escaped so no value can close the element. */
-const jsonScript = (id: string, value: unknown) =>
-  `<script id="${id}" type="application/json">${JSON.stringify(value).replaceAll('<', '\\u003c')}</script>`;
-
-const escapeText = (value: string) =>
-  value.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
-
-/** The head with the page's own title in its title element and its og:title. */
-const withTitle = (head: string, title: string) =>
-  head
-    // Replaced by functions: a `$` in a title is text, not a replacement pattern.
-    .replace(/<title>[^<]*<\/title>/, () => `<title>${escapeText(title)}</title>`)
-    .replace(
-      /<meta property="og:title" content="[^"]*"/,
-      () => `<meta property="og:title" content="${escapeAttribute(title)}"`,
-    );
-
-const escapeAttribute = (value: string) =>
-  value.replaceAll('&', '&amp;').replaceAll('"', '&quot;').replaceAll('<', '&lt;');
+/** A path that names a file (an old hashed asset, a mistyped image), never a page of the app. */
+const isFilePath = (pathname: string) =>
+  pathname.startsWith('/assets/') || /\.[a-z0-9]{1,8}$/i.test(pathname);
 
 /**
- * Serves the built web app from `clientDir`: hashed files under /assets/ cached for a year as
- * immutable; everything else revalidated; index.html carries the runtime configuration.
- * Returns null when there is no build (API-only, as in most tests).
+ * Serves the built web app from `clientDir` (boot/README.md): a route for each built file (hashed
+ * files under /assets/ cached for a year as immutable; everything else revalidated), a route for
+ * each prerendered page, and the app shell — index.html with the runtime configuration — for every
+ * other path, where the browser's router decides what shows. Does nothing when there is no build
+ * (API-only, as in most tests): then every unknown path is the JSON 404.
  */
 export async function registerWebApp(
   app: FastifyInstance,
   clientDir: string,
   runtimeConfig: RuntimeConfig,
   leadImage: LeadImage = async () => null,
-  drawPage: DrawPage = async () => null,
-): Promise<WebApp | null> {
+  prerender?: Prerender,
+): Promise<boolean> {
   const indexFile = path.join(clientDir, 'index.html');
   if (!fs.existsSync(indexFile)) {
     app.log.warn({ clientDir }, 'no web app build found; serving the API only (run npm run build)');
-    return null;
+    return false;
   }
-  const [beforeConfig = '', afterConfig = ''] = fs
-    .readFileSync(indexFile, 'utf8')
-    .replace(
-      RUNTIME_CONFIG_MARK,
-      `${RUNTIME_CONFIG_MARK}${jsonScript('runtime-config', runtimeConfig)}`,
-    )
-    .split(RUNTIME_CONFIG_MARK);
-  const [beforeRoot = '', afterRoot = ''] = afterConfig.split(ROOT_ELEMENT);
-  // A drawn page paints before the app's code is even asked for (decision 011): the entry script
-  // and its module preloads become notes that public/early-input.js acts on once it has painted.
-  const beforeRootDrawn = beforeRoot
-    .replace(
-      /<script type="module" crossorigin src="([^"]+)"><\/script>/,
-      '<meta name="pairwell-app" content="$1" />',
-    )
-    .replaceAll(
-      /<link rel="modulepreload" crossorigin href="([^"]+)">/g,
-      '<meta name="pairwell-app-preload" content="$1" />',
-    );
-  /**
-   * index.html, with a preload of the page's lead image when it has one, and the server's draw of
-   * the page in its root element when there is one.
-   */
-  const pageHtml = (image: string | null, drawn: Awaited<ReturnType<DrawPage>>) =>
-    `${drawn?.title ? withTitle(beforeConfig, drawn.title) : beforeConfig}${image ? `<link rel="preload" as="image" href="${escapeAttribute(image)}" fetchpriority="high" />` : ''}${drawn ? beforeRootDrawn : beforeRoot}${
-      drawn
-        ? `${jsonScript('page-data', drawn.data)}<div id="root">${drawn.markup}</div>`
-        : ROOT_ELEMENT
-    }${afterRoot}`;
+  const template = readPageTemplate(fs.readFileSync(indexFile, 'utf8'), runtimeConfig);
 
   await app.register(fastifyStatic, {
     root: clientDir,
     prefix: '/',
     index: false,
-    wildcard: true,
+    // One route per built file, read at start; index.html goes out only as a page (below).
+    wildcard: false,
+    globIgnore: ['index.html'],
     cacheControl: false,
     setHeaders(res, filePath) {
       const relative = path.relative(clientDir, filePath).split(path.sep).join('/');
@@ -123,31 +67,58 @@ export async function registerWebApp(
     }
   };
 
-  // Without its draw the page still works: the browser draws it, as it does every other page.
-  const drawnPage = async (request: FastifyRequest, pathname: string) => {
+  // Without its prerender the page still works: the browser renders it, as it does every other.
+  const prerendered = async (request: FastifyRequest, pathname: string) => {
+    if (!prerender) return null;
     try {
-      return await drawPage(pathname);
+      return await prerender.render(pathname);
     } catch (error) {
-      request.log.warn({ err: error }, 'could not draw the page on the server');
+      request.log.warn({ err: error }, 'could not prerender the page');
       return null;
     }
   };
 
-  const sendPage = async (request: FastifyRequest, reply: FastifyReply) => {
-    // A missing file (an old hashed asset, a mistyped image) is a real 404, not the web app.
+  const sendPage = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    page: (pathname: string) => Promise<PrerenderedPage | null>,
+  ) => {
     const pathname = (request.raw.url ?? '/').split('?')[0] ?? '/';
-    if (pathname.startsWith('/assets/') || /\.[a-z0-9]{1,8}$/i.test(pathname)) {
-      return reply.status(404).type('text/plain; charset=utf-8').send('Not found');
-    }
+    const [image, prerenderedPage] = await Promise.all([
+      hintedImage(request, pathname),
+      page(pathname),
+    ]);
     return reply
       .status(200)
       .header('Cache-Control', 'no-cache')
       .type('text/html; charset=utf-8')
-      .send(pageHtml(await hintedImage(request, pathname), await drawnPage(request, pathname)));
+      .send(
+        template.render({
+          title: prerenderedPage?.title,
+          head: image
+            ? `<link rel="preload" as="image" href="${escapeAttribute(image)}" fetchpriority="high" />`
+            : '',
+          prerendered: prerenderedPage,
+        }),
+      );
   };
+  const sendPrerenderedPage = (request: FastifyRequest, reply: FastifyReply) =>
+    sendPage(request, reply, (pathname) => prerendered(request, pathname));
+  const sendAppShell = (request: FastifyRequest, reply: FastifyReply) =>
+    sendPage(request, reply, async () => null);
 
+  // The prerendered pages (decision 011), and `/` always.
+  for (const route of new Set(['/', ...(prerender?.routes ?? [])]))
+    app.get(route, sendPrerenderedPage);
   // `/index.html` itself must also carry the runtime configuration.
-  app.get('/', sendPage);
-  app.get('/index.html', sendPage);
-  return { sendPage };
+  app.get('/index.html', sendAppShell);
+  // Every other path is the app's to show, except the API's and files that are not there.
+  app.get('/*', async (request, reply) => {
+    const pathname = (request.raw.url ?? '/').split('?')[0] ?? '/';
+    if (isApiPath(pathname)) return reply.callNotFound();
+    if (isFilePath(pathname))
+      return reply.status(404).type('text/plain; charset=utf-8').send('Not found');
+    return sendAppShell(request, reply);
+  });
+  return true;
 }

@@ -195,6 +195,45 @@ export function CheckboxField({
   );
 }
 
+type FlagFieldProps = Omit<CheckboxFieldProps, 'checked' | 'value' | 'onChange'> & {
+  /** Unset reads as 0. */
+  value: 0 | 1 | undefined;
+  onChange: (value: 0 | 1) => void;
+};
+
+/**
+ * A checkbox for a 0/1 field of the spec's payloads (`smsallow`, a card's `shipping`): takes a
+ * react-hook-form Controller's `field` as it is.
+ */
+export function FlagField({ value, onChange, ...props }: FlagFieldProps) {
+  return (
+    <CheckboxField
+      {...props}
+      checked={value === 1}
+      onChange={(event) => onChange(event.target.checked ? 1 : 0)}
+    />
+  );
+}
+
+/** Fields that belong together under a legend, which a screen reader says with each of them. */
+export function Fieldset({
+  legend,
+  className,
+  children,
+}: {
+  legend: ReactNode;
+  /** The spacing of the fields inside (e.g. 'space-y-4'). */
+  className?: string;
+  children: ReactNode;
+}) {
+  return (
+    <fieldset className={className}>
+      <legend className="font-sans text-base font-semibold text-ink">{legend}</legend>
+      {children}
+    </fieldset>
+  );
+}
+
 /** A message about the whole form (a refused log-in, a declined card), announced when it appears. */
 export function FormAlert({
   tone = 'error',

@@ -1,5 +1,5 @@
 import type { FieldValues, Path, UseFormSetError } from 'react-hook-form';
-import { messages } from '#shared/messages.ts';
+import { messages } from '#shared/wording.ts';
 import { ApiError } from '#client/lib/api.ts';
 import { reportError } from '#client/lib/error-reporting.ts';
 

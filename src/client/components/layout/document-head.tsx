@@ -1,15 +1,15 @@
 import { useLayoutEffect } from 'react';
 
-let serverTitle: string | undefined;
+let prerenderedTitle: string | undefined;
 
-function noteServerTitle(title: string) {
-  serverTitle = title;
+function notePrerenderedTitle(title: string) {
+  prerenderedTitle = title;
 }
 
-/** The title the page drawn on the server named, once (server-render.tsx). */
-export function takeServerTitle(): string | undefined {
-  const title = serverTitle;
-  serverTitle = undefined;
+/** The title the page being prerendered named, once (boot/prerender.tsx). */
+export function takePrerenderedTitle(): string | undefined {
+  const title = prerenderedTitle;
+  prerenderedTitle = undefined;
   return title;
 }
 
@@ -19,9 +19,9 @@ export function takeServerTitle(): string | undefined {
  * (decision 009), leaves it where it is, so pages name their title through this.)
  */
 export function PageTitle({ children }: { children: string }) {
-  // Drawn on the server (decision 011), where effects do not run: the title goes into the page's
-  // HTML instead (see `takeServerTitle`).
-  if (typeof document === 'undefined') noteServerTitle(children);
+  // Prerendered (decision 011), where effects do not run: the title goes into the page's HTML
+  // instead (see `takePrerenderedTitle`).
+  if (typeof document === 'undefined') notePrerenderedTitle(children);
   useLayoutEffect(() => {
     const before = document.title;
     document.title = children;

@@ -16,7 +16,7 @@ const navLink = ({ isActive }: { isActive: boolean }) =>
  * The slider (Radix Dialog and the form) is fetched when a visitor first reaches for it, so the
  * storefront's first download does not carry it.
  */
-const loadSlider = () => import('#client/features/accounts/components/login-slider.tsx');
+const loadSlider = () => import('#client/features/auth/components/login-slider.tsx');
 const LoginSlider = lazy(() => loadSlider().then((module) => ({ default: module.LoginSlider })));
 const preloadSlider = () => void loadSlider().then((module) => module.loadLoginForm());
 

@@ -7,7 +7,6 @@ import {
   parseBrowserCart,
   readBrowserCart,
   readBrowserCoupon,
-  resetBrowserCartForTests,
   setBrowserCoupon,
   setBrowserQuantity,
 } from './cart-storage.ts';
@@ -36,7 +35,6 @@ const immunity = {
 beforeEach(() => {
   localStorage.clear();
   sessionStorage.clear();
-  resetBrowserCartForTests();
 });
 
 describe('the browser cart at load (spec §5 Cart)', () => {

@@ -1,7 +1,8 @@
 import { useSyncExternalStore } from 'react';
-import { CartEntrySchema, MAX_QUANTITY, type CartEntry } from '#shared/cart.ts';
+import { CartEntrySchema, lineQuantity, MAX_QUANTITY, type CartEntry } from '#shared/cart.ts';
 import type { Product } from '#shared/catalog.ts';
 import { storageKeys } from '#shared/constants.ts';
+import { localStore, sessionStore } from '#client/lib/safe-storage.ts';
 
 /**
  * A visitor's cart, kept in local storage under `selectedProduct` (spec §3 "Cart entry"). Entries
@@ -18,14 +19,6 @@ export const couponStorageKey = storageKeys.cartCoupon;
 let lastRaw: string | null | undefined;
 let lastEntries: readonly CartEntry[] = EMPTY;
 const listeners = new Set<() => void>();
-
-function storage(): Storage | null {
-  try {
-    return typeof window === 'undefined' ? null : window.localStorage;
-  } catch {
-    return null;
-  }
-}
 
 /** Keeps the valid entries of whatever was stored; one line per product. */
 export function parseBrowserCart(raw: string | null): CartEntry[] {
@@ -61,13 +54,8 @@ export function parseBrowserCart(raw: string | null): CartEntry[] {
  * failed the schema is written back without it.
  */
 export function readBrowserCart(): readonly CartEntry[] {
-  const store = storage();
-  let raw: string | null;
-  try {
-    raw = store?.getItem(storageKeys.cart) ?? null;
-  } catch {
-    raw = null;
-  }
+  const raw = localStore.get(storageKeys.cart);
+  // The copy is keyed by the stored text itself, so storage cleared or changed elsewhere is seen.
   if (raw === lastRaw) return lastEntries;
   const entries = parseBrowserCart(raw);
   lastRaw = raw;
@@ -80,14 +68,10 @@ export function readBrowserCart(): readonly CartEntry[] {
 }
 
 function persist(entries: readonly CartEntry[]): void {
-  const store = storage();
   const raw = entries.length === 0 ? null : JSON.stringify(entries);
-  try {
-    if (raw === null) store?.removeItem(storageKeys.cart);
-    else store?.setItem(storageKeys.cart, raw);
-  } catch {
-    // Full or unavailable storage: the cart lives for this page only.
-  }
+  // Full or unavailable storage drops the write: the cart lives for this page only.
+  if (raw === null) localStore.remove(storageKeys.cart);
+  else localStore.set(storageKeys.cart, raw);
   lastRaw = raw;
   lastEntries = entries.length === 0 ? EMPTY : entries;
 }
@@ -133,15 +117,14 @@ export function entryFromOffer(offer: Product, quantity: number): CartEntry {
 }
 
 /**
- * Adds an offer. A one-time product with quantity adds up (to MAX_QUANTITY); anything else is one
- * line of one. Answers the line's quantity afterwards.
+ * Adds an offer: a product that stacks adds up (to MAX_QUANTITY); anything else is one line of
+ * one (shared/cart.ts `stacks`). Answers the line's quantity afterwards.
  */
 export function addBrowserEntry(offer: Product, quantity: number): number {
   const entries = [...readBrowserCart()];
   const index = entries.findIndex((e) => e.product_id === offer.product_id);
-  const stacks = offer.quantity_supported && offer.frequency === 'ONE_TIME';
   const current = index === -1 ? 0 : (entries[index] as CartEntry).quantity;
-  const next = stacks ? Math.min(current + quantity, MAX_QUANTITY) : 1;
+  const next = lineQuantity(offer, current + quantity);
   const entry = entryFromOffer(offer, next);
   if (index === -1) entries.push(entry);
   else entries[index] = entry;
@@ -168,20 +151,13 @@ export function clearBrowserCart(): void {
 // --- The visitor's coupon code -------------------------------------------------------------------
 
 export function readBrowserCoupon(): string | null {
-  try {
-    return window.sessionStorage.getItem(couponStorageKey);
-  } catch {
-    return null;
-  }
+  return sessionStore.get(couponStorageKey);
 }
 
 export function setBrowserCoupon(code: string | null): void {
-  try {
-    if (code) window.sessionStorage.setItem(couponStorageKey, code);
-    else window.sessionStorage.removeItem(couponStorageKey);
-  } catch {
-    // Unavailable storage: the coupon is simply not remembered.
-  }
+  // Unavailable storage: the coupon is simply not remembered.
+  if (code) sessionStore.set(couponStorageKey, code);
+  else sessionStore.remove(couponStorageKey);
   emit();
 }
 
@@ -191,10 +167,4 @@ function readCouponSnapshot(): string | null {
 
 export function useBrowserCoupon(): string | null {
   return useSyncExternalStore(subscribe, readCouponSnapshot, () => null);
-}
-
-/** For tests: forget the cached copy so the next read starts from storage. */
-export function resetBrowserCartForTests(): void {
-  lastRaw = undefined;
-  lastEntries = EMPTY;
 }

@@ -1,23 +1,17 @@
 import { useQuery, type QueryClient } from '@tanstack/react-query';
-import type * as z from 'zod/mini';
-import { apiPaths, v1Success, type ApiPath } from '#shared/api.ts';
-import {
-  CartResponseSchema,
-  CouponCheckResultSchema,
-  MAX_QUANTITY,
-  type Cart,
-} from '#shared/cart.ts';
+import { cartApi, MAX_QUANTITY, type Cart } from '#shared/cart.ts';
+import type { BodyOf, DataOf, Endpoint } from '#shared/contract.ts';
 import { cacheKeys } from '#shared/constants.ts';
-import { messages } from '#shared/messages.ts';
+import { messages } from '#shared/wording.ts';
 import { showToast } from '#client/components/ui/toast.tsx';
-import { ApiError, apiPost } from '#client/lib/api.ts';
+import { ApiError, call, type CallArgs } from '#client/lib/api.ts';
 import { reportError } from '#client/lib/error-reporting.ts';
 import type { SessionUser } from '#shared/session.ts';
 import {
   forgetSession,
   isUnauthenticated,
   rememberSession,
-} from '#client/features/accounts/session.api.ts';
+} from '#client/features/auth/session.api.ts';
 import {
   clearBrowserCart,
   readBrowserCart,
@@ -43,27 +37,29 @@ function worthReporting(error: unknown): boolean {
  * message is the server's when it gives one, 'An error occurred, please try again later.'
  * otherwise (spec §8), and the failure is reported.
  */
-export async function v2Call<T extends z.core.$ZodType>(
-  path: ApiPath,
-  schema: T,
-  body: unknown,
+export async function v2Call<E extends Endpoint & { body: unknown }>(
+  endpoint: E,
+  body: BodyOf<E>,
   signal?: AbortSignal,
-): Promise<z.output<T>> {
+): Promise<DataOf<E>> {
   try {
-    return await apiPost(path, schema, {
-      body,
-      fallbackMessage: messages.v2Failed,
-      ...(signal ? { signal } : {}),
-    });
+    const options = { body, fallbackMessage: messages.v2Failed, ...(signal ? { signal } : {}) };
+    // Every v2 call has a body (spec §7: it must be truthy); the cast only bridges the generic.
+    return await call(endpoint, ...([options] as unknown as CallArgs<E>));
   } catch (error) {
-    if (worthReporting(error)) reportError(error, 'error', `v2 ${path}`);
+    if (worthReporting(error)) reportError(error, 'error', `v2 ${endpoint.path}`);
     throw error;
   }
 }
 
-async function cartCall(path: ApiPath, body: unknown, signal?: AbortSignal): Promise<Cart> {
-  const response = await v2Call(path, CartResponseSchema, body, signal);
-  return response.data.cart;
+type CartEndpoint = (typeof cartApi)[Exclude<keyof typeof cartApi, 'couponCode'>];
+
+async function cartCall<E extends CartEndpoint>(
+  endpoint: E,
+  body: BodyOf<E>,
+  signal?: AbortSignal,
+): Promise<Cart> {
+  return (await v2Call(endpoint, body, signal)).cart;
 }
 
 /** The logged-in customer's cart, priced by the server. Not refetched on window focus (spec §9). */
@@ -72,7 +68,7 @@ export function useServerCart(enabled: boolean, queryClient: QueryClient) {
     queryKey: cartKey,
     queryFn: async ({ signal }) => {
       try {
-        return await cartCall(apiPaths.v2Cart, {}, signal);
+        return await cartCall(cartApi.cart, {}, signal);
       } catch (error) {
         // The session ended (expired, or logged out in another tab): this browser's cart again.
         if (isUnauthenticated(error)) forgetSession(queryClient);
@@ -101,11 +97,11 @@ async function changed(queryClient: QueryClient, call: Promise<Cart>): Promise<C
 }
 
 export function addToServerCart(queryClient: QueryClient, productId: number, quantity: number) {
-  return changed(queryClient, cartCall(apiPaths.v2AddProduct, { product_id: productId, quantity }));
+  return changed(queryClient, cartCall(cartApi.addProduct, { product_id: productId, quantity }));
 }
 
 export function removeFromServerCart(queryClient: QueryClient, productId: number) {
-  return changed(queryClient, cartCall(apiPaths.v2RemoveProduct, { product_id: productId }));
+  return changed(queryClient, cartCall(cartApi.removeProduct, { product_id: productId }));
 }
 
 /** `set` mode: these quantities replace the cart's (0 removes the line). */
@@ -113,21 +109,20 @@ export function setServerQuantities(
   queryClient: QueryClient,
   items: { product_id: number; quantity: number }[],
 ) {
-  return changed(queryClient, cartCall(apiPaths.v2UpdateCart, { mode: 'set', items }));
+  return changed(queryClient, cartCall(cartApi.updateCart, { mode: 'set', items }));
 }
 
 /** A refusal (400 COUPON_REFUSED) throws with the reason as its message. */
 export function applyServerCoupon(queryClient: QueryClient, code: string | null) {
-  return changed(queryClient, cartCall(apiPaths.v2ApplyCoupon, { code }));
+  return changed(queryClient, cartCall(cartApi.applyCoupon, { code }));
 }
 
 /** v1 `/coupon/code`: would this code apply to a visitor's subtotal? Refusals say why. */
 export async function checkCoupon(code: string, subtotalCents: number, signal?: AbortSignal) {
-  const response = await apiPost(apiPaths.couponCode, v1Success(CouponCheckResultSchema), {
+  return call(cartApi.couponCode, {
     body: { code, subtotal_cents: subtotalCents },
     ...(signal ? { signal } : {}),
   });
-  return response.data;
 }
 
 /**
@@ -146,7 +141,7 @@ export async function rememberSessionWithCart(
   let merged = entries.length === 0;
   if (!merged) {
     try {
-      cart = await cartCall(apiPaths.v2UpdateCart, {
+      cart = await cartCall(cartApi.updateCart, {
         mode: 'merge',
         items: entries.map((entry) => ({
           product_id: entry.product_id,
@@ -164,7 +159,7 @@ export async function rememberSessionWithCart(
   }
   if (merged && code) {
     try {
-      cart = await cartCall(apiPaths.v2ApplyCoupon, { code });
+      cart = await cartCall(cartApi.applyCoupon, { code });
     } catch (error) {
       showToast({
         kind: 'error',

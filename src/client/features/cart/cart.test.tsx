@@ -23,7 +23,6 @@ import {
   catalogReply,
   sleepLine,
 } from './cart.fixtures.ts';
-import { resetBrowserCartForTests } from './cart-storage.ts';
 import { CartButton } from './components/cart-button.tsx';
 import { CartContents } from './components/cart-contents.tsx';
 
@@ -49,7 +48,6 @@ beforeEach(() => {
   localStorage.clear();
   sessionStorage.clear();
   resetAppStateForTests();
-  resetBrowserCartForTests();
   window.innerWidth = 1280;
 });
 afterEach(() => {
@@ -131,6 +129,26 @@ describe('quantity rules', () => {
     expect(localStorage.getItem(storageKeys.cart)).toBeNull();
   });
 
+  it('says what a plan or the bundle brings in bottles, where a quantity cannot change', async () => {
+    setLeadsId('lead-1');
+    setLoggedIn(true);
+    const cart = buildCart([
+      { offer: sleepLine.offers[2]!, quantity: 1, slug: 'sleep-gummies' },
+      { offer: biotinLine.offers[1]!, quantity: 1, slug: 'biotin-gummies' },
+      { offer: bundleLine.offers[0]!, quantity: 1, slug: 'holiday-bundle-special' },
+    ]);
+    stubApi({ '/products/': catalogReply, '/v2/ecom/cart': cartReply(cart) });
+    renderWithApp(<CartContents layout="page" />);
+    const list = await screen.findByRole('list', { name: 'Items in your cart' });
+    const lines = within(list).getAllByRole('listitem');
+    expect(lines.map((line) => line.textContent)).toEqual([
+      expect.stringContaining('3 bottles every 3 months'),
+      expect.stringContaining('1 bottle a month'),
+      expect.stringContaining('3 bottles, one of each'),
+    ]);
+    expect(screen.queryByText(/Quantity: /)).toBeNull();
+  });
+
   it('shows every refusal of a coupon with its reason', async () => {
     const u = userEvent.setup();
     stubApi({
@@ -209,6 +227,9 @@ describe('the cart drawer', () => {
     // Spec §9: the cart cache is not revalidated on focus.
     const cartCalls = () => api.calls.filter((call) => call.path === '/v2/ecom/cart').length;
     const catalogCalls = () => api.calls.filter((call) => call.path === '/products/').length;
+    // Opening the drawer may still be settling its own reads (a slow machine drew the dialog from
+    // the cache before the mount's read went out); count from a quiet point.
+    await waitFor(() => expect(queryClient.isFetching()).toBe(0));
     const before = cartCalls();
     const catalogBefore = catalogCalls();
     // The witness: the catalogue, made stale, is one query that does refetch on focus.

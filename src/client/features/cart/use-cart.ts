@@ -1,6 +1,16 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
-import { MAX_QUANTITY, type Cart, type CartEntry } from '#shared/cart.ts';
+import {
+  cartSubtotal,
+  cartTotals,
+  lineQuantity,
+  lineTotal,
+  MAX_QUANTITY,
+  stacks,
+  type Cart,
+  type CartEntry,
+  type PricedLine,
+} from '#shared/cart.ts';
 import type { Frequency, Product, ProductLine } from '#shared/catalog.ts';
 import { ApiError } from '#client/lib/api.ts';
 import { useAppState } from '#client/lib/app-state.ts';
@@ -74,7 +84,7 @@ export function lineFromServer(item: Cart['products']['items'][number]): CartLin
     quantity: item.quantity,
     unitCents: item.price_cents,
     lineTotalCents: item.line_total_cents,
-    canChangeQuantity: item.quantity_supported && item.frequency === 'ONE_TIME',
+    canChangeQuantity: stacks(item),
   };
 }
 
@@ -93,9 +103,11 @@ function findOffer(lines: ProductLine[] | undefined, productId: number) {
 export function lineFromEntry(entry: CartEntry, catalog: ProductLine[] | undefined): CartLine {
   const found = findOffer(catalog, entry.product_id);
   const unitCents = found?.offer.price_cents ?? Math.round(entry.price * 100);
-  const quantitySupported = found ? found.offer.quantity_supported : true;
-  const canChangeQuantity = quantitySupported && entry.frequency === 'ONE_TIME';
-  const quantity = canChangeQuantity ? entry.quantity : 1;
+  const product = {
+    frequency: entry.frequency,
+    quantity_supported: found ? found.offer.quantity_supported : true,
+  };
+  const quantity = lineQuantity(product, entry.quantity);
   return {
     product_id: entry.product_id,
     name: entry.name,
@@ -106,9 +118,14 @@ export function lineFromEntry(entry: CartEntry, catalog: ProductLine[] | undefin
     slug: found?.line.slug ?? null,
     quantity,
     unitCents,
-    lineTotalCents: unitCents * quantity,
-    canChangeQuantity,
+    lineTotalCents: lineTotal({ price_cents: unitCents, quantity }),
+    canChangeQuantity: stacks(product),
   };
+}
+
+/** A line in the words of the shared pricing (shared/cart.ts). */
+function pricedLine(line: CartLine): PricedLine {
+  return { price_cents: line.unitCents, quantity: line.quantity };
 }
 
 /** A cart line as an analytics item (spec §3 "Analytics cart item"). */
@@ -158,7 +175,7 @@ export function useCart(): CartView {
   const catalog = useCatalog();
 
   const lines = entries.map((entry) => lineFromEntry(entry, catalog.data?.lines));
-  const subtotal = lines.reduce((sum, line) => sum + line.lineTotalCents, 0);
+  const subtotal = cartSubtotal(lines.map(pricedLine));
   const couponQuery = useQuery({
     queryKey: ['/coupon/code', code, subtotal],
     queryFn: ({ signal }) => checkCoupon(code ?? '', subtotal, signal),
@@ -176,7 +193,8 @@ export function useCart(): CartView {
         discountCents: couponQuery.data.discount_cents,
       }
     : null;
-  const discount = coupon?.discountCents ?? 0;
+  // Priced as the server prices its cart; the coupon's discount is the server's answer.
+  const totals = cartTotals(lines.map(pricedLine), coupon?.discountCents ?? 0);
   return {
     mode: 'visitor',
     status: 'ready',
@@ -186,12 +204,12 @@ export function useCart(): CartView {
     coupon,
     couponProblem:
       code && couponQuery.isError ? { code, message: couponQuery.error.message } : null,
-    itemCount: lines.reduce((sum, line) => sum + line.quantity, 0),
-    subtotalCents: subtotal,
-    discountCents: discount,
-    shippingCents: 0,
-    taxCents: 0,
-    totalCents: subtotal - discount,
+    itemCount: totals.item_count,
+    subtotalCents: totals.subtotal_cents,
+    discountCents: totals.discount_cents,
+    shippingCents: totals.shipping_cents,
+    taxCents: totals.tax_cents,
+    totalCents: totals.total_cents,
   };
 }
 
@@ -212,10 +230,10 @@ export function useCartActions() {
 
   const add = useCallback(
     async (offer: Product, quantity: number, current: number | null): Promise<boolean> => {
-      const stacks = offer.quantity_supported && offer.frequency === 'ONE_TIME';
+      const adds = stacks(offer);
       // A subscription or the bundle already in the cart stays one line of one.
-      if (!stacks && current !== null && current > 0) return false;
-      const amount = stacks ? quantity : 1;
+      if (!adds && current !== null && current > 0) return false;
+      const amount = adds ? quantity : 1;
       if ((current ?? 0) + amount > MAX_QUANTITY) {
         const message = `You can order up to ${MAX_QUANTITY} at a time`;
         throw new ApiError(400, 'QUANTITY', message, { quantity: message });

@@ -1,23 +1,14 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { apiPaths, v1Success } from '#shared/api.ts';
-import { CatalogSchema, ProductLineSchema, type Catalog } from '#shared/catalog.ts';
+import { catalogApi, type Catalog } from '#shared/catalog.ts';
 import { cacheKeys } from '#shared/constants.ts';
-import { messages } from '#shared/messages.ts';
-import { apiGet } from '#client/lib/api.ts';
-
-const CatalogResponseSchema = v1Success(CatalogSchema);
-const ProductLineResponseSchema = v1Success(ProductLineSchema);
+import { messages } from '#shared/wording.ts';
+import { call } from '#client/lib/api.ts';
 
 export function useCatalog() {
   return useQuery({
     queryKey: [cacheKeys.catalog],
-    queryFn: async ({ signal }) => {
-      const response = await apiGet(apiPaths.products, CatalogResponseSchema, {
-        signal,
-        fallbackMessage: messages.productsFailed,
-      });
-      return response.data;
-    },
+    queryFn: ({ signal }) =>
+      call(catalogApi.products, { signal, fallbackMessage: messages.productsFailed }),
     staleTime: 5 * 60_000,
   });
 }
@@ -27,14 +18,12 @@ export function useProductLine(slug: string) {
   const queryClient = useQueryClient();
   return useQuery({
     queryKey: [cacheKeys.catalog, slug],
-    queryFn: async ({ signal }) => {
-      const response = await apiGet(apiPaths.product, ProductLineResponseSchema, {
+    queryFn: ({ signal }) =>
+      call(catalogApi.product, {
         params: { slug },
         signal,
         fallbackMessage: messages.productsFailed,
-      });
-      return response.data;
-    },
+      }),
     initialData: () =>
       queryClient
         .getQueryData<Catalog>([cacheKeys.catalog])

@@ -2,6 +2,7 @@ import { storageKeys } from '#shared/constants.ts';
 import { useSyncExternalStore } from 'react';
 import type { z } from 'zod';
 import { PlacedOrderSchema, PlaceOrderSchema, type PlacedOrder } from '#shared/checkout.ts';
+import { sessionStore } from '#client/lib/safe-storage.ts';
 
 /** Step 1's answer: the shipping address and phone (PlaceOrder `shipping`). */
 export const ShippingSchema = PlaceOrderSchema.shape.shipping;
@@ -46,26 +47,16 @@ let memoryKey: string | null = null;
  * and the server places one order and one charge.
  */
 export function checkoutKey(): string {
-  try {
-    const stored = window.sessionStorage.getItem(checkoutKeyStorageKey);
-    if (stored) return stored;
-    const key = crypto.randomUUID();
-    window.sessionStorage.setItem(checkoutKeyStorageKey, key);
-    return key;
-  } catch {
-    memoryKey ??= crypto.randomUUID();
-    return memoryKey;
-  }
+  // Kept in memory too: a browser that refuses storage still sends one key per checkout.
+  memoryKey = sessionStore.get(checkoutKeyStorageKey) ?? memoryKey ?? crypto.randomUUID();
+  sessionStore.set(checkoutKeyStorageKey, memoryKey);
+  return memoryKey;
 }
 
 /** After a decline (a new attempt) or a placed order (the checkout is over). */
 export function forgetCheckoutKey(): void {
   memoryKey = null;
-  try {
-    window.sessionStorage.removeItem(checkoutKeyStorageKey);
-  } catch {
-    // Nothing stored.
-  }
+  sessionStore.remove(checkoutKeyStorageKey);
 }
 
 // --- The order just placed, for /checkout/complete -----------------------------------------------
@@ -75,21 +66,18 @@ let lastOrder: PlacedOrder | null = null;
 /** Kept for the tab so the confirmation survives a reload; it holds no address or card data. */
 export function rememberPlacedOrder(order: PlacedOrder): void {
   lastOrder = order;
-  try {
-    window.sessionStorage.setItem(lastOrderStorageKey, JSON.stringify(order));
-  } catch {
-    // The confirmation shows from memory.
-  }
+  // Refused storage: the confirmation shows from memory.
+  sessionStore.set(lastOrderStorageKey, JSON.stringify(order));
 }
 
 export function readPlacedOrder(): PlacedOrder | null {
   if (lastOrder) return lastOrder;
+  const raw = sessionStore.get(lastOrderStorageKey);
   try {
-    const raw = window.sessionStorage.getItem(lastOrderStorageKey);
     const parsed = raw ? PlacedOrderSchema.safeParse(JSON.parse(raw)) : null;
     return parsed?.success ? parsed.data : null;
   } catch {
-    return null;
+    return null; // Not JSON: nothing to show.
   }
 }
 

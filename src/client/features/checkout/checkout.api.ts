@@ -1,12 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
-import { apiPaths } from '#shared/api.ts';
-import {
-  PlaceOrderResponseSchema,
-  UpsellsResponseSchema,
-  type PlaceOrder,
-} from '#shared/checkout.ts';
+import { checkoutApi, type PlaceOrder } from '#shared/checkout.ts';
 import { v2Call } from '#client/features/cart/cart.api.ts';
-import { apiPost } from '#client/lib/api.ts';
+import { call } from '#client/lib/api.ts';
 
 export const upsellsKey = ['/leads/upsells'] as const;
 
@@ -14,13 +9,7 @@ export const upsellsKey = ['/leads/upsells'] as const;
 export function useUpsells(enabled: boolean) {
   return useQuery({
     queryKey: upsellsKey,
-    queryFn: async ({ signal }) => {
-      const response = await apiPost(apiPaths.upsells, UpsellsResponseSchema, {
-        body: {},
-        signal,
-      });
-      return response.data.offers;
-    },
+    queryFn: async ({ signal }) => (await call(checkoutApi.upsells, { body: {}, signal })).offers,
     enabled,
     staleTime: 0,
     refetchOnWindowFocus: false,
@@ -32,7 +21,6 @@ export function useUpsells(enabled: boolean) {
  * v2 `ecom/place-order`. The body carries no price (the server prices the cart); the card digits
  * go from the form to this one request and nowhere else.
  */
-export async function placeOrder(body: PlaceOrder) {
-  const response = await v2Call(apiPaths.v2PlaceOrder, PlaceOrderResponseSchema, body);
-  return response.data;
+export function placeOrder(body: PlaceOrder) {
+  return v2Call(checkoutApi.placeOrder, body);
 }

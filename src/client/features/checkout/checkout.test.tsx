@@ -1,8 +1,8 @@
 // @vitest-environment jsdom
-import { cleanup, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { RouteObject } from 'react-router';
+import { MemoryRouter, type RouteObject } from 'react-router';
 import { storageKeys } from '#shared/constants.ts';
 import { clearToasts } from '#client/components/ui/toast.tsx';
 import {
@@ -12,7 +12,7 @@ import {
   catalogReply,
   sleepLine,
 } from '#client/features/cart/cart.fixtures.ts';
-import { resetBrowserCartForTests } from '#client/features/cart/cart-storage.ts';
+import { lineFromServer, type CartView } from '#client/features/cart/use-cart.ts';
 import { resetAppStateForTests, setLeadsId, setLoggedIn } from '#client/lib/app-state.ts';
 import { buildAccountData } from '#client/testing/member-fixtures.ts';
 import {
@@ -29,6 +29,7 @@ import {
   setCheckoutShipping,
 } from './checkout-state.ts';
 import { CheckoutLayout } from './components/checkout-layout.tsx';
+import { OrderSummary } from './components/order-summary.tsx';
 import { CompletePage } from './pages/complete-page.tsx';
 import { PaymentPage } from './pages/payment-page.tsx';
 import { ShippingPage } from './pages/shipping-page.tsx';
@@ -102,7 +103,6 @@ beforeEach(() => {
   localStorage.clear();
   sessionStorage.clear();
   resetAppStateForTests();
-  resetBrowserCartForTests();
   resetCheckoutStateForTests();
   window.dataLayer = [];
   window.innerWidth = 1280;
@@ -320,5 +320,39 @@ describe('step 3, payment', () => {
     await u.click(within(payment).getByRole('button', { name: 'Place order' }));
     await waitFor(() => expect(keys).toHaveLength(2));
     expect(keys[0]).not.toBe(keys[1]);
+  });
+});
+
+describe('the order summary', () => {
+  it('says the bottles each line brings, and its badge counts them', () => {
+    const cart = buildCart([
+      { offer: sleepLine.offers[2]!, quantity: 1, slug: 'sleep-gummies' },
+      { offer: biotinLine.offers[0]!, quantity: 2, slug: 'biotin-gummies' },
+    ]);
+    const view: CartView = {
+      mode: 'member',
+      status: 'ready',
+      error: null,
+      retry: () => undefined,
+      lines: cart.products.items.map(lineFromServer),
+      coupon: null,
+      couponProblem: null,
+      itemCount: cart.item_count,
+      subtotalCents: cart.subtotal_cents,
+      discountCents: 0,
+      shippingCents: 0,
+      taxCents: 0,
+      totalCents: cart.total_cents,
+    };
+    render(
+      <MemoryRouter>
+        <OrderSummary cart={view} />
+      </MemoryRouter>,
+    );
+    const [quarterly, biotin] = screen.getAllByRole('listitem');
+    expect(quarterly?.textContent).toBe(
+      '3Sleep Gummies$45.00/quarterly · , 3 bottles every 3 months$45.00',
+    );
+    expect(biotin?.textContent).toBe('2Biotin Gummies$24.99 · , 2 bottles$49.98');
   });
 });

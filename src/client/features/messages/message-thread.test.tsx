@@ -2,7 +2,7 @@
 import { cleanup, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { Message } from '#shared/messaging.ts';
+import type { Message } from '#shared/messages.ts';
 import { ApiError } from '#client/lib/api.ts';
 import { MessageList, ReplyForm } from './components/message-thread.tsx';
 

@@ -1,14 +1,9 @@
 import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useRef } from 'react';
-import { apiPaths } from '#shared/api.ts';
-import {
-  RecentResponseSchema,
-  SentResponseSchema,
-  ThreadsResponseSchema,
-} from '#shared/messaging.ts';
-import { z } from 'zod';
+import type { BodyOf } from '#shared/contract.ts';
+import { messagesApi } from '#shared/messages.ts';
 import { accountKeys } from '#client/features/accounts/accounts.api.ts';
-import { apiPost } from '#client/lib/api.ts';
+import { call } from '#client/lib/api.ts';
 
 export const messageKeys = {
   all: ['/messaging'] as const,
@@ -23,11 +18,7 @@ export const POLL_MS = 15_000;
 export function useThreads(leadsId: string) {
   return useQuery({
     queryKey: messageKeys.threads(leadsId),
-    queryFn: ({ signal }) =>
-      apiPost(apiPaths.messagingGetAll, ThreadsResponseSchema, {
-        body: { leads_id: leadsId },
-        signal,
-      }).then((response) => response.data),
+    queryFn: ({ signal }) => call(messagesApi.getAll, { body: { leads_id: leadsId }, signal }),
   });
 }
 
@@ -41,15 +32,15 @@ export function useNewMessagesPoll(leadsId: string) {
   return useQuery({
     queryKey: messageKeys.recent(leadsId),
     queryFn: async ({ signal }) => {
-      const response = await apiPost(apiPaths.messagingGetRecent, RecentResponseSchema, {
+      const recent = await call(messagesApi.getRecent, {
         body: { leads_id: leadsId, ...(since.current ? { since: since.current } : {}) },
         signal,
       });
       const first = since.current === null;
-      since.current = response.data.now;
-      if (!first && response.data.messages.length > 0)
+      since.current = recent.now;
+      if (!first && recent.messages.length > 0)
         await queryClient.invalidateQueries({ queryKey: messageKeys.threads(leadsId) });
-      return response.data.unread;
+      return recent.unread;
     },
     refetchInterval: POLL_MS,
     refetchIntervalInBackground: false,
@@ -59,20 +50,16 @@ export function useNewMessagesPoll(leadsId: string) {
 }
 
 export function markThreadRead(leadsId: string, threadId: number) {
-  return apiPost(apiPaths.messagingRead, z.object({ status: z.literal('SUCCESS') }), {
-    body: { leads_id: leadsId, thread_id: threadId },
-  });
+  return call(messagesApi.read, { body: { leads_id: leadsId, thread_id: threadId } });
 }
 
+/** A reply (`thread_id`) or a new conversation (`subject`, maybe about an order). */
 export async function sendMessage(
   leadsId: string,
-  message:
-    { thread_id: number; body: string } | { subject: string; order_number?: string; body: string },
+  message: Omit<BodyOf<typeof messagesApi.send>, 'leads_id'>,
 ) {
-  const response = await apiPost(apiPaths.messagingSend, SentResponseSchema, {
-    body: { leads_id: leadsId, ...message },
-  });
-  return response.data.message;
+  const sent = await call(messagesApi.send, { body: { leads_id: leadsId, ...message } });
+  return sent.message;
 }
 
 /** The conversations reload, and so does Home's "unread messages" flag. */

@@ -1,9 +1,8 @@
 import { useQuery, type QueryClient } from '@tanstack/react-query';
 import { cacheKeys } from '#shared/constants.ts';
-import { apiPaths } from '#shared/api.ts';
-import { OrdersDetailsResponseSchema } from '#shared/lander.ts';
-import { PendingOrdersResponseSchema } from '#shared/telehealth.ts';
-import { apiPost } from '#client/lib/api.ts';
+import { ordersApi } from '#shared/orders.ts';
+import { visitsApi } from '#shared/visits.ts';
+import { call } from '#client/lib/api.ts';
 
 export const orderKeys = {
   details: (leadsId: string) => ['/account/orders', leadsId] as const,
@@ -31,11 +30,7 @@ export function refreshOrderViews(queryClient: QueryClient): void {
 export function useOrdersDetails(leadsId: string) {
   return useQuery({
     queryKey: orderKeys.details(leadsId),
-    queryFn: ({ signal }) =>
-      apiPost(apiPaths.ordersDetails, OrdersDetailsResponseSchema, {
-        body: { leads_id: leadsId },
-        signal,
-      }).then((response) => response.message),
+    queryFn: ({ signal }) => call(ordersApi.ordersDetails, { body: { leads_id: leadsId }, signal }),
   });
 }
 
@@ -43,10 +38,6 @@ export function useOrdersDetails(leadsId: string) {
 export function usePendingOrders(leadsId: string) {
   return useQuery({
     queryKey: orderKeys.pending(leadsId),
-    queryFn: ({ signal }) =>
-      apiPost(apiPaths.pendingOrders, PendingOrdersResponseSchema, {
-        body: { leads_id: leadsId },
-        signal,
-      }).then((response) => response.data),
+    queryFn: ({ signal }) => call(visitsApi.pendingOrders, { body: { leads_id: leadsId }, signal }),
   });
 }

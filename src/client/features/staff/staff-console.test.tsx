@@ -3,7 +3,8 @@ import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { RouteObject } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { StaffOrderDetail, StaffUser } from '#shared/staff.ts';
+import type { StaffOrderDetail } from '#shared/operations.ts';
+import type { StaffUser } from '#shared/staff.ts';
 import { clearToasts } from '#client/components/ui/toast.tsx';
 import {
   failure,
@@ -13,13 +14,13 @@ import {
   waitForDialogToClose,
   waitForDialogToOpen,
 } from '#client/testing/render-app.tsx';
-import { dollarsToCents } from './components/order-action-dialog.tsx';
+import { dollarsToCents } from '#client/features/operations/components/order-action-dialog.tsx';
 import { StaffLayout } from './components/staff-layout.tsx';
 import { StaffHomePage } from './pages/staff-home-page.tsx';
 import { StaffLoginPage } from './pages/staff-login-page.tsx';
-import { StaffInboxPage } from './pages/staff-inbox-page.tsx';
-import { StaffOrderPage } from './pages/staff-order-page.tsx';
-import { StaffThreadPage } from './pages/staff-thread-page.tsx';
+import { StaffInboxPage } from '#client/features/operations/pages/staff-inbox-page.tsx';
+import { StaffOrderPage } from '#client/features/operations/pages/staff-order-page.tsx';
+import { StaffThreadPage } from '#client/features/operations/pages/staff-thread-page.tsx';
 import { StaffUnlockPage } from './pages/staff-unlock-page.tsx';
 import { STAFF_IDLE_MS } from './use-idle-timeout.ts';
 

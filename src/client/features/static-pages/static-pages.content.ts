@@ -323,7 +323,7 @@ export const consentToTelehealth: StaticPage = {
       heading: 'How your online visit works',
       paragraphs: [
         'Pairwell online visits are asynchronous, which means your provider reviews your information at a different time from when you submit it, rather than in a live video call. You complete an intake questionnaire about your health, upload a government-issued photo ID and agree to this consent. A provider licensed in the state where you live then reviews your information.',
-        "Your provider may message you in the member portal with follow-up questions, or may ask for a live phone or video call if they need more information. They will then approve treatment and issue a prescription, recommend something different, or decline to treat you through telehealth. You will receive the provider's decision and any instructions in Messages in your account.",
+        "Your provider may message you in the member portal with follow-up questions, or may ask for a live phone or video call if they need more information. They will then approve treatment and issue a prescription, recommend something different, or decline to treat you through telehealth. We e-mail you when your provider has decided; the decision is shown with your visit's order on the Orders page of your account, and your provider's questions and instructions arrive in Messages.",
       ],
     },
     {

@@ -1,12 +1,13 @@
+import { bottlesText } from '#shared/catalog.ts';
 import {
   addDays,
+  allowedChanges,
   MAX_MOVE_DAYS,
   MAX_PAUSE_DAYS,
+  type ChangeAction,
   type Subscription,
   type SubscriptionChange,
 } from '#shared/subscriptions.ts';
-
-export type ChangeAction = SubscriptionChange['action'];
 
 /**
  * Today as the server counts days (UTC), so the date pickers offer exactly the dates the server
@@ -26,47 +27,17 @@ export function dateRange(action: 'move_date' | 'pause', now: Date = new Date())
 }
 
 /**
- * What each status allows, in the order the card offers it. The server has the last word
- * (`applySubscriptionChange`); this only keeps the card from offering what would be refused.
+ * The changes the card offers: the ones the server allows (`allowedChanges`, the rule
+ * `applySubscriptionChange` applies), and a swap only when there is another supplement to take.
  */
 export function availableActions(subscription: Subscription): ChangeAction[] {
-  // A prescription sets what a refill is and how often it comes: only its dates and whether it
-  // continues are the patient's to change.
-  if (subscription.refill) {
-    switch (subscription.status) {
-      case 'ACTIVE':
-        return ['skip', 'move_date', 'pause', 'cancel'];
-      case 'PAUSED':
-        return ['resume', 'cancel'];
-      case 'PAST_DUE':
-        return ['cancel'];
-      case 'CANCELLED':
-        return subscription.refill.refills_remaining > 0 ? ['reactivate'] : [];
-      case 'COMPLETED':
-        return [];
-    }
-  }
-  const swap: ChangeAction[] = subscription.swap_options.length > 0 ? ['swap'] : [];
-  switch (subscription.status) {
-    case 'ACTIVE':
-      return [
-        'change_frequency',
-        'skip',
-        'move_date',
-        'change_quantity',
-        ...swap,
-        'pause',
-        'cancel',
-      ];
-    case 'PAUSED':
-      return ['resume', 'change_frequency', 'change_quantity', ...swap, 'cancel'];
-    case 'PAST_DUE':
-      return ['change_frequency', 'change_quantity', ...swap, 'cancel'];
-    case 'CANCELLED':
-      return ['reactivate'];
-    case 'COMPLETED':
-      return [];
-  }
+  const refill = subscription.refill && {
+    remaining: subscription.refill.refills_remaining,
+    until: subscription.refill.valid_until,
+  };
+  return allowedChanges({ status: subscription.status, refill }).filter(
+    (action) => action !== 'swap' || subscription.swap_options.length > 0,
+  );
 }
 
 export function otherFrequency(subscription: Subscription): 'MONTHLY' | 'QUARTERLY' {
@@ -152,3 +123,13 @@ export const cancelReasons = [
 ] as const;
 
 export const frequencyWords = { MONTHLY: 'Every month', QUARTERLY: 'Every 3 months' } as const;
+
+/**
+ * What each delivery brings, in the words of the card: bottles for a supplement
+ * ('3 bottles every 3 months'); a refill's contents are the prescription's, so only how often.
+ */
+export function deliveryText(subscription: Subscription): string {
+  return subscription.refill
+    ? frequencyWords[subscription.frequency]
+    : bottlesText(subscription, subscription.quantity);
+}

@@ -1,16 +1,17 @@
 import { useQuery, type QueryClient } from '@tanstack/react-query';
-import { apiPaths, v1Success } from '#shared/api.ts';
-import { messages } from '#shared/messages.ts';
+import { messages } from '#shared/wording.ts';
 import {
-  SubscriptionListSchema,
-  SubscriptionUpdateResultSchema,
+  changeMessage,
+  subscriptionsApi,
   type Subscription,
   type SubscriptionChange,
 } from '#shared/subscriptions.ts';
-import { ApiError, apiPost } from '#client/lib/api.ts';
+import { call, failedWith } from '#client/lib/api.ts';
 
 export const subscriptionKeys = {
   list: (leadsId: string) => ['/account/subscriptions', leadsId] as const,
+  preview: (leadsId: string, subscriptionId: number, change: SubscriptionChange | null) =>
+    ['/subscription/update', 'preview', leadsId, subscriptionId, change] as const,
 };
 
 /** Spec §7 `/account/subscriptions/`: every subscription of the logged-in customer. */
@@ -18,33 +19,47 @@ export function useSubscriptions(leadsId: string) {
   return useQuery({
     queryKey: subscriptionKeys.list(leadsId),
     queryFn: ({ signal }) =>
-      apiPost(apiPaths.subscriptions, v1Success(SubscriptionListSchema), {
-        body: { leads_id: leadsId },
+      call(subscriptionsApi.subscriptions, { body: { leads_id: leadsId }, signal }).then(
+        (data) => data.subscriptions,
+      ),
+  });
+}
+
+/**
+ * What a change would do (the new price and next date), without doing it; asked once `change` is
+ * known. A refusal is the query's error, with the server's reason; with no reason, spec §8's
+ * 'Failed to update subscription.' The answer is for this dialog alone: it is asked again when
+ * the dialog opens again, and only then (`refetch` after someone else changed the subscription).
+ */
+export function useChangePreview(
+  leadsId: string,
+  subscriptionId: number,
+  change: SubscriptionChange | null,
+) {
+  return useQuery({
+    queryKey: subscriptionKeys.preview(leadsId, subscriptionId, change),
+    queryFn: ({ signal }) =>
+      call(subscriptionsApi.subscriptionUpdate, {
+        body: {
+          leads_id: leadsId,
+          subscription_id: subscriptionId,
+          change: change as SubscriptionChange,
+          preview: true,
+        },
         signal,
-      }).then((response) => response.data.subscriptions),
+        fallbackMessage: messages.subscriptionFailed,
+      }).then((data) => data.subscription),
+    enabled: change !== null,
+    staleTime: Infinity,
+    gcTime: 0,
+    retry: false,
   });
 }
 
 export interface ChangeResult {
   subscription: Subscription;
+  /** What changed, in the words the server uses for it. */
   message: string;
-}
-
-/**
- * What a change would do (the new price and next date), without doing it. A refusal comes back
- * as an ApiError with the server's reason; with no reason, spec §8's 'Failed to update
- * subscription.'
- */
-export async function previewChange(
-  leadsId: string,
-  subscriptionId: number,
-  change: SubscriptionChange,
-): Promise<ChangeResult> {
-  const response = await apiPost(apiPaths.subscriptionUpdate, SubscriptionUpdateResultSchema, {
-    body: { leads_id: leadsId, subscription_id: subscriptionId, change, preview: true },
-    fallbackMessage: messages.subscriptionFailed,
-  });
-  return { subscription: response.data.subscription, message: response.message };
 }
 
 /**
@@ -56,22 +71,23 @@ export async function applyChange(
   subscriptionId: number,
   change: SubscriptionChange,
 ): Promise<ChangeResult> {
-  const response =
+  const fallbackMessage = messages.subscriptionFailed;
+  const { subscription } =
     change.action === 'change_frequency'
-      ? await apiPost(apiPaths.shipFrequency, SubscriptionUpdateResultSchema, {
+      ? await call(subscriptionsApi.shipFrequency, {
           body: { leads_id: leadsId, subscription_id: subscriptionId, frequency: change.frequency },
-          fallbackMessage: messages.subscriptionFailed,
+          fallbackMessage,
         })
-      : await apiPost(apiPaths.subscriptionUpdate, SubscriptionUpdateResultSchema, {
+      : await call(subscriptionsApi.subscriptionUpdate, {
           body: { leads_id: leadsId, subscription_id: subscriptionId, change, preview: false },
-          fallbackMessage: messages.subscriptionFailed,
+          fallbackMessage,
         });
-  return { subscription: response.data.subscription, message: response.message };
+  return { subscription, message: changeMessage(change) };
 }
 
 /** Someone (another tab, the billing run) changed the subscription since this page loaded it. */
 export function isSubscriptionChanged(error: unknown): boolean {
-  return error instanceof ApiError && error.status === 409;
+  return failedWith(error, subscriptionsApi.subscriptionUpdate, 'SUBSCRIPTION_CHANGED');
 }
 
 /** The saved subscription replaces the one in the list at once, before any reload. */

@@ -1,4 +1,4 @@
-import { programCategories, type ProgramCategory } from '#shared/telehealth.ts';
+import { programCategories, type ProgramCategory } from '#shared/visits.ts';
 import { setOnlineVisitUser, useAppState } from '#client/lib/app-state.ts';
 
 /**

@@ -1,20 +1,8 @@
-import { useQuery } from '@tanstack/react-query';
-import { apiPaths, apiUrl } from '#shared/api.ts';
-import { messages } from '#shared/messages.ts';
+import type { BodyOf } from '#shared/contract.ts';
 import type { AnswerValue } from '#shared/questionnaires/format.ts';
-import {
-  ConsentResultSchema,
-  EligibilityResultSchema,
-  PreferencesResultSchema,
-  StartProgramResultSchema,
-  StatesAllowedResponseSchema,
-  UploadResultSchema,
-  V2QuestionStateResponseSchema,
-  VisitCheckoutResultSchema,
-  type ProgramCategory,
-  type QuestionState,
-} from '#shared/telehealth.ts';
-import { ApiError, apiPost } from '#client/lib/api.ts';
+import { visitsApi, type ProgramCategory } from '#shared/visits.ts';
+import { messages } from '#shared/wording.ts';
+import { call, failedWith, type ApiError } from '#client/lib/api.ts';
 
 /**
  * The online visit's calls (spec §7 telehealth and questionnaire calls), each with its own failure
@@ -22,137 +10,95 @@ import { ApiError, apiPost } from '#client/lib/api.ts';
  * logs, tracks or reports them.
  */
 
-export async function startProgram(leadsId: string, category: ProgramCategory) {
-  const result = await apiPost(apiPaths.startProgram, StartProgramResultSchema, {
+/** Opens the program's visit, or resumes the one in progress; answers where it is. */
+export function startProgram(leadsId: string, category: ProgramCategory, signal?: AbortSignal) {
+  return call(visitsApi.startProgram, {
     body: { leads_id: leadsId, new_category: category },
     fallbackMessage: messages.consultationFailed,
-  });
-  return result.data;
-}
-
-export function useStatesAllowed() {
-  return useQuery({
-    queryKey: ['/click/statesallowed/'],
-    queryFn: async () =>
-      (
-        await apiPost(apiPaths.statesAllowed, StatesAllowedResponseSchema, {
-          body: {},
-          fallbackMessage: messages.eligibilityFailed,
-        })
-      ).data.states,
-    staleTime: Infinity,
+    ...(signal ? { signal } : {}),
   });
 }
 
-export async function checkEligibility(body: { visit_id: number; state: string; dob: string }) {
-  const result = await apiPost(apiPaths.visitEligibility, EligibilityResultSchema, {
-    body,
-    fallbackMessage: messages.eligibilityFailed,
-  });
-  return result.data;
-}
-
-async function questionCall(
-  path: (typeof apiPaths)['v2QuestionNext' | 'v2QuestionPrevious' | 'v2QuestionSubmit'],
-  body: unknown,
-  fallbackMessage: string,
-): Promise<QuestionState> {
-  const result = await apiPost(path, V2QuestionStateResponseSchema, { body, fallbackMessage });
-  return result.data;
+export function checkEligibility(body: BodyOf<typeof visitsApi.eligibility>) {
+  return call(visitsApi.eligibility, { body, fallbackMessage: messages.eligibilityFailed });
 }
 
 /** Without a linkId: the question the patient is on (a visit resumes where it was left). */
 export function nextQuestion(visitId: number, linkId?: string) {
-  return questionCall(
-    apiPaths.v2QuestionNext,
-    { visit_id: visitId, ...(linkId ? { linkId } : {}) },
-    messages.nextQuestionFailed,
-  );
+  return call(visitsApi.v2NextQuestion, {
+    body: { visit_id: visitId, ...(linkId ? { linkId } : {}) },
+    fallbackMessage: messages.nextQuestionFailed,
+  });
+}
+
+/** The visit moved on or closed while the patient was on a question (another tab, a provider). */
+export function visitMovedOn(error: unknown): error is ApiError {
+  return failedWith(error, visitsApi.v2NextQuestion, 'VISIT_STEP', 'VISIT_CLOSED');
 }
 
 export function previousQuestion(visitId: number, linkId: string) {
-  return questionCall(
-    apiPaths.v2QuestionPrevious,
-    { visit_id: visitId, linkId },
-    messages.previousQuestionFailed,
-  );
+  return call(visitsApi.v2PreviousQuestion, {
+    body: { visit_id: visitId, linkId },
+    fallbackMessage: messages.previousQuestionFailed,
+  });
 }
 
 export function submitQuestion(visitId: number, linkId: string, value: AnswerValue) {
-  return questionCall(
-    apiPaths.v2QuestionSubmit,
-    { visit_id: visitId, linkId, value },
-    messages.submitQuestionFailed,
-  );
-}
-
-type PreferencePath = (typeof apiPaths)[
-  'productDrug' | 'productDosage' | 'productFrequency' | 'hairPreferences' | 'sleepPreferences'];
-
-export async function savePreference(path: PreferencePath, body: Record<string, unknown>) {
-  const result = await apiPost(path, PreferencesResultSchema, {
-    body,
-    fallbackMessage: messages.productPreferencesFailed,
+  return call(visitsApi.v2SubmitQuestion, {
+    body: { visit_id: visitId, linkId, value },
+    fallbackMessage: messages.submitQuestionFailed,
   });
-  return result.data;
 }
 
-/** Multipart, so not through apiPost: the browser sets the boundary in Content-Type itself. */
-export async function uploadPhotoId(visitId: number, file: File) {
-  const form = new FormData();
-  form.append('visit_id', String(visitId));
-  form.append('fileToUpload', file);
-  const fallback = 'We could not upload your photo. Please try again.';
-  let response: Response;
-  try {
-    response = await fetch(apiUrl(apiPaths.uploadImage), {
-      method: 'POST',
-      credentials: 'same-origin',
-      headers: { Accept: 'application/json' },
-      body: form,
+type Without<E extends keyof typeof visitsApi> = Omit<BodyOf<(typeof visitsApi)[E]>, 'visit_id'>;
+
+/** The treatment the patient would like, and the program's own preference where it has one. */
+export interface TreatmentChoice {
+  drug: string;
+  dosage: string;
+  frequency: string;
+  hair?: Without<'hairPreferences'>;
+  sleep?: Without<'sleepPreferences'>;
+}
+
+/**
+ * Saves each preference in turn (spec §7 `/product/…`), the program's own last; answers where the
+ * visit goes next, as the last call says.
+ */
+export async function saveTreatmentChoice(visitId: number, choice: TreatmentChoice) {
+  const fallbackMessage = messages.productPreferencesFailed;
+  const visit_id = visitId;
+  await call(visitsApi.drug, { body: { visit_id, drug: choice.drug }, fallbackMessage });
+  await call(visitsApi.dosage, { body: { visit_id, dosage: choice.dosage }, fallbackMessage });
+  let saved = await call(visitsApi.frequency, {
+    body: { visit_id, frequency: choice.frequency },
+    fallbackMessage,
+  });
+  if (choice.hair)
+    saved = await call(visitsApi.hairPreferences, {
+      body: { visit_id, ...choice.hair },
+      fallbackMessage,
     });
-  } catch {
-    throw new ApiError(0, 'NETWORK', fallback);
-  }
-  const payload: unknown = await response.json().catch(() => undefined);
-  if (!response.ok) {
-    const body = payload as { code?: unknown; message?: unknown } | undefined;
-    const message =
-      response.status < 500 && typeof body?.message === 'string' ? body.message : fallback;
-    throw new ApiError(
-      response.status,
-      typeof body?.code === 'string' ? body.code : 'HTTP',
-      message,
-    );
-  }
-  const parsed = UploadResultSchema.safeParse(payload);
-  if (!parsed.success) throw new ApiError(200, 'BAD_RESPONSE', fallback);
-  return parsed.data.data;
+  if (choice.sleep)
+    saved = await call(visitsApi.sleepPreferences, {
+      body: { visit_id, ...choice.sleep },
+      fallbackMessage,
+    });
+  return saved;
 }
 
-export async function giveConsent(visitId: number) {
-  const result = await apiPost(apiPaths.visitConsent, ConsentResultSchema, {
-    body: { visit_id: visitId, consent: true },
+/** Multipart: the photo goes as form data, the visit beside it. */
+export function uploadPhotoId(visitId: number, file: File) {
+  return call(visitsApi.uploadImage, {
+    body: { visit_id: String(visitId), fileToUpload: file },
+    fallbackMessage: 'We could not upload your photo. Please try again.',
   });
-  return result.data;
 }
 
-export interface VisitCheckoutBody {
-  visit_id: number;
-  shipping: {
-    address: string;
-    address2: string;
-    city: string;
-    state: string;
-    zip: string;
-    phoneNo: string;
-  };
-  billing: { address: string; address2: string; city: string; state: string; zip: string } | null;
-  payment: { method: 'card'; ccnum: string; ccexp: string; cccvv: string } | { method: 'saved' };
-  consent: true;
+export function giveConsent(visitId: number) {
+  return call(visitsApi.consent, { body: { visit_id: visitId, consent: true } });
 }
 
-export async function visitCheckout(body: VisitCheckoutBody) {
-  const result = await apiPost(apiPaths.visitCheckout, VisitCheckoutResultSchema, { body });
-  return result.data;
+export function visitCheckout(body: BodyOf<typeof visitsApi.checkout>) {
+  return call(visitsApi.checkout, { body });
 }

@@ -1,34 +1,12 @@
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
+import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '#server/context.ts';
 import { requestMeta } from '#server/features/auth/auth.routes.ts';
-import { readDeviceToken, setDeviceCookie } from '#server/plugins/device-cookie.ts';
-import {
-  clearSessionCookie,
-  requireOwnLeadsId,
-  requireSession,
-  setSessionCookie,
-} from '#server/plugins/session.ts';
-import {
-  AccountDataSchema,
-  AccountUpdateSchema,
-  AddressPayloadSchema,
-  BasicsSchema,
-  CardPayloadSchema,
-  CardUpdateResultSchema,
-  EmailRestoreResultSchema,
-  EmailRestoreSchema,
-  LeadsRequestSchema,
-  LoginResultSchema,
-  PatientDataResponseSchema,
-  SignupSchema,
-  SmsAuthResultSchema,
-  SmsAuthSchema,
-} from '#shared/accounts.ts';
-import { apiPaths, v1Success } from '#shared/api.ts';
-import { messages } from '#shared/messages.ts';
 import { updateCardAndRetry } from '#server/features/billing/billing.service.ts';
-import { accountBasics, patientData } from '#server/features/member/member.service.ts';
+import { route } from '#server/lib/route.ts';
+import { readDeviceToken, setDeviceCookie } from '#server/plugins/device-cookie.ts';
+import { clearSessionCookie, setSessionCookie } from '#server/plugins/session.ts';
+import { accountsApi } from '#shared/accounts.ts';
+import { accountBasics, patientData } from './accounts.member.ts';
 import {
   accountData,
   createAccount,
@@ -39,128 +17,91 @@ import {
   verifyPhoneCode,
 } from './accounts.service.ts';
 
-const Empty = z.strictObject({}).optional();
-const Ok = z.object({ status: z.literal('SUCCESS'), message: z.string() });
-const tags = ['accounts'];
+const tag = 'accounts';
 
 export const accountsRoutes =
-  (ctx: AppContext): FastifyPluginAsyncZod =>
+  (ctx: AppContext): FastifyPluginAsync =>
   async (app) => {
-    app.post(
-      apiPaths.accountCreate,
-      { schema: { tags, body: SignupSchema, response: { 200: v1Success(LoginResultSchema) } } },
-      async (request, reply) => {
-        const result = await createAccount(ctx, request.body, {
+    route(
+      app,
+      accountsApi.accountCreate,
+      { tag, summary: 'Sign up: create the account and log in' },
+      async ({ body, request, reply }) => {
+        const result = await createAccount(ctx, body, {
           ...requestMeta(request),
           deviceToken: readDeviceToken(request, ctx.env),
         });
         setSessionCookie(reply, ctx.env, result.token, result.maxAgeSeconds);
         setDeviceCookie(reply, ctx.env, result.device);
-        return {
-          status: 'SUCCESS' as const,
-          message: 'Welcome to Pairwell',
-          data: { leads_id: result.user.leads_id, user: result.user },
-        };
+        return { leads_id: result.user.leads_id, user: result.user };
       },
     );
 
-    app.post(
-      apiPaths.basics,
-      { schema: { tags, body: Empty, response: { 200: v1Success(BasicsSchema) } } },
-      async (request) => ({
-        status: 'SUCCESS' as const,
-        message: '',
-        data: await accountBasics(ctx, requireSession(request)),
-      }),
+    route(
+      app,
+      accountsApi.basics,
+      { tag, summary: 'What the member area shows on every page' },
+      async ({ session }) => accountBasics(ctx, session),
     );
 
-    app.post(
-      apiPaths.accountData,
-      {
-        schema: { tags, body: LeadsRequestSchema, response: { 200: v1Success(AccountDataSchema) } },
-      },
-      async (request) => ({
-        status: 'SUCCESS' as const,
-        message: '',
-        data: await accountData(ctx, requireOwnLeadsId(request, request.body.leads_id)),
-      }),
+    route(
+      app,
+      accountsApi.accountData,
+      { tag, summary: "The customer's details, addresses and card" },
+      async ({ session }) => accountData(ctx, session),
     );
 
-    app.post(
-      apiPaths.patientData,
-      { schema: { tags, body: LeadsRequestSchema, response: { 200: PatientDataResponseSchema } } },
-      async (request) => ({
-        status: 'SUCCESS' as const,
-        message: await patientData(ctx, requireOwnLeadsId(request, request.body.leads_id)),
-      }),
+    route(
+      app,
+      accountsApi.patientData,
+      { tag, summary: "The customer's flags and lander" },
+      async ({ session }) => patientData(ctx, session),
     );
 
-    app.post(
-      apiPaths.accountUpdate,
-      { schema: { tags, body: AccountUpdateSchema, response: { 200: Ok } } },
-      async (request) => {
-        await updateAccount(ctx, requireOwnLeadsId(request, request.body.leads_id), request.body);
-        return { status: 'SUCCESS' as const, message: messages.accountUpdateContent };
+    route(
+      app,
+      accountsApi.accountUpdate,
+      { tag, summary: 'Change name, e-mail, phone and date of birth' },
+      async ({ body, session }) => {
+        await updateAccount(ctx, session, body);
       },
     );
 
-    app.post(
-      apiPaths.emailRestore,
-      {
-        schema: {
-          tags,
-          body: EmailRestoreSchema,
-          response: { 200: v1Success(EmailRestoreResultSchema) },
-        },
-      },
-      async (request, reply) => {
+    route(
+      app,
+      accountsApi.emailRestore,
+      { tag, summary: 'Undo an e-mail change with the link sent to the old address' },
+      async ({ body, reply }) => {
         // Anyone holding the link may use it: the owner may have no session left to use.
-        const restored = await restoreEmail(ctx, request.body.token);
+        const restored = await restoreEmail(ctx, body.token);
         clearSessionCookie(reply, ctx.env);
-        return {
-          status: 'SUCCESS' as const,
-          message:
-            'Your email address is back, and every device was logged out. Please choose a new password now.',
-          data: restored,
-        };
+        return restored;
       },
     );
 
-    app.post(
-      apiPaths.address,
-      { schema: { tags, body: AddressPayloadSchema, response: { 200: Ok } } },
-      async (request) => {
-        await saveAddresses(ctx, requireOwnLeadsId(request, request.body.leads_id), request.body);
-        return { status: 'SUCCESS' as const, message: 'Your addresses were saved.' };
+    route(
+      app,
+      accountsApi.address,
+      { tag, summary: 'Save the shipping and billing addresses and the phone' },
+      async ({ body, session }) => {
+        await saveAddresses(ctx, session, body);
       },
     );
 
-    app.post(
-      apiPaths.ccUpdate,
-      {
-        schema: {
-          tags,
-          body: CardPayloadSchema,
-          response: { 200: v1Success(CardUpdateResultSchema) },
-        },
-      },
-      async (request) => ({
-        status: 'SUCCESS' as const,
-        message: 'Your payment method was updated.',
-        data: { card: await updateCardAndRetry(ctx, requireSession(request), request.body) },
-      }),
+    route(
+      app,
+      accountsApi.ccUpdate,
+      { tag, summary: 'Replace the card on file (and retry a failed payment)' },
+      async ({ body, session }) => ({ card: await updateCardAndRetry(ctx, session, body) }),
     );
 
-    app.post(
-      apiPaths.smsAuth,
-      { schema: { tags, body: SmsAuthSchema, response: { 200: v1Success(SmsAuthResultSchema) } } },
-      async (request) => {
-        const session = requireSession(request);
-        const data =
-          request.body.action === 'send'
-            ? await sendPhoneCode(ctx, session)
-            : await verifyPhoneCode(ctx, session, request.body.code);
-        return { status: 'SUCCESS' as const, message: '', data };
-      },
+    route(
+      app,
+      accountsApi.smsAuth,
+      { tag, summary: 'Text a code to the phone, or check it' },
+      async ({ body, session }) =>
+        body.action === 'send'
+          ? sendPhoneCode(ctx, session)
+          : verifyPhoneCode(ctx, session, body.code),
     );
   };

@@ -56,7 +56,7 @@ function checkedDob(ctx: AppContext, dob: string): string {
   const parsed = parseUsDate(dob);
   if (problem || !parsed) {
     const message = problem ?? 'Invalid date';
-    throw new AppError(400, 'VALIDATION', message, { dob: message });
+    throw new AppError('VALIDATION', message, { dob: message });
   }
   return isoDate(parsed);
 }
@@ -64,7 +64,7 @@ function checkedDob(ctx: AppContext, dob: string): string {
 function checkedPhone(phone: string, field: string): string {
   const digits = normalizePhone(phone);
   if (!digits)
-    throw new AppError(400, 'VALIDATION', 'Enter a 10-digit US phone number', {
+    throw new AppError('VALIDATION', 'Enter a 10-digit US phone number', {
       [field]: 'Enter a 10-digit US phone number',
     });
   return digits;
@@ -82,7 +82,7 @@ export async function createAccount(
   const dob = checkedDob(ctx, input.dob);
   const phone = checkedPhone(input.phoneNo, 'phoneNo');
   const problem = passwordProblem(input.password);
-  if (problem) throw new AppError(400, 'WEAK_PASSWORD', problem, { password: problem });
+  if (problem) throw new AppError('WEAK_PASSWORD', problem, { password: problem });
 
   const customerId = await q.insertCustomer(ctx.db, {
     leadsId: newLeadsId(),
@@ -96,7 +96,7 @@ export async function createAccount(
     now: ctx.clock.now().toISOString(),
   });
   if (customerId === undefined)
-    throw new AppError(409, 'EMAIL_TAKEN', emailTaken, { email: emailTaken });
+    throw new AppError('EMAIL_TAKEN', emailTaken, { email: emailTaken });
   // Signing up is the first log-in: this browser is the account's first known device.
   const device = await rememberDevice(ctx, 'customer', customerId, meta.deviceToken);
   const session = await startSession(ctx, customerId, meta.userAgent);
@@ -114,7 +114,7 @@ export async function accountOf(ctx: AppContext, customerId: number): Promise<q.
 
 async function loadAccount(ctx: AppContext, customerId: number) {
   const account = await q.selectAccount(ctx.db, customerId);
-  if (!account) throw new AppError(401, 'UNAUTHENTICATED', 'Please log in to continue.');
+  if (!account) throw new AppError('UNAUTHENTICATED', 'Please log in to continue.');
   return account;
 }
 
@@ -195,7 +195,7 @@ export async function updateAccount(
     return true;
   });
   if (!updated)
-    throw new AppError(409, 'EMAIL_TAKEN', 'An account with this email already exists.', {
+    throw new AppError('EMAIL_TAKEN', 'An account with this email already exists.', {
       'prospect.email': 'An account with this email already exists.',
     });
   if (emailChanged) sendQueuedSoon(ctx);
@@ -260,13 +260,13 @@ const oldEmailTaken =
  */
 export async function restoreEmail(ctx: AppContext, token: string): Promise<{ email: string }> {
   const now = ctx.clock.now().toISOString();
-  if (!wellFormedToken(token)) throw new AppError(400, 'EMAIL_UNDO_INVALID', emailUndoInvalid);
+  if (!wellFormedToken(token)) throw new AppError('EMAIL_UNDO_INVALID', emailUndoInvalid);
   return ctx.db.transaction().execute(async (trx) => {
     const undo = await q.consumeEmailUndo(trx, hashToken(token), now);
-    if (!undo) throw new AppError(400, 'EMAIL_UNDO_INVALID', emailUndoInvalid);
+    if (!undo) throw new AppError('EMAIL_UNDO_INVALID', emailUndoInvalid);
     const holder = await q.selectCustomerIdByEmail(trx, undo.oldEmail);
     if (holder !== undefined && holder !== undo.customerId)
-      throw new AppError(409, 'EMAIL_TAKEN', oldEmailTaken);
+      throw new AppError('EMAIL_TAKEN', oldEmailTaken);
     await q.updateEmail(trx, undo.customerId, undo.oldEmail, now);
     await q.revokeEmailUndos(trx, undo.customerId, now);
     await secureAccount({ ...ctx, db: trx }, undo.customerId);
@@ -287,7 +287,7 @@ export async function saveAddresses(
   );
   if (pinned !== undefined) {
     const message = prescriptionShipsOnlyTo(pinned);
-    throw new AppError(400, 'SHIPPING_STATE', message, { state: message });
+    throw new AppError('SHIPPING_STATE', message, { state: message });
   }
   await ctx.db.transaction().execute(async (trx) => {
     await q.upsertAddress(
@@ -340,7 +340,7 @@ export async function updateCard(
     now,
   );
   if (!result.ok)
-    throw new AppError(402, 'CARD_DECLINED', result.message, { [result.field]: result.message });
+    throw new AppError('CARD_DECLINED', result.message, { [result.field]: result.message });
   const card = {
     gatewayToken: result.token,
     brand: result.brand,
@@ -422,16 +422,16 @@ export async function verifyPhoneCode(
   const stored = await q.selectSmsCode(ctx.db, session.customerId);
   const now = ctx.clock.now().toISOString();
   if (!stored || stored.attempts >= SMS_MAX_ATTEMPTS || stored.expiresAt <= now) {
-    throw new AppError(400, 'WRONG_CODE', wrongCode, { code: wrongCode });
+    throw new AppError('WRONG_CODE', wrongCode, { code: wrongCode });
   }
   const expected = Buffer.from(stored.hash, 'hex');
   const given = Buffer.from(hashCode(session.customerId, code), 'hex');
   if (!crypto.timingSafeEqual(expected, given)) {
     await q.countSmsAttempt(ctx.db, session.customerId);
-    throw new AppError(400, 'WRONG_CODE', wrongCode, { code: wrongCode });
+    throw new AppError('WRONG_CODE', wrongCode, { code: wrongCode });
   }
   const verified = await q.markPhoneVerified(ctx.db, session.customerId, stored.phone, now);
-  if (!verified) throw new AppError(400, 'WRONG_CODE', wrongCode, { code: wrongCode });
+  if (!verified) throw new AppError('WRONG_CODE', wrongCode, { code: wrongCode });
   return { phone_verified: true };
 }
 

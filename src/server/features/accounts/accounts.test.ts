@@ -1,3 +1,4 @@
+import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoCustomer } from '#server/db/seed-demo.ts';
 import { buildTestApp, testDialect, type TestApp } from '#test/app.ts';
@@ -34,7 +35,7 @@ describe(`the account (${testDialect})`, () => {
   });
   afterAll(() => t.close());
 
-  const as = (customer: TestCustomer | undefined, url: string, payload: unknown) =>
+  const as = (customer: TestCustomer | undefined, url: string, payload: InjectOptions['payload']) =>
     post(t.app, url, payload, customer?.cookie);
 
   it("basics, account data and patient data answer with the session's own customer", async () => {

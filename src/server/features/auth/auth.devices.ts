@@ -4,8 +4,8 @@ import { absoluteLink } from '#server/lib/links.ts';
 import { hashToken, randomToken, wellFormedToken } from '#server/lib/tokens.ts';
 import { AppError } from '#server/lib/errors.ts';
 import { queueEmail, SECRET_SLOT } from '#server/features/outbox/outbox.service.ts';
-import { LOGIN_LOCKED } from '#shared/accounts.ts';
-import { messages } from '#shared/messages.ts';
+import { LOGIN_LOCKED } from '#shared/auth.ts';
+import { messages } from '#shared/wording.ts';
 import { site } from '#shared/site.ts';
 import { paths } from '#shared/paths.ts';
 import * as q from './auth.queries.ts';
@@ -50,7 +50,7 @@ const unlockLimits = { perAddress: 10, perAccount: 3, windowMs: ONE_HOUR };
 
 const accountRef = (kind: AccountKind, id: number) => `${kind}:${id}`;
 
-const tooMany = () => new AppError(429, 'TOO_MANY_ATTEMPTS', messages.tooManyRequests);
+const tooMany = () => new AppError('TOO_MANY_ATTEMPTS', messages.tooManyRequests);
 
 /** The same words whether or not the e-mail has an account: nothing here confirms one exists. */
 export const loginLockedMessage =
@@ -109,8 +109,7 @@ export async function admitLogin(ctx: AppContext, attempt: LoginAttempt): Promis
   // Keyed by the e-mail as typed, account or not, so a limited answer confirms nothing.
   const key = `${limits.prefix}:account:${attempt.email}`;
   const failures = await q.hitRateLimit(ctx.db, key, now, limits.windowMs);
-  if (failures > limits.unknownDeviceFailures)
-    throw new AppError(429, LOGIN_LOCKED, loginLockedMessage);
+  if (failures > limits.unknownDeviceFailures) throw new AppError(LOGIN_LOCKED, loginLockedMessage);
   return { knownDevice: false, succeeded: () => q.releaseRateLimitHit(ctx.db, key) };
 }
 
@@ -253,6 +252,6 @@ export async function confirmLoginUnlock(
     ? await q.consumeLoginUnlock(ctx.db, hashToken(token), `${kind}:`, now)
     : undefined;
   const id = account === undefined ? NaN : Number(account.slice(kind.length + 1));
-  if (!Number.isSafeInteger(id)) throw new AppError(400, 'UNLOCK_LINK_INVALID', unlockLinkInvalid);
+  if (!Number.isSafeInteger(id)) throw new AppError('UNLOCK_LINK_INVALID', unlockLinkInvalid);
   return rememberDevice(ctx, kind, id, currentDeviceToken);
 }

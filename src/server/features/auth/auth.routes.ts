@@ -1,23 +1,10 @@
-import type { FastifyRequest } from 'fastify';
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { AppContext } from '#server/context.ts';
+import { route } from '#server/lib/route.ts';
 import { readDeviceToken, setDeviceCookie } from '#server/plugins/device-cookie.ts';
-import { clearSessionCookie, requireSession, setSessionCookie } from '#server/plugins/session.ts';
-import {
-  ChangePasswordSchema,
-  LoginResultSchema,
-  LoginSchema,
-  PasswordUpdateSchema,
-  ResetRequestSchema,
-  RevokeSessionsResultSchema,
-  SessionListSchema,
-  UnlockConfirmSchema,
-  UnlockRequestSchema,
-} from '#shared/accounts.ts';
-import { apiPaths, v1Success } from '#shared/api.ts';
-import { messages } from '#shared/messages.ts';
-import { VerifyAuthResultSchema } from '#shared/session.ts';
+import { clearSessionCookie, setSessionCookie } from '#server/plugins/session.ts';
+import { authApi } from '#shared/auth.ts';
+import { sessionApi } from '#shared/session.ts';
 import {
   changePassword,
   endOtherSessions,
@@ -31,150 +18,118 @@ import {
 } from './auth.service.ts';
 import { confirmLoginUnlock, requestLoginUnlock } from './auth.devices.ts';
 
-const Empty = z.strictObject({}).optional();
-const Ok = z.object({ status: z.literal('SUCCESS'), message: z.string() });
-const tags = ['auth'];
-
-export const unlockRequested =
-  'If that address has an account whose log-ins are paused, we have emailed it a link. Open it on this device within 30 minutes to log in.';
+const tag = 'auth';
 
 export function requestMeta(request: FastifyRequest) {
   return { ip: request.ip, userAgent: request.headers['user-agent'] ?? '' };
 }
 
 export const authRoutes =
-  (ctx: AppContext): FastifyPluginAsyncZod =>
+  (ctx: AppContext): FastifyPluginAsync =>
   async (app) => {
-    app.post(
-      apiPaths.login,
-      { schema: { tags, body: LoginSchema, response: { 200: v1Success(LoginResultSchema) } } },
-      async (request, reply) => {
+    route(
+      app,
+      authApi.login,
+      { tag, summary: 'Log in with e-mail and password' },
+      async ({ body, session, request, reply }) => {
         // A new token at every log-in (no session fixation); the old one, if any, ends then, and
         // only then: a refused attempt changes nothing.
-        const result = await login(ctx, request.body, {
+        const result = await login(ctx, body, {
           ...requestMeta(request),
           deviceToken: readDeviceToken(request, ctx.env),
         });
-        if (request.session) await endSession(ctx, request.session.tokenHash);
+        if (session) await endSession(ctx, session.tokenHash);
         setSessionCookie(reply, ctx.env, result.token, result.maxAgeSeconds);
         setDeviceCookie(reply, ctx.env, result.device);
-        return {
-          status: 'SUCCESS' as const,
-          message: '',
-          data: { leads_id: result.user.leads_id, user: result.user },
-        };
+        return { leads_id: result.user.leads_id, user: result.user };
       },
     );
 
-    app.post(
-      apiPaths.loginUnlock,
-      { schema: { tags, body: UnlockRequestSchema, response: { 200: Ok } } },
-      async (request) => {
-        await requestLoginUnlock(ctx, 'customer', request.body.email, request.ip, () =>
-          unlockRecipient(ctx, request.body.email),
+    route(
+      app,
+      authApi.loginUnlock,
+      { tag, summary: 'E-mail a link that lets this device log in while log-ins are paused' },
+      async ({ body, request }) => {
+        await requestLoginUnlock(ctx, 'customer', body.email, request.ip, () =>
+          unlockRecipient(ctx, body.email),
         );
-        // The same answer whether or not the address has an account, or is limited.
-        return { status: 'SUCCESS' as const, message: unlockRequested };
       },
     );
 
-    app.post(
-      apiPaths.loginUnlockConfirm,
-      { schema: { tags, body: UnlockConfirmSchema, response: { 200: Ok } } },
-      async (request, reply) => {
+    route(
+      app,
+      authApi.loginUnlockConfirm,
+      { tag, summary: 'Let this device log in with the link from that e-mail' },
+      async ({ body, request, reply }) => {
         const device = await confirmLoginUnlock(
           ctx,
           'customer',
-          request.body.token,
+          body.token,
           readDeviceToken(request, ctx.env),
         );
         setDeviceCookie(reply, ctx.env, device);
-        return {
-          status: 'SUCCESS' as const,
-          message: 'This device can log in now. Log in with your email and password.',
-        };
       },
     );
 
-    app.post(
-      apiPaths.logout,
-      { schema: { tags, body: Empty, response: { 200: Ok } } },
-      async (request, reply) => {
-        if (request.session) await endSession(ctx, request.session.tokenHash);
-        clearSessionCookie(reply, ctx.env);
-        return { status: 'SUCCESS' as const, message: 'You have been logged out.' };
+    route(app, authApi.logout, { tag, summary: 'Log out' }, async ({ session, reply }) => {
+      if (session) await endSession(ctx, session.tokenHash);
+      clearSessionCookie(reply, ctx.env);
+    });
+
+    route(
+      app,
+      sessionApi.verifyAuthentication,
+      { tag, summary: 'Whether this browser is logged in, and as whom' },
+      async ({ session }) => {
+        const user = session ? await sessionUser(ctx, session.customerId) : null;
+        return { authenticated: user !== null, user };
       },
     );
 
-    app.post(
-      apiPaths.verifyAuthentication,
-      { schema: { tags, body: Empty, response: { 200: v1Success(VerifyAuthResultSchema) } } },
-      async (request) => {
-        const user = request.session ? await sessionUser(ctx, request.session.customerId) : null;
-        return {
-          status: 'SUCCESS' as const,
-          message: '',
-          data: { authenticated: user !== null, user },
-        };
-      },
-    );
-
-    app.post(
-      apiPaths.reset,
-      { schema: { tags, body: ResetRequestSchema, response: { 200: Ok } } },
-      async (request) => {
+    route(
+      app,
+      authApi.reset,
+      { tag, summary: 'E-mail a password reset link' },
+      async ({ body, request }) => {
         // The link in the e-mail comes from configuration only (lib/links.ts), never this request.
-        await requestPasswordReset(ctx, request.body.email, requestMeta(request));
-        // The same answer whether or not the address has an account (DESIGN §5).
-        return { status: 'SUCCESS' as const, message: messages.resetRequested };
+        await requestPasswordReset(ctx, body.email, requestMeta(request));
       },
     );
 
-    app.post(
-      apiPaths.passwordUpdate,
-      { schema: { tags, body: PasswordUpdateSchema, response: { 200: Ok } } },
-      async (request, reply) => {
-        await updatePasswordWithToken(ctx, request.body);
+    route(
+      app,
+      authApi.passwordUpdate,
+      { tag, summary: 'Set a new password with a reset link' },
+      async ({ body, reply }) => {
+        await updatePasswordWithToken(ctx, body);
         clearSessionCookie(reply, ctx.env);
-        return {
-          status: 'SUCCESS' as const,
-          message: 'Your password has been updated. Please log in with your new password.',
-        };
       },
     );
 
-    app.post(
-      apiPaths.changePassword,
-      { schema: { tags, body: ChangePasswordSchema, response: { 200: Ok } } },
-      async (request) => {
-        await changePassword(ctx, requireSession(request), request.body);
-        return {
-          status: 'SUCCESS' as const,
-          message: 'Your password has been changed. Other devices were logged out.',
-        };
+    route(
+      app,
+      authApi.changePassword,
+      { tag, summary: 'Change the password, with the current one' },
+      async ({ body, session }) => {
+        await changePassword(ctx, session, body);
       },
     );
 
-    app.post(
-      apiPaths.sessions,
-      { schema: { tags, body: Empty, response: { 200: v1Success(SessionListSchema) } } },
-      async (request) => {
-        const session = requireSession(request);
-        return {
-          status: 'SUCCESS' as const,
-          message: '',
-          data: { sessions: await listSessions(ctx, session.customerId, session.tokenHash) },
-        };
-      },
+    route(
+      app,
+      authApi.sessions,
+      { tag, summary: "The devices logged in to the customer's account" },
+      async ({ session }) => ({
+        sessions: await listSessions(ctx, session.customerId, session.tokenHash),
+      }),
     );
 
-    app.post(
-      apiPaths.sessionsRevoke,
-      { schema: { tags, body: Empty, response: { 200: v1Success(RevokeSessionsResultSchema) } } },
-      async (request) => {
-        const session = requireSession(request);
-        const ended = await endOtherSessions(ctx, session.customerId, session.tokenHash);
-        return { status: 'SUCCESS' as const, message: '', data: { ended } };
-      },
+    route(
+      app,
+      authApi.sessionsRevoke,
+      { tag, summary: 'Log out every other device' },
+      async ({ session }) => ({
+        ended: await endOtherSessions(ctx, session.customerId, session.tokenHash),
+      }),
     );
   };

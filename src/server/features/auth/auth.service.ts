@@ -10,8 +10,8 @@ import type {
   Login,
   PasswordUpdateSchema,
   SessionInfo,
-} from '#shared/accounts.ts';
-import { messages } from '#shared/messages.ts';
+} from '#shared/auth.ts';
+import { messages } from '#shared/wording.ts';
 import type { SessionUser } from '#shared/session.ts';
 import { site } from '#shared/site.ts';
 import { paths } from '#shared/paths.ts';
@@ -67,7 +67,7 @@ export async function enforceAddressLimit(
 }
 
 function tooMany() {
-  return new AppError(429, 'TOO_MANY_ATTEMPTS', messages.tooManyRequests);
+  return new AppError('TOO_MANY_ATTEMPTS', messages.tooManyRequests);
 }
 
 // --- Sessions ------------------------------------------------------------------------------------
@@ -124,7 +124,7 @@ export async function endSession(ctx: AppContext, tokenHash: string): Promise<vo
 
 export async function sessionUser(ctx: AppContext, customerId: number): Promise<SessionUser> {
   const row = await q.selectSessionUser(ctx.db, customerId);
-  if (!row) throw new AppError(401, 'UNAUTHENTICATED', messages.unauthorized);
+  if (!row) throw new AppError('UNAUTHENTICATED', messages.unauthorized);
   return {
     leads_id: row.leadsId,
     customer_id: row.customerId,
@@ -190,7 +190,7 @@ export function describeDevice(userAgent: string): string {
 // --- Log in --------------------------------------------------------------------------------------
 
 const invalidCredentials = () =>
-  new AppError(401, 'INVALID_CREDENTIALS', 'The email or password you entered is incorrect.');
+  new AppError('INVALID_CREDENTIALS', 'The email or password you entered is incorrect.');
 
 /**
  * Checks the password and opens a session; the browser becomes a known device of the account.
@@ -320,7 +320,7 @@ export async function updatePasswordWithToken(
   input: z.infer<typeof PasswordUpdateSchema>,
 ): Promise<void> {
   const problem = passwordProblem(input.password);
-  if (problem) throw new AppError(400, 'WEAK_PASSWORD', problem, { password: problem });
+  if (problem) throw new AppError('WEAK_PASSWORD', problem, { password: problem });
   const passwordHash = await hashPassword(input.password);
   const now = ctx.clock.now().toISOString();
   const customerId = await ctx.db.transaction().execute(async (trx) => {
@@ -331,7 +331,7 @@ export async function updatePasswordWithToken(
     await sendPasswordChanged({ ...ctx, db: trx }, owner);
     return owner;
   });
-  if (customerId === undefined) throw new AppError(400, 'RESET_LINK_INVALID', resetLinkInvalid);
+  if (customerId === undefined) throw new AppError('RESET_LINK_INVALID', resetLinkInvalid);
   sendQueuedSoon(ctx);
 }
 
@@ -350,7 +350,7 @@ export async function confirmCurrentPassword(
   password: string | undefined,
 ): Promise<void> {
   if (!password)
-    throw new AppError(400, 'CURRENT_PASSWORD_REQUIRED', currentPasswordNeeded, {
+    throw new AppError('CURRENT_PASSWORD_REQUIRED', currentPasswordNeeded, {
       current_password: currentPasswordNeeded,
     });
   await enforceRateLimit(
@@ -361,7 +361,7 @@ export async function confirmCurrentPassword(
   );
   const current = await q.selectPasswordHash(ctx.db, session.customerId);
   if (!current || !(await verifyPassword(current, password)))
-    throw new AppError(400, 'WRONG_PASSWORD', wrongCurrentPassword, {
+    throw new AppError('WRONG_PASSWORD', wrongCurrentPassword, {
       current_password: wrongCurrentPassword,
     });
 }
@@ -384,7 +384,7 @@ export async function changePassword(
 ): Promise<void> {
   await confirmCurrentPassword(ctx, session, input.current_password);
   const problem = passwordProblem(input.password);
-  if (problem) throw new AppError(400, 'WEAK_PASSWORD', problem, { password: problem });
+  if (problem) throw new AppError('WEAK_PASSWORD', problem, { password: problem });
   const now = ctx.clock.now().toISOString();
   const passwordHash = await hashPassword(input.password);
   await ctx.db.transaction().execute(async (trx) => {
@@ -399,6 +399,8 @@ export async function changePassword(
 async function sendPasswordChanged(ctx: AppContext, customerId: number): Promise<void> {
   const user = await q.selectSessionUser(ctx.db, customerId);
   if (!user) return;
+  // The page that e-mails a reset link: the owner asks for one there if the change was not theirs.
+  const link = absoluteLink(ctx.env, paths.resetPassword);
   await queueEmail(ctx, {
     to: user.email,
     subject: `Your ${site.name} password was changed`,
@@ -409,6 +411,8 @@ async function sendPasswordChanged(ctx: AppContext, customerId: number): Promise
       '',
       `If this was you, there is nothing more to do. If it was not, reset your password right away and write to us at ${site.supportEmail}.`,
       '',
+      `Reset your password: ${link}`,
+      '',
       ...emailSignature,
     ].join('\n'),
     html: emailHtml(
@@ -416,7 +420,7 @@ async function sendPasswordChanged(ctx: AppContext, customerId: number): Promise
         `Hello ${user.firstName},`,
         `The password of your ${site.name} account was just changed, and every other device was logged out.`,
       ],
-      null,
+      { href: link, label: 'Reset your password' },
       `If this was you, there is nothing more to do. If it was not, reset your password right away and write to us at ${site.supportEmail}.`,
     ),
   });

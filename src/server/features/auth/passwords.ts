@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { hash, verify } from '@node-rs/argon2';
-import { messages } from '#shared/messages.ts';
+import { messages } from '#shared/wording.ts';
 
 /** argon2id with the library's defaults (19 MiB, 2 passes): OWASP's recommended minimum. */
 export function hashPassword(password: string): Promise<string> {

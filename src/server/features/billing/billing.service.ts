@@ -9,16 +9,19 @@ import type { CardPayload, CardSummary } from '#shared/accounts.ts';
 import { sessionUser } from '#server/features/auth/auth.service.ts';
 import { offer } from '#server/features/catalog/catalog.service.ts';
 import {
-  createPendingOrder,
-  dueRetries,
-  orderAttempt,
-  orderById,
-  orderForPayment,
+  selectDueRetries,
+  selectOrderAttemptById,
+  selectUnpaidOrdersOf,
   recordPayment,
   recordPaymentFailure,
-  unpaidOrdersOf,
   type UnpaidOrder,
-} from '#server/features/orders/orders.service.ts';
+} from '#server/features/orders/orders.billing.queries.ts';
+import {
+  insertPendingOrder,
+  selectOrderByKey,
+  selectOrderForPayment,
+  selectOrderLines,
+} from '#server/features/orders/orders.checkout.queries.ts';
 import {
   advanceAfterPayment,
   completeFinishedRefills,
@@ -40,6 +43,7 @@ import {
 import { emailHtml, emailSignature } from '#server/lib/email-layout.ts';
 import { faultPoint } from '#server/lib/faults.ts';
 import { absoluteLink } from '#server/lib/links.ts';
+import { bottlesText, type Frequency } from '#shared/catalog.ts';
 import { formatCents } from '#shared/money.ts';
 import { site } from '#shared/site.ts';
 import { paths } from '#shared/paths.ts';
@@ -147,7 +151,12 @@ export function billingSweep(ctx: AppContext, options: SweepOptions = {}): Billi
         step = progressed ? { kind: 'renewals', progressed: false } : { kind: 'retries' };
         return true;
       }
-      const retries = await dueRetries(ctx, BILLING_BATCH, step.after);
+      const retries = await selectDueRetries(
+        ctx.db,
+        ctx.clock.now().toISOString(),
+        BILLING_BATCH,
+        step.after,
+      );
       for (const order of retries) {
         step = { kind: 'retries', after: { at: order.nextRetryAt, id: order.id } };
         if ((await paced(() => chargeUnpaid(ctx, order, 'retry'))) === 'paid') totals.recovered++;
@@ -172,14 +181,14 @@ type Outcome = 'paid' | 'failed' | 'busy';
 async function renewSubscription(ctx: AppContext, subscription: SubscriptionRow): Promise<Outcome> {
   const period = subscription.nextBillingDate;
   const key = `renewal:${subscription.id}:${period}`;
-  let attempt = await orderAttempt(ctx, key);
+  let attempt = await selectOrderByKey(ctx.db, key);
   let createdHere = false;
   if (!attempt) {
     const line = await renewalLine(ctx, subscription);
     const shipping = await shippingAddressOf(ctx, subscription.customerId);
     if (!line || !shipping) return 'busy';
     const priceCents = line.unitPriceCents;
-    const created = await createPendingOrder(ctx, {
+    const created = await insertPendingOrder(ctx.db, {
       customerId: subscription.customerId,
       kind: 'renewal',
       idempotencyKey: key,
@@ -197,7 +206,7 @@ async function renewSubscription(ctx: AppContext, subscription: SubscriptionRow)
     // Another instance inserted it between our look and our insert: it is theirs to bill.
     if (!created) return 'busy';
     createdHere = true;
-    attempt = await orderAttempt(ctx, key);
+    attempt = await selectOrderByKey(ctx.db, key);
     if (!attempt) return 'busy';
   }
   if (attempt.paymentStatus === 'paid') {
@@ -212,7 +221,7 @@ async function renewSubscription(ctx: AppContext, subscription: SubscriptionRow)
   // Pending and not ours: another instance is charging it, unless it has been pending too long.
   if (!createdHere && ctx.clock.now().getTime() - Date.parse(attempt.updatedAt) < STALE_PENDING_MS)
     return 'busy';
-  const order = await orderById(ctx, attempt.id);
+  const order = await selectOrderAttemptById(ctx.db, attempt.id);
   if (!order) return 'busy';
   // The claim is committed: requests that arrived meanwhile go before the charge.
   await letRequestsIn();
@@ -282,7 +291,8 @@ async function chargeUnpaid(
     const recorded = await ctx.db.transaction().execute(async (trx) => {
       const tx = { ...ctx, db: trx };
       await settleCall(tx, key, outcomeOf(result));
-      if (!(await recordPayment(tx, order.id, result.chargeId))) return false;
+      if (!(await recordPayment(tx.db, order.id, result.chargeId, tx.clock.now().toISOString())))
+        return false;
       if (order.subscriptionId !== null && order.billingPeriod !== null)
         await advanceAfterPayment(tx, order.subscriptionId, order.billingPeriod);
       return true;
@@ -304,13 +314,11 @@ async function chargeUnpaid(
     const tx = { ...ctx, db: trx };
     await settleCall(tx, key, outcomeOf(result));
     if (
-      !(await recordPaymentFailure(
-        tx,
-        order.id,
-        order.paymentAttempts,
-        result.message,
+      !(await recordPaymentFailure(tx.db, order.id, order.paymentAttempts, {
+        message: result.message,
         nextRetryAt,
-      ))
+        now: tx.clock.now().toISOString(),
+      }))
     )
       return false;
     if (order.subscriptionId !== null) {
@@ -338,7 +346,7 @@ async function refundIfUnused(
   chargeId: string,
   amountCents: number,
 ): Promise<void> {
-  const order = await orderForPayment(ctx, orderId);
+  const order = await selectOrderForPayment(ctx.db, orderId);
   if (order && order.chargeId !== chargeId && order.paymentStatus !== 'pending')
     await refundOrphanCharge(ctx, { chargeId, amountCents, orderId });
 }
@@ -352,7 +360,7 @@ async function refundIfUnused(
  */
 export async function finishInterruptedCharge(ctx: AppContext, call: LedgerRow): Promise<void> {
   const orderId = call.orderId ?? 0;
-  const order = await orderById(ctx, orderId);
+  const order = await selectOrderAttemptById(ctx.db, orderId);
   const reason =
     call.purpose === 'retry' || call.purpose === 'card_update' ? call.purpose : 'renewal';
   if (
@@ -378,19 +386,35 @@ export async function finishInterruptedCharge(ctx: AppContext, call: LedgerRow):
 /** After the customer updates their card: retry every unpaid order at once. */
 export async function retryUnpaidOrders(ctx: AppContext, customerId: number): Promise<number> {
   let paid = 0;
-  for (const order of await unpaidOrdersOf(ctx, customerId)) {
+  for (const order of await selectUnpaidOrdersOf(ctx.db, customerId)) {
     if ((await chargeUnpaid(ctx, order, 'card_update')) === 'paid') paid++;
   }
   return paid;
+}
+
+/**
+ * What a renewal brings, for its e-mails: 'Sleep Gummies (3 bottles every 3 months)'. Null for a
+ * prescription refill, which e-mails never name (they carry no health information).
+ */
+async function renewalItems(ctx: AppContext, orderId: number): Promise<string | null> {
+  const lines = await selectOrderLines(ctx.db, orderId);
+  if (lines.length === 0 || lines.some((line) => line.category !== 'supplements')) return null;
+  return lines
+    .map((line) => {
+      const offer = { product_id: line.productId, frequency: line.frequency as Frequency };
+      return `${line.name} (${bottlesText(offer, line.quantity)})`;
+    })
+    .join(', ');
 }
 
 /** Queued in `ctx.db`'s transaction, with the failure it tells of. */
 async function sendPaymentFailed(ctx: AppContext, order: UnpaidOrder): Promise<void> {
   const user = await sessionUser(ctx, order.customerId);
   const link = absoluteLink(ctx.env, paths.editPaymentMethod);
+  const items = await renewalItems(ctx, order.id);
   const lines = [
     `Hello ${user.first_name},`,
-    `We could not charge your card ${formatCents(order.totalCents)} for your subscription renewal, order ${order.orderNumber}.`,
+    `We could not charge your card ${formatCents(order.totalCents)} for your subscription renewal${items ? ` of ${items}` : ''}, order ${order.orderNumber}.`,
     'We will try again in a day. To keep your deliveries on time, please update your card now: we will charge it right away.',
   ];
   await queueEmail(ctx, {
@@ -408,9 +432,10 @@ async function sendPaymentFailed(ctx: AppContext, order: UnpaidOrder): Promise<v
 async function sendSubscriptionPaused(ctx: AppContext, order: UnpaidOrder): Promise<void> {
   const user = await sessionUser(ctx, order.customerId);
   const link = absoluteLink(ctx.env, paths.editPaymentMethod);
+  const items = await renewalItems(ctx, order.id);
   const lines = [
     `Hello ${user.first_name},`,
-    `We tried several times but could not charge your card for order ${order.orderNumber}, so we have paused that subscription.`,
+    `We tried several times but could not charge your card for order ${order.orderNumber}${items ? `, ${items}` : ''}, so we have paused that subscription.`,
     'Update your card and we will charge the order and resume your deliveries.',
   ];
   await queueEmail(ctx, {

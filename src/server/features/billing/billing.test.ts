@@ -346,7 +346,7 @@ describe(`failed payments (${testDialect})`, () => {
       sessionCookie(
         await post(t.app, '/lapi/account/login/', { email, password: 'a safe passphrase' }),
       );
-    return { cookie, freshCookie, leadsId, customerId, subscriptionId: subscription.id };
+    return { email, cookie, freshCookie, leadsId, customerId, subscriptionId: subscription.id };
   }
 
   const attempts = (customerId: number) =>
@@ -386,11 +386,12 @@ describe(`failed payments (${testDialect})`, () => {
     const flag = patient.json<{ message: { billingFlag: { orders_id: number } | null } }>().message
       .billingFlag;
     expect(flag?.orders_id).toBeGreaterThan(0);
-    expect(
-      (await sentMessages(t)).some(
-        (m) => m.subject === "We couldn't process your Pairwell payment",
-      ),
-    ).toBe(true);
+    const mailTo = async (subject: string) =>
+      (await sentMessages(t)).find((m) => m.to === c.email && m.subject === subject);
+    // The e-mail says what the renewal brings, in bottles.
+    expect((await mailTo("We couldn't process your Pairwell payment"))?.text).toMatch(
+      /for your subscription renewal of Sleep Gummies \(1 bottle a month\), order PW-\d+\./,
+    );
 
     const schedule: (string | null)[] = [];
     for (let day = 2; day <= 9; day++) {
@@ -409,9 +410,9 @@ describe(`failed payments (${testDialect})`, () => {
       status: 'PAUSED',
       next_billing_date: '2026-11-22',
     });
-    expect(
-      (await sentMessages(t)).some((m) => m.subject === 'Your Pairwell subscription is paused'),
-    ).toBe(true);
+    expect((await mailTo('Your Pairwell subscription is paused'))?.text).toMatch(
+      /for order PW-\d+, Sleep Gummies \(1 bottle a month\), so we have paused/,
+    );
 
     const before = await t.app.db
       .selectFrom('simulator_charges')

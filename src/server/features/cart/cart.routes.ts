@@ -1,72 +1,46 @@
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
+import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '#server/context.ts';
-import { requireSession } from '#server/plugins/session.ts';
-import { apiPaths } from '#shared/api.ts';
-import {
-  AddProductSchema,
-  ApplyCouponSchema,
-  CartResponseSchema,
-  RemoveProductSchema,
-  UpdateCartSchema,
-} from '#shared/cart.ts';
+import { route } from '#server/lib/route.ts';
+import { cartApi } from '#shared/cart.ts';
 import { addProduct, applyCoupon, getCart, removeProduct, updateCart } from './cart.service.ts';
 
-const tags = ['cart'];
+const tag = 'cart';
 
 /** v2 commerce calls (spec §7): `{ data }` on success; the cart is always the server's pricing. */
 export const cartRoutes =
-  (ctx: AppContext): FastifyPluginAsyncZod =>
+  (ctx: AppContext): FastifyPluginAsync =>
   async (app) => {
-    const reply200 = { 200: CartResponseSchema };
-    app.post(
-      apiPaths.v2Cart,
-      { schema: { tags, body: z.strictObject({}).optional(), response: reply200 } },
-      async (request) => ({
-        data: { cart: await getCart(ctx, requireSession(request).customerId) },
+    route(app, cartApi.cart, { tag, summary: "The customer's cart" }, async ({ session }) => ({
+      cart: await getCart(ctx, session.customerId),
+    }));
+    route(
+      app,
+      cartApi.addProduct,
+      { tag, summary: 'Add a product to the cart' },
+      async ({ session, body }) => ({
+        cart: await addProduct(ctx, session.customerId, body.product_id, body.quantity),
       }),
     );
-    app.post(
-      apiPaths.v2AddProduct,
-      { schema: { tags, body: AddProductSchema, response: reply200 } },
-      async (request) => ({
-        data: {
-          cart: await addProduct(
-            ctx,
-            requireSession(request).customerId,
-            request.body.product_id,
-            request.body.quantity,
-          ),
-        },
+    route(
+      app,
+      cartApi.removeProduct,
+      { tag, summary: 'Remove a product from the cart' },
+      async ({ session, body }) => ({
+        cart: await removeProduct(ctx, session.customerId, body.product_id),
       }),
     );
-    app.post(
-      apiPaths.v2RemoveProduct,
-      { schema: { tags, body: RemoveProductSchema, response: reply200 } },
-      async (request) => ({
-        data: {
-          cart: await removeProduct(
-            ctx,
-            requireSession(request).customerId,
-            request.body.product_id,
-          ),
-        },
-      }),
+    route(
+      app,
+      cartApi.updateCart,
+      { tag, summary: "Set or merge the cart's quantities" },
+      async ({ session, body }) => ({ cart: await updateCart(ctx, session.customerId, body) }),
     );
-    app.post(
-      apiPaths.v2UpdateCart,
-      { schema: { tags, body: UpdateCartSchema, response: reply200 } },
-      async (request) => ({
-        data: { cart: await updateCart(ctx, requireSession(request).customerId, request.body) },
-      }),
-    );
-    app.post(
-      apiPaths.v2ApplyCoupon,
-      { schema: { tags, body: ApplyCouponSchema, response: reply200 } },
-      async (request) => ({
-        data: {
-          cart: await applyCoupon(ctx, requireSession(request).customerId, request.body.code),
-        },
+    route(
+      app,
+      cartApi.applyCoupon,
+      { tag, summary: 'Apply a coupon to the cart, or remove it' },
+      async ({ session, body }) => ({
+        cart: await applyCoupon(ctx, session.customerId, body.code),
       }),
     );
   };

@@ -1,7 +1,17 @@
 import type { AppContext } from '#server/context.ts';
 import { evaluateCoupon } from '#server/features/coupons/coupons.service.ts';
 import { AppError, notFound } from '#server/lib/errors.ts';
-import { MAX_QUANTITY, type Cart, type CartItem } from '#shared/cart.ts';
+import {
+  cartSubtotal,
+  cartTotals,
+  lineQuantity,
+  lineTotal,
+  MAX_QUANTITY,
+  stacks,
+  type Cart,
+  type CartItem,
+  type Stackable,
+} from '#shared/cart.ts';
 import { centsToAmount } from '#shared/money.ts';
 import * as q from './cart.queries.ts';
 
@@ -27,14 +37,14 @@ function toItem(line: q.CartLineRow): CartItem {
     category: line.category,
     slug: line.slug,
     quantity_supported: line.quantitySupported,
-    line_total_cents: line.priceCents * line.quantity,
+    line_total_cents: lineTotal({ price_cents: line.priceCents, quantity: line.quantity }),
   };
 }
 
 export async function pricedCart(ctx: AppContext, customerId: number): Promise<PricedCart> {
   const row = await q.selectCart(ctx.db, customerId);
   const items = row.lines.map(toItem);
-  const subtotal = items.reduce((sum, item) => sum + item.line_total_cents, 0);
+  const subtotal = cartSubtotal(items);
   let coupon: Cart['coupon'] = null;
   let couponCode = row.couponCode;
   if (couponCode) {
@@ -51,18 +61,8 @@ export async function pricedCart(ctx: AppContext, customerId: number): Promise<P
       couponCode = null;
     }
   }
-  const discount = coupon?.discount_cents ?? 0;
   return {
-    cart: {
-      products: { items },
-      coupon,
-      item_count: items.reduce((sum, item) => sum + item.quantity, 0),
-      subtotal_cents: subtotal,
-      discount_cents: discount,
-      shipping_cents: 0,
-      tax_cents: 0,
-      total_cents: subtotal - discount,
-    },
+    cart: { products: { items }, coupon, ...cartTotals(items, coupon?.discount_cents ?? 0) },
     lines: row.lines,
     couponCode,
     checkoutKey: row.checkoutKey,
@@ -73,6 +73,11 @@ export async function getCart(ctx: AppContext, customerId: number): Promise<Cart
   return (await pricedCart(ctx, customerId)).cart;
 }
 
+/** A catalogue row in the words of the shared stacking rule (shared/cart.ts). */
+function stackable(row: q.ProductRow): Stackable {
+  return { frequency: row.frequency, quantity_supported: row.quantitySupported };
+}
+
 async function product(ctx: AppContext, productId: number) {
   const found = await q.selectActiveProduct(ctx.db, productId);
   if (!found) throw notFound('We could not find that product.');
@@ -81,12 +86,13 @@ async function product(ctx: AppContext, productId: number) {
 
 function tooMany(): AppError {
   const message = `You can order up to ${MAX_QUANTITY} at a time`;
-  return new AppError(400, 'QUANTITY', message, { quantity: message });
+  return new AppError('QUANTITY', message, { quantity: message });
 }
 
 /**
- * Adds to a line (a product without quantity stays at 1). One statement per change, so additions
- * made at the same moment (two tabs, two instances) all count and none is lost.
+ * Adds to a line when the product stacks (a one-time product with quantity); anything else stays
+ * one line of one. One statement per change, so additions made at the same moment (two tabs, two
+ * instances) all count and none is lost.
  */
 export async function addProduct(
   ctx: AppContext,
@@ -97,7 +103,7 @@ export async function addProduct(
   const found = await product(ctx, productId);
   const now = ctx.clock.now().toISOString();
   await q.ensureCart(ctx.db, customerId, now);
-  if (!found.quantitySupported) {
+  if (!stacks(stackable(found))) {
     await q.setLineQuantity(ctx.db, customerId, productId, 1, now);
   } else {
     const next = await q.addToLine(ctx.db, {
@@ -141,8 +147,8 @@ export async function updateCart(
       if (input.mode === 'merge') continue;
       throw notFound('We could not find that product.');
     }
-    if (input.mode === 'set' || !found.quantitySupported) {
-      const next = found.quantitySupported ? item.quantity : Math.min(item.quantity, 1);
+    if (input.mode === 'set' || !stacks(stackable(found))) {
+      const next = lineQuantity(stackable(found), item.quantity);
       if (input.mode === 'merge' && next === 0) continue;
       await q.setLineQuantity(ctx.db, customerId, item.product_id, next, now);
     } else if (item.quantity > 0) {
@@ -173,12 +179,11 @@ export async function applyCoupon(
   }
   const { cart } = await pricedCart(ctx, customerId);
   if (cart.item_count === 0)
-    throw new AppError(400, 'EMPTY_CART', 'Add something to your cart first.', {
+    throw new AppError('EMPTY_CART', 'Add something to your cart first.', {
       code: 'Add something to your cart first.',
     });
   const verdict = await evaluateCoupon(ctx, code, cart.subtotal_cents, customerId);
-  if (!verdict.ok)
-    throw new AppError(400, 'COUPON_REFUSED', verdict.message, { code: verdict.message });
+  if (!verdict.ok) throw new AppError('COUPON_REFUSED', verdict.message, { code: verdict.message });
   await q.setCoupon(ctx.db, customerId, verdict.code, now);
   return getCart(ctx, customerId);
 }

@@ -4,9 +4,11 @@ import { MAX_QUANTITY, type Cart } from '#shared/cart.ts';
 import { buildSecondInstance, buildTestApp, testDialect, type TestApp } from '#test/app.ts';
 import { insertCustomer, post, type TestCustomer } from '#test/factories.ts';
 
-/** A product sold in quantities (and one that is not), from the catalogue seed. */
+/** A product sold in quantities (and ones that are not), from the catalogue seed. */
 const COUNTED = 30;
 const SINGLE = 160;
+/** A subscription: one line of one, however it is added. */
+const MONTHLY = 31;
 
 /**
  * Cart changes made at the same moment all count (issue 11, finding 5). On PostgreSQL the calls are
@@ -108,5 +110,18 @@ describe(`cart changes made at the same moment (${testDialect})`, () => {
     expect(await quantityOf(c, COUNTED)).toBe(4);
     expect((await set(0)).statusCode).toBe(200);
     expect(await quantityOf(c, COUNTED)).toBe(0);
+  });
+
+  it('keeps a subscription one line of one, added twice, set to 3 or merged (shared/cart.ts stacks)', async () => {
+    const c = await insertCustomer(t.app);
+    const change = (url: string, body: object) => post(t.app, url, body, c.cookie);
+    const line = { product_id: MONTHLY, quantity: 3 };
+    expect((await addOne(0, c, MONTHLY)).statusCode).toBe(200);
+    expect((await addOne(1, c, MONTHLY)).statusCode).toBe(200);
+    expect(await quantityOf(c, MONTHLY)).toBe(1);
+    await change('/lapi/v2/ecom/update-cart', { mode: 'merge', items: [line] });
+    expect(await quantityOf(c, MONTHLY)).toBe(1);
+    await change('/lapi/v2/ecom/update-cart', { mode: 'set', items: [line] });
+    expect(await quantityOf(c, MONTHLY)).toBe(1);
   });
 });

@@ -1,31 +1,28 @@
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { apiPaths, v1Success } from '#shared/api.ts';
-import { CatalogSchema, ProductLineSchema, ProductSlugParamsSchema } from '#shared/catalog.ts';
+import type { FastifyPluginAsync } from 'fastify';
+import { route } from '#server/lib/route.ts';
+import { catalogApi } from '#shared/catalog.ts';
 import { getProductLine, listCatalog } from './catalog.service.ts';
 
-export const catalogRoutes: FastifyPluginAsyncZod = async (app) => {
-  app.get(
-    apiPaths.products,
-    { schema: { tags: ['catalog'], response: { 200: v1Success(CatalogSchema) } } },
-    async (_request, reply) => {
+const tag = 'catalog';
+
+export const catalogRoutes: FastifyPluginAsync = async (app) => {
+  route(
+    app,
+    catalogApi.products,
+    { tag, summary: 'The catalogue: every product line with its offers' },
+    async ({ reply }) => {
       reply.header('Cache-Control', 'public, max-age=60');
-      return { status: 'SUCCESS' as const, message: '', data: await listCatalog(app.db) };
+      return listCatalog(app.db);
     },
   );
 
-  app.get(
-    apiPaths.product,
-    {
-      schema: {
-        tags: ['catalog'],
-        params: ProductSlugParamsSchema,
-        response: { 200: v1Success(ProductLineSchema) },
-      },
-    },
-    async (request, reply) => {
+  route(
+    app,
+    catalogApi.product,
+    { tag, summary: 'One product line by its slug' },
+    async ({ params, reply }) => {
       reply.header('Cache-Control', 'public, max-age=60');
-      const line = await getProductLine(app.db, request.params.slug);
-      return { status: 'SUCCESS' as const, message: '', data: line };
+      return getProductLine(app.db, params.slug);
     },
   );
 };

@@ -1,44 +1,28 @@
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
+import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '#server/context.ts';
-import { requireSession } from '#server/plugins/session.ts';
-import { apiPaths } from '#shared/api.ts';
-import {
-  PlaceOrderResponseSchema,
-  PlaceOrderSchema,
-  UpsellsResponseSchema,
-} from '#shared/checkout.ts';
+import { route } from '#server/lib/route.ts';
+import { checkoutApi } from '#shared/checkout.ts';
 import { placeOrder, upsells } from './checkout.service.ts';
 
-const tags = ['checkout'];
+const tag = 'checkout';
 
 export const checkoutRoutes =
-  (ctx: AppContext): FastifyPluginAsyncZod =>
+  (ctx: AppContext): FastifyPluginAsync =>
   async (app) => {
     // v2 `ecom/place-order` and its v1 twin `/order/create/`: the same idempotent placement.
-    for (const path of [apiPaths.v2PlaceOrder, apiPaths.orderCreate]) {
-      app.post(
-        path,
-        { schema: { tags, body: PlaceOrderSchema, response: { 200: PlaceOrderResponseSchema } } },
-        async (request) => ({
-          data: await placeOrder(ctx, requireSession(request), request.body),
-        }),
+    for (const placement of [checkoutApi.placeOrder, checkoutApi.orderCreate]) {
+      route(
+        app,
+        placement,
+        { tag, summary: 'Place the order: charge the card, start the subscriptions' },
+        async ({ session, body }) => placeOrder(ctx, session, body),
       );
     }
 
-    app.post(
-      apiPaths.upsells,
-      {
-        schema: {
-          tags,
-          body: z.strictObject({}).optional(),
-          response: { 200: UpsellsResponseSchema },
-        },
-      },
-      async (request) => ({
-        status: 'SUCCESS' as const,
-        message: '',
-        data: { offers: await upsells(ctx, requireSession(request).customerId) },
-      }),
+    route(
+      app,
+      checkoutApi.upsells,
+      { tag, summary: "Checkout step 2's offers for the cart" },
+      async ({ session }) => ({ offers: await upsells(ctx, session.customerId) }),
     );
   };

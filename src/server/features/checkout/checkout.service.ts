@@ -15,13 +15,13 @@ import {
 import { clickExists } from '#server/features/clicks/clicks.service.ts';
 import { claimCouponUse, releaseCouponUse } from '#server/features/coupons/coupons.service.ts';
 import {
-  createPendingOrder,
-  discardOrderAttempt,
+  deletePendingOrder,
+  insertPendingOrder,
   markOrderPaid,
-  orderAttempt,
-  orderForPayment,
-  orderLines,
-} from '#server/features/orders/orders.service.ts';
+  selectOrderByKey,
+  selectOrderForPayment,
+  selectOrderLines,
+} from '#server/features/orders/orders.checkout.queries.ts';
 import { queueEmail, sendQueuedSoon } from '#server/features/outbox/outbox.service.ts';
 import {
   charge,
@@ -37,9 +37,10 @@ import { emailHtml, emailSignature } from '#server/lib/email-layout.ts';
 import { faultPoint } from '#server/lib/faults.ts';
 import { absoluteLink } from '#server/lib/links.ts';
 import { AppError } from '#server/lib/errors.ts';
-import type { Frequency } from '#shared/catalog.ts';
+import { stacks } from '#shared/cart.ts';
+import { bottlesText, type Frequency } from '#shared/catalog.ts';
 import type { PlaceOrder, PlacedOrder, Upsell } from '#shared/checkout.ts';
-import { formatCents } from '#shared/money.ts';
+import { formatCents, priceLabel } from '#shared/money.ts';
 import { site } from '#shared/site.ts';
 import { paths } from '#shared/paths.ts';
 
@@ -49,7 +50,6 @@ const STALE_ATTEMPT_MS = 60_000;
 
 const inProgress = () =>
   new AppError(
-    409,
     'CHECKOUT_IN_PROGRESS',
     'Your order is already being placed. Please wait a moment and check your orders.',
   );
@@ -68,11 +68,11 @@ export async function placeOrder(
   const customerId = session.customerId;
   const key = `${customerId}:${input.idempotency_key}`;
 
-  const previous = await orderAttempt(ctx, key);
+  const previous = await selectOrderByKey(ctx.db, key);
   if (previous) return resumeAttempt(ctx, customerId, key, previous.id);
 
   const priced = await pricedCart(ctx, customerId);
-  if (priced.cart.item_count === 0) throw new AppError(400, 'EMPTY_CART', 'Your cart is empty.');
+  if (priced.cart.item_count === 0) throw new AppError('EMPTY_CART', 'Your cart is empty.');
 
   const claim = await claimCheckout(ctx, customerId, input.idempotency_key);
   if (claim === 'taken') throw inProgress();
@@ -94,10 +94,10 @@ export async function placeOrder(
     const pending = await ctx.db.transaction().execute(async (trx) => {
       const tx = { ...ctx, db: trx };
       if (priced.couponCode && !(await claimCouponUse(tx, priced.couponCode)))
-        throw new AppError(400, 'COUPON_REFUSED', 'This coupon has reached its usage limit.', {
+        throw new AppError('COUPON_REFUSED', 'This coupon has reached its usage limit.', {
           code: 'This coupon has reached its usage limit.',
         });
-      return createPendingOrder(tx, {
+      return insertPendingOrder(tx.db, {
         customerId,
         kind: 'store',
         idempotencyKey: key,
@@ -154,8 +154,8 @@ async function abandonAttempt(
   await ctx.db.transaction().execute(async (trx) => {
     const tx = { ...ctx, db: trx };
     if (orderId !== null) {
-      const order = await orderForPayment(tx, orderId);
-      if (order && (await discardOrderAttempt(tx, orderId)) && order.couponCode)
+      const order = await selectOrderForPayment(tx.db, orderId);
+      if (order && (await deletePendingOrder(tx.db, orderId)) && order.couponCode)
         await releaseCouponUse(tx, order.couponCode);
     }
     await releaseCheckout(tx, customerId, checkoutKey);
@@ -174,7 +174,7 @@ async function paymentToken(
   }
   const token = await cardOnFileToken(ctx, session.customerId);
   if (!token)
-    throw new AppError(400, 'NO_CARD', 'Add a card to pay with.', {
+    throw new AppError('NO_CARD', 'Add a card to pay with.', {
       ccnum: 'Add a card to pay with.',
     });
   return token;
@@ -187,7 +187,7 @@ async function chargeAndComplete(
   orderId: number,
   token: string,
 ): Promise<PlacedOrder> {
-  const attempt = await orderAttempt(ctx, key);
+  const attempt = await selectOrderByKey(ctx.db, key);
   if (!attempt) throw inProgress();
   const call = {
     purpose: 'checkout',
@@ -198,7 +198,7 @@ async function chargeAndComplete(
   const result = await charge(ctx, call, token);
   if (!result.ok) {
     await settleCall(ctx, call.idempotencyKey, outcomeOf(result));
-    throw new AppError(402, 'CARD_DECLINED', result.message, { ccnum: result.message });
+    throw new AppError('CARD_DECLINED', result.message, { ccnum: result.message });
   }
   if (!(await completeCheckout(ctx, orderId, result.chargeId))) {
     // The attempt was undone while the gateway was answering: the charge goes back.
@@ -208,7 +208,6 @@ async function chargeAndComplete(
       orderId,
     });
     throw new AppError(
-      409,
       'CHECKOUT_INTERRUPTED',
       'We could not complete this order and your card was refunded. Please place it again.',
     );
@@ -228,14 +227,18 @@ async function completeCheckout(
   orderId: number,
   chargeId: string,
 ): Promise<boolean> {
-  const order = await orderForPayment(ctx, orderId);
-  const lines = order ? await orderLines(ctx, orderId) : [];
+  const order = await selectOrderForPayment(ctx.db, orderId);
+  const lines = order ? await selectOrderLines(ctx.db, orderId) : [];
   const placedAt = ctx.clock.now();
   const moved = await ctx.db.transaction().execute(async (trx) => {
     const tx = { ...ctx, db: trx };
     await settleCall(tx, chargeKey(orderId), { ok: true, ref: chargeId });
     // Only the attempt that moves it from pending to paid starts subscriptions and empties the cart.
-    if (!order?.idempotencyKey || !(await markOrderPaid(tx, orderId, chargeId))) return false;
+    if (
+      !order?.idempotencyKey ||
+      !(await markOrderPaid(tx.db, orderId, chargeId, tx.clock.now().toISOString()))
+    )
+      return false;
     await startSubscriptionsForOrder(tx, {
       id: orderId,
       customerId: order.customerId,
@@ -257,7 +260,7 @@ async function completeCheckout(
     sendQueuedSoon(ctx);
     return true;
   }
-  const now = await orderForPayment(ctx, orderId);
+  const now = await selectOrderForPayment(ctx.db, orderId);
   return now !== undefined && now.paymentStatus !== 'pending' && now.chargeId === chargeId;
 }
 
@@ -284,7 +287,7 @@ export async function finishCheckoutCharge(ctx: AppContext, call: LedgerRow): Pr
     ok: false,
     failure: record?.failureMessage ?? 'The charge never reached the gateway.',
   });
-  const order = await orderForPayment(ctx, orderId);
+  const order = await selectOrderForPayment(ctx.db, orderId);
   if (order?.paymentStatus === 'pending' && order.idempotencyKey)
     await abandonAttempt(ctx, order.customerId, checkoutKeyOf(order.idempotencyKey), orderId);
 }
@@ -304,7 +307,7 @@ export async function finishCheckoutAttempt(
   customerId: number,
   checkoutKey: string,
 ): Promise<void> {
-  const order = await orderAttempt(ctx, `${customerId}:${checkoutKey}`);
+  const order = await selectOrderByKey(ctx.db, `${customerId}:${checkoutKey}`);
   if (!order || order.paymentStatus !== 'pending') {
     await releaseCheckout(ctx, customerId, checkoutKey);
     return;
@@ -318,9 +321,9 @@ export async function finishCheckoutAttempt(
 }
 
 async function placedOrder(ctx: AppContext, key: string): Promise<PlacedOrder> {
-  const attempt = await orderAttempt(ctx, key);
+  const attempt = await selectOrderByKey(ctx.db, key);
   if (!attempt || attempt.paymentStatus !== 'paid') throw inProgress();
-  const lines = await orderLines(ctx, attempt.id);
+  const lines = await selectOrderLines(ctx.db, attempt.id);
   return {
     orders_id: attempt.id,
     order_number: attempt.orderNumber,
@@ -344,7 +347,7 @@ async function resumeAttempt(
   key: string,
   orderId: number,
 ): Promise<PlacedOrder> {
-  const attempt = await orderAttempt(ctx, key);
+  const attempt = await selectOrderByKey(ctx.db, key);
   if (attempt?.paymentStatus === 'paid') return placedOrder(ctx, key);
   if (attempt && ctx.clock.now().getTime() - Date.parse(attempt.updatedAt) > STALE_ATTEMPT_MS) {
     const token = await cardOnFileToken(ctx, customerId);
@@ -360,11 +363,21 @@ async function waitForAttempt(
 ): Promise<PlacedOrder> {
   const deadline = Date.now() + WAIT_FOR_ATTEMPT_MS;
   while (Date.now() < deadline) {
-    const attempt = await orderAttempt(ctx, key);
+    const attempt = await selectOrderByKey(ctx.db, key);
     if (attempt?.paymentStatus === 'paid') return placedOrder(ctx, key);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   throw inProgress();
+}
+
+/**
+ * An ordered supplement as the confirmation lists it: what arrives and what it costs, e.g. 'Immunity
+ * Gummies: 3 bottles every 3 months, $45.00/quarterly'. Only supplements are named: e-mails carry
+ * no health information.
+ */
+function itemLine(item: PlacedOrder['items'][number]): string {
+  const price = priceLabel(item.price_cents * item.quantity, item.frequency);
+  return `${item.name}: ${bottlesText(item, item.quantity)}, ${price}`;
 }
 
 async function sendConfirmation(
@@ -373,11 +386,11 @@ async function sendConfirmation(
   order: PlacedOrder,
 ): Promise<void> {
   const to = await sessionUser(ctx, customerId);
-  const link = absoluteLink(ctx.env, `${paths.orders}#${order.order_number}`);
-  const count = order.items.reduce((sum, item) => sum + item.quantity, 0);
+  const link = absoluteLink(ctx.env, paths.order(order.order_number));
   const lines = [
     `Thank you, ${to.first_name}. We have your order ${order.order_number} and will e-mail you when it ships.`,
-    `${count} ${count === 1 ? 'item' : 'items'}, ${formatCents(order.total_cents)} charged to your card on file.`,
+    ...order.items.filter((item) => item.category === 'supplements').map(itemLine),
+    `Total ${formatCents(order.total_cents)}, charged to your card on file.`,
     ...(order.subscriptions > 0
       ? [
           `${order.subscriptions === 1 ? 'Your subscription has' : `Your ${order.subscriptions} subscriptions have`} started. You can skip, pause or cancel any time from Subscriptions in your account.`,
@@ -405,7 +418,9 @@ export async function upsells(ctx: AppContext, customerId: number): Promise<Upse
   const { lines } = await pricedCart(ctx, customerId);
   const offers: Upsell[] = [];
   for (const line of lines) {
-    if (line.frequency !== 'ONE_TIME' || !line.quantitySupported) continue;
+    // Only a one-time product sold in quantities has a subscription twin (not the bundle).
+    if (!stacks({ frequency: line.frequency, quantity_supported: line.quantitySupported }))
+      continue;
     const monthly = await siblingOffer(ctx.db, line.productId, 'MONTHLY');
     if (!monthly || lines.some((l) => l.productId === monthly.productId)) continue;
     offers.push({

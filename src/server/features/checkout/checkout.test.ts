@@ -321,7 +321,10 @@ describe(`cart and checkout (${testDialect})`, () => {
     const mail = (await sentMessages(t)).find(
       (m) => m.to === c.email && m.subject.includes(placed.order_number),
     );
-    expect(mail?.text).toContain('$60.74');
+    expect(mail?.text).toContain('Total $60.74, charged to your card on file.');
+    // Each item says what arrives, in bottles.
+    expect(mail?.text).toContain('Sleep Gummies: 1 bottle a month, $17.50/month');
+    expect(mail?.text).toContain('Biotin Gummies: 2 bottles, $49.98');
     const history = await post(t.app, '/lapi/account/orders/', { leads_id: c.leadsId }, c.cookie);
     expect(
       Object.keys(history.json<{ message: { order_history: object } }>().message.order_history),
@@ -331,6 +334,23 @@ describe(`cart and checkout (${testDialect})`, () => {
     expect(account.json()).toMatchObject({
       data: { card: { last4: '4242' }, shipping: { address: '500 Market Street' } },
     });
+  });
+
+  it('the confirmation says the bottles that arrive: three a quarter, one of each in the bundle', async () => {
+    const c = await insertCustomer(t.app);
+    await add(c, 42);
+    await add(c, 160);
+    const response = await post(t.app, '/lapi/v2/ecom/place-order', buildPlaceOrder(), c.cookie);
+    expect(response.statusCode).toBe(200);
+    const placed = response.json<{ data: PlacedOrder }>().data;
+    const mail = (await sentMessages(t)).find(
+      (m) => m.to === c.email && m.subject.includes(placed.order_number),
+    );
+    expect(mail?.text).toContain('Sleep Gummies: 3 bottles every 3 months, $45.00/quarterly');
+    expect(mail?.text).toContain(
+      'Holiday Bundle Special (Sleep, Hair, and Immunity Gummies): 3 bottles, one of each, $24.99',
+    );
+    expect(mail?.text).not.toContain('1 bottle');
   });
 
   it('a declined card shows the reason, keeps the cart and creates no order', async () => {

@@ -1,24 +1,18 @@
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '#server/context.ts';
-import { apiPaths } from '#shared/api.ts';
-import { ClickCreateResultSchema, ClickCreateSchema } from '#shared/clicks.ts';
+import { route } from '#server/lib/route.ts';
+import { clicksApi } from '#shared/clicks.ts';
 import { registerClick } from './clicks.service.ts';
 
 export const clicksRoutes =
-  (ctx: AppContext): FastifyPluginAsyncZod =>
+  (ctx: AppContext): FastifyPluginAsync =>
   async (app) => {
-    app.post(
-      apiPaths.clickCreate,
-      {
-        schema: {
-          tags: ['clicks'],
-          body: ClickCreateSchema,
-          response: { 200: ClickCreateResultSchema },
-        },
-      },
-      async (request) => ({
-        status: 'SUCCESS' as const,
-        click_id: await registerClick(ctx, request.body, request.ip),
+    route(
+      app,
+      clicksApi.clickCreate,
+      { tag: 'clicks', summary: "Register a visit's click for attribution" },
+      async ({ body, request }) => ({
+        click_id: await registerClick(ctx, body, request.ip),
       }),
     );
   };

@@ -1,5 +1,5 @@
 import type { AppContext } from '#server/context.ts';
-import { hasPlacedOrder } from '#server/features/orders/orders.service.ts';
+import { hasPlacedOrder } from '#server/features/orders/orders.history.ts';
 import { couponDiscount } from '#shared/cart.ts';
 import { formatCents } from '#shared/money.ts';
 import * as q from './coupons.queries.ts';

@@ -5,7 +5,7 @@ import { outboxDir } from '#server/adapters/mailer.ts';
 import { parseEnv } from '#server/env.ts';
 import { buildTestApp, testDialect, type TestApp } from '#test/app.ts';
 import { insertCustomer } from '#test/factories.ts';
-import { edVisitAtCheckout } from '#test/visits.ts';
+import { edVisitAtCheckout, insertProvider } from '#test/visits.ts';
 import { devOutboxAllowed } from './dev-outbox.routes.ts';
 
 const modeOf = (file: string) => fs.statSync(file).mode & 0o777;
@@ -63,6 +63,7 @@ describe(`fail closed: the development outbox and the data files (${testDialect}
       text: 'Hello',
       html: '<p>Hello</p>',
     });
+    await insertProvider(t.app, ['OR']);
     await edVisitAtCheckout(t.app, customer); // uploads a photo ID on its way
 
     const outbox = outboxDir(t.dataDir);

@@ -6,14 +6,23 @@ import { HealthSchema } from '#shared/api.ts';
 export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/healthz',
-    { schema: { tags: ['health'], response: { 200: HealthSchema } }, logLevel: 'warn' },
+    {
+      schema: {
+        tags: ['health'],
+        summary: 'Whether this instance and its database answer (for a load balancer)',
+        operationId: 'getHealthz',
+        security: [],
+        response: { 200: HealthSchema },
+      },
+      logLevel: 'warn',
+    },
     async (request, reply) => {
       reply.header('Cache-Control', 'no-store');
       try {
         await pingDatabase(app.db);
       } catch (error) {
         request.log.error({ err: error }, 'health check: database did not answer');
-        throw new AppError(503, 'DATABASE_UNAVAILABLE', 'The database is not answering.');
+        throw new AppError('DATABASE_UNAVAILABLE', 'The database is not answering.');
       }
       return { status: 'ok' as const, database: 'ok' as const };
     },

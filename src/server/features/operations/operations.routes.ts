@@ -1,4 +1,4 @@
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '#server/context.ts';
 import {
   cancelOrder,
@@ -8,119 +8,108 @@ import {
   staffOrder,
   staffOrders,
 } from '#server/features/orders/orders.operations.ts';
-import { audit } from '#server/features/staff/staff.service.ts';
-import { requireStaff } from '#server/plugins/staff-session.ts';
-import { apiPaths, v1Success } from '#shared/api.ts';
-import {
-  RefundOrderSchema,
-  ShipOrderSchema,
-  StaffOrderIdSchema,
-  StaffOrderListRequestSchema,
-  StaffOrderListSchema,
-  StaffOrderResultSchema,
-} from '#shared/staff.ts';
+import { stateCoverage } from '#server/features/visits/visits.program.ts';
+import { route } from '#server/lib/route.ts';
+import { operationsApi, type StaffOrderDetail } from '#shared/operations.ts';
 
-const tags = ['operations'];
+const tag = 'operations';
 
-/** The operations console: orders, fulfilment, refunds. Every view and change is audited. */
+/**
+ * The operations console: orders, fulfilment, refunds, provider coverage. Every view and change is
+ * audited.
+ */
 export const operationsRoutes =
-  (ctx: AppContext): FastifyPluginAsyncZod =>
+  (ctx: AppContext): FastifyPluginAsync =>
   async (app) => {
-    app.post(
-      apiPaths.staffOrders,
+    route(
+      app,
+      operationsApi.orders,
       {
-        schema: {
-          tags,
-          body: StaffOrderListRequestSchema,
-          response: { 200: v1Success(StaffOrderListSchema) },
-        },
+        tag,
+        summary: 'Orders, by status or by number, e-mail or name',
+        audit: () => ({ action: 'view', subjectType: 'order_list' }),
       },
-      async (request) => {
-        const session = requireStaff(request, 'operations');
-        const orders = await staffOrders(ctx, request.body);
-        await audit(ctx, session, { action: 'view', subjectType: 'order_list', ip: request.ip });
-        return { status: 'SUCCESS' as const, message: '', data: { orders } };
-      },
+      async ({ body }) => ({ orders: await staffOrders(ctx, body) }),
     );
 
-    app.post(
-      apiPaths.staffOrder,
-      { schema: { tags, body: StaffOrderIdSchema, response: { 200: StaffOrderResultSchema } } },
-      async (request) => {
-        const session = requireStaff(request, 'operations');
-        const order = await staffOrder(ctx, request.body.order_id);
-        await audit(ctx, session, {
-          action: 'view',
-          subjectType: 'order',
-          subjectId: order.orders_id,
-          customerId: order.customer_id,
-          ip: request.ip,
-        });
-        return { status: 'SUCCESS' as const, message: '', data: { order } };
+    route(
+      app,
+      operationsApi.order,
+      {
+        tag,
+        summary: 'One order, with what its status allows next',
+        audit: (_, { order }) => ({ action: 'view', ...orderOf(order) }),
       },
+      async ({ body }) => ({ order: await staffOrder(ctx, body.order_id) }),
     );
 
-    const change =
-      <T extends { order_id: number }>(
-        action: string,
-        run: (body: T) => Promise<Awaited<ReturnType<typeof staffOrder>>>,
-        message: string,
-      ) =>
-      async (request: { body: T; ip: string } & Parameters<typeof requireStaff>[0]) => {
-        const session = requireStaff(request, 'operations');
-        const order = await run(request.body);
-        await audit(ctx, session, {
-          action,
-          subjectType: 'order',
-          subjectId: order.orders_id,
-          customerId: order.customer_id,
-          ip: request.ip,
-        });
-        return { status: 'SUCCESS' as const, message, data: { order } };
-      };
+    route(
+      app,
+      operationsApi.ship,
+      {
+        tag,
+        summary: 'Mark an order shipped and e-mail the tracking link',
+        audit: (_, { order }) => ({ action: 'ship', ...orderOf(order) }),
+      },
+      async ({ body }) => ({
+        order: await shipOrder(ctx, body.order_id, body.tracking_number),
+      }),
+    );
 
-    app.post(
-      apiPaths.staffShip,
-      { schema: { tags, body: ShipOrderSchema, response: { 200: StaffOrderResultSchema } } },
-      change(
-        'ship',
-        (body) => shipOrder(ctx, body.order_id, body.tracking_number),
-        'Marked shipped; the customer was e-mailed the tracking link.',
-      ),
+    route(
+      app,
+      operationsApi.deliver,
+      {
+        tag,
+        summary: 'Mark an order delivered',
+        audit: (_, { order }) => ({ action: 'deliver', ...orderOf(order) }),
+      },
+      async ({ body }) => ({ order: await markDelivered(ctx, body.order_id) }),
     );
-    app.post(
-      apiPaths.staffDeliver,
-      { schema: { tags, body: StaffOrderIdSchema, response: { 200: StaffOrderResultSchema } } },
-      change('deliver', (body) => markDelivered(ctx, body.order_id), 'Marked delivered.'),
-    );
+
     // Refunds and cancellations write their own audit entry, in the transaction that records the
     // gateway's answer: one entry per refund made, also when the reconciler finishes it.
-    app.post(
-      apiPaths.staffRefund,
-      { schema: { tags, body: RefundOrderSchema, response: { 200: StaffOrderResultSchema } } },
-      async (request) => {
-        const session = requireStaff(request, 'operations');
-        const order = await refundOrder(ctx, request.body.order_id, request.body.amount_cents, {
+    route(
+      app,
+      operationsApi.refund,
+      { tag, summary: 'Refund part or all of what is left of an order' },
+      async ({ session, body, request }) => ({
+        order: await refundOrder(ctx, body.order_id, body.amount_cents, {
           staffId: session.staff.id,
           ip: request.ip,
-        });
-        return { status: 'SUCCESS' as const, message: 'Refunded.', data: { order } };
-      },
+        }),
+      }),
     );
-    app.post(
-      apiPaths.staffCancel,
-      { schema: { tags, body: StaffOrderIdSchema, response: { 200: StaffOrderResultSchema } } },
-      async (request) => {
-        const session = requireStaff(request, 'operations');
-        const order = await cancelOrder(ctx, request.body.order_id, {
+
+    route(
+      app,
+      operationsApi.cancel,
+      { tag, summary: 'Cancel an order that has not shipped; any payment is refunded in full' },
+      async ({ session, body, request }) => ({
+        order: await cancelOrder(ctx, body.order_id, {
           staffId: session.staff.id,
           ip: request.ip,
-        });
-        return {
-          status: 'SUCCESS' as const,
-          message: 'Cancelled; any payment was refunded in full.',
-          data: { order },
-        };
+        }),
+      }),
+    );
+
+    // States offered with nobody licensed to review a visit there turn patients away: operations
+    // see them here.
+    route(
+      app,
+      operationsApi.coverage,
+      {
+        tag,
+        summary: 'Each offered state with its number of licensed providers',
+        audit: () => ({ action: 'view', subjectType: 'state_coverage' }),
       },
+      async () => ({ states: await stateCoverage(ctx) }),
     );
   };
+
+/** The audit subject of a call that answers with the order. */
+const orderOf = (order: Pick<StaffOrderDetail, 'orders_id' | 'customer_id'>) => ({
+  subjectType: 'order',
+  subjectId: order.orders_id,
+  customerId: order.customer_id,
+});

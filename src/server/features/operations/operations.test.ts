@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoStaff } from '#server/db/seed-demo.ts';
 import { totpCode, totpStep } from '#server/lib/totp.ts';
-import type { StaffOrderDetail, StaffOrderSummary } from '#shared/staff.ts';
+import type { StaffOrderDetail, StaffOrderSummary } from '#shared/operations.ts';
 import { buildTestApp, testDialect, type TestApp } from '#test/app.ts';
-import { buildPlaceOrder, insertCustomer, post } from '#test/factories.ts';
+import { buildPlaceOrder, insertCustomer, post, staffCookie } from '#test/factories.ts';
 import { sentMessages } from '#test/outbox.ts';
+import { insertProvider } from '#test/visits.ts';
 
 const [provider, ops] = demoStaff;
 
@@ -15,19 +16,8 @@ describe(`staff console: log-in and operations (${testDialect})`, () => {
   });
   afterAll(() => t.close());
 
-  /** Logs a demo staff member in with the code their authenticator app would show now (step offset for a fresh code). */
-  async function staffCookie(who = ops!, stepOffset = 0): Promise<string> {
-    const code = totpCode(who.totpSecret, totpStep(t.clock.now()) + stepOffset);
-    const response = await post(t.app, '/lapi/staff/login/', {
-      email: who.email,
-      password: who.password,
-      code,
-    });
-    expect(response.statusCode, response.body).toBe(200);
-    const cookie = response.cookies.find((c) => c.name === 'pw_staff');
-    expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Strict' });
-    return `pw_staff=${cookie?.value}`;
-  }
+  /** Logs a demo staff member in with the code their authenticator app would show now. */
+  const consoleCookie = (who = ops!) => staffCookie(t, who, { advanceClock: false });
 
   it('needs the password and a fresh authenticator code; a code works once', async () => {
     const code = totpCode(ops!.totpSecret, totpStep(t.clock.now()));
@@ -62,7 +52,7 @@ describe(`staff console: log-in and operations (${testDialect})`, () => {
 
   it('logs staff out after 15 idle minutes', async () => {
     t.clock.advance(60_000);
-    const cookie = await staffCookie();
+    const cookie = await consoleCookie();
     expect((await post(t.app, '/lapi/staff/me/', {}, cookie)).json()).toMatchObject({
       data: { authenticated: true, staff: { role: 'operations' } },
     });
@@ -75,7 +65,7 @@ describe(`staff console: log-in and operations (${testDialect})`, () => {
 
   it('only operations staff reach orders; a customer session is not a staff session', async () => {
     t.clock.advance(60_000);
-    const providerCookie = await staffCookie(provider!);
+    const providerCookie = await consoleCookie(provider!);
     expect((await post(t.app, '/lapi/staff/orders/', {}, providerCookie)).statusCode).toBe(403);
     const customer = await insertCustomer(t.app);
     expect((await post(t.app, '/lapi/staff/orders/', {}, customer.cookie)).statusCode).toBe(401);
@@ -97,7 +87,7 @@ describe(`staff console: log-in and operations (${testDialect})`, () => {
     );
     const orderId = placed.json<{ data: { orders_id: number } }>().data.orders_id;
     t.clock.advance(60_000);
-    const cookie = await staffCookie();
+    const cookie = await consoleCookie();
 
     const list = await post(
       t.app,
@@ -240,7 +230,7 @@ describe(`staff console: log-in and operations (${testDialect})`, () => {
     );
     const orderId = placed.json<{ data: { orders_id: number } }>().data.orders_id;
     t.clock.advance(60_000);
-    const cookie = await staffCookie();
+    const cookie = await consoleCookie();
     const cancelled = await post(
       t.app,
       '/lapi/staff/orders/cancel/',
@@ -262,5 +252,61 @@ describe(`staff console: log-in and operations (${testDialect})`, () => {
         )
       ).statusCode,
     ).toBe(409);
+  });
+
+  it('shows operations how many providers are licensed in each offered state, a state with none too, and audits each view', async () => {
+    t.clock.advance(60_000);
+    const cookie = await consoleCookie();
+    const coverage = async () => {
+      const response = await post(t.app, '/lapi/staff/coverage/', {}, cookie);
+      expect(response.statusCode, response.body).toBe(200);
+      return response.json<{ data: { states: { state: string; providers: number }[] } }>().data
+        .states;
+    };
+    const offered = ['CA', 'FL', 'NY', 'OR', 'TX', 'WA'];
+    expect(await coverage()).toEqual(offered.map((state) => ({ state, providers: 1 })));
+
+    // The demo provider gives up Washington; a second provider is licensed in California.
+    const setLicences = (states: string[]) =>
+      t.app.db
+        .updateTable('staff_users')
+        .set({ licensed_states: states.join(',') })
+        .where('email', '=', provider!.email)
+        .execute();
+    await setLicences(offered.filter((state) => state !== 'WA'));
+    await insertProvider(t.app, ['CA']);
+    try {
+      expect(await coverage()).toEqual([
+        { state: 'CA', providers: 2 },
+        { state: 'FL', providers: 1 },
+        { state: 'NY', providers: 1 },
+        { state: 'OR', providers: 1 },
+        { state: 'TX', providers: 1 },
+        { state: 'WA', providers: 0 },
+      ]);
+    } finally {
+      await setLicences(offered);
+    }
+
+    const audit = await t.app.db
+      .selectFrom('audit_log')
+      .innerJoin('staff_users', 'staff_users.id', 'audit_log.staff_id')
+      .select(['staff_users.email', 'audit_log.action', 'audit_log.customer_id'])
+      .where('audit_log.subject_type', '=', 'state_coverage')
+      .execute();
+    expect(audit).toEqual([
+      { email: ops!.email, action: 'view', customer_id: null },
+      { email: ops!.email, action: 'view', customer_id: null },
+    ]);
+  });
+
+  it('shows provider coverage to operations staff only', async () => {
+    t.clock.advance(60_000);
+    const providerCookie = await consoleCookie(provider!);
+    const customer = await insertCustomer(t.app);
+    const asked = (cookie?: string) => post(t.app, '/lapi/staff/coverage/', {}, cookie);
+    expect((await asked(providerCookie)).statusCode).toBe(403);
+    expect((await asked(customer.cookie)).statusCode).toBe(401);
+    expect((await asked()).statusCode).toBe(401);
   });
 });

@@ -18,8 +18,8 @@ import { AppError, notFound } from '#server/lib/errors.ts';
 import { formatCents } from '#shared/money.ts';
 import { canTransition, trackingUrl, type OrderStatus } from '#shared/orders.ts';
 import { site } from '#shared/site.ts';
-import type { StaffOrderDetail, StaffOrderSummary } from '#shared/staff.ts';
-import * as q from './orders.queries.ts';
+import type { StaffOrderDetail, StaffOrderSummary } from '#shared/operations.ts';
+import * as q from './orders.staff.queries.ts';
 
 /**
  * The operations side of orders (staff console): fulfilment with tracking numbers, delivery,
@@ -91,7 +91,6 @@ async function load(ctx: AppContext, id: number): Promise<q.StaffOrderRow> {
 
 function refuse(row: q.StaffOrderRow, to: string): AppError {
   return new AppError(
-    409,
     'ORDER_STATE',
     `Order ${row.orderNumber} is ${row.status.toLowerCase().replace('_', ' ')} and cannot be ${to}.`,
   );
@@ -171,7 +170,7 @@ const REFUNDABLE = (['PROCESSING', 'SHIPPED', 'DELIVERED'] as const).filter((sta
 
 function tooLarge(left: number): AppError {
   const message = `At most ${formatCents(Math.max(left, 0))} can be refunded.`;
-  return new AppError(400, 'REFUND_TOO_LARGE', message, { amount_cents: message });
+  return new AppError('REFUND_TOO_LARGE', message, { amount_cents: message });
 }
 
 /**
@@ -233,7 +232,6 @@ export async function cancelOrder(
     };
     if (!(await reserve(ctx, call, [row.status])))
       throw new AppError(
-        409,
         'ORDER_CHANGED',
         'This order just changed. Please review it and try again.',
       );
@@ -281,7 +279,7 @@ async function giveBack(ctx: AppContext, call: GatewayCall, customerId: number):
   const result = await refund(ctx, call);
   await settleRefund(ctx, call, customerId, result);
   faultPoint(ctx.env, `${call.purpose}:after-commit`);
-  if (!result.ok) throw new AppError(402, 'REFUND_FAILED', result.message);
+  if (!result.ok) throw new AppError('REFUND_FAILED', result.message);
 }
 
 /**

@@ -1,27 +1,18 @@
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '#server/context.ts';
-import { lander } from '#server/features/member/member.service.ts';
-import { requireOwnLeadsId } from '#server/plugins/session.ts';
-import { LeadsRequestSchema } from '#shared/accounts.ts';
-import { apiPaths } from '#shared/api.ts';
-import { OrdersDetailsResponseSchema } from '#shared/lander.ts';
+import { lander } from '#server/features/accounts/accounts.member.ts';
+import { route } from '#server/lib/route.ts';
+import { ordersApi } from '#shared/orders.ts';
+
+const tag = 'orders';
 
 export const ordersRoutes =
-  (ctx: AppContext): FastifyPluginAsyncZod =>
+  (ctx: AppContext): FastifyPluginAsync =>
   async (app) => {
-    // Spec §7 "Orders details": the answer's message becomes `lander`, order history inside.
-    app.post(
-      apiPaths.ordersDetails,
-      {
-        schema: {
-          tags: ['orders'],
-          body: LeadsRequestSchema,
-          response: { 200: OrdersDetailsResponseSchema },
-        },
-      },
-      async (request) => ({
-        status: 'SUCCESS' as const,
-        message: await lander(ctx, requireOwnLeadsId(request, request.body.leads_id)),
-      }),
+    route(
+      app,
+      ordersApi.ordersDetails,
+      { tag, summary: "The customer's lander: who they are, what needs attention, their orders" },
+      async ({ session }) => lander(ctx, session),
     );
   };

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoCustomer } from '#server/db/seed-demo.ts';
-import type { Lander } from '#shared/lander.ts';
+import type { Lander } from '#shared/orders.ts';
 import { buildTestApp, testDialect, type TestApp } from '#test/app.ts';
 import { insertCustomer, post, sessionCookie } from '#test/factories.ts';
 

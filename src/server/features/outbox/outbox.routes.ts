@@ -1,51 +1,41 @@
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '#server/context.ts';
-import { audit } from '#server/features/staff/staff.service.ts';
-import { requireStaff } from '#server/plugins/staff-session.ts';
-import { apiPaths, v1Success } from '#shared/api.ts';
-import { OutboxProblemListSchema, OutboxRetrySchema } from '#shared/outbox.ts';
+import { route } from '#server/lib/route.ts';
+import { outboxApi } from '#shared/outbox.ts';
 import { outboxProblems, retryMessage } from './outbox.service.ts';
 
-const tags = ['operations'];
+const tag = 'operations';
 
 /** Operations staff: messages that could not be sent (no words, masked recipients), and a retry. */
 export const outboxRoutes =
-  (ctx: AppContext): FastifyPluginAsyncZod =>
+  (ctx: AppContext): FastifyPluginAsync =>
   async (app) => {
-    app.post(
-      apiPaths.staffOutbox,
-      { schema: { tags, response: { 200: v1Success(OutboxProblemListSchema) } } },
-      async (request) => {
-        const session = requireStaff(request, 'operations');
-        const messages = await outboxProblems(ctx);
-        await audit(ctx, session, { action: 'view', subjectType: 'outbox', ip: request.ip });
-        return { status: 'SUCCESS' as const, message: '', data: { messages } };
+    route(
+      app,
+      outboxApi.problems,
+      {
+        tag,
+        summary: 'E-mail and text messages that failed to send, or are late',
+        audit: () => ({ action: 'view', subjectType: 'outbox' }),
       },
+      async () => ({ messages: await outboxProblems(ctx) }),
     );
 
-    app.post(
-      apiPaths.staffOutboxRetry,
+    route(
+      app,
+      outboxApi.retry,
       {
-        schema: {
-          tags,
-          body: OutboxRetrySchema,
-          response: { 200: v1Success(OutboxProblemListSchema) },
-        },
-      },
-      async (request) => {
-        const session = requireStaff(request, 'operations');
-        await retryMessage(ctx, request.body.outbox_id);
-        await audit(ctx, session, {
+        tag,
+        summary: 'Send a message again',
+        audit: ({ body }) => ({
           action: 'retry',
           subjectType: 'outbox_message',
-          subjectId: request.body.outbox_id,
-          ip: request.ip,
-        });
-        return {
-          status: 'SUCCESS' as const,
-          message: 'The message will be sent again in a moment.',
-          data: { messages: await outboxProblems(ctx) },
-        };
+          subjectId: body.outbox_id,
+        }),
+      },
+      async ({ body }) => {
+        await retryMessage(ctx, body.outbox_id);
+        return { messages: await outboxProblems(ctx) };
       },
     );
   };

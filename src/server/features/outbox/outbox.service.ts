@@ -247,8 +247,8 @@ export async function retryMessage(ctx: AppContext, id: number): Promise<void> {
   const current = await q.selectStatus(ctx.db, id);
   if (!current) throw notFound('We could not find that message.');
   if (current.status === 'sent')
-    throw new AppError(409, 'MESSAGE_SENT', 'This message has been sent already.');
+    throw new AppError('MESSAGE_SENT', 'This message has been sent already.');
   if (!(await q.requeue(ctx.db, id, ctx.clock.now().toISOString())))
-    throw new AppError(409, 'MESSAGE_SENDING', 'This message is being sent right now.');
+    throw new AppError('MESSAGE_SENDING', 'This message is being sent right now.');
   sendQueuedSoon(ctx);
 }

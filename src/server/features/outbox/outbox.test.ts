@@ -1,10 +1,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { readOutbox } from '#server/adapters/mailer.ts';
 import { demoStaff } from '#server/db/seed-demo.ts';
-import { totpCode, totpStep } from '#server/lib/totp.ts';
 import type { OutboxProblem } from '#shared/outbox.ts';
 import { buildSecondInstance, buildTestApp, testDialect, type TestApp } from '#test/app.ts';
-import { buildPlaceOrder, insertCustomer, post } from '#test/factories.ts';
+import { buildPlaceOrder, insertCustomer, post, staffCookie } from '#test/factories.ts';
 import { TestSmtpServer } from '#test/smtp.ts';
 import {
   BACKOFF_MS,
@@ -16,17 +15,8 @@ import {
 
 const [provider, ops] = demoStaff;
 
-/** Logs a demo staff member in with the code their authenticator shows now (offset: a fresh code). */
-async function staffCookie(t: TestApp, who = ops!, stepOffset = 0): Promise<string> {
-  const response = await post(t.app, '/lapi/staff/login/', {
-    email: who.email,
-    password: who.password,
-    code: totpCode(who.totpSecret, totpStep(t.clock.now()) + stepOffset),
-  });
-  expect(response.statusCode, response.body).toBe(200);
-  const cookie = response.cookies.find((c) => c.name === 'pw_staff');
-  return `pw_staff=${cookie?.value}`;
-}
+/** Logs a demo staff member in with the code their authenticator shows now. */
+const consoleCookie = (t: TestApp, who = ops!) => staffCookie(t, who, { advanceClock: false });
 
 /** The outbox rows, oldest first, as the worker sees them. */
 function outboxRows(t: TestApp) {
@@ -83,7 +73,7 @@ describe(`outbox: e-mail survives an SMTP outage and arrives exactly once (${tes
     const reset = await post(t.app, '/lapi/account/reset/', { email: customer.email });
     expect(reset.statusCode, reset.body).toBe(200);
 
-    const cookie = await staffCookie(t);
+    const cookie = await consoleCookie(t);
     const shipped = await post(
       t.app,
       '/lapi/staff/orders/ship/',
@@ -202,10 +192,10 @@ describe(`outbox: e-mail survives an SMTP outage and arrives exactly once (${tes
 
     // Only operations staff see the list; it carries no body and masks the recipient.
     t.clock.advance(60_000);
-    const cookie = await staffCookie(t);
+    const cookie = await consoleCookie(t);
     expect((await post(t.app, '/lapi/staff/outbox/', {}, customer.cookie)).statusCode).toBe(401);
     expect(
-      (await post(t.app, '/lapi/staff/outbox/', {}, await staffCookie(t, provider!))).statusCode,
+      (await post(t.app, '/lapi/staff/outbox/', {}, await consoleCookie(t, provider!))).statusCode,
     ).toBe(403);
     const list = await post(t.app, '/lapi/staff/outbox/', {}, cookie);
     expect(list.statusCode, list.body).toBe(200);

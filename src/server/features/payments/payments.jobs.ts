@@ -7,7 +7,7 @@ import {
 } from '#server/features/checkout/checkout.service.ts';
 import { finishInterruptedRefund } from '#server/features/orders/orders.operations.ts';
 import { finishApproval, finishDecline } from '#server/features/reviews/reviews.service.ts';
-import { finishVisitAuthorization } from '#server/features/visits/visits.service.ts';
+import { finishVisitAuthorization } from '#server/features/visits/visits.submission.ts';
 import type { Job } from '#server/lib/jobs.ts';
 import {
   claimCall,

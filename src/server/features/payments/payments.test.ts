@@ -2,25 +2,15 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSimulatorGateway, type PaymentGateway } from '#server/adapters/payments.ts';
 import { demoStaff } from '#server/db/seed-demo.ts';
-import { totpCode, totpStep } from '#server/lib/totp.ts';
-import type { StaffOrderDetail } from '#shared/staff.ts';
+import type { StaffOrderDetail } from '#shared/operations.ts';
 import { buildSecondInstance, buildTestApp, testDialect, type TestApp } from '#test/app.ts';
-import { buildPlaceOrder, insertCustomer, post } from '#test/factories.ts';
+import { buildPlaceOrder, insertCustomer, post, staffCookie } from '#test/factories.ts';
 import { RECONCILE_JOB } from './payments.jobs.ts';
 
 const ops = demoStaff.find((s) => s.role === 'operations')!;
 
 /** Logs the operations demo account in on `app` with the next fresh authenticator code. */
-async function opsCookie(t: TestApp, app: FastifyInstance): Promise<string> {
-  t.clock.advance(31_000);
-  const response = await post(app, '/lapi/staff/login/', {
-    email: ops.email,
-    password: ops.password,
-    code: totpCode(ops.totpSecret, totpStep(t.clock.now())),
-  });
-  expect(response.statusCode, response.body).toBe(200);
-  return `pw_staff=${response.cookies.find((c) => c.name === 'pw_staff')?.value}`;
-}
+const opsCookie = (t: TestApp, app: FastifyInstance) => staffCookie(t, ops, { app });
 
 /** A paid store order of one $24.99 bottle: its id and the charge's id at the gateway. */
 async function paidOrder(app: FastifyInstance): Promise<{ orderId: number; chargeId: string }> {

@@ -1,8 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoStaff } from '#server/db/seed-demo.ts';
-import { totpCode, totpStep } from '#server/lib/totp.ts';
 import { buildTestApp, testDialect, type TestApp } from '#test/app.ts';
-import { buildPlaceOrder, insertCustomer, post, type TestCustomer } from '#test/factories.ts';
+import {
+  buildPlaceOrder,
+  insertCustomer,
+  post,
+  staffCookie,
+  type TestCustomer,
+} from '#test/factories.ts';
 import { edVisitAtCheckout, submittedEdVisit, visitCheckoutBody } from '#test/visits.ts';
 
 const provider = demoStaff.find((s) => s.role === 'provider')!;
@@ -17,16 +22,7 @@ describe(`prescriptions ship only to the visit's state (${testDialect})`, () => 
   });
   afterAll(() => t.close());
 
-  async function providerCookie(): Promise<string> {
-    t.clock.advance(31_000); // each authenticator code works once
-    const response = await post(t.app, '/lapi/staff/login/', {
-      email: provider.email,
-      password: provider.password,
-      code: totpCode(provider.totpSecret, totpStep(t.clock.now())),
-    });
-    expect(response.statusCode, response.body).toBe(200);
-    return `pw_staff=${response.cookies.find((c) => c.name === 'pw_staff')?.value}`;
-  }
+  const providerCookie = () => staffCookie(t, provider);
 
   const ordersOf = async (c: TestCustomer) =>
     t.app.db

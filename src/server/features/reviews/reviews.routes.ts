@@ -1,187 +1,126 @@
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
+import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '#server/context.ts';
-import { audit } from '#server/features/staff/staff.service.ts';
-import { requireStaff } from '#server/plugins/staff-session.ts';
-import { apiPaths, v1Success } from '#shared/api.ts';
-import {
-  SentResponseSchema,
-  StaffSendMessageSchema,
-  StaffThreadRequestSchema,
-  StaffThreadResponseSchema,
-} from '#shared/messaging.ts';
-import {
-  ApproveVisitSchema,
-  DeclineVisitSchema,
-  ReviewQueueSchema,
-  ReviewResultSchema,
-  RiskAssessmentResultSchema,
-  VisitIdSchema,
-  VisitRequestSchema,
-} from '#shared/telehealth.ts';
+import { route } from '#server/lib/route.ts';
+import { reviewsApi } from '#shared/reviews.ts';
 import {
   approveVisit,
   chart,
   declineVisit,
+  patientOfVisit,
   providerQueue,
   replyToPatient,
   riskAssessment,
   visitMessages,
 } from './reviews.service.ts';
 
-const tags = ['reviews'];
+const tag = 'reviews';
 
 /** The provider console: queue, chart, decision. Every view of a chart is written to the audit log. */
 export const reviewsRoutes =
-  (ctx: AppContext): FastifyPluginAsyncZod =>
+  (ctx: AppContext): FastifyPluginAsync =>
   async (app) => {
-    app.post(
-      apiPaths.staffVisits,
+    route(
+      app,
+      reviewsApi.queue,
       {
-        schema: {
-          tags,
-          body: z.strictObject({}).optional(),
-          response: { 200: v1Success(ReviewQueueSchema) },
-        },
+        tag,
+        summary: "The visits waiting in the provider's states",
+        audit: () => ({ action: 'view', subjectType: 'visit_queue' }),
       },
-      async (request) => {
-        const staff = requireStaff(request, 'provider');
-        const visits = await providerQueue(ctx, staff);
-        await audit(ctx, staff, { action: 'view', subjectType: 'visit_queue', ip: request.ip });
-        return { status: 'SUCCESS' as const, message: '', data: { visits } };
-      },
+      async ({ session }) => ({ visits: await providerQueue(ctx, session) }),
     );
 
-    app.post(
-      apiPaths.staffVisit,
+    route(
+      app,
+      reviewsApi.chart,
       {
-        schema: {
-          tags,
-          body: z.strictObject({ visit_id: VisitIdSchema }),
-          response: { 200: ReviewResultSchema },
-        },
+        tag,
+        summary: "A visit's chart",
+        audit: (_, { chart }) => ({ action: 'view', ...visitOf(chart) }),
       },
-      async (request) => {
-        const staff = requireStaff(request, 'provider');
-        const result = await chart(ctx, staff, request.body.visit_id);
-        await audit(ctx, staff, {
-          action: 'view',
-          subjectType: 'visit',
-          subjectId: result.visit_id,
-          customerId: result.patient.customer_id,
-          ip: request.ip,
-        });
-        return { status: 'SUCCESS' as const, message: '', data: { chart: result } };
-      },
+      async ({ session, body }) => ({ chart: await chart(ctx, session, body.visit_id) }),
     );
 
-    app.post(
-      apiPaths.staffApprove,
-      { schema: { tags, body: ApproveVisitSchema, response: { 200: ReviewResultSchema } } },
-      async (request) => {
-        const staff = requireStaff(request, 'provider');
-        const result = await approveVisit(
-          ctx,
-          staff,
-          request.body.visit_id,
-          request.body.prescription,
-        );
-        await audit(ctx, staff, {
-          action: 'approve',
-          subjectType: 'visit',
-          subjectId: result.visit_id,
-          customerId: result.patient.customer_id,
-          ip: request.ip,
-        });
-        return {
-          status: 'SUCCESS' as const,
-          message: 'Approved; the order was charged and moves to fulfilment.',
-          data: { chart: result },
-        };
-      },
-    );
-
-    app.post(
-      apiPaths.staffDecline,
-      { schema: { tags, body: DeclineVisitSchema, response: { 200: ReviewResultSchema } } },
-      async (request) => {
-        const staff = requireStaff(request, 'provider');
-        const result = await declineVisit(ctx, staff, request.body.visit_id, request.body.reason);
-        await audit(ctx, staff, {
-          action: 'decline',
-          subjectType: 'visit',
-          subjectId: result.visit_id,
-          customerId: result.patient.customer_id,
-          ip: request.ip,
-        });
-        return {
-          status: 'SUCCESS' as const,
-          message: 'Declined; the hold on the card was released.',
-          data: { chart: result },
-        };
-      },
-    );
-
-    app.post(
-      apiPaths.staffMessages,
+    route(
+      app,
+      reviewsApi.approve,
       {
-        schema: {
-          tags,
-          body: StaffThreadRequestSchema,
-          response: { 200: StaffThreadResponseSchema },
-        },
+        tag,
+        summary: 'Approve a visit with its prescription; the order is charged',
+        audit: (_, { chart }) => ({ action: 'approve', ...visitOf(chart) }),
       },
-      async (request) => {
-        const staff = requireStaff(request, 'provider');
-        const { thread, customerId } = await visitMessages(ctx, staff, request.body.visit_id);
-        await audit(ctx, staff, {
+      async ({ session, body }) => ({
+        chart: await approveVisit(ctx, session, body.visit_id, body.prescription),
+      }),
+    );
+
+    route(
+      app,
+      reviewsApi.decline,
+      {
+        tag,
+        summary: 'Decline a visit; the hold on the card is released',
+        audit: (_, { chart }) => ({ action: 'decline', ...visitOf(chart) }),
+      },
+      async ({ session, body }) => ({
+        chart: await declineVisit(ctx, session, body.visit_id, body.reason),
+      }),
+    );
+
+    route(
+      app,
+      reviewsApi.messages,
+      {
+        tag,
+        summary: "A visit's conversation with the patient",
+        audit: async ({ body }) => ({
           action: 'view',
           subjectType: 'messages',
-          subjectId: request.body.visit_id,
-          customerId,
-          ip: request.ip,
-        });
-        return { status: 'SUCCESS' as const, message: '', data: { thread } };
+          subjectId: body.visit_id,
+          customerId: await patientOfVisit(ctx, body.visit_id),
+        }),
       },
+      async ({ session, body }) => ({ thread: await visitMessages(ctx, session, body.visit_id) }),
     );
 
-    app.post(
-      apiPaths.staffMessageSend,
-      { schema: { tags, body: StaffSendMessageSchema, response: { 200: SentResponseSchema } } },
-      async (request) => {
-        const staff = requireStaff(request, 'provider');
-        const { message, customerId } = await replyToPatient(
-          ctx,
-          staff,
-          request.body.visit_id,
-          request.body.body,
-        );
-        await audit(ctx, staff, {
+    route(
+      app,
+      reviewsApi.sendMessage,
+      {
+        tag,
+        summary: 'Write to the patient about their visit',
+        audit: async ({ body }) => ({
           action: 'message',
           subjectType: 'visit',
-          subjectId: request.body.visit_id,
-          customerId,
-          ip: request.ip,
-        });
-        return { status: 'SUCCESS' as const, message: 'Sent.', data: { message } };
+          subjectId: body.visit_id,
+          customerId: await patientOfVisit(ctx, body.visit_id),
+        }),
       },
+      async ({ session, body }) => ({
+        message: await replyToPatient(ctx, session, body.visit_id, body.body),
+      }),
     );
 
-    // Spec §7 `/risk/assessment/`: for the provider (a staff session), never for patients.
-    app.post(
-      apiPaths.riskAssessment,
-      { schema: { tags, body: VisitRequestSchema, response: { 200: RiskAssessmentResultSchema } } },
-      async (request) => {
-        const staff = requireStaff(request, 'provider');
-        const { flags, customerId } = await riskAssessment(ctx, staff, request.body.visit_id);
-        await audit(ctx, staff, {
+    route(
+      app,
+      reviewsApi.riskAssessment,
+      {
+        tag,
+        summary: "The risk flags a visit's answers raise",
+        audit: async ({ body }) => ({
           action: 'view',
           subjectType: 'risk_assessment',
-          subjectId: request.body.visit_id,
-          customerId,
-          ip: request.ip,
-        });
-        return { status: 'SUCCESS' as const, message: '', data: { flags } };
+          subjectId: body.visit_id,
+          customerId: await patientOfVisit(ctx, body.visit_id),
+        }),
       },
+      async ({ session, body }) => ({ flags: await riskAssessment(ctx, session, body.visit_id) }),
     );
   };
+
+/** The audit subject of a call that answers with the chart. */
+const visitOf = (chart: { visit_id: number; patient: { customer_id: number } }) => ({
+  subjectType: 'visit',
+  subjectId: chart.visit_id,
+  customerId: chart.patient.customer_id,
+});

@@ -1,7 +1,11 @@
 import type { AppContext } from '#server/context.ts';
 import { sessionUser } from '#server/features/auth/auth.service.ts';
-import { sendAsCareTeam, visitThread } from '#server/features/messaging/messaging.service.ts';
-import { markCaptured, markDeclined, visitOrder } from '#server/features/orders/orders.service.ts';
+import { sendAsCareTeam, visitThread } from '#server/features/messages/messages.service.ts';
+import {
+  markCaptured,
+  markDeclined,
+  selectVisitOrder,
+} from '#server/features/orders/orders.visit.queries.ts';
 import type { StaffSession } from '#server/features/staff/staff.service.ts';
 import { queueEmail, sendQueuedSoon } from '#server/features/outbox/outbox.service.ts';
 import { startRefillPlan } from '#server/features/subscriptions/subscriptions.service.ts';
@@ -14,25 +18,28 @@ import {
   type GatewayCall,
   type LedgerRow,
 } from '#server/features/payments/payments.service.ts';
-import { publicIdOf } from '#server/features/uploads/uploads.service.ts';
+import { publicIdOf } from '#server/features/visits/visits.photo-id.ts';
+import { toPreferences } from '#server/features/visits/visits.preferences.ts';
 import {
   chartBase,
   decideVisit,
   questionnaireFor,
   recordPrescription,
   reviewQueue,
-  toPreferences,
   visitAnswersOf,
-} from '#server/features/visits/visits.service.ts';
+} from '#server/features/visits/visits.review.ts';
 import { emailHtml, emailSignature } from '#server/lib/email-layout.ts';
 import { faultPoint } from '#server/lib/faults.ts';
+import { absoluteLink } from '#server/lib/links.ts';
 import { AppError, notFound } from '#server/lib/errors.ts';
 import { ageOn, calendarDateOf } from '#shared/dates.ts';
 import { effectiveAnswers, riskFlags, visibleItems } from '#shared/questionnaires/engine.ts';
 import type { AnswerValue, QuestionnaireItem } from '#shared/questionnaires/format.ts';
+import { paths } from '#shared/paths.ts';
 import { addDays } from '#shared/subscriptions.ts';
 import { stateName } from '#shared/us-states.ts';
-import { programs, treatmentWords, type Chart, type ProgramCategory } from '#shared/telehealth.ts';
+import type { Chart } from '#shared/reviews.ts';
+import { programs, treatmentWords, type ProgramCategory } from '#shared/visits.ts';
 
 /**
  * The provider's side of a visit: a queue of visits waiting in the states they are licensed in
@@ -106,7 +113,7 @@ export async function chart(ctx: AppContext, staff: StaffSession, visitId: numbe
       `Questionnaire ${base.questionnaire_id} ${base.questionnaire_version} is missing`,
     );
   const answers = effectiveAnswers(questionnaire, await visitAnswersOf(ctx, visitId));
-  const order = base.order_id ? await visitOrder(ctx, base.order_id) : undefined;
+  const order = base.order_id ? await selectVisitOrder(ctx.db, base.order_id) : undefined;
   return {
     visit_id: base.id,
     status: base.status,
@@ -170,7 +177,7 @@ export async function approveVisit(
 ): Promise<Chart> {
   const current = await chart(ctx, staff, visitId);
   if (current.status !== 'PENDING_REVIEW')
-    throw new AppError(409, 'VISIT_DECIDED', 'This visit has already been decided.');
+    throw new AppError('VISIT_DECIDED', 'This visit has already been decided.');
   const today = calendarDay(ctx);
   const validity =
     prescription.valid_until <= today
@@ -179,18 +186,17 @@ export async function approveVisit(
         ? 'A prescription is valid for at most a year.'
         : null;
   if (validity)
-    throw new AppError(400, 'VALIDATION', validity, { 'prescription.valid_until': validity });
+    throw new AppError('VALIDATION', validity, { 'prescription.valid_until': validity });
   const order = current.order
-    ? await visitOrder(ctx, (await chartBase(ctx, visitId))?.order_id ?? 0)
+    ? await selectVisitOrder(ctx.db, (await chartBase(ctx, visitId))?.order_id ?? 0)
     : undefined;
   if (!order?.chargeId)
-    throw new AppError(409, 'NO_AUTHORIZATION', 'This visit has no payment to charge.');
+    throw new AppError('NO_AUTHORIZATION', 'This visit has no payment to charge.');
   // Nothing is charged or prescribed for an order that would ship out of the visit's state (one
   // placed before checkout checked it): the prescription is valid only where the patient was seen.
   if (order.shipState !== current.patient.state)
     throw new AppError(
-      409,
-      'SHIPPING_STATE',
+      'SHIP_STATE_MISMATCH',
       `This order ships to ${stateName(order.shipState)}, but the visit is for ${stateName(current.patient.state)}: a prescription can ship only there. Decline the visit, or ask the patient for an address in ${stateName(current.patient.state)}.`,
     );
   const call: GatewayCall = {
@@ -207,10 +213,10 @@ export async function approveVisit(
   const charged = await capture(ctx, call);
   if (!charged.ok) {
     await settleCall(ctx, call.idempotencyKey, outcomeOf(charged));
-    throw new AppError(402, 'CAPTURE_FAILED', charged.message);
+    throw new AppError('CAPTURE_FAILED', charged.message);
   }
   if (!(await completeApproval(ctx, call, charged.chargeId)))
-    throw new AppError(409, 'VISIT_DECIDED', 'This visit has already been decided.');
+    throw new AppError('VISIT_DECIDED', 'This visit has already been decided.');
   return chart(ctx, staff, visitId);
 }
 
@@ -240,14 +246,15 @@ async function completeApproval(
   const visitId = call.visitId ?? 0;
   const { prescription } = call.details as ApprovalDetails;
   const base = await chartBase(ctx, visitId);
-  const order = await visitOrder(ctx, orderId);
+  const order = await selectVisitOrder(ctx.db, orderId);
   if (!base || !order) return false;
   const user = await sessionUser(ctx, order.customerId);
   const approved = await ctx.db.transaction().execute(async (trx) => {
     const tx = { ...ctx, db: trx };
     await settleCall(tx, call.idempotencyKey, { ok: true, ref: chargeId });
-    if (!(await markCaptured(tx, orderId, chargeId))) return false;
-    if (!(await decideAndTellIn(tx, visitId, 'APPROVED', null, user))) return false;
+    if (!(await markCaptured(tx.db, orderId, chargeId, tx.clock.now().toISOString()))) return false;
+    if (!(await decideAndTellIn(tx, visitId, 'APPROVED', null, user, order.orderNumber)))
+      return false;
     const prescriptionId = await recordPrescription(tx, {
       visitId,
       customerId: order.customerId,
@@ -276,7 +283,7 @@ async function completeApproval(
     sendQueuedSoon(ctx);
     return true;
   }
-  const now = await visitOrder(ctx, orderId);
+  const now = await selectVisitOrder(ctx.db, orderId);
   if (now?.chargeId === chargeId && now.paymentStatus !== 'authorized') return true;
   await refundOrphanCharge(ctx, { chargeId, amountCents: order.totalCents, orderId });
   return false;
@@ -320,9 +327,9 @@ export async function declineVisit(
 ): Promise<Chart> {
   const current = await chart(ctx, staff, visitId);
   if (current.status !== 'PENDING_REVIEW')
-    throw new AppError(409, 'VISIT_DECIDED', 'This visit has already been decided.');
+    throw new AppError('VISIT_DECIDED', 'This visit has already been decided.');
   const orderId = (await chartBase(ctx, visitId))?.order_id;
-  const order = orderId ? await visitOrder(ctx, orderId) : undefined;
+  const order = orderId ? await selectVisitOrder(ctx.db, orderId) : undefined;
   const call: GatewayCall = {
     purpose: 'decline',
     idempotencyKey: `decline:${order?.id ?? `visit-${visitId}`}`,
@@ -341,11 +348,11 @@ export async function declineVisit(
       await settleCall(ctx, call.idempotencyKey, outcome);
       // A hold already taken is an approved visit; one that lapsed or was never made declines.
       if (order.paymentStatus === 'paid')
-        throw new AppError(409, 'VISIT_DECIDED', 'This visit has already been decided.');
+        throw new AppError('VISIT_DECIDED', 'This visit has already been decided.');
     }
   }
   if (!(await completeDecline(ctx, call, released)))
-    throw new AppError(409, 'VISIT_DECIDED', 'This visit has already been decided.');
+    throw new AppError('VISIT_DECIDED', 'This visit has already been decided.');
   return chart(ctx, staff, visitId);
 }
 
@@ -366,13 +373,14 @@ async function completeDecline(
   const base = await chartBase(ctx, call.visitId ?? 0);
   if (!base) return false;
   const user = await sessionUser(ctx, base.customer_id);
+  const order = call.orderId ? await selectVisitOrder(ctx.db, call.orderId) : undefined;
   const declined = await ctx.db.transaction().execute(async (trx) => {
     const tx = { ...ctx, db: trx };
     if (released && call.sourceRef)
       await settleCall(tx, call.idempotencyKey, { ok: true, ref: call.sourceRef });
     if (call.orderId !== null && call.orderId !== undefined)
-      await markDeclined(tx, call.orderId, reason);
-    return decideAndTellIn(tx, call.visitId ?? 0, 'DECLINED', reason, user);
+      await markDeclined(tx.db, call.orderId, reason, tx.clock.now().toISOString());
+    return decideAndTellIn(tx, call.visitId ?? 0, 'DECLINED', reason, user, order?.orderNumber);
   });
   if (declined) {
     faultPoint(ctx.env, 'decline:after-commit');
@@ -402,17 +410,23 @@ async function decideAndTellIn(
   status: 'APPROVED' | 'DECLINED',
   reason: string | null,
   user: { first_name: string; email: string },
+  orderNumber: string | undefined,
 ): Promise<boolean> {
   if (!(await decideVisit(tx, visitId, status, reason))) return false;
-  await sendDecision(tx, user);
+  await sendDecision(tx, user, orderNumber);
   return true;
 }
 
-/** No diagnosis or medicine in the e-mail: only that the provider has replied. */
+/**
+ * No diagnosis or medicine in the e-mail: only that the provider has replied. The decision (and a
+ * decline's reason) is shown on the visit's order, so the link opens Orders at that order.
+ */
 async function sendDecision(
   ctx: AppContext,
   user: { first_name: string; email: string },
+  orderNumber: string | undefined,
 ): Promise<void> {
+  const link = absoluteLink(ctx.env, orderNumber ? paths.order(orderNumber) : paths.orders);
   const lines = [
     `Hello ${user.first_name},`,
     'Your provider has reviewed your online visit. Log in to your account to read their reply on the Orders page.',
@@ -420,18 +434,19 @@ async function sendDecision(
   await queueEmail(ctx, {
     to: user.email,
     subject: 'Your provider has replied',
-    text: [...lines, '', ...emailSignature].join('\n'),
-    html: emailHtml(lines, null, 'For your privacy, we never put health details in e-mail.'),
+    text: [...lines, '', `Read their reply: ${link}`, '', ...emailSignature].join('\n'),
+    html: emailHtml(
+      lines,
+      { href: link, label: 'Read their reply' },
+      'For your privacy, we never put health details in e-mail.',
+    ),
   });
 }
 
 /** The visit's conversation, for a provider who may open the chart. */
 export async function visitMessages(ctx: AppContext, staff: StaffSession, visitId: number) {
   const current = await chart(ctx, staff, visitId);
-  return {
-    thread: await visitThread(ctx, visitId, current.patient.customer_id),
-    customerId: current.patient.customer_id,
-  };
+  return visitThread(ctx, visitId, current.patient.customer_id);
 }
 
 /** The provider writes to the patient about the visit. */
@@ -442,17 +457,26 @@ export async function replyToPatient(
   body: string,
 ) {
   const current = await chart(ctx, staff, visitId);
-  const message = await sendAsCareTeam(
+  return sendAsCareTeam(
     ctx,
     staff.staff.id,
     { id: visitId, customerId: current.patient.customer_id },
     body,
   );
-  return { message, customerId: current.patient.customer_id };
 }
 
 /** Spec §7 `/risk/assessment/`: the flags the answers raise, for the provider reviewing the visit. */
 export async function riskAssessment(ctx: AppContext, staff: StaffSession, visitId: number) {
-  const current = await chart(ctx, staff, visitId);
-  return { flags: current.risk_flags, customerId: current.patient.customer_id };
+  return (await chart(ctx, staff, visitId)).risk_flags;
+}
+
+/**
+ * The patient a visit belongs to, for the audit entry of a call whose answer does not name them
+ * (its access was checked by the call itself).
+ */
+export async function patientOfVisit(
+  ctx: AppContext,
+  visitId: number,
+): Promise<number | undefined> {
+  return (await chartBase(ctx, visitId))?.customer_id;
 }

@@ -1,12 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoStaff } from '#server/db/seed-demo.ts';
 import { runBilling } from '#server/features/billing/billing.service.ts';
-import { totpCode, totpStep } from '#server/lib/totp.ts';
-import type { Lander } from '#shared/lander.ts';
+import type { Lander } from '#shared/orders.ts';
+import type { UsStateCode } from '#shared/us-states.ts';
 import type { Subscription } from '#shared/subscriptions.ts';
-import type { Chart } from '#shared/telehealth.ts';
+import type { Chart } from '#shared/reviews.ts';
 import { buildTestApp, testDialect, type TestApp } from '#test/app.ts';
-import { insertCustomer, post, sessionCookie, type TestCustomer } from '#test/factories.ts';
+import {
+  insertCustomer,
+  post,
+  sessionCookie,
+  staffCookie,
+  type TestCustomer,
+} from '#test/factories.ts';
 import { edVisitAtCheckout, submittedEdVisit, visitCheckoutBody } from '#test/visits.ts';
 
 const provider = demoStaff.find((s) => s.role === 'provider')!;
@@ -20,16 +26,8 @@ describe(`provider review (${testDialect})`, () => {
   afterAll(() => t.close());
 
   async function providerCookie(who: (typeof demoStaff)[number] = provider): Promise<string> {
-    // Each code works once; move on a step for every log-in.
     step++;
-    t.clock.advance(31_000);
-    const response = await post(t.app, '/lapi/staff/login/', {
-      email: who.email,
-      password: who.password,
-      code: totpCode(who.totpSecret, totpStep(t.clock.now())),
-    });
-    expect(response.statusCode, response.body).toBe(200);
-    return `pw_staff=${response.cookies.find((c) => c.name === 'pw_staff')?.value}`;
+    return staffCookie(t, who);
   }
 
   const charges = async (status: 'succeeded' | 'authorized' | 'released' | 'failed') =>
@@ -42,7 +40,8 @@ describe(`provider review (${testDialect})`, () => {
         .execute()
     ).length;
 
-  const submitted = (c: TestCustomer, state = 'OR') => submittedEdVisit(t.app, c, state);
+  const submitted = (c: TestCustomer, state: UsStateCode = 'OR') =>
+    submittedEdVisit(t.app, c, state);
 
   it('checkout holds the price on the card without charging it, and the order waits for review', async () => {
     const c = await insertCustomer(t.app);

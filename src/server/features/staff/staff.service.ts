@@ -34,7 +34,7 @@ function toUser(row: q.StaffRow): StaffUser {
 }
 
 const refused = () =>
-  new AppError(401, 'INVALID_CREDENTIALS', 'The email, password or code is incorrect.');
+  new AppError('INVALID_CREDENTIALS', 'The email, password or code is incorrect.');
 
 /**
  * Password and a TOTP code from an authenticator app, each code usable once, on any device. The

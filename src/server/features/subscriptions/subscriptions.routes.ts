@@ -1,85 +1,50 @@
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '#server/context.ts';
-import { requireOwnLeadsId } from '#server/plugins/session.ts';
-import { LeadsRequestSchema } from '#shared/accounts.ts';
-import { apiPaths, v1Success } from '#shared/api.ts';
-import {
-  ShipFrequencySchema,
-  SubscriptionListSchema,
-  SubscriptionUpdateResultSchema,
-  SubscriptionUpdateSchema,
-} from '#shared/subscriptions.ts';
+import { answer, route } from '#server/lib/route.ts';
+import { subscriptionsApi } from '#shared/subscriptions.ts';
 import { changeSubscription, listSubscriptions } from './subscriptions.service.ts';
 
-const tags = ['subscriptions'];
+const tag = 'subscriptions';
 
 export const subscriptionsRoutes =
-  (ctx: AppContext): FastifyPluginAsyncZod =>
+  (ctx: AppContext): FastifyPluginAsync =>
   async (app) => {
-    app.post(
-      apiPaths.subscriptions,
-      {
-        schema: {
-          tags,
-          body: LeadsRequestSchema,
-          response: { 200: v1Success(SubscriptionListSchema) },
-        },
-      },
-      async (request) => {
-        const session = requireOwnLeadsId(request, request.body.leads_id);
-        return {
-          status: 'SUCCESS' as const,
-          message: '',
-          data: { subscriptions: await listSubscriptions(ctx, session.customerId) },
-        };
-      },
+    route(
+      app,
+      subscriptionsApi.subscriptions,
+      { tag, summary: "The customer's subscriptions" },
+      async ({ session }) => ({ subscriptions: await listSubscriptions(ctx, session.customerId) }),
     );
 
-    app.post(
-      apiPaths.subscriptionUpdate,
-      {
-        schema: {
-          tags,
-          body: SubscriptionUpdateSchema,
-          response: { 200: SubscriptionUpdateResultSchema },
-        },
-      },
-      async (request) => {
-        const session = requireOwnLeadsId(request, request.body.leads_id);
+    route(
+      app,
+      subscriptionsApi.subscriptionUpdate,
+      { tag, summary: 'Change a subscription, or preview what a change would do' },
+      async ({ session, body }) => {
         const { subscription, message } = await changeSubscription(
           ctx,
           session,
-          request.body.subscription_id,
-          request.body.change,
-          request.body.preview,
+          body.subscription_id,
+          body.change,
+          body.preview,
         );
-        return {
-          status: 'SUCCESS' as const,
-          message,
-          data: { subscription, preview: request.body.preview },
-        };
+        return answer(message, { subscription, preview: body.preview });
       },
     );
 
-    app.post(
-      apiPaths.shipFrequency,
-      {
-        schema: {
-          tags,
-          body: ShipFrequencySchema,
-          response: { 200: SubscriptionUpdateResultSchema },
-        },
-      },
-      async (request) => {
-        const session = requireOwnLeadsId(request, request.body.leads_id);
+    route(
+      app,
+      subscriptionsApi.shipFrequency,
+      { tag, summary: "Change a subscription's delivery frequency" },
+      async ({ session, body }) => {
         const { subscription, message } = await changeSubscription(
           ctx,
           session,
-          request.body.subscription_id,
-          { action: 'change_frequency', frequency: request.body.frequency },
+          body.subscription_id,
+          { action: 'change_frequency', frequency: body.frequency },
           false,
         );
-        return { status: 'SUCCESS' as const, message, data: { subscription, preview: false } };
+        return answer(message, { subscription, preview: false });
       },
     );
   };

@@ -184,14 +184,14 @@ export async function changeSubscription(
     today(ctx),
     productId === undefined ? {} : { productId },
   );
-  if (!outcome.ok) throw new AppError(400, 'SUBSCRIPTION_REFUSED', outcome.message);
+  if (!outcome.ok) throw new AppError('SUBSCRIPTION_REFUSED', outcome.message);
   const { refill: _unchanged, ...next } = outcome.state;
   // A refill keeps the price agreed at the visit; a supplement takes its offer's current price.
   let unitPriceCents = row.unitPriceCents;
   if (next.productId !== null) {
     const product = await offer(ctx.db, next.productId);
     if (!product)
-      throw new AppError(400, 'SUBSCRIPTION_REFUSED', 'This product is no longer available.');
+      throw new AppError('SUBSCRIPTION_REFUSED', 'This product is no longer available.');
     unitPriceCents = product.priceCents;
   }
   const anchorDay =
@@ -228,7 +228,6 @@ export async function changeSubscription(
   );
   if (!stored)
     throw new AppError(
-      409,
       'SUBSCRIPTION_CHANGED',
       'This subscription just changed. Please review it and try again.',
     );

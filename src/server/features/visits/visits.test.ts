@@ -2,17 +2,19 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { disqualification } from '#shared/questionnaires/engine.ts';
 import type { AnswerValue } from '#shared/questionnaires/format.ts';
 import { latestQuestionnaire } from '#shared/questionnaires/registry.ts';
-import type { PendingOrder, QuestionState } from '#shared/telehealth.ts';
+import type { PendingOrder, QuestionState } from '#shared/visits.ts';
 import { buildTestApp, testDialect, type TestApp } from '#test/app.ts';
 import fs from 'node:fs';
 import path from 'node:path';
 import { insertCustomer, multipartBody, post, type TestCustomer } from '#test/factories.ts';
-import { completeQuestions, jpegWithGps, safeAnswer } from '#test/visits.ts';
+import { completeQuestions, insertProvider, jpegWithGps, safeAnswer } from '#test/visits.ts';
 
 describe(`online visits (${testDialect})`, () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await buildTestApp();
+    // Visits are accepted only where a provider can review them.
+    await insertProvider(t.app, ['CA', 'FL', 'NY', 'OR', 'TX', 'WA']);
   });
   afterAll(() => t.close());
 

@@ -3,12 +3,13 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useForm, useWatch } from 'react-hook-form';
 import { z } from 'zod';
 import { AccountUpdateSchema, formatPhone, type AccountData } from '#shared/accounts.ts';
-import { messages } from '#shared/messages.ts';
+import { messages } from '#shared/wording.ts';
 import { applyApiError } from '#client/components/forms/form-errors.ts';
 import { PasswordField, TextField } from '#client/components/forms/fields.tsx';
 import { SubmitButton } from '#client/components/ui/submit-button.tsx';
 import { showToast } from '#client/components/ui/toast.tsx';
-import { accountKeys, refreshMemberData, updateAccount } from '../accounts.api.ts';
+import { authKeys } from '#client/features/auth/auth.api.ts';
+import { refreshMemberData, updateAccount } from '../accounts.api.ts';
 import { dobForForm } from './account-dates.ts';
 import { AccountSection } from './account-section.tsx';
 import { DobField } from './dob-field.tsx';
@@ -78,7 +79,7 @@ export function AccountDetailsForm({ account }: { account: AccountData }) {
           title: 'Your email was changed',
           description: `We told ${account.email} and logged out your other devices.`,
         });
-        await queryClient.invalidateQueries({ queryKey: accountKeys.sessions });
+        await queryClient.invalidateQueries({ queryKey: authKeys.sessions });
       }
       reset({ ...prospect, current_password: '' });
       await refreshMemberData(queryClient, account.leads_id);

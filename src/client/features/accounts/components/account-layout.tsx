@@ -3,7 +3,7 @@ import { Link, Outlet, useOutletContext } from 'react-router';
 import type { Basics, PatientData } from '#shared/accounts.ts';
 import { limits } from '#shared/constants.ts';
 import { site } from '#shared/site.ts';
-import { LoadError } from '#client/components/ui/load-error.tsx';
+import { QueryView } from '#client/components/ui/query-view.tsx';
 import { Spinner } from '#client/components/ui/spinner.tsx';
 import { useLeadsId } from '#client/lib/app-state.ts';
 import { useViewportAtMost } from '#client/lib/use-viewport.ts';
@@ -38,34 +38,29 @@ export function AccountLayout() {
   const sidebarId = useId();
 
   const closeMenu = () => setMenuOpen(false);
-  const failed = basics.error ?? patientData.error;
-
-  let content: ReactNode;
-  if (failed) {
-    content = (
-      <LoadError
-        message={failed.message}
-        onRetry={() => {
-          if (basics.isError) void basics.refetch();
-          if (patientData.isError) void patientData.refetch();
-        }}
-      />
-    );
-  } else if (!basics.data || !patientData.data) {
-    content = <Spinner block label="Loading your account…" />;
-  } else {
-    const memberData: MemberData = {
-      leadsId,
-      basics: basics.data,
-      patientData: patientData.data,
-    };
-    // The page's code may still be downloading: the sidebar stays while it does.
-    content = (
-      <Suspense fallback={<Spinner screen label="Loading the page…" />}>
-        <Outlet context={memberData} />
-      </Suspense>
-    );
-  }
+  const loading = 'Loading your account…';
+  const content = (
+    <QueryView query={basics} loading={loading}>
+      {(loadedBasics) => (
+        <QueryView query={patientData} loading={loading}>
+          {(loadedPatientData) => (
+            // The page's code may still be downloading: the sidebar stays while it does.
+            <Suspense fallback={<Spinner screen label="Loading the page…" />}>
+              <Outlet
+                context={
+                  {
+                    leadsId,
+                    basics: loadedBasics,
+                    patientData: loadedPatientData,
+                  } satisfies MemberData
+                }
+              />
+            </Suspense>
+          )}
+        </QueryView>
+      )}
+    </QueryView>
+  );
 
   const sidebarHidden = collapsed && !menuOpen;
   return (

@@ -4,10 +4,16 @@ import { useState, type FormEvent } from 'react';
 import { Controller, useForm, type FieldErrors, type UseFormRegister } from 'react-hook-form';
 import type { z } from 'zod';
 import { AddressPayloadSchema, formatPhone, type AccountData } from '#shared/accounts.ts';
-import { messages } from '#shared/messages.ts';
+import { messages } from '#shared/wording.ts';
 import { usStates } from '#shared/us-states.ts';
 import { applyApiError } from '#client/components/forms/form-errors.ts';
-import { CheckboxField, SelectField, TextField } from '#client/components/forms/fields.tsx';
+import {
+  CheckboxField,
+  Fieldset,
+  FlagField,
+  SelectField,
+  TextField,
+} from '#client/components/forms/fields.tsx';
 import { SubmitButton } from '#client/components/ui/submit-button.tsx';
 import { showToast } from '#client/components/ui/toast.tsx';
 import { refreshMemberData, saveAddress } from '../accounts.api.ts';
@@ -55,8 +61,7 @@ function AddressFields({
   const name = <T extends 'address' | 'address2' | 'city' | 'state' | 'zip'>(field: T) =>
     `${prefix}${field}` as const;
   return (
-    <fieldset>
-      <legend className="font-sans text-base font-semibold text-ink">{legend}</legend>
+    <Fieldset legend={legend}>
       <div className="mt-3 grid gap-5 sm:grid-cols-6">
         <TextField
           label="Street address"
@@ -103,7 +108,7 @@ function AddressFields({
           {...register(name('zip'))}
         />
       </div>
-    </fieldset>
+    </Fieldset>
   );
 }
 
@@ -210,13 +215,9 @@ export function AddressForm({ account }: { account: AccountData }) {
           control={control}
           name="smsallow"
           render={({ field, fieldState }) => (
-            <CheckboxField
+            <FlagField
               label="Text me about my orders, deliveries and visits. Message and data rates may apply; reply STOP to opt out."
-              name={field.name}
-              ref={field.ref}
-              checked={field.value === 1}
-              onBlur={field.onBlur}
-              onChange={(event) => field.onChange(event.target.checked ? 1 : 0)}
+              {...field}
               error={fieldState.error?.message}
             />
           )}

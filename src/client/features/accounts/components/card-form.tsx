@@ -4,7 +4,7 @@ import { Controller, useForm } from 'react-hook-form';
 import { CardPayloadSchema, type CardSummary } from '#shared/accounts.ts';
 import { CardFields } from '#client/components/forms/card-fields.tsx';
 import { applyApiError } from '#client/components/forms/form-errors.ts';
-import { CheckboxField, FormAlert } from '#client/components/forms/fields.tsx';
+import { CheckboxField, FlagField, FormAlert } from '#client/components/forms/fields.tsx';
 import { SubmitButton } from '#client/components/ui/submit-button.tsx';
 import { ApiError } from '#client/lib/api.ts';
 import { updateCard } from '../accounts.api.ts';
@@ -68,14 +68,7 @@ export function CardForm({ hasShippingAddress, onSaved }: CardFormProps) {
           control={control}
           name="shipping"
           render={({ field }) => (
-            <CheckboxField
-              label="Use my shipping address as the billing address"
-              name={field.name}
-              ref={field.ref}
-              checked={field.value === 1}
-              onBlur={field.onBlur}
-              onChange={(event) => field.onChange(event.target.checked ? 1 : 0)}
-            />
+            <FlagField label="Use my shipping address as the billing address" {...field} />
           )}
         />
       ) : null}

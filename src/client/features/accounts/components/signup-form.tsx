@@ -3,7 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link } from 'react-router';
-import { SignupSchema } from '#shared/accounts.ts';
+import { accountsApi, SignupSchema } from '#shared/accounts.ts';
 import { applyApiError } from '#client/components/forms/form-errors.ts';
 import {
   CheckboxField,
@@ -15,9 +15,9 @@ import { textLinkClass } from '#client/components/ui/button.ts';
 import { SubmitButton } from '#client/components/ui/submit-button.tsx';
 import { showToast } from '#client/components/ui/toast.tsx';
 import { rememberSessionWithCart } from '#client/features/cart/cart.api.ts';
-import { ApiError } from '#client/lib/api.ts';
+import { failedWith } from '#client/lib/api.ts';
 import { getAppState } from '#client/lib/app-state.ts';
-import { storedClickId } from '#client/lib/clicks.ts';
+import { storedClickId } from '#client/features/clicks/clicks.ts';
 import { paths } from '#shared/paths.ts';
 import { signUp } from '../accounts.api.ts';
 import { DobField } from './dob-field.tsx';
@@ -87,7 +87,7 @@ export function SignupForm({ submitLabel, emailTakenHelp }: SignupFormProps) {
       showToast({ kind: 'success', title: `Welcome to Pairwell, ${result.user.first_name}` });
     } catch (error) {
       const outcome = applyApiError(error, setError, fieldNames);
-      const emailTaken = error instanceof ApiError && error.code === 'EMAIL_TAKEN';
+      const emailTaken = failedWith(error, accountsApi.accountCreate, 'EMAIL_TAKEN');
       if (!outcome.placed || emailTaken) setAlert({ message: outcome.message, emailTaken });
     }
   });

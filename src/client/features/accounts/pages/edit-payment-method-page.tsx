@@ -1,8 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import type { AccountData } from '#shared/accounts.ts';
-import { LoadError } from '#client/components/ui/load-error.tsx';
-import { Spinner } from '#client/components/ui/spinner.tsx';
+import { QueryView } from '#client/components/ui/query-view.tsx';
 import { showToast } from '#client/components/ui/toast.tsx';
 import { paths } from '#shared/paths.ts';
 import { accountKeys, refreshMemberData, useAccountData } from '../accounts.api.ts';
@@ -25,34 +24,33 @@ export function EditPaymentMethodPage() {
         subtitle="The new card is used for your next order and every active subscription."
         link={{ to: paths.accounts, label: 'Back to Accounts' }}
       />
-      {account.isPending ? (
-        <Spinner block label="Loading your payment method…" />
-      ) : account.isError ? (
-        <LoadError message={account.error.message} onRetry={() => void account.refetch()} />
-      ) : (
-        <div className="space-y-6">
-          <AccountSection id="current-card" title="Card on file">
-            <PaymentCard card={account.data.card} />
-          </AccountSection>
-          <AccountSection id="new-card" title="New card">
-            <CardForm
-              hasShippingAddress={account.data.shipping !== null}
-              onSaved={async (card) => {
-                queryClient.setQueryData<AccountData>(accountKeys.accountData(leadsId), (data) =>
-                  data ? { ...data, card } : data,
-                );
-                showToast({
-                  kind: 'success',
-                  title: 'Payment method updated',
-                  description: `${card.brand} ending in ${card.last4} is now your card on file.`,
-                });
-                void refreshMemberData(queryClient, leadsId);
-                await navigate(paths.accounts);
-              }}
-            />
-          </AccountSection>
-        </div>
-      )}
+      <QueryView query={account} loading="Loading your payment method…">
+        {(data) => (
+          <div className="space-y-6">
+            <AccountSection id="current-card" title="Card on file">
+              <PaymentCard card={data.card} />
+            </AccountSection>
+            <AccountSection id="new-card" title="New card">
+              <CardForm
+                hasShippingAddress={data.shipping !== null}
+                onSaved={async (card) => {
+                  queryClient.setQueryData<AccountData>(
+                    accountKeys.accountData(leadsId),
+                    (cached) => (cached ? { ...cached, card } : cached),
+                  );
+                  showToast({
+                    kind: 'success',
+                    title: 'Payment method updated',
+                    description: `${card.brand} ending in ${card.last4} is now your card on file.`,
+                  });
+                  void refreshMemberData(queryClient, leadsId);
+                  await navigate(paths.accounts);
+                }}
+              />
+            </AccountSection>
+          </div>
+        )}
+      </QueryView>
     </>
   );
 }

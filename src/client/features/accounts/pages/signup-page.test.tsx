@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { clearToasts } from '#client/components/ui/toast.tsx';
 import { getAppState, resetAppStateForTests } from '#client/lib/app-state.ts';
 import { failure, LocationProbe, ok, renderRoutes, stubApi } from '#client/testing/render-app.tsx';
-import { PublicOnlyRoute } from '../components/route-guards.tsx';
+import { PublicOnlyRoute } from '#client/features/auth/components/route-guards.tsx';
 import { SignupPage } from './signup-page.tsx';
 
 const routes = [

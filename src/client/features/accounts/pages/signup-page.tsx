@@ -1,7 +1,7 @@
 import { Link } from 'react-router';
 import { textLinkClass } from '#client/components/ui/button.ts';
 import { paths } from '#shared/paths.ts';
-import { AuthCard } from '../components/auth-card.tsx';
+import { AuthCard } from '#client/features/auth/components/auth-card.tsx';
 import { SignupForm } from '../components/signup-form.tsx';
 
 /**

@@ -4,9 +4,9 @@ import { site } from '#shared/site.ts';
 import { buttonClass } from '#client/components/ui/button.ts';
 import { paths } from '#shared/paths.ts';
 import { restoreEmail } from '../accounts.api.ts';
-import { AuthCard } from '../components/auth-card.tsx';
-import { OneTimeLinkAction } from '../components/one-time-link-action.tsx';
-import { forgetSession } from '../session.api.ts';
+import { AuthCard } from '#client/features/auth/components/auth-card.tsx';
+import { OneTimeLinkAction } from '#client/features/auth/components/one-time-link-action.tsx';
+import { forgetSession } from '#client/features/auth/session.api.ts';
 
 /**
  * /undo-email-change?id=<token>: the link e-mailed to the old address after an e-mail change.

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
+import { bottlesText } from '#shared/catalog.ts';
 import { formatCents, priceLabel } from '#shared/money.ts';
 import { showToast } from '#client/components/ui/toast.tsx';
 import { paths } from '#shared/paths.ts';
@@ -14,7 +15,10 @@ interface CartLineRowProps {
   onNavigate?: (() => void) | undefined;
 }
 
-/** One cart line: picture, name, price label, dose, quantity, line total and Remove. */
+/**
+ * One cart line: picture, name, price label, dose, quantity, line total and Remove. A line whose
+ * quantity is fixed (a plan, the bundle) says the bottles it brings instead of a bare count.
+ */
 export function CartLineRow({ line, onQuantity, onRemove, onNavigate }: CartLineRowProps) {
   const [busy, setBusy] = useState(false);
 
@@ -78,7 +82,7 @@ export function CartLineRow({ line, onQuantity, onRemove, onNavigate }: CartLine
               onChange={(next) => void run(() => onQuantity(line.product_id, next))}
             />
           ) : (
-            <p className="text-sm text-muted">Quantity: {line.quantity}</p>
+            <p className="text-sm text-muted">{bottlesText(line, line.quantity)}</p>
           )}
           <button
             type="button"

@@ -1,4 +1,5 @@
 import { useId, useState, type FormEvent } from 'react';
+import { stacks } from '#shared/cart.ts';
 import type { Frequency, ProductLine } from '#shared/catalog.ts';
 import { priceLabel } from '#shared/money.ts';
 import { FormAlert } from '#client/components/forms/fields.tsx';
@@ -43,7 +44,7 @@ export function PurchaseOptions({ line, compact = false }: PurchaseOptionsProps)
 
   const selected = offers.find((offer) => offer.product_id === selectedId) ?? offers[0];
   if (!selected) return null;
-  const withQuantity = selected.quantity_supported && selected.frequency === 'ONE_TIME';
+  const withQuantity = stacks(selected);
   const inCart = cart.lines.find((l) => l.product_id === selected.product_id)?.quantity ?? null;
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {

@@ -1,13 +1,13 @@
 import { useEffect, useRef } from 'react';
 import { Link, useParams } from 'react-router';
-import { headlineOffer, type ProductLine } from '#shared/catalog.ts';
+import { catalogApi, headlineOffer, type ProductLine } from '#shared/catalog.ts';
 import { priceLabel } from '#shared/money.ts';
 import { site } from '#shared/site.ts';
 import { LoadError } from '#client/components/ui/load-error.tsx';
 import { Spinner } from '#client/components/ui/spinner.tsx';
 import { textLinkClass } from '#client/components/ui/button.ts';
 import { trackViewItem } from '#client/lib/analytics.ts';
-import { ApiError } from '#client/lib/api.ts';
+import { failedWith } from '#client/lib/api.ts';
 import { NotFoundPage } from '#client/features/errors/pages/not-found-page.tsx';
 import { paths } from '#shared/paths.ts';
 import { useCatalog, useProductLine } from '../catalog.api.ts';
@@ -67,7 +67,7 @@ export function ProductPage() {
 
   if (product.isPending) return <Spinner screen label="Loading the product…" />;
   if (product.isError) {
-    if (product.error instanceof ApiError && product.error.status === 404) return <NotFoundPage />;
+    if (failedWith(product.error, catalogApi.product, 'NOT_FOUND')) return <NotFoundPage />;
     return (
       <div className="container-page py-12">
         <LoadError message={product.error.message} onRetry={() => void product.refetch()} />

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { showToast } from '#client/components/ui/toast.tsx';
-import { LoginForm } from '#client/features/accounts/components/login-form.tsx';
+import { LoginForm } from '#client/features/auth/components/login-form.tsx';
 import { SignupForm } from '#client/features/accounts/components/signup-form.tsx';
 
 const choiceClass = (chosen: boolean) =>

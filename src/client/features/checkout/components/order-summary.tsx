@@ -1,11 +1,15 @@
 import { Link } from 'react-router';
+import { bottlesPerDelivery, bottlesText } from '#shared/catalog.ts';
 import { formatCents, priceLabel } from '#shared/money.ts';
 import { textLinkClass } from '#client/components/ui/button.ts';
 import { CartTotals } from '#client/features/cart/components/cart-totals.tsx';
 import type { CartView } from '#client/features/cart/use-cart.ts';
 import { paths } from '#shared/paths.ts';
 
-/** The checkout's order summary: each line, the totals and a way back to the cart. */
+/**
+ * The checkout's order summary: each line (its price and the bottles it brings, which its badge
+ * counts), the totals and a way back to the cart.
+ */
 export function OrderSummary({ cart }: { cart: CartView }) {
   return (
     <div className="space-y-5">
@@ -24,7 +28,7 @@ export function OrderSummary({ cart }: { cart: CartView }) {
                 aria-hidden="true"
                 className="absolute -right-1.5 -top-1.5 grid min-w-5 place-items-center rounded-full bg-ink-soft px-1 text-[0.6875rem] font-bold leading-5 text-white"
               >
-                {line.quantity}
+                {bottlesPerDelivery(line, line.quantity)}
               </span>
             </span>
             <span className="min-w-0 flex-1">
@@ -32,8 +36,10 @@ export function OrderSummary({ cart }: { cart: CartView }) {
                 {line.name}
               </span>
               <span className="block text-sm text-ink-soft">
-                <span className="sr-only">Quantity {line.quantity}, </span>
                 {priceLabel(line.unitCents, line.frequency)}
+                <span aria-hidden="true"> · </span>
+                <span className="sr-only">, </span>
+                {bottlesText(line, line.quantity)}
               </span>
             </span>
             <span className="shrink-0 text-[0.9375rem] font-semibold tabular-nums text-ink">

@@ -1,6 +1,8 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
+import { lineTotal, orderDiscount } from '#shared/cart.ts';
+import { bottlesText } from '#shared/catalog.ts';
 import { cacheKeys } from '#shared/constants.ts';
 import { formatCents, priceLabel } from '#shared/money.ts';
 import { site } from '#shared/site.ts';
@@ -46,8 +48,7 @@ export function CompletePage() {
   }
 
   const count = order.items.reduce((sum, item) => sum + item.quantity, 0);
-  const subtotal = order.items.reduce((sum, item) => sum + item.price_cents * item.quantity, 0);
-  const discount = subtotal - order.total_cents;
+  const discount = orderDiscount(order.items, order.total_cents);
   const steps = [
     {
       title: 'Confirmation by e-mail',
@@ -119,11 +120,12 @@ export function CompletePage() {
                   <span className="min-w-0">
                     <span className="block font-medium text-ink">{item.name}</span>
                     <span className="block text-sm text-ink-soft">
-                      {item.quantity} × {priceLabel(item.price_cents, item.frequency)}
+                      {bottlesText(item, item.quantity)} ·{' '}
+                      {priceLabel(item.price_cents, item.frequency)}
                     </span>
                   </span>
                   <span className="shrink-0 tabular-nums text-ink">
-                    {formatCents(item.price_cents * item.quantity)}
+                    {formatCents(lineTotal(item))}
                   </span>
                 </li>
               ))}

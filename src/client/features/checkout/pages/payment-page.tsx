@@ -3,33 +3,31 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { Link, Navigate, useNavigate } from 'react-router';
-import { z } from 'zod';
+import type { CardSummary } from '#shared/accounts.ts';
 import {
-  AddressInputSchema,
-  CardCvvSchema,
-  CardExpirySchema,
-  CardNumberSchema,
-  PaymentConsentSchema,
-  type CardSummary,
-} from '#shared/accounts.ts';
-import type { PlaceOrder } from '#shared/checkout.ts';
+  blankPaymentForm,
+  checkoutApi,
+  paymentOfForm,
+  PaymentFormSchema,
+  type PaymentForm,
+  type PlaceOrder,
+} from '#shared/checkout.ts';
 import { formatCents } from '#shared/money.ts';
 import { usStates } from '#shared/us-states.ts';
-import { CardFields } from '#client/components/forms/card-fields.tsx';
 import { applyApiError } from '#client/components/forms/form-errors.ts';
-import { CheckboxField, FormAlert } from '#client/components/forms/fields.tsx';
+import { CheckboxField, Fieldset, FormAlert } from '#client/components/forms/fields.tsx';
+import { PaymentFieldset } from '#client/components/forms/payment-fieldset.tsx';
 import { textLinkClass } from '#client/components/ui/button.ts';
 import { Spinner } from '#client/components/ui/spinner.tsx';
 import { SubmitButton } from '#client/components/ui/submit-button.tsx';
 import { useAccountData } from '#client/features/accounts/accounts.api.ts';
-import { forgetSession, isUnauthenticated } from '#client/features/accounts/session.api.ts';
-import { cardExpiry } from '#client/features/accounts/components/payment-card.tsx';
+import { forgetSession, isUnauthenticated } from '#client/features/auth/session.api.ts';
 import { cartKey } from '#client/features/cart/cart.api.ts';
 import { useCart, useIsMember } from '#client/features/cart/use-cart.ts';
 import { trackPurchase } from '#client/lib/analytics.ts';
-import { ApiError } from '#client/lib/api.ts';
+import { ApiError, failedWith } from '#client/lib/api.ts';
 import { useLeadsId } from '#client/lib/app-state.ts';
-import { storedClickId } from '#client/lib/clicks.ts';
+import { storedClickId } from '#client/features/clicks/clicks.ts';
 import { paths } from '#shared/paths.ts';
 import { placeOrder } from '../checkout.api.ts';
 import {
@@ -42,53 +40,6 @@ import {
 import { AddressFields } from '../components/address-fields.tsx';
 import { useCheckoutStepEvent } from '../use-checkout-step.ts';
 import { stepCardClass } from './shipping-page.tsx';
-
-const AddressTextSchema = z.object({
-  address: z.string(),
-  address2: z.string(),
-  city: z.string(),
-  state: z.string(),
-  zip: z.string(),
-});
-
-/**
- * Step 3's form. Each part is checked with the shared schema of spec §5 (card, address, consent),
- * and only the parts in use: the card fields for a new card, the billing address when it is not
- * the shipping address.
- */
-export const PaymentFormSchema = z
-  .object({
-    method: z.enum(['saved', 'card']),
-    ccnum: z.string(),
-    ccexp: z.string(),
-    cccvv: z.string(),
-    billingSame: z.boolean(),
-    billing: AddressTextSchema,
-    consent: z.boolean(),
-  })
-  .superRefine((form, ctx) => {
-    const check = (schema: z.ZodType, value: unknown, path: (string | number)[]) => {
-      const result = schema.safeParse(value);
-      if (result.success) return;
-      for (const issue of result.error.issues)
-        ctx.addIssue({
-          code: 'custom',
-          message: issue.message,
-          path: [
-            ...path,
-            ...issue.path.map((part) => (typeof part === 'number' ? part : String(part))),
-          ],
-        });
-    };
-    if (form.method === 'card') {
-      check(CardNumberSchema, form.ccnum, ['ccnum']);
-      check(CardExpirySchema, form.ccexp, ['ccexp']);
-      check(CardCvvSchema, form.cccvv, ['cccvv']);
-    }
-    if (!form.billingSame) check(AddressInputSchema, form.billing, ['billing']);
-    check(PaymentConsentSchema, form.consent, ['consent']);
-  });
-export type PaymentForm = z.infer<typeof PaymentFormSchema>;
 
 const fieldNames = [
   'ccnum',
@@ -108,17 +59,7 @@ export function placeOrderBody(form: PaymentForm, shipping: Shipping): PlaceOrde
   return {
     idempotency_key: checkoutKey(),
     shipping,
-    billing: form.billingSame ? null : AddressInputSchema.parse(form.billing),
-    payment:
-      form.method === 'card'
-        ? {
-            method: 'card',
-            ccnum: CardNumberSchema.parse(form.ccnum),
-            ccexp: form.ccexp.trim(),
-            cccvv: form.cccvv.trim(),
-          }
-        : { method: 'saved' },
-    consent: true,
+    ...paymentOfForm(form),
     ...(clickId ? { click_id: clickId } : {}),
   };
 }
@@ -150,9 +91,6 @@ function ShipTo({ shipping }: { shipping: Shipping }) {
   );
 }
 
-const methodClass =
-  'flex cursor-pointer items-center gap-3 rounded-2xl border border-line bg-white px-4 py-3 transition-colors hover:border-accent-400 has-checked:border-accent-600 has-checked:bg-accent-50 has-checked:ring-1 has-checked:ring-accent-600';
-
 interface PaymentFormProps {
   shipping: Shipping;
   card: CardSummary | null;
@@ -175,15 +113,7 @@ function PaymentFormView({ shipping, card, totalCents, subscriptions }: PaymentF
     formState: { errors, isSubmitting },
   } = useForm({
     resolver: zodResolver(PaymentFormSchema),
-    defaultValues: {
-      method: savedUsable ? ('saved' as const) : ('card' as const),
-      ccnum: '',
-      ccexp: '',
-      cccvv: '',
-      billingSame: true,
-      billing: { address: '', address2: '', city: '', state: '', zip: '' },
-      consent: false,
-    },
+    defaultValues: blankPaymentForm(savedUsable),
   });
   const method = useWatch({ control, name: 'method' });
   const billingSame = useWatch({ control, name: 'billingSame' });
@@ -210,13 +140,13 @@ function PaymentFormView({ shipping, card, totalCents, subscriptions }: PaymentF
       // would empty the cart under this page and send the customer to the shop.
       await navigate(paths.checkoutComplete, { replace: true });
     } catch (error) {
-      if (error instanceof ApiError && error.code === 'CARD_DECLINED') {
+      if (failedWith(error, checkoutApi.placeOrder, 'CARD_DECLINED')) {
         // The gateway's reason, once, where the customer is looking; the next try is a new attempt.
         forgetCheckoutKey();
         setAlert({ message: error.message, shipping: false });
       } else if (isUnauthenticated(error)) {
         forgetSession(queryClient);
-      } else if (error instanceof ApiError && error.code === 'EMPTY_CART') {
+      } else if (failedWith(error, checkoutApi.placeOrder, 'EMPTY_CART')) {
         await queryClient.invalidateQueries({ queryKey: cartKey });
       } else {
         const outcome = applyApiError(error, setError, fieldNames);
@@ -235,63 +165,24 @@ function PaymentFormView({ shipping, card, totalCents, subscriptions }: PaymentF
     <form onSubmit={(event) => void handleSubmit(place)(event)} noValidate className="space-y-6">
       <ShipTo shipping={shipping} />
 
-      <fieldset>
-        <legend className="font-sans text-base font-semibold text-ink">Pay with</legend>
-        {savedUsable ? (
-          <div className="mt-3 grid gap-2.5">
-            <label className={methodClass}>
-              <input
-                type="radio"
-                value="saved"
-                className="size-5 shrink-0 accent-accent-700"
-                {...methodField}
-              />
-              <span className="min-w-0 flex-1">
-                <span className="block font-semibold text-ink">
-                  {card.brand} <span aria-hidden="true">••••</span>
-                  <span className="sr-only">ending in</span> {card.last4}
-                </span>
-                <span className="block text-sm text-ink-soft">
-                  Your saved card, expires {cardExpiry(card)}
-                </span>
-              </span>
-            </label>
-            <label className={methodClass}>
-              <input
-                type="radio"
-                value="card"
-                className="size-5 shrink-0 accent-accent-700"
-                {...methodField}
-              />
-              <span className="font-semibold text-ink">A new card</span>
-            </label>
-          </div>
-        ) : card?.expired ? (
-          <p className="mt-2 text-sm text-ink-soft">
-            Your saved card ({card.brand} ending in {card.last4}) has expired. Please enter a new
-            card.
-          </p>
-        ) : null}
-        {method === 'card' ? (
-          <div className="mt-4 space-y-5">
-            <CardFields
-              fields={{ ccnum: cardNumber, ccexp: expiry, cccvv: register('cccvv') }}
-              errors={{
-                ccnum: errors.ccnum?.message,
-                ccexp: errors.ccexp?.message,
-                cccvv: errors.cccvv?.message,
-              }}
-            />
-            <p className="text-sm text-muted">
-              This card is saved as your card on file for this order and your subscriptions. We keep
-              only its brand, last four digits and expiry date.
-            </p>
-          </div>
-        ) : null}
-      </fieldset>
+      <PaymentFieldset
+        card={card}
+        method={method}
+        fields={{
+          method: methodField,
+          ccnum: cardNumber,
+          ccexp: expiry,
+          cccvv: register('cccvv'),
+        }}
+        errors={{
+          ccnum: errors.ccnum?.message,
+          ccexp: errors.ccexp?.message,
+          cccvv: errors.cccvv?.message,
+        }}
+        newCardNote="This card is saved as your card on file for this order and your subscriptions. We keep only its brand, last four digits and expiry date."
+      />
 
-      <fieldset className="space-y-4">
-        <legend className="font-sans text-base font-semibold text-ink">Billing address</legend>
+      <Fieldset legend="Billing address" className="space-y-4">
         <CheckboxField label="Same as the shipping address" {...register('billingSame')} />
         {billingSame ? null : (
           <AddressFields
@@ -306,7 +197,7 @@ function PaymentFormView({ shipping, card, totalCents, subscriptions }: PaymentF
             }}
           />
         )}
-      </fieldset>
+      </Fieldset>
 
       <div className="border-t border-line pt-6">
         <CheckboxField

@@ -1,4 +1,4 @@
-import { messages } from '#shared/messages.ts';
+import { messages } from '#shared/wording.ts';
 import { site } from '#shared/site.ts';
 import { buttonClass } from '#client/components/ui/button.ts';
 

@@ -4,8 +4,8 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
 import { dateFormats } from '#shared/constants.ts';
-import { messages as siteMessages } from '#shared/messages.ts';
-import type { Message } from '#shared/messaging.ts';
+import { messages as siteMessages } from '#shared/wording.ts';
+import { MessageBodySchema, type Message } from '#shared/messages.ts';
 import { FieldError, FormAlert, inputClass } from '#client/components/forms/fields.tsx';
 import { applyApiError } from '#client/components/forms/form-errors.ts';
 import { SubmitButton } from '#client/components/ui/submit-button.tsx';
@@ -61,13 +61,7 @@ export function MessageList({
   );
 }
 
-const ReplySchema = z.object({
-  body: z
-    .string()
-    .trim()
-    .min(1, 'Write a message')
-    .max(4000, 'Messages can be up to 4,000 characters'),
-});
+const ReplySchema = z.object({ body: MessageBodySchema });
 
 /**
  * Writes a message. `onSend` resolves when the server has it; its field messages land on the box.

@@ -4,12 +4,11 @@ import { useEffect, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useSearchParams } from 'react-router';
 import { z } from 'zod';
-import type { Thread } from '#shared/messaging.ts';
+import { MessageBodySchema, SubjectSchema, type Thread } from '#shared/messages.ts';
 import { FieldError, FormAlert, TextField, inputClass } from '#client/components/forms/fields.tsx';
 import { applyApiError } from '#client/components/forms/form-errors.ts';
 import { buttonClass, textLinkClass } from '#client/components/ui/button.ts';
-import { LoadError } from '#client/components/ui/load-error.tsx';
-import { Spinner } from '#client/components/ui/spinner.tsx';
+import { QueryView } from '#client/components/ui/query-view.tsx';
 import { SubmitButton } from '#client/components/ui/submit-button.tsx';
 import { showToast } from '#client/components/ui/toast.tsx';
 import {
@@ -48,8 +47,6 @@ export function MessagesPage() {
   const aboutOrder = params.get('order');
   const [composing, setComposing] = useState(aboutOrder !== null);
   const selectedId = Number(params.get('thread'));
-  const list = threads.data?.threads ?? [];
-  const selected = list.find((thread) => thread.id === selectedId) ?? null;
 
   const open = (id: number | null) => {
     setComposing(false);
@@ -59,84 +56,87 @@ export function MessagesPage() {
   return (
     <>
       <AccountHeader title="Messages" subtitle="Write to your care team and read their replies." />
-      {threads.isPending ? (
-        <Spinner block label="Loading your messages…" />
-      ) : threads.isError ? (
-        <LoadError message={threads.error.message} onRetry={() => void threads.refetch()} />
-      ) : (
-        <div className="grid gap-5 lg:grid-cols-[20rem_minmax(0,1fr)] lg:items-start">
-          <section
-            aria-labelledby="conversations-title"
-            className={`${cardClass} ${selected || composing ? 'hidden lg:block' : ''}`}
-          >
-            <div className="flex flex-wrap items-center justify-between gap-3">
-              <h2 id="conversations-title" className="text-xl text-ink">
-                Conversations
-              </h2>
-              <button
-                type="button"
-                className={buttonClass('secondary')}
-                onClick={() => {
-                  setParams({});
-                  setComposing(true);
-                }}
+      <QueryView query={threads} loading="Loading your messages…">
+        {({ threads: list }) => {
+          const selected = list.find((thread) => thread.id === selectedId) ?? null;
+          return (
+            <div className="grid gap-5 lg:grid-cols-[20rem_minmax(0,1fr)] lg:items-start">
+              <section
+                aria-labelledby="conversations-title"
+                className={`${cardClass} ${selected || composing ? 'hidden lg:block' : ''}`}
               >
-                New message
-              </button>
-            </div>
-            {list.length === 0 ? (
-              <p className="mt-4 text-[0.9375rem] text-ink-soft">
-                You have no messages yet. Your care team writes here about your visits, and you can
-                write to them any time.
-              </p>
-            ) : (
-              <ul className="mt-4 divide-y divide-line">
-                {list.map((thread) => (
-                  <li key={thread.id}>
-                    <button
-                      type="button"
-                      aria-current={thread.id === selected?.id ? 'true' : undefined}
-                      onClick={() => open(thread.id)}
-                      className={`flex min-h-11 w-full items-start justify-between gap-3 rounded-xl px-2 py-3 text-left hover:bg-accent-50 ${
-                        thread.id === selected?.id ? 'bg-accent-50' : ''
-                      }`}
-                    >
-                      <span className="min-w-0">
-                        <span
-                          className={`block truncate text-ink ${thread.unread > 0 ? 'font-semibold' : ''}`}
+                <div className="flex flex-wrap items-center justify-between gap-3">
+                  <h2 id="conversations-title" className="text-xl text-ink">
+                    Conversations
+                  </h2>
+                  <button
+                    type="button"
+                    className={buttonClass('secondary')}
+                    onClick={() => {
+                      setParams({});
+                      setComposing(true);
+                    }}
+                  >
+                    New message
+                  </button>
+                </div>
+                {list.length === 0 ? (
+                  <p className="mt-4 text-[0.9375rem] text-ink-soft">
+                    You have no messages yet. Your care team writes here about your visits, and you
+                    can write to them any time.
+                  </p>
+                ) : (
+                  <ul className="mt-4 divide-y divide-line">
+                    {list.map((thread) => (
+                      <li key={thread.id}>
+                        <button
+                          type="button"
+                          aria-current={thread.id === selected?.id ? 'true' : undefined}
+                          onClick={() => open(thread.id)}
+                          className={`flex min-h-11 w-full items-start justify-between gap-3 rounded-xl px-2 py-3 text-left hover:bg-accent-50 ${
+                            thread.id === selected?.id ? 'bg-accent-50' : ''
+                          }`}
                         >
-                          {thread.subject}
-                        </span>
-                        <span className="block text-sm text-muted">
-                          <time dateTime={thread.updated_at}>{messageTime(thread.updated_at)}</time>
-                        </span>
-                      </span>
-                      {thread.unread > 0 ? (
-                        <span className="shrink-0 rounded-full bg-accent-700 px-2 py-0.5 text-sm font-semibold text-white">
-                          {thread.unread}
-                          <span className="sr-only"> unread</span>
-                        </span>
-                      ) : null}
-                    </button>
-                  </li>
-                ))}
-              </ul>
-            )}
-          </section>
-          {composing ? (
-            <NewConversation
-              leadsId={leadsId}
-              orderNumber={aboutOrder}
-              onCancel={() => setComposing(false)}
-              onSent={(threadId) => open(threadId)}
-            />
-          ) : selected ? (
-            <ThreadView leadsId={leadsId} thread={selected} onBack={() => open(null)} />
-          ) : list.length > 0 ? (
-            <p className="hidden text-ink-soft lg:block">Choose a conversation to read it.</p>
-          ) : null}
-        </div>
-      )}
+                          <span className="min-w-0">
+                            <span
+                              className={`block truncate text-ink ${thread.unread > 0 ? 'font-semibold' : ''}`}
+                            >
+                              {thread.subject}
+                            </span>
+                            <span className="block text-sm text-muted">
+                              <time dateTime={thread.updated_at}>
+                                {messageTime(thread.updated_at)}
+                              </time>
+                            </span>
+                          </span>
+                          {thread.unread > 0 ? (
+                            <span className="shrink-0 rounded-full bg-accent-700 px-2 py-0.5 text-sm font-semibold text-white">
+                              {thread.unread}
+                              <span className="sr-only"> unread</span>
+                            </span>
+                          ) : null}
+                        </button>
+                      </li>
+                    ))}
+                  </ul>
+                )}
+              </section>
+              {composing ? (
+                <NewConversation
+                  leadsId={leadsId}
+                  orderNumber={aboutOrder}
+                  onCancel={() => setComposing(false)}
+                  onSent={(threadId) => open(threadId)}
+                />
+              ) : selected ? (
+                <ThreadView leadsId={leadsId} thread={selected} onBack={() => open(null)} />
+              ) : list.length > 0 ? (
+                <p className="hidden text-ink-soft lg:block">Choose a conversation to read it.</p>
+              ) : null}
+            </div>
+          );
+        }}
+      </QueryView>
     </>
   );
 }
@@ -207,18 +207,7 @@ function ThreadView({
   );
 }
 
-const NewConversationSchema = z.object({
-  subject: z
-    .string()
-    .trim()
-    .min(1, 'Add a subject')
-    .max(120, 'Keep the subject under 120 characters'),
-  body: z
-    .string()
-    .trim()
-    .min(1, 'Write a message')
-    .max(4000, 'Messages can be up to 4,000 characters'),
-});
+const NewConversationSchema = z.object({ subject: SubjectSchema, body: MessageBodySchema });
 
 function NewConversation({
   leadsId,

@@ -1,12 +1,11 @@
 import { useEffect, useRef, useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
-import { categoryLabel } from '#shared/catalog.ts';
-import { messages } from '#shared/messages.ts';
+import { bottlesText, categoryLabel } from '#shared/catalog.ts';
+import { messages } from '#shared/wording.ts';
 import { formatCents } from '#shared/money.ts';
-import { trackingUrl, type Order } from '#shared/orders.ts';
+import { trackingUrl, type Order, type OrderHistory } from '#shared/orders.ts';
 import { buttonClass, textLinkClass } from '#client/components/ui/button.ts';
-import { LoadError } from '#client/components/ui/load-error.tsx';
-import { Spinner } from '#client/components/ui/spinner.tsx';
+import { QueryView } from '#client/components/ui/query-view.tsx';
 import {
   AccountHeader,
   useMemberData,
@@ -20,8 +19,20 @@ import { setLeadsId } from '#client/lib/app-state.ts';
 import { ApiError } from '#client/lib/api.ts';
 import { startProgram } from '#client/features/visits/visits.api.ts';
 import { showToast } from '#client/components/ui/toast.tsx';
-import type { PendingOrder } from '#shared/telehealth.ts';
+import type { PendingOrder } from '#shared/visits.ts';
 import { useOrdersDetails, usePendingOrders } from '../orders.api.ts';
+
+/**
+ * What an order line brought. A supplement plan's line says its bottles ('3 bottles every 3
+ * months'); a one-time line keeps its count, as order history does not tell a bottle from the
+ * bundle (three bottles), and prescriptions are not bottles.
+ */
+function itemAmount({ category, frequency, quantity }: Order['order_items'][number]): string {
+  const plan = frequency === 'MONTHLY' || frequency === 'QUARTERLY' ? frequency : null;
+  return category === 'supplements' && plan
+    ? bottlesText({ frequency: plan }, quantity)
+    : `Qty ${quantity}`;
+}
 
 const cardClass =
   'rounded-3xl border border-line bg-white p-5 shadow-[0_1px_2px_rgba(15,37,51,0.04)] sm:p-6';
@@ -38,7 +49,6 @@ export function OrdersPage() {
   const location = useLocation();
   const navigate = useNavigate();
   const scrolled = useRef<string | null>(null);
-  const orders = details.data ? Object.values(details.data.order_history) : [];
   const failedOrderId = patientData.billingFlag?.orders_id;
 
   useEffect(() => {
@@ -61,42 +71,53 @@ export function OrdersPage() {
         title="Orders"
         subtitle="Track deliveries and see everything you have ordered."
       />
-      {details.isPending ? (
-        <Spinner block label="Loading your orders…" />
-      ) : details.isError ? (
-        <LoadError message={details.error.message} onRetry={() => void details.refetch()} />
-      ) : (
-        <>
-          {pending.data && pending.data.length > 0 ? (
-            <PendingOrders orders={pending.data} leadsId={leadsId} />
-          ) : null}
-          <section aria-labelledby="past-orders-title">
-            <h2 id="past-orders-title" className="mb-4 text-2xl text-ink">
-              Past orders
-            </h2>
-            {orders.length === 0 ? (
-              <div className={cardClass}>
-                <p className="text-ink-soft">You haven’t placed an order yet.</p>
-                <Link
-                  to={{ pathname: paths.home, hash: '#supplements' }}
-                  className={`${buttonClass('primary')} mt-4`}
-                >
-                  Shop supplements
-                </Link>
-              </div>
-            ) : (
-              <ol className="space-y-5">
-                {orders.map((order) => (
-                  <li key={order.order_number}>
-                    <OrderCard order={order} paymentFailed={order.orders_id === failedOrderId} />
-                  </li>
-                ))}
-              </ol>
-            )}
-          </section>
-        </>
-      )}
+      <QueryView query={details} loading="Loading your orders…">
+        {(lander) => (
+          <>
+            {pending.data && pending.data.length > 0 ? (
+              <PendingOrders orders={pending.data} leadsId={leadsId} />
+            ) : null}
+            <PastOrders history={lander.order_history} failedOrderId={failedOrderId} />
+          </>
+        )}
+      </QueryView>
     </>
+  );
+}
+
+function PastOrders({
+  history,
+  failedOrderId,
+}: {
+  history: OrderHistory;
+  failedOrderId: number | undefined;
+}) {
+  const orders = Object.values(history);
+  return (
+    <section aria-labelledby="past-orders-title">
+      <h2 id="past-orders-title" className="mb-4 text-2xl text-ink">
+        Past orders
+      </h2>
+      {orders.length === 0 ? (
+        <div className={cardClass}>
+          <p className="text-ink-soft">You haven’t placed an order yet.</p>
+          <Link
+            to={{ pathname: paths.home, hash: '#supplements' }}
+            className={`${buttonClass('primary')} mt-4`}
+          >
+            Shop supplements
+          </Link>
+        </div>
+      ) : (
+        <ol className="space-y-5">
+          {orders.map((order) => (
+            <li key={order.order_number}>
+              <OrderCard order={order} paymentFailed={order.orders_id === failedOrderId} />
+            </li>
+          ))}
+        </ol>
+      )}
+    </section>
   );
 }
 
@@ -208,7 +229,7 @@ function OrderCard({ order, paymentFailed }: { order: Order; paymentFailed: bool
             <div className="min-w-0 flex-1">
               <p className="font-medium text-ink">{item.product_name}</p>
               <p className="text-sm text-muted">
-                {categoryLabel(item.category)} · Qty {item.quantity}
+                {categoryLabel(item.category)} · {itemAmount(item)}
               </p>
             </div>
             <p className="text-[0.9375rem] text-ink">

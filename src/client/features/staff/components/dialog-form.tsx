@@ -1,7 +1,7 @@
-import * as Dialog from '@radix-ui/react-dialog';
 import type { ReactNode } from 'react';
 import { FormAlert } from '#client/components/forms/fields.tsx';
 import { buttonClass } from '#client/components/ui/button.ts';
+import { DialogDescription, DialogTitle } from '#client/components/ui/dialog.tsx';
 import { SubmitButton } from '#client/components/ui/submit-button.tsx';
 
 /** A staff dialog's title, what the action does, the server's refusal if any, and the form. */
@@ -18,10 +18,10 @@ export function DialogFrame({
 }) {
   return (
     <>
-      <Dialog.Title className="text-2xl text-ink">{title}</Dialog.Title>
-      <Dialog.Description className="mt-2 text-[0.9375rem] text-ink-soft">
+      <DialogTitle>{title}</DialogTitle>
+      <DialogDescription className="mt-2 text-[0.9375rem] text-ink-soft">
         {description}
-      </Dialog.Description>
+      </DialogDescription>
       {alert ? (
         <div className="mt-4">
           <FormAlert>{alert}</FormAlert>

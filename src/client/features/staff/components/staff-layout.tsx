@@ -2,8 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { Navigate, Outlet, useLocation, useOutletContext } from 'react-router';
 import type { StaffUser } from '#shared/staff.ts';
-import { LoadError } from '#client/components/ui/load-error.tsx';
-import { Spinner } from '#client/components/ui/spinner.tsx';
+import { QueryView } from '#client/components/ui/query-view.tsx';
 import { showToast } from '#client/components/ui/toast.tsx';
 import { reportError } from '#client/lib/error-reporting.ts';
 import { paths } from '#shared/paths.ts';
@@ -114,17 +113,13 @@ export function StaffLayout() {
     'pairwell-staff-activity',
   );
 
-  if (me.isPending) {
+  // Until /staff/me has answered: its spinner, or its failure with Try again (no console yet).
+  if (!me.isSuccess) {
     return (
       <StaffFrame>
-        <Spinner block label="Checking your staff session…" />
-      </StaffFrame>
-    );
-  }
-  if (me.isError) {
-    return (
-      <StaffFrame>
-        <LoadError message={me.error.message} onRetry={() => void me.refetch()} />
+        <QueryView query={me} loading="Checking your staff session…">
+          {() => null}
+        </QueryView>
       </StaffFrame>
     );
   }

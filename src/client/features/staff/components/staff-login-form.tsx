@@ -2,13 +2,12 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { LOGIN_LOCKED } from '#shared/accounts.ts';
-import { StaffLoginSchema, type StaffUser } from '#shared/staff.ts';
+import { StaffLoginSchema, staffApi, type StaffUser } from '#shared/staff.ts';
 import { applyApiError } from '#client/components/forms/form-errors.ts';
 import { FormAlert, PasswordField, TextField } from '#client/components/forms/fields.tsx';
 import { SubmitButton } from '#client/components/ui/submit-button.tsx';
-import { UnlockOffer } from '#client/features/accounts/components/unlock-offer.tsx';
-import { ApiError } from '#client/lib/api.ts';
+import { UnlockOffer } from '#client/features/auth/components/unlock-offer.tsx';
+import { failedWith } from '#client/lib/api.ts';
 import { rememberStaff, requestStaffUnlock, staffLogIn } from '../staff.api.ts';
 
 /** E-mail, password and the 6-digit code of the staff member's authenticator app. */
@@ -37,7 +36,7 @@ export function StaffLoginForm({ onLoggedIn }: { onLoggedIn: (staff: StaffUser) 
       rememberStaff(queryClient, staff);
       onLoggedIn(staff);
     } catch (error) {
-      if (error instanceof ApiError && error.code === LOGIN_LOCKED) {
+      if (failedWith(error, staffApi.login, 'LOGIN_LOCKED')) {
         setLocked({ email: values.email, message: error.message });
         return;
       }
@@ -45,7 +44,7 @@ export function StaffLoginForm({ onLoggedIn }: { onLoggedIn: (staff: StaffUser) 
       if (outcome.placed) return;
       setAlert(outcome.message);
       // A refused code cannot be used again: clear it, ready for the next one.
-      if (error instanceof ApiError && error.status === 401) {
+      if (failedWith(error, staffApi.login, 'INVALID_CREDENTIALS')) {
         setValue('code', '');
         setFocus('code');
       }

@@ -1,5 +1,5 @@
-import { OrdersDashboard } from '../components/orders-dashboard.tsx';
-import { ReviewQueue } from '../components/review-queue.tsx';
+import { OrdersDashboard } from '#client/features/operations/components/orders-dashboard.tsx';
+import { ReviewQueue } from '#client/features/reviews/components/review-queue.tsx';
 import { useStaff } from '../components/staff-layout.tsx';
 
 /** /staff: operations staff land on the orders; providers on their review queue. */

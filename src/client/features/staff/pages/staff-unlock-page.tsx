@@ -3,7 +3,7 @@ import { site } from '#shared/site.ts';
 import { PageTitle } from '#client/components/layout/document-head.tsx';
 import { textLinkClass } from '#client/components/ui/button.ts';
 import { showToast } from '#client/components/ui/toast.tsx';
-import { OneTimeLinkAction } from '#client/features/accounts/components/one-time-link-action.tsx';
+import { OneTimeLinkAction } from '#client/features/auth/components/one-time-link-action.tsx';
 import { paths } from '#shared/paths.ts';
 import { StaffFrame } from '../components/staff-frame.tsx';
 import { StaffLoginForm } from '../components/staff-login-form.tsx';

@@ -1,15 +1,16 @@
-import * as Dialog from '@radix-ui/react-dialog';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
-import { messages } from '#shared/messages.ts';
+import { messages } from '#shared/wording.ts';
 import { formatCents, priceLabel } from '#shared/money.ts';
 import {
   subscriptionStatusLabels,
+  type ChangeAction,
   type Subscription,
   type SubscriptionChange,
 } from '#shared/subscriptions.ts';
 import { FormAlert } from '#client/components/forms/fields.tsx';
 import { buttonClass } from '#client/components/ui/button.ts';
+import { Dialog, DialogHeader } from '#client/components/ui/dialog.tsx';
 import { Spinner } from '#client/components/ui/spinner.tsx';
 import { showToast } from '#client/components/ui/toast.tsx';
 import { refreshMemberData } from '#client/features/accounts/accounts.api.ts';
@@ -18,19 +19,13 @@ import { ApiError } from '#client/lib/api.ts';
 import {
   applyChange,
   isSubscriptionChanged,
-  previewChange,
   storeSubscription,
   subscriptionKeys,
+  useChangePreview,
   type ChangeResult,
 } from '../subscriptions.api.ts';
-import {
-  actionTitle,
-  frequencyWords,
-  immediateChange,
-  type ChangeAction,
-} from '../subscription-actions.ts';
+import { actionTitle, deliveryText, immediateChange } from '../subscription-actions.ts';
 import { CancelForm, DateChangeForm, QuantityForm, SwapForm } from './change-inputs.tsx';
-import { CloseIcon } from '#client/components/ui/close-icon.tsx';
 
 /** An ApiError's message is the server's reason; anything else gets spec §8's wording. */
 function failureMessage(error: unknown): string {
@@ -52,27 +47,17 @@ interface ChangeDialogProps {
  */
 export function ChangeDialog({ leadsId, subscription, action, onClose }: ChangeDialogProps) {
   return (
-    <Dialog.Root
-      open={action !== null}
-      onOpenChange={(open) => {
-        if (!open) onClose();
-      }}
-    >
-      <Dialog.Portal>
-        <Dialog.Overlay className="slider-overlay fixed inset-0 z-50 bg-ink/40 backdrop-blur-[2px]" />
-        <Dialog.Content className="fixed top-1/2 left-1/2 z-50 flex max-h-[calc(100dvh-2rem)] w-[calc(100%-2rem)] max-w-lg -translate-x-1/2 -translate-y-1/2 flex-col overflow-hidden rounded-3xl bg-white shadow-2xl outline-none">
-          {action ? (
-            <ChangeFlow
-              key={`${subscription.id}-${action}`}
-              leadsId={leadsId}
-              subscription={subscription}
-              action={action}
-              onClose={onClose}
-            />
-          ) : null}
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
+    <Dialog open={action !== null} onClose={onClose} variant="modal" size="lg" layout="sections">
+      {action ? (
+        <ChangeFlow
+          key={`${subscription.id}-${action}`}
+          leadsId={leadsId}
+          subscription={subscription}
+          action={action}
+          onClose={onClose}
+        />
+      ) : null}
+    </Dialog>
   );
 }
 
@@ -84,26 +69,25 @@ function ChangeFlow({
 }: ChangeDialogProps & { action: ChangeAction }) {
   const queryClient = useQueryClient();
   const first = immediateChange(action, subscription);
+  // A change that needs no input is previewed as soon as the dialog opens.
   const [change, setChange] = useState<SubscriptionChange | null>(first);
-  const [alert, setAlert] = useState<string | null>(null);
+  const [confirmAlert, setConfirmAlert] = useState<string | null>(null);
   // The card's state the preview was made from, so "before" stays what the customer saw.
   const [before, setBefore] = useState(subscription);
 
-  const preview = useMutation({
-    mutationFn: (next: SubscriptionChange) => previewChange(leadsId, subscription.id, next),
-    onError: (error) => setAlert(failureMessage(error)),
-  });
+  const preview = useChangePreview(leadsId, subscription.id, change);
+  const alert = preview.isError ? failureMessage(preview.error) : confirmAlert;
   const confirm = useMutation({
     mutationFn: (next: SubscriptionChange) => applyChange(leadsId, subscription.id, next),
-    onMutate: () => setAlert(null),
+    onMutate: () => setConfirmAlert(null),
     onSuccess: (result: ChangeResult) => {
       storeSubscription(queryClient, leadsId, result.subscription);
       void refreshMemberData(queryClient, leadsId);
       showToast({ kind: 'success', title: 'Subscription updated', description: result.message });
       onClose();
     },
-    onError: async (error, next) => {
-      setAlert(failureMessage(error));
+    onError: async (error) => {
+      setConfirmAlert(failureMessage(error));
       if (!isSubscriptionChanged(error)) return;
       // Someone else changed it (another tab, a renewal): reload, and preview again from there.
       await queryClient.invalidateQueries({ queryKey: subscriptionKeys.list(leadsId) });
@@ -111,31 +95,20 @@ function ChangeFlow({
         .getQueryData<Subscription[]>(subscriptionKeys.list(leadsId))
         ?.find((item) => item.id === subscription.id);
       if (fresh) setBefore(fresh);
-      // The 409's message stays above the new preview, saying why it is shown again.
-      preview.mutate(next);
+      // The conflict's message stays above the new preview, saying why it is shown again.
+      await preview.refetch();
     },
   });
 
-  // A change that needs no input is previewed as soon as the dialog opens.
-  const started = useRef(false);
-  useEffect(() => {
-    if (first && !started.current) {
-      started.current = true;
-      preview.mutate(first);
-    }
-  }, [first, preview]);
-
   const review = (next: SubscriptionChange) => {
-    setAlert(null);
+    setConfirmAlert(null);
     setChange(next);
-    preview.mutate(next);
   };
   const backToInput = first
     ? null
     : () => {
         setChange(null);
-        preview.reset();
-        setAlert(null);
+        setConfirmAlert(null);
       };
 
   let body: ReactNode;
@@ -151,13 +124,13 @@ function ChangeFlow({
       ) : (
         <CancelForm {...inputProps} />
       );
-  } else if (preview.isPending || (!preview.data && !preview.isError)) {
+  } else if (preview.isPending || preview.isFetching) {
     body = <Spinner block label="Checking the change…" />;
-  } else if (preview.data) {
+  } else if (preview.isSuccess) {
     body = (
       <Review
         before={before}
-        after={preview.data.subscription}
+        after={preview.data}
         change={change}
         pending={confirm.isPending}
         onConfirm={() => confirm.mutate(change)}
@@ -182,22 +155,10 @@ function ChangeFlow({
 
   return (
     <>
-      <div className="flex items-start justify-between gap-4 border-b border-line px-5 py-4 sm:px-6">
-        <div>
-          <Dialog.Title className="text-2xl text-ink">
-            {actionTitle(action, subscription)}
-          </Dialog.Title>
-          <Dialog.Description className="mt-1 text-[0.9375rem] text-ink-soft">
-            {subscription.name} · {frequencyWords[subscription.frequency].toLowerCase()}
-          </Dialog.Description>
-        </div>
-        <Dialog.Close
-          aria-label="Close"
-          className="-mr-2 grid size-10 shrink-0 place-items-center rounded-full text-muted hover:bg-surface hover:text-ink"
-        >
-          <CloseIcon />
-        </Dialog.Close>
-      </div>
+      <DialogHeader
+        title={actionTitle(action, subscription)}
+        description={`${subscription.name} · ${deliveryText(subscription).toLowerCase()}`}
+      />
       <div className="overflow-y-auto px-5 py-5 sm:px-6">
         {alert ? (
           <div className="mb-5">
@@ -228,12 +189,9 @@ function Review({ before, after, change, pending, onConfirm, onBack, backLabel }
   const cancelled = after.status === 'CANCELLED';
   const rows: { label: string; from: string; to: string; always?: boolean }[] = [
     { label: 'Supplement', from: before.name, to: after.name },
-    {
-      label: 'Delivery',
-      from: frequencyWords[before.frequency],
-      to: frequencyWords[after.frequency],
-    },
-    { label: 'Bottles each delivery', from: String(before.quantity), to: String(after.quantity) },
+    // One row for how often and how many: quarterly brings three bottles a delivery, so switching
+    // frequency changes the bottles too.
+    { label: 'Each delivery', from: deliveryText(before), to: deliveryText(after) },
     {
       label: 'Price',
       from: priceLabel(before.price_cents, before.frequency),

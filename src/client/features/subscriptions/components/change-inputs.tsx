@@ -3,6 +3,7 @@ import { useId } from 'react';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
 import { MAX_QUANTITY } from '#shared/cart.ts';
+import { bottleCount, bottlesPerDelivery } from '#shared/catalog.ts';
 import {
   MAX_MOVE_DAYS,
   MAX_PAUSE_DAYS,
@@ -17,7 +18,7 @@ import {
 } from '#client/components/forms/fields.tsx';
 import { buttonClass } from '#client/components/ui/button.ts';
 import { mediumDate } from '#client/features/accounts/components/order-status.tsx';
-import { cancelReasons, dateRange } from '../subscription-actions.ts';
+import { cancelReasons, dateRange, deliveryText } from '../subscription-actions.ts';
 
 interface InputProps {
   subscription: Subscription;
@@ -118,7 +119,7 @@ export function QuantityForm({ subscription, onReview, onCancel }: InputProps) {
       .max(MAX_QUANTITY, `You can order up to ${MAX_QUANTITY} at a time`)
       .refine(
         (value) => value !== subscription.quantity,
-        `This subscription is already for ${subscription.quantity}.`,
+        `This subscription already brings ${deliveryText(subscription)}.`,
       ),
   });
   const {
@@ -139,9 +140,10 @@ export function QuantityForm({ subscription, onReview, onCancel }: InputProps) {
         error={errors.quantity?.message}
         {...register('quantity')}
       >
+        {/* The plan's quantity, shown as the bottles it brings (a quarterly set is three). */}
         {Array.from({ length: MAX_QUANTITY }, (_, index) => index + 1).map((count) => (
           <option key={count} value={count}>
-            {count}
+            {bottleCount(bottlesPerDelivery(subscription, count))}
           </option>
         ))}
       </SelectField>

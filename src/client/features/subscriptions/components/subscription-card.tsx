@@ -1,20 +1,17 @@
 import { Link } from 'react-router';
-import { messages } from '#shared/messages.ts';
+import { bottlesText } from '#shared/catalog.ts';
+import { messages } from '#shared/wording.ts';
 import { formatCents, priceLabel } from '#shared/money.ts';
 import {
   subscriptionStatusLabels,
+  type ChangeAction,
   type Subscription,
   type SubscriptionStatus,
 } from '#shared/subscriptions.ts';
 import { buttonClass, textLinkClass } from '#client/components/ui/button.ts';
 import { mediumDate } from '#client/features/accounts/components/order-status.tsx';
 import { paths } from '#shared/paths.ts';
-import {
-  actionLabel,
-  availableActions,
-  frequencyWords,
-  type ChangeAction,
-} from '../subscription-actions.ts';
+import { actionLabel, availableActions, frequencyWords } from '../subscription-actions.ts';
 
 const statusTones: Record<SubscriptionStatus, string> = {
   ACTIVE: 'bg-success-soft text-success ring-success/20',
@@ -108,10 +105,7 @@ export function SubscriptionCard({ subscription, onAction }: SubscriptionCardPro
               </dd>
             </>
           ) : (
-            <dd className="text-ink">
-              {frequencyWords[subscription.frequency]} · {subscription.quantity}{' '}
-              {subscription.quantity === 1 ? 'bottle' : 'bottles'}
-            </dd>
+            <dd className="text-ink">{bottlesText(subscription, subscription.quantity)}</dd>
           )}
         </div>
         <div>

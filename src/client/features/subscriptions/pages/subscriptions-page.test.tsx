@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { addDays, type Subscription } from '#shared/subscriptions.ts';
 import { clearToasts } from '#client/components/ui/toast.tsx';
 import { AccountLayout } from '#client/features/accounts/components/account-layout.tsx';
-import { RequireAuth } from '#client/features/accounts/components/route-guards.tsx';
+import { RequireAuth } from '#client/features/auth/components/route-guards.tsx';
 import { resetAppStateForTests, setLeadsId } from '#client/lib/app-state.ts';
 import { memberApi } from '#client/testing/member-fixtures.ts';
 import {
@@ -114,6 +114,7 @@ describe('the subscriptions page', () => {
     const sleep = await card('Sleep Gummies');
     expect(sleep.textContent).toContain('$35.00/month');
     expect(sleep.textContent).toContain('2 × $17.50');
+    expect(sleep.textContent).toContain('2 bottles a month');
     expect(sleep.textContent).toContain('Jun 14, 2026');
     expect(sleep.textContent).toContain('Active');
     expect(sleep.textContent).toContain('Visa ••••');
@@ -133,6 +134,13 @@ describe('the subscriptions page', () => {
     // A past-due subscription cannot skip or pause until it is paid.
     expect(within(biotin).queryByRole('button', { name: 'Skip next delivery' })).toBeNull();
     expect(document.title).toBe('Subscriptions — Pairwell');
+  });
+
+  it('says a quarterly plan of one brings three bottles, not one', async () => {
+    await openPage({}, [quarterly]);
+    const sleep = await card('Sleep Gummies');
+    expect(sleep.textContent).toContain('3 bottles every 3 months');
+    expect(sleep.textContent).not.toContain('1 bottle');
   });
 
   it('invites a customer without subscriptions to the shop', async () => {
@@ -209,6 +217,11 @@ describe('a change to a subscription', () => {
     expect(dialog.textContent).toContain('$17.50/month');
     expect(dialog.textContent).toContain('$45.00/quarterly');
     expect(dialog.textContent).toContain('Aug 14, 2026');
+    // Quarterly brings three bottles a delivery: the preview says so, from → to.
+    const delivery = within(dialog).getByText('Each delivery').parentElement;
+    expect(delivery?.textContent).toBe(
+      'Each deliveryFrom 1 bottle a month→ to 3 bottles every 3 months',
+    );
     expect(api.calls.find((call) => call.path === '/subscription/update/')?.body).toEqual({
       leads_id: 'lead-1',
       subscription_id: 7,
@@ -227,6 +240,7 @@ describe('a change to a subscription', () => {
     });
     const sleep = await card('Sleep Gummies');
     expect(sleep.textContent).toContain('$45.00/quarterly');
+    expect(sleep.textContent).toContain('3 bottles every 3 months');
     expect(sleep.textContent).toContain('Aug 14, 2026');
     expect(within(sleep).getByRole('button', { name: 'Switch to monthly' })).toBeTruthy();
     expect(await screen.findByText('Your subscription now ships every quarter.')).toBeTruthy();
@@ -234,6 +248,41 @@ describe('a change to a subscription', () => {
     await waitFor(() =>
       expect(api.calls.filter((call) => call.path === '/account/basics').length).toBe(2),
     );
+  });
+
+  it('offers a quarterly plan’s quantity in bottles and previews them from → to', async () => {
+    const u = userEvent.setup();
+    const doubled = { ...quarterly, quantity: 2, price_cents: 9000 };
+    const { api } = await openPage(
+      { '/subscription/update/': updated(doubled, 'Your quantity was updated.', true) },
+      [quarterly],
+    );
+    await u.click(
+      within(await card('Sleep Gummies')).getByRole('button', { name: 'Change quantity' }),
+    );
+    const dialog = await screen.findByRole('dialog', { name: 'Change quantity' });
+    const select = within(dialog).getByLabelText('Bottles each delivery');
+    const options = within(select)
+      .getAllByRole('option')
+      .map((option) => option.textContent);
+    expect(options.slice(0, 3)).toEqual(['3 bottles', '6 bottles', '9 bottles']);
+
+    await u.click(within(dialog).getByRole('button', { name: 'Review change' }));
+    expect(
+      await within(dialog).findByText('This subscription already brings 3 bottles every 3 months.'),
+    ).toBeTruthy();
+
+    await u.selectOptions(select, '6 bottles');
+    await u.click(within(dialog).getByRole('button', { name: 'Review change' }));
+    await within(dialog).findByRole('heading', { name: 'Review your change' });
+    expect(within(dialog).getByText('Each delivery').parentElement?.textContent).toBe(
+      'Each deliveryFrom 3 bottles every 3 months→ to 6 bottles every 3 months',
+    );
+    expect(dialog.textContent).toContain('$90.00/quarterly');
+    expect(
+      (api.calls.find((call) => call.path === '/subscription/update/')?.body as { change: unknown })
+        .change,
+    ).toEqual({ action: 'change_quantity', quantity: 2 });
   });
 
   it('asks for a date before previewing a move, and checks it first', async () => {

@@ -1,8 +1,7 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { buttonClass } from '#client/components/ui/button.ts';
-import { LoadError } from '#client/components/ui/load-error.tsx';
-import { Spinner } from '#client/components/ui/spinner.tsx';
+import { QueryView } from '#client/components/ui/query-view.tsx';
 import {
   AccountHeader,
   useMemberData,
@@ -11,7 +10,7 @@ import { paths } from '#shared/paths.ts';
 import { ChangeDialog } from '../components/change-dialog.tsx';
 import { SubscriptionCard, subscriptionCardId } from '../components/subscription-card.tsx';
 import { useSubscriptions } from '../subscriptions.api.ts';
-import type { ChangeAction } from '../subscription-actions.ts';
+import type { ChangeAction } from '#shared/subscriptions.ts';
 
 /**
  * /subscriptions (spec §2): every subscription with its price, schedule, card and status, and
@@ -21,8 +20,7 @@ export function SubscriptionsPage() {
   const { leadsId } = useMemberData();
   const subscriptions = useSubscriptions(leadsId);
   const [open, setOpen] = useState<{ id: number; action: ChangeAction } | null>(null);
-  const list = subscriptions.data ?? [];
-  const target = open ? list.find((item) => item.id === open.id) : undefined;
+  const target = open ? subscriptions.data?.find((item) => item.id === open.id) : undefined;
 
   return (
     <>
@@ -30,36 +28,34 @@ export function SubscriptionsPage() {
         title="Subscriptions"
         subtitle="Change how often your gummies arrive, skip or move a delivery, pause, or cancel any time."
       />
-      {subscriptions.isPending ? (
-        <Spinner block label="Loading your subscriptions…" />
-      ) : subscriptions.isError ? (
-        <LoadError
-          message={subscriptions.error.message}
-          onRetry={() => void subscriptions.refetch()}
-        />
-      ) : list.length === 0 ? (
-        <div className="rounded-3xl border border-line bg-white p-5 shadow-[0_1px_2px_rgba(15,37,51,0.04)] sm:p-6">
-          <h2 className="text-xl text-ink">No subscriptions yet</h2>
-          <p className="mt-2 text-ink-soft">
-            Choose monthly or quarterly delivery on any of our gummies and they arrive on their own,
-            for less than ordering each time. You can skip, pause or cancel whenever you like.
-          </p>
-          <Link to={paths.shop} className={`${buttonClass('primary')} mt-4`}>
-            Shop supplements
-          </Link>
-        </div>
-      ) : (
-        <ul className="space-y-5">
-          {list.map((subscription) => (
-            <li key={subscription.id}>
-              <SubscriptionCard
-                subscription={subscription}
-                onAction={(action) => setOpen({ id: subscription.id, action })}
-              />
-            </li>
-          ))}
-        </ul>
-      )}
+      <QueryView query={subscriptions} loading="Loading your subscriptions…">
+        {(list) =>
+          list.length === 0 ? (
+            <div className="rounded-3xl border border-line bg-white p-5 shadow-[0_1px_2px_rgba(15,37,51,0.04)] sm:p-6">
+              <h2 className="text-xl text-ink">No subscriptions yet</h2>
+              <p className="mt-2 text-ink-soft">
+                Choose monthly or quarterly delivery on any of our gummies and they arrive on their
+                own, for less than ordering each time. You can skip, pause or cancel whenever you
+                like.
+              </p>
+              <Link to={paths.shop} className={`${buttonClass('primary')} mt-4`}>
+                Shop supplements
+              </Link>
+            </div>
+          ) : (
+            <ul className="space-y-5">
+              {list.map((subscription) => (
+                <li key={subscription.id}>
+                  <SubscriptionCard
+                    subscription={subscription}
+                    onAction={(action) => setOpen({ id: subscription.id, action })}
+                  />
+                </li>
+              ))}
+            </ul>
+          )
+        }
+      </QueryView>
       {target && open ? (
         <ChangeDialog
           leadsId={leadsId}

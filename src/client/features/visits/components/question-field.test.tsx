@@ -3,7 +3,7 @@ import { cleanup, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { AnswerValue } from '#shared/questionnaires/format.ts';
-import type { PatientItem } from '#shared/telehealth.ts';
+import type { PatientItem } from '#shared/visits.ts';
 import { QuestionField } from './question-field.tsx';
 
 afterEach(() => cleanup());

@@ -1,7 +1,7 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { answerProblem } from '#shared/questionnaires/engine.ts';
 import type { AnswerValue, QuestionnaireItem } from '#shared/questionnaires/format.ts';
-import type { PatientItem } from '#shared/telehealth.ts';
+import type { PatientItem } from '#shared/visits.ts';
 import { FieldError, inputClass } from '#client/components/forms/fields.tsx';
 import { buttonClass } from '#client/components/ui/button.ts';
 import { SubmitButton } from '#client/components/ui/submit-button.tsx';

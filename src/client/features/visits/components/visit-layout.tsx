@@ -1,12 +1,7 @@
 import { Suspense } from 'react';
 import { Outlet, useLocation, useOutletContext, useParams } from 'react-router';
 import { site } from '#shared/site.ts';
-import {
-  programCategories,
-  programs,
-  type Program,
-  type ProgramCategory,
-} from '#shared/telehealth.ts';
+import { programCategories, programs, type Program, type ProgramCategory } from '#shared/visits.ts';
 import { NotFoundPage } from '#client/features/errors/pages/not-found-page.tsx';
 import { visitStepLabels } from '../visit-steps.ts';
 import { PageTitle } from '#client/components/layout/document-head.tsx';

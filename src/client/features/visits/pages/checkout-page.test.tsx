@@ -1,12 +1,12 @@
 // @vitest-environment jsdom
-import { cleanup, screen, waitFor } from '@testing-library/react';
+import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { clearToasts } from '#client/components/ui/toast.tsx';
 import { resetAppStateForTests, setLeadsId, setOnlineVisitUser } from '#client/lib/app-state.ts';
 import { buildAccountData } from '#client/testing/member-fixtures.ts';
 import { orderKeys } from '#client/features/orders/orders.api.ts';
-import { LocationProbe, ok, renderRoutes, stubApi } from '#client/testing/render-app.tsx';
+import { failure, LocationProbe, ok, renderRoutes, stubApi } from '#client/testing/render-app.tsx';
 import { VisitLayout } from '../components/visit-layout.tsx';
 import { VisitCheckoutPage } from './checkout-page.tsx';
 
@@ -20,6 +20,17 @@ const routes = [
     ],
   },
 ];
+
+/** The server's summary of a sildenafil visit: $30.00 held now, $30.00 for each monthly refill. */
+const summary = ok({
+  summary: {
+    treatment: 'Sildenafil (generic Viagra®)',
+    dose: '50 mg',
+    supply: '6 doses a month, as needed',
+    authorized_cents: 3000,
+    refill_cents: 3000,
+  },
+});
 
 beforeEach(() => {
   localStorage.clear();
@@ -38,6 +49,7 @@ describe('the visit’s checkout', () => {
     const u = userEvent.setup();
     const api = stubApi({
       '/account/data/': ok(buildAccountData({ shipping: null, card: null })),
+      '/visit/checkout/summary/': summary,
     });
     renderRoutes(routes, { path: '/visit/ed/checkout' });
     await u.click(await screen.findByRole('button', { name: 'Submit my visit' }));
@@ -60,13 +72,15 @@ describe('the visit’s checkout', () => {
     await waitFor(() =>
       expect(document.activeElement).toBe(screen.getByRole('checkbox', { name: /I authorize/ })),
     );
-    expect(api.calls.map((call) => call.path)).toEqual(['/account/data/']);
+    // Nothing was submitted.
+    expect(api.calls.map((call) => call.path)).not.toContain('/visit/checkout/');
   });
 
   it('authorises the card with the address and goes on to the confirmation', async () => {
     const u = userEvent.setup();
     const api = stubApi({
       '/account/data/': ok(buildAccountData({ card: null, phoneNo: '5035550177' })),
+      '/visit/checkout/summary/': summary,
       '/visit/checkout/': ok({
         order_number: 'PW-1001',
         amount_cents: 3000,
@@ -104,5 +118,66 @@ describe('the visit’s checkout', () => {
     // "View my order" must show the new order, not the list from before the visit was paid.
     expect(queryClient.getQueryState(orderKeys.details('lead-1'))?.isInvalidated).toBe(true);
     expect(queryClient.getQueryState(orderKeys.pending('lead-1'))?.isInvalidated).toBe(true);
+  });
+
+  it('shows the treatment, the amount authorised now and how refills renew and stop, beside the card and in the consent', async () => {
+    const api = stubApi({
+      '/account/data/': ok(buildAccountData({ card: null })),
+      '/visit/checkout/summary/': summary,
+    });
+    renderRoutes(routes, { path: '/visit/ed/checkout' });
+    const box = await screen.findByRole('region', { name: 'Your treatment and price' });
+    expect(api.calls.find((c) => c.path === '/visit/checkout/summary/')?.body).toEqual({
+      visit_id: 9,
+    });
+    const text = box.textContent ?? '';
+    expect(text).toContain('Sildenafil (generic Viagra®), 50 mg');
+    expect(text).toContain('6 doses a month, as needed');
+    expect(text).toContain('$30.00 a month');
+    expect(text).toContain('Authorized now$30.00');
+    expect(text).toContain('Charged only if your provider approves');
+    expect(text).toContain('Refills renew automatically each month');
+    expect(text).toContain(
+      'If your provider prescribes refills (they decide how many), this card is charged $30.00 automatically each month, starting one month after approval',
+    );
+    expect(text).toContain('until the ones your provider prescribed run out or you cancel');
+    expect(within(box).getByRole('link', { name: /^Subscriptions/ })).toHaveProperty(
+      'pathname',
+      '/subscriptions',
+    );
+    expect(within(box).getByRole('link', { name: /^send us a message/ })).toHaveProperty(
+      'pathname',
+      '/messages',
+    );
+    // The summary comes before the card fields, the consent after them.
+    const card = screen.getByLabelText('Card number');
+    expect(box.compareDocumentPosition(card) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+
+    const consent = screen.getByRole<HTMLInputElement>('checkbox', {
+      name: /I authorize Pairwell/,
+    });
+    expect(consent.labels?.[0]?.textContent).toBe(
+      'I authorize Pairwell to charge my card $30.00 for this treatment if my provider approves it and, if refills are prescribed, $30.00 every month after that until they run out or I cancel. I can cancel any time on the Subscriptions page of my account or by messaging Pairwell. I agree to the Terms of Service (opens in a new tab).',
+    );
+  });
+
+  it('sends a patient whose visit is not at checkout back to their visit, with no card asked for', async () => {
+    stubApi({
+      '/account/data/': ok(buildAccountData({ card: null })),
+      '/visit/checkout/summary/': failure(
+        409,
+        'VISIT_STEP',
+        'Please finish the earlier steps of your visit first.',
+      ),
+    });
+    renderRoutes(routes, { path: '/visit/ed/checkout' });
+    expect(
+      await screen.findByText('Please finish the earlier steps of your visit first.'),
+    ).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Go to my visit' })).toHaveProperty(
+      'pathname',
+      '/visit/ed',
+    );
+    expect(screen.queryByLabelText('Card number')).toBeNull();
   });
 });

@@ -2,30 +2,35 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useQueryClient } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 import { useForm, useWatch, type FieldErrors } from 'react-hook-form';
-import { Link, useNavigate } from 'react-router';
+import { useNavigate } from 'react-router';
 import { z } from 'zod';
 import {
   AddressInputSchema,
-  CardNumberSchema,
   normalizePhone,
   PhoneSchema,
   type AccountData,
 } from '#shared/accounts.ts';
-import { CardFields } from '#client/components/forms/card-fields.tsx';
+import { blankPaymentForm, paymentOfForm, PaymentFormSchema } from '#shared/checkout.ts';
 import { applyApiError } from '#client/components/forms/form-errors.ts';
-import { CheckboxField, FormAlert, TextField } from '#client/components/forms/fields.tsx';
-import { textLinkClass } from '#client/components/ui/button.ts';
+import { CheckboxField, Fieldset, FormAlert, TextField } from '#client/components/forms/fields.tsx';
+import { PaymentFieldset } from '#client/components/forms/payment-fieldset.tsx';
+import { QueryView } from '#client/components/ui/query-view.tsx';
 import { Spinner } from '#client/components/ui/spinner.tsx';
 import { SubmitButton } from '#client/components/ui/submit-button.tsx';
 import { useAccountData } from '#client/features/accounts/accounts.api.ts';
-import { cardExpiry } from '#client/features/accounts/components/payment-card.tsx';
 import { AddressFields } from '#client/features/checkout/components/address-fields.tsx';
-import { PaymentFormSchema } from '#client/features/checkout/pages/payment-page.tsx';
-import { ApiError } from '#client/lib/api.ts';
+import { failedWith } from '#client/lib/api.ts';
 import { getAppState, setOnlineVisitUser, useLeadsId } from '#client/lib/app-state.ts';
 import { refreshOrderViews } from '#client/features/orders/orders.api.ts';
 import { paths } from '#shared/paths.ts';
+import { visitsApi, type VisitCheckoutSummary } from '#shared/visits.ts';
+import {
+  CheckoutSummary,
+  checkoutConsentLabel,
+  useCheckoutSummary,
+} from '../components/checkout-summary.tsx';
 import { useVisitContext, visitCardClass } from '../components/visit-layout.tsx';
+import { VisitProblem } from '../components/visit-problem.tsx';
 import { WithVisit } from '../components/with-visit.tsx';
 import { visitDestination } from '../visit-state.ts';
 import { visitCheckout } from '../visits.api.ts';
@@ -79,10 +84,14 @@ function hasError(errors: FieldErrors<VisitCheckoutForm>, name: string): boolean
   return node !== undefined;
 }
 
-const methodClass =
-  'flex cursor-pointer items-center gap-3 rounded-2xl border border-line bg-white px-4 py-3 transition-colors hover:border-accent-400 has-checked:border-accent-600 has-checked:bg-accent-50 has-checked:ring-1 has-checked:ring-accent-600';
+interface CheckoutFormProps {
+  visitId: number;
+  account: AccountData | undefined;
+  /** The amount authorised now and the renewal terms, as the server will charge them. */
+  summary: VisitCheckoutSummary;
+}
 
-function CheckoutForm({ visitId, account }: { visitId: number; account: AccountData | undefined }) {
+function CheckoutForm({ visitId, account, summary }: CheckoutFormProps) {
   const { category } = useVisitContext();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
@@ -110,15 +119,7 @@ function CheckoutForm({ visitId, account }: { visitId: number; account: AccountD
         zip: account?.shipping?.zip ?? '',
         phoneNo: phone ?? account?.phoneNo ?? '',
       },
-      pay: {
-        method: savedUsable ? ('saved' as const) : ('card' as const),
-        ccnum: '',
-        ccexp: '',
-        cccvv: '',
-        billingSame: true,
-        billing: { address: '', address2: '', city: '', state: '', zip: '' },
-        consent: false,
-      },
+      pay: blankPaymentForm(savedUsable),
     },
   });
   const method = useWatch({ control, name: 'pay.method' });
@@ -135,17 +136,7 @@ function CheckoutForm({ visitId, account }: { visitId: number; account: AccountD
       const result = await visitCheckout({
         visit_id: visitId,
         shipping,
-        billing: form.billingSame ? null : AddressInputSchema.parse(form.billing),
-        payment:
-          form.method === 'card'
-            ? {
-                method: 'card',
-                ccnum: CardNumberSchema.parse(form.ccnum),
-                ccexp: form.ccexp.trim(),
-                cccvv: form.cccvv.trim(),
-              }
-            : { method: 'saved' },
-        consent: true,
+        ...paymentOfForm(form),
       });
       // The order number survives a reload of the confirmation; it says nothing about health.
       setOnlineVisitUser({ ...getAppState().onlineVisit.user, lastOrder: result.order_number });
@@ -156,7 +147,7 @@ function CheckoutForm({ visitId, account }: { visitId: number; account: AccountD
         state: { orderNumber: result.order_number, amountCents: result.amount_cents },
       });
     } catch (error) {
-      if (error instanceof ApiError && error.status === 402) setAlert(error.message);
+      if (failedWith(error, visitsApi.checkout, 'CARD_DECLINED')) setAlert(error.message);
       else {
         const outcome = applyApiError(error, setError, fieldNames);
         if (!outcome.placed) setAlert(outcome.message);
@@ -178,8 +169,7 @@ function CheckoutForm({ visitId, account }: { visitId: number; account: AccountD
       noValidate
       className="space-y-7"
     >
-      <fieldset className="space-y-5">
-        <legend className="font-sans text-base font-semibold text-ink">Shipping address</legend>
+      <Fieldset legend="Shipping address" className="space-y-5">
         <AddressFields
           section="shipping"
           field={(name) => register(`shipping.${name}`)}
@@ -198,60 +188,27 @@ function CheckoutForm({ visitId, account }: { visitId: number; account: AccountD
           error={errors.shipping?.phoneNo?.message}
           {...register('shipping.phoneNo')}
         />
-      </fieldset>
+      </Fieldset>
 
-      <fieldset>
-        <legend className="font-sans text-base font-semibold text-ink">Pay with</legend>
-        {savedUsable ? (
-          <div className="mt-3 grid gap-2.5">
-            <label className={methodClass}>
-              <input
-                type="radio"
-                value="saved"
-                className="size-5 shrink-0 accent-accent-700"
-                {...methodField}
-              />
-              <span className="min-w-0 flex-1">
-                <span className="block font-semibold text-ink">
-                  {card.brand} <span aria-hidden="true">••••</span>
-                  <span className="sr-only">ending in</span> {card.last4}
-                </span>
-                <span className="block text-sm text-ink-soft">
-                  Your saved card, expires {cardExpiry(card)}
-                </span>
-              </span>
-            </label>
-            <label className={methodClass}>
-              <input
-                type="radio"
-                value="card"
-                className="size-5 shrink-0 accent-accent-700"
-                {...methodField}
-              />
-              <span className="font-semibold text-ink">A new card</span>
-            </label>
-          </div>
-        ) : null}
-        {method === 'card' ? (
-          <div className="mt-4 space-y-5">
-            <CardFields
-              fields={{
-                ccnum: register('pay.ccnum'),
-                ccexp: expiry,
-                cccvv: register('pay.cccvv'),
-              }}
-              errors={{
-                ccnum: payErrors?.ccnum?.message,
-                ccexp: payErrors?.ccexp?.message,
-                cccvv: payErrors?.cccvv?.message,
-              }}
-            />
-          </div>
-        ) : null}
-      </fieldset>
+      <CheckoutSummary summary={summary} />
 
-      <fieldset className="space-y-4">
-        <legend className="font-sans text-base font-semibold text-ink">Billing address</legend>
+      <PaymentFieldset
+        card={card}
+        method={method}
+        fields={{
+          method: methodField,
+          ccnum: register('pay.ccnum'),
+          ccexp: expiry,
+          cccvv: register('pay.cccvv'),
+        }}
+        errors={{
+          ccnum: payErrors?.ccnum?.message,
+          ccexp: payErrors?.ccexp?.message,
+          cccvv: payErrors?.cccvv?.message,
+        }}
+      />
+
+      <Fieldset legend="Billing address" className="space-y-4">
         <CheckboxField label="Same as the shipping address" {...register('pay.billingSame')} />
         {billingSame ? null : (
           <AddressFields
@@ -266,27 +223,10 @@ function CheckoutForm({ visitId, account }: { visitId: number; account: AccountD
             }}
           />
         )}
-      </fieldset>
-
-      <div className="rounded-2xl border border-accent-200 bg-accent-50 p-4 text-[0.9375rem] text-ink-soft">
-        <p className="font-semibold text-ink">You pay only if your provider approves</p>
-        <p className="mt-1">
-          We authorise your card now for your first month of treatment. It is charged only if a
-          provider approves your treatment; if not, the hold is released and nothing is charged.
-        </p>
-      </div>
+      </Fieldset>
 
       <CheckboxField
-        label={
-          <>
-            I authorize Pairwell to charge my card for this treatment if my provider approves it. I
-            agree to the{' '}
-            <Link to={paths.terms} target="_blank" rel="noopener" className={textLinkClass}>
-              Terms of Service<span className="sr-only"> (opens in a new tab)</span>
-            </Link>
-            .
-          </>
-        }
+        label={checkoutConsentLabel(summary)}
         error={payErrors?.consent?.message}
         {...register('pay.consent')}
       />
@@ -300,10 +240,21 @@ function CheckoutForm({ visitId, account }: { visitId: number; account: AccountD
 }
 
 function CheckoutWithAccount({ visitId }: { visitId: number }) {
+  const { category } = useVisitContext();
   const leadsId = useLeadsId() ?? '';
   const account = useAccountData(leadsId);
+  const summary = useCheckoutSummary(visitId);
+  // A visit that moved on, closed or is not this patient's: asking again would not help.
+  const problem = summary.error;
+  if (failedWith(problem, visitsApi.checkoutSummary, 'VISIT_STEP', 'VISIT_CLOSED', 'NOT_FOUND'))
+    return <VisitProblem error={problem} category={category} />;
   if (account.isPending) return <Spinner block label="Loading your details…" />;
-  return <CheckoutForm visitId={visitId} account={account.data} />;
+  // No card is asked for before the patient can see what it will be charged.
+  return (
+    <QueryView query={summary} loading="Loading the price of your treatment…">
+      {(data) => <CheckoutForm visitId={visitId} account={account.data} summary={data} />}
+    </QueryView>
+  );
 }
 
 /** /visit/:category/checkout: shipping, payment and submitting the visit for review. */

@@ -2,7 +2,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useNavigate } from 'react-router';
-import { ConsentSchema } from '#shared/telehealth.ts';
+import { ConsentSchema } from '#shared/visits.ts';
 import { applyApiError } from '#client/components/forms/form-errors.ts';
 import { CheckboxField, FormAlert } from '#client/components/forms/fields.tsx';
 import { textLinkClass } from '#client/components/ui/button.ts';

@@ -1,6 +1,6 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
-import { MAX_UPLOAD_BYTES } from '#shared/telehealth.ts';
+import { MAX_UPLOAD_BYTES } from '#shared/visits.ts';
 import { FieldError, FormAlert } from '#client/components/forms/fields.tsx';
 import { SubmitButton } from '#client/components/ui/submit-button.tsx';
 import { ApiError } from '#client/lib/api.ts';

@@ -1,9 +1,8 @@
 import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
-import { apiPaths } from '#shared/api.ts';
-import { messages } from '#shared/messages.ts';
+import { messages } from '#shared/wording.ts';
 import { formatCents } from '#shared/money.ts';
-import { treatmentsFor } from '#shared/telehealth.ts';
+import { treatmentsFor } from '#shared/visits.ts';
 import { FieldError, FormAlert, inputClass } from '#client/components/forms/fields.tsx';
 import { SubmitButton } from '#client/components/ui/submit-button.tsx';
 import { ApiError } from '#client/lib/api.ts';
@@ -11,7 +10,7 @@ import { paths } from '#shared/paths.ts';
 import { useVisitContext, visitCardClass } from '../components/visit-layout.tsx';
 import { WithVisit } from '../components/with-visit.tsx';
 import { visitDestination } from '../visit-state.ts';
-import { savePreference } from '../visits.api.ts';
+import { saveTreatmentChoice, type TreatmentChoice } from '../visits.api.ts';
 
 const optionClass =
   'flex cursor-pointer items-start gap-3 rounded-2xl border border-line bg-white px-4 py-3 transition-colors hover:border-accent-400 has-checked:border-accent-600 has-checked:bg-accent-50 has-checked:ring-1 has-checked:ring-accent-600';
@@ -67,12 +66,15 @@ function ChoiceGroup({
   );
 }
 
-const hairForms: Choice[] = [
+type HairForm = NonNullable<TreatmentChoice['hair']>['form'];
+type SleepGoal = NonNullable<TreatmentChoice['sleep']>['goal'];
+
+const hairForms: (Choice & { code: HairForm })[] = [
   { code: 'oral', label: 'Tablets' },
   { code: 'topical', label: 'Foam on the scalp' },
   { code: 'no-preference', label: 'No preference — my provider can choose' },
 ];
-const sleepGoals: Choice[] = [
+const sleepGoals: (Choice & { code: SleepGoal })[] = [
   { code: 'fall-asleep', label: 'Falling asleep' },
   { code: 'stay-asleep', label: 'Staying asleep' },
   { code: 'both', label: 'Both' },
@@ -106,8 +108,10 @@ function PreferencesForm({ visitId }: { visitId: number }) {
     if (!treatment?.dosages.some((d) => d.code === dosage)) found.dosage = 'Choose a dose';
     if (!treatment?.frequencies.some((f) => f.code === frequency))
       found.frequency = 'Choose how often';
-    if (extraKind === 'hair' && !extra) found.extra = 'Choose tablets, foam, or no preference';
-    if (extraKind === 'sleep' && !extra) found.extra = 'Choose what you want help with';
+    const hairForm = hairForms.find((choice) => choice.code === extra)?.code;
+    const sleepGoal = sleepGoals.find((choice) => choice.code === extra)?.code;
+    if (extraKind === 'hair' && !hairForm) found.extra = 'Choose tablets, foam, or no preference';
+    if (extraKind === 'sleep' && !sleepGoal) found.extra = 'Choose what you want help with';
     setErrors(found);
     setAlert(null);
     if (Object.keys(found).length > 0) {
@@ -119,25 +123,17 @@ function PreferencesForm({ visitId }: { visitId: number }) {
     }
     setPending(true);
     try {
-      await savePreference(apiPaths.productDrug, { visit_id: visitId, drug });
-      await savePreference(apiPaths.productDosage, { visit_id: visitId, dosage });
-      let result = await savePreference(apiPaths.productFrequency, {
-        visit_id: visitId,
-        frequency,
-      });
       const trimmed = notes.trim();
-      if (extraKind === 'hair')
-        result = await savePreference(apiPaths.hairPreferences, {
-          visit_id: visitId,
-          form: extra,
-          ...(trimmed ? { notes: trimmed } : {}),
-        });
-      if (extraKind === 'sleep')
-        result = await savePreference(apiPaths.sleepPreferences, {
-          visit_id: visitId,
-          goal: extra,
-          ...(trimmed ? { notes: trimmed } : {}),
-        });
+      const extraNotes = trimmed ? { notes: trimmed } : {};
+      const result = await saveTreatmentChoice(visitId, {
+        drug,
+        dosage,
+        frequency,
+        ...(extraKind === 'hair' && hairForm ? { hair: { form: hairForm, ...extraNotes } } : {}),
+        ...(extraKind === 'sleep' && sleepGoal
+          ? { sleep: { goal: sleepGoal, ...extraNotes } }
+          : {}),
+      });
       await navigate(visitDestination(result.destination, category) ?? paths.visit(category));
     } catch (error) {
       setAlert(error instanceof ApiError ? error.message : messages.productPreferencesFailed);

@@ -1,8 +1,10 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
-import { messages } from '#shared/messages.ts';
+import { messages } from '#shared/wording.ts';
 import type { AnswerValue } from '#shared/questionnaires/format.ts';
-import type { QuestionState } from '#shared/telehealth.ts';
+import type { QuestionState } from '#shared/visits.ts';
+import { QueryView } from '#client/components/ui/query-view.tsx';
 import { Spinner } from '#client/components/ui/spinner.tsx';
 import { showToast } from '#client/components/ui/toast.tsx';
 import { ApiError } from '#client/lib/api.ts';
@@ -13,7 +15,7 @@ import { useVisitContext, visitCardClass } from '../components/visit-layout.tsx'
 import { VisitProblem } from '../components/visit-problem.tsx';
 import { WithVisit } from '../components/with-visit.tsx';
 import { visitDestination } from '../visit-state.ts';
-import { nextQuestion, previousQuestion, submitQuestion } from '../visits.api.ts';
+import { nextQuestion, previousQuestion, submitQuestion, visitMovedOn } from '../visits.api.ts';
 
 export function ProgressBar({ index, total }: { index: number; total: number }) {
   const text = `Question ${index} of ${total}`;
@@ -48,100 +50,143 @@ function messageOf(error: unknown, fallback: string): Error {
   return new Error(fallback);
 }
 
+const questionKey = (visitId: number) => ['visit', visitId, 'question'] as const;
+
+/**
+ * The question the patient is on. The server decides where the visit is, so it is asked afresh
+ * each time the page opens (nothing kept once it closes) and never behind the patient's back.
+ */
+function useCurrentQuestion(visitId: number) {
+  return useQuery({
+    queryKey: questionKey(visitId),
+    queryFn: async () => {
+      try {
+        return await nextQuestion(visitId);
+      } catch (error) {
+        throw messageOf(error, messages.nextQuestionFailed);
+      }
+    },
+    staleTime: Infinity,
+    gcTime: 0,
+  });
+}
+
+interface QuestionCall<V> {
+  visitId: number;
+  send: (variables: V) => Promise<QuestionState>;
+  /** The call's own failure message (spec §8). */
+  fallback: string;
+  /** A new question is shown. */
+  onShown: () => void;
+  /** The server refused the answer: its message goes under the question. */
+  onAnswerRefused: (message: string) => void;
+}
+
+/** A question call's answer becomes the question shown (or sends the patient on, see `Questions`). */
+function useQuestionCall<V>({
+  visitId,
+  send,
+  fallback,
+  onShown,
+  onAnswerRefused,
+}: QuestionCall<V>) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (variables: V) => {
+      try {
+        return await send(variables);
+      } catch (error) {
+        throw messageOf(error, fallback);
+      }
+    },
+    onSuccess: (next) => {
+      queryClient.setQueryData(questionKey(visitId), next);
+      onShown();
+    },
+    onError: (problem) => {
+      // A visit that moved on or closed replaces the page (see `Questions`).
+      if (visitMovedOn(problem)) return;
+      if (problem instanceof ApiError && problem.fields.value)
+        onAnswerRefused(problem.fields.value);
+      else showToast({ kind: 'error', title: problem.message });
+    },
+  });
+}
+
 function Questions({ visitId }: { visitId: number }) {
   const { category } = useVisitContext();
   const navigate = useNavigate();
-  const [state, setState] = useState<QuestionState | null>(null);
-  const [loadError, setLoadError] = useState<Error | null>(null);
-  const [pending, setPending] = useState(false);
+  const question = useCurrentQuestion(visitId);
   const [answerError, setAnswerError] = useState<string | null>(null);
-  const loaded = useRef(false);
-  const [shown, setShown] = useState(0);
-
-  const follow = useCallback(
-    async (next: QuestionState) => {
+  // After the first question, each new one takes the focus to its heading.
+  const [moved, setMoved] = useState(false);
+  const outcome = {
+    visitId,
+    onShown: () => {
       setAnswerError(null);
-      if (next.disqualified) {
-        await navigate(paths.visitScreen(category, 'not-a-fit'), {
-          replace: true,
-          state: { reason: next.disqualified },
-        });
-        return;
-      }
-      if (next.done || !next.item) {
-        await navigate(visitDestination(next.destination, category) ?? paths.visit(category));
-        return;
-      }
-      setShown((count) => count + 1);
-      setState(next);
+      setMoved(true);
     },
-    [category, navigate],
-  );
-
-  const load = useCallback(async () => {
-    setLoadError(null);
-    try {
-      await follow(await nextQuestion(visitId));
-    } catch (error) {
-      setLoadError(messageOf(error, messages.nextQuestionFailed));
-    }
-  }, [visitId, follow]);
-
-  useEffect(() => {
-    if (loaded.current) return;
-    loaded.current = true;
-    void load();
-  }, [load]);
-
-  const act = async (call: () => Promise<QuestionState>, fallback: string) => {
-    setPending(true);
-    try {
-      await follow(await call());
-    } catch (error) {
-      const problem = messageOf(error, fallback);
-      if (problem instanceof ApiError && problem.status === 409) setLoadError(problem);
-      else if (problem instanceof ApiError && problem.fields.value)
-        setAnswerError(problem.fields.value);
-      else showToast({ kind: 'error', title: problem.message });
-    } finally {
-      setPending(false);
-    }
+    onAnswerRefused: setAnswerError,
   };
+  const save = useQuestionCall({
+    ...outcome,
+    send: ({ linkId, value }: { linkId: string; value: AnswerValue }) =>
+      submitQuestion(visitId, linkId, value),
+    fallback: messages.submitQuestionFailed,
+  });
+  const skip = useQuestionCall({
+    ...outcome,
+    send: (linkId: string) => nextQuestion(visitId, linkId),
+    fallback: messages.nextQuestionFailed,
+  });
+  const back = useQuestionCall({
+    ...outcome,
+    send: (linkId: string) => previousQuestion(visitId, linkId),
+    fallback: messages.previousQuestionFailed,
+  });
 
-  if (loadError)
-    return <VisitProblem error={loadError} category={category} onRetry={() => void load()} />;
-  if (!state?.item) return <Spinner block label="Loading your questions…" />;
-  const item = state.item;
+  // The questions are over: a disqualifying answer, or the last one answered.
+  const state = question.data;
+  const over = state && (state.disqualified || state.done || !state.item) ? state : null;
+  useEffect(() => {
+    if (!over) return;
+    if (over.disqualified)
+      void navigate(paths.visitScreen(category, 'not-a-fit'), {
+        replace: true,
+        state: { reason: over.disqualified },
+      });
+    else void navigate(visitDestination(over.destination, category) ?? paths.visit(category));
+  }, [over, category, navigate]);
+
+  const movedOn = [question.error, save.error, skip.error, back.error].find(visitMovedOn);
+  if (movedOn) return <VisitProblem error={movedOn} category={category} />;
+  const pending = save.isPending || skip.isPending || back.isPending;
   return (
-    <div className="space-y-6">
-      <ProgressBar index={state.progress.index} total={state.progress.total} />
-      <QuestionField
-        key={item.linkId}
-        item={item}
-        answer={state.answer}
-        pending={pending}
-        focusHeading={shown > 1}
-        serverError={answerError}
-        onBack={
-          state.progress.index > 1
-            ? () =>
-                void act(
-                  () => previousQuestion(visitId, item.linkId),
-                  messages.previousQuestionFailed,
-                )
-            : undefined
-        }
-        onNext={(value: AnswerValue | null) =>
-          act(
-            () =>
-              value === null
-                ? nextQuestion(visitId, item.linkId)
-                : submitQuestion(visitId, item.linkId, value),
-            value === null ? messages.nextQuestionFailed : messages.submitQuestionFailed,
-          )
-        }
-      />
-    </div>
+    <QueryView query={question} loading="Loading your questions…">
+      {({ item, answer, progress }) =>
+        item ? (
+          <div className="space-y-6">
+            <ProgressBar index={progress.index} total={progress.total} />
+            <QuestionField
+              key={item.linkId}
+              item={item}
+              answer={answer}
+              pending={pending}
+              focusHeading={moved}
+              serverError={answerError}
+              onBack={progress.index > 1 ? () => back.mutate(item.linkId) : undefined}
+              onNext={(value: AnswerValue | null) =>
+                value === null
+                  ? skip.mutate(item.linkId)
+                  : save.mutate({ linkId: item.linkId, value })
+              }
+            />
+          </div>
+        ) : (
+          <Spinner block label="Loading your questions…" />
+        )
+      }
+    </QueryView>
   );
 }
 

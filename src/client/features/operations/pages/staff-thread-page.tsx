@@ -1,0 +1,84 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { Navigate, useParams } from 'react-router';
+import { QueryView } from '#client/components/ui/query-view.tsx';
+import {
+  MessageList,
+  ReplyForm,
+  useScrollToEnd,
+} from '#client/features/messages/components/message-thread.tsx';
+import type { DataOf } from '#shared/contract.ts';
+import type { operationsApi } from '#shared/operations.ts';
+import { paths } from '#shared/paths.ts';
+import { BackLink, StaffHeader } from '#client/features/staff/components/staff-frame.tsx';
+import { useStaff } from '#client/features/staff/components/staff-layout.tsx';
+import { inboxKeys, replyInThread, useCareThread } from '../operations.api.ts';
+
+/** /staff/inbox/:id: one patient's conversation with the care team, and the answer. */
+export function StaffThreadPage() {
+  const staff = useStaff();
+  const id = Number(useParams().id);
+  const thread = useCareThread(id, { enabled: staff.role === 'operations' });
+  const back = <BackLink to={paths.staffInbox}>Inbox</BackLink>;
+
+  if (staff.role !== 'operations') return <Navigate to={paths.staff} replace />;
+  if (!Number.isInteger(id) || id <= 0) {
+    return (
+      <>
+        {back}
+        <StaffHeader title="Conversation not found" />
+        <p className="text-ink-soft">There is no conversation at this address.</p>
+      </>
+    );
+  }
+  return (
+    <>
+      {back}
+      <QueryView query={thread} loading="Loading the conversation…">
+        {(data) => <Conversation id={id} {...data} />}
+      </QueryView>
+    </>
+  );
+}
+
+type CareThread = DataOf<typeof operationsApi.inboxThread>;
+
+function Conversation({ id, thread, patient }: CareThread & { id: number }) {
+  const queryClient = useQueryClient();
+  const scroller = useScrollToEnd(thread.messages.length);
+  return (
+    <>
+      <StaffHeader
+        title={thread.subject}
+        subtitle={
+          <p>
+            {patient.name} · Customer {patient.customer_id}
+            {thread.order_number ? ` · About order ${thread.order_number}` : ''}
+          </p>
+        }
+      />
+      <section
+        aria-label={`Conversation with ${patient.name}`}
+        className="max-w-3xl rounded-2xl border border-line bg-white p-5 shadow-[0_1px_2px_rgba(15,37,51,0.04)]"
+      >
+        <div ref={scroller} className="max-h-[32rem] overflow-y-auto">
+          <MessageList
+            messages={thread.messages}
+            me="care_team"
+            label={`Conversation with ${patient.name}`}
+          />
+        </div>
+        <div className="mt-4 border-t border-line pt-4">
+          <ReplyForm
+            label="Answer to the patient"
+            submitLabel="Send answer"
+            onSend={async (body) => {
+              await replyInThread(id, body);
+              await queryClient.invalidateQueries({ queryKey: inboxKeys.thread(id) });
+              void queryClient.invalidateQueries({ queryKey: inboxKeys.list });
+            }}
+          />
+        </div>
+      </section>
+    </>
+  );
+}

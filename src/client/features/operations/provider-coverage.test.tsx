@@ -1,0 +1,105 @@
+// @vitest-environment jsdom
+import { cleanup, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import type { RouteObject } from 'react-router';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { StaffUser } from '#shared/staff.ts';
+import { messages } from '#shared/wording.ts';
+import { clearToasts } from '#client/components/ui/toast.tsx';
+import { failure, ok, renderRoutes, stubApi } from '#client/testing/render-app.tsx';
+import { StaffLayout } from '#client/features/staff/components/staff-layout.tsx';
+import { StaffHomePage } from '#client/features/staff/pages/staff-home-page.tsx';
+
+const routes: RouteObject[] = [
+  { element: <StaffLayout />, children: [{ path: '/staff', element: <StaffHomePage /> }] },
+];
+
+const ops: StaffUser = {
+  id: 2,
+  email: 'ops@pairwell.test',
+  name: 'Sam Ortiz',
+  role: 'operations',
+  licensed_states: [],
+};
+
+const loggedIn = ok({ authenticated: true, staff: ops });
+const noOrders = ok({ orders: [] });
+
+afterEach(() => {
+  cleanup();
+  clearToasts();
+});
+
+const panel = async () => screen.findByRole('region', { name: 'Provider coverage' });
+
+describe('provider coverage on the operations dashboard', () => {
+  it('names the offered states without a licensed provider, in words, and counts each state’s providers', async () => {
+    const api = stubApi({
+      '/staff/me/': loggedIn,
+      '/staff/orders/': noOrders,
+      '/staff/coverage/': ok({
+        states: [
+          { state: 'CA', providers: 2 },
+          { state: 'OR', providers: 1 },
+          { state: 'AZ', providers: 0 },
+          { state: 'NV', providers: 0 },
+        ],
+      }),
+    });
+    renderRoutes(routes, { path: '/staff' });
+    const coverage = await panel();
+    expect(
+      await within(coverage).findByText('No licensed provider in Arizona and Nevada.'),
+    ).toBeTruthy();
+    expect(coverage.textContent).toContain(
+      'Patients there are told we can’t offer online visits right now.',
+    );
+    expect(
+      within(coverage)
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual([
+      'California: 2 providers',
+      'Oregon: 1 provider',
+      'Arizona: no provider',
+      'Nevada: no provider',
+    ]);
+    expect(api.calls.find((call) => call.path === '/staff/coverage/')?.body).toEqual({});
+    // The orders are still the page's subject.
+    expect(screen.getByRole('heading', { level: 1, name: 'Orders' })).toBeTruthy();
+  });
+
+  it('says so when every offered state has a provider', async () => {
+    stubApi({
+      '/staff/me/': loggedIn,
+      '/staff/orders/': noOrders,
+      '/staff/coverage/': ok({ states: [{ state: 'OR', providers: 1 }] }),
+    });
+    renderRoutes(routes, { path: '/staff' });
+    const coverage = await panel();
+    expect(
+      await within(coverage).findByText('Every state we offer has at least one licensed provider.'),
+    ).toBeTruthy();
+    expect(within(coverage).queryByText(/No licensed provider/)).toBeNull();
+  });
+
+  it('shows why it could not load, with Try again, and the orders stay usable', async () => {
+    const u = userEvent.setup();
+    let attempts = 0;
+    stubApi({
+      '/staff/me/': loggedIn,
+      '/staff/orders/': noOrders,
+      '/staff/coverage/': () =>
+        ++attempts === 1
+          ? failure(503, 'UNAVAILABLE', 'The service is busy. Please try again.')
+          : ok({ states: [{ state: 'OR', providers: 1 }] }),
+    });
+    renderRoutes(routes, { path: '/staff' });
+    const coverage = await panel();
+    expect(await within(coverage).findByText(messages.somethingWentWrong)).toBeTruthy();
+    expect(await screen.findByText('No orders yet.')).toBeTruthy();
+    await u.click(within(coverage).getByRole('button', { name: 'Try again' }));
+    const state = await within(coverage).findByRole('listitem');
+    expect(state.textContent).toBe('Oregon: 1 provider');
+  });
+});

@@ -1,0 +1,135 @@
+import { Link } from 'react-router';
+import { categoryLabel } from '#shared/catalog.ts';
+import { QueryView } from '#client/components/ui/query-view.tsx';
+import { paths } from '#shared/paths.ts';
+import type { ReviewQueueItem } from '#shared/reviews.ts';
+import { useReviewQueue } from '../reviews.api.ts';
+import { StaffHeader } from '#client/features/staff/components/staff-frame.tsx';
+import { longDateTime } from '#client/features/staff/components/staff-order-status.tsx';
+
+function Flags({ count }: { count: number }) {
+  if (count === 0) return <span className="text-ink-soft">No risk flags</span>;
+  return (
+    <span className="inline-flex items-center rounded-full bg-danger-soft px-2.5 py-0.5 text-sm font-semibold text-danger">
+      {count} risk {count === 1 ? 'flag' : 'flags'}
+    </span>
+  );
+}
+
+/** The provider's review queue: visits from their states waiting for a decision, oldest first. */
+export function ReviewQueue({ name }: { name: string }) {
+  const queue = useReviewQueue();
+  const count = queue.data?.length;
+  return (
+    <>
+      <StaffHeader
+        title="Review queue"
+        subtitle={
+          <p>
+            {`Welcome, ${name}. `}
+            {count === undefined
+              ? 'Visits waiting for your review, oldest first.'
+              : count === 0
+                ? 'Nothing is waiting for your review.'
+                : `${count} ${count === 1 ? 'visit is' : 'visits are'} waiting for your review, oldest first.`}
+          </p>
+        }
+      />
+      <QueryView query={queue} loading="Loading the review queue…">
+        {(visits) => <QueueList visits={visits} />}
+      </QueryView>
+    </>
+  );
+}
+
+/** Cards on phones and a table on wider screens; a note when nothing is waiting. */
+function QueueList({ visits }: { visits: ReviewQueueItem[] }) {
+  return visits.length === 0 ? (
+    <section className="max-w-2xl rounded-3xl border border-line bg-white p-6 shadow-[0_1px_2px_rgba(15,37,51,0.04)] sm:p-8">
+      <h2 className="text-xl text-ink">All caught up</h2>
+      <p className="mt-2 text-ink-soft">
+        New visits from the states you are licensed in appear here once the patient checks out.
+      </p>
+    </section>
+  ) : (
+    <>
+      {/* Phones: one card per visit. */}
+      <ul className="space-y-3 md:hidden">
+        {visits.map((visit) => (
+          <li key={visit.visit_id}>
+            <Link
+              to={paths.staffVisit(visit.visit_id)}
+              className="block rounded-2xl border border-line bg-white p-4 shadow-[0_1px_2px_rgba(15,37,51,0.04)] hover:border-accent-400"
+            >
+              <span className="flex items-start justify-between gap-3">
+                <span className="font-semibold text-accent-800">{visit.patient}</span>
+                <Flags count={visit.risk_flags} />
+              </span>
+              <span className="mt-1 block text-sm text-ink-soft">
+                {categoryLabel(visit.category)} · {visit.treatment}
+              </span>
+              <span className="mt-1 block text-sm text-muted">
+                {visit.age} · {visit.state} · Submitted{' '}
+                <time dateTime={visit.submitted_at}>{longDateTime(visit.submitted_at)}</time>
+              </span>
+            </Link>
+          </li>
+        ))}
+      </ul>
+      {/* Wider screens: a table. */}
+      <div className="hidden overflow-hidden rounded-2xl border border-line bg-white shadow-[0_1px_2px_rgba(15,37,51,0.04)] md:block">
+        <table className="w-full text-left text-[0.9375rem]">
+          <caption className="sr-only">Visits waiting for review, oldest first</caption>
+          <thead className="bg-surface text-sm text-muted">
+            <tr>
+              <th scope="col" className="px-4 py-3 font-medium">
+                Patient
+              </th>
+              <th scope="col" className="px-4 py-3 font-medium">
+                Age
+              </th>
+              <th scope="col" className="px-4 py-3 font-medium">
+                State
+              </th>
+              <th scope="col" className="px-4 py-3 font-medium">
+                Program
+              </th>
+              <th scope="col" className="px-4 py-3 font-medium">
+                Submitted
+              </th>
+              <th scope="col" className="px-4 py-3 font-medium">
+                Risk flags
+              </th>
+            </tr>
+          </thead>
+          <tbody className="divide-y divide-line">
+            {visits.map((visit) => (
+              <tr key={visit.visit_id}>
+                <td className="px-4 py-3">
+                  <Link
+                    to={paths.staffVisit(visit.visit_id)}
+                    className="font-semibold text-accent-800 underline-offset-4 hover:underline"
+                  >
+                    {visit.patient}
+                  </Link>
+                </td>
+                <td className="px-4 py-3 text-ink">{visit.age}</td>
+                <td className="px-4 py-3 text-ink">{visit.state}</td>
+                <td className="px-4 py-3 text-ink">
+                  {categoryLabel(visit.category)}
+                  <span className="block text-sm text-muted">{visit.treatment}</span>
+                </td>
+                <td className="px-4 py-3 text-ink">
+                  <time dateTime={visit.submitted_at}>{longDateTime(visit.submitted_at)}</time>
+                </td>
+                <td className="px-4 py-3">
+                  <Flags count={visit.risk_flags} />
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,299 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { addMonths, format } from 'date-fns';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { z } from 'zod';
+import { messages } from '#shared/wording.ts';
+import { DeclineVisitSchema, PrescriptionSchema, reviewsApi, type Chart } from '#shared/reviews.ts';
+import { TextField, FieldError, inputClass } from '#client/components/forms/fields.tsx';
+import { applyApiError } from '#client/components/forms/form-errors.ts';
+import { buttonClass } from '#client/components/ui/button.ts';
+import { Dialog } from '#client/components/ui/dialog.tsx';
+import { showToast } from '#client/components/ui/toast.tsx';
+import { ApiError, failedWith } from '#client/lib/api.ts';
+import { reportError } from '#client/lib/error-reporting.ts';
+import { decideVisit, providerKeys, storeChart, type VisitDecision } from '../reviews.api.ts';
+import { DialogButtons, DialogFrame } from '#client/features/staff/components/dialog-form.tsx';
+
+type Choice = 'approve' | 'decline';
+
+const changedVisit = ['VISIT_DECIDED', 'NO_AUTHORIZATION', 'SHIP_STATE_MISMATCH'] as const;
+
+const PrescriptionFormSchema = z.object({
+  drug: PrescriptionSchema.shape.drug.trim().min(1, 'Enter the drug'),
+  dosage: PrescriptionSchema.shape.dosage.trim().min(1, 'Enter the dosage'),
+  quantity: z.coerce
+    .number({ error: 'Enter the quantity' })
+    .int('Enter a whole number')
+    .min(1, 'Enter the quantity')
+    .max(360, 'At most 360'),
+  refills: z.coerce
+    .number({ error: 'Enter the refills' })
+    .int('Enter a whole number')
+    .min(0, 'At least 0 refills')
+    .max(11, 'At most 11 refills'),
+  valid_until: PrescriptionSchema.shape.valid_until,
+});
+type PrescriptionForm = z.input<typeof PrescriptionFormSchema>;
+
+const DeclineFormSchema = z.object({ reason: DeclineVisitSchema.shape.reason });
+
+/**
+ * Approve with a prescription or decline with a reason the patient sees, while the visit waits for
+ * review. Each is confirmed in a dialog; the server's answer is the toast.
+ */
+export function VisitDecisionPanel({ chart }: { chart: Chart }) {
+  const [choice, setChoice] = useState<Choice | null>(null);
+  if (chart.status !== 'PENDING_REVIEW') return null;
+  return (
+    <section
+      id="visit-decision"
+      tabIndex={-1}
+      aria-labelledby="decision-title"
+      className="rounded-2xl border border-line bg-white p-5 shadow-[0_1px_2px_rgba(15,37,51,0.04)] outline-none focus-visible:ring-2 focus-visible:ring-accent-600"
+    >
+      <h2 id="decision-title" className="font-sans text-base font-semibold text-ink">
+        Decision
+      </h2>
+      <p className="mt-1 text-[0.9375rem] text-ink-soft">
+        The card is charged only if you approve. Declining releases the hold and tells the patient
+        why.
+      </p>
+      <div className="mt-4 flex flex-col gap-2 sm:flex-row sm:flex-wrap">
+        <button
+          type="button"
+          aria-haspopup="dialog"
+          className={buttonClass('primary')}
+          onClick={() => setChoice('approve')}
+        >
+          Approve
+        </button>
+        <button
+          type="button"
+          aria-haspopup="dialog"
+          className={`${buttonClass('secondary')} border-danger/40! text-danger! hover:bg-danger-soft!`}
+          onClick={() => setChoice('decline')}
+        >
+          Decline
+        </button>
+      </div>
+      <Dialog open={choice !== null} onClose={() => setChoice(null)} variant="modal" size="md">
+        {choice ? (
+          <DecisionFlow
+            key={choice}
+            chart={chart}
+            choice={choice}
+            onClose={() => {
+              setChoice(null);
+              // A decision removes the panel: focus goes to the page's heading.
+              setTimeout(() => {
+                if (document.activeElement === document.body)
+                  document.querySelector<HTMLElement>('h1')?.focus();
+              });
+            }}
+          />
+        ) : null}
+      </Dialog>
+    </section>
+  );
+}
+
+function DecisionFlow({
+  chart,
+  choice,
+  onClose,
+}: {
+  chart: Chart;
+  choice: Choice;
+  onClose: () => void;
+}) {
+  const queryClient = useQueryClient();
+  const [alert, setAlert] = useState<string | null>(null);
+  const mutation = useMutation({
+    mutationFn: (decision: VisitDecision) => decideVisit(chart.visit_id, decision),
+    onMutate: () => setAlert(null),
+    onSuccess: ({ chart: saved, message }) => {
+      storeChart(queryClient, saved);
+      showToast({ kind: 'success', title: message });
+      onClose();
+    },
+    onError: (error) => {
+      // The visit changed meanwhile (decided, or its payment or address did): show it as it is.
+      // The approval's codes include the decline's.
+      if (failedWith(error, reviewsApi.approve, ...changedVisit))
+        void queryClient.invalidateQueries({ queryKey: providerKeys.chart(chart.visit_id) });
+    },
+  });
+  const fail = (error: unknown, place: (error: unknown) => boolean) => {
+    if (place(error)) return;
+    if (error instanceof ApiError) {
+      setAlert(error.message);
+      return;
+    }
+    // Only the error's name and message: never the prescription or the reason.
+    reportError(error, 'error', 'staff-visit-decision');
+    setAlert(messages.somethingWentWrong);
+  };
+  return choice === 'approve' ? (
+    <ApproveForm
+      chart={chart}
+      alert={alert}
+      pending={mutation.isPending}
+      onCancel={onClose}
+      onSubmit={(prescription, place) =>
+        mutation.mutate(
+          { decision: 'approve', prescription },
+          { onError: (error) => fail(error, place) },
+        )
+      }
+    />
+  ) : (
+    <DeclineForm
+      chart={chart}
+      alert={alert}
+      pending={mutation.isPending}
+      onCancel={onClose}
+      onSubmit={(reason, place) =>
+        mutation.mutate({ decision: 'decline', reason }, { onError: (error) => fail(error, place) })
+      }
+    />
+  );
+}
+
+interface FormProps<T> {
+  chart: Chart;
+  alert: string | null;
+  pending: boolean;
+  onCancel: () => void;
+  onSubmit: (value: T, place: (error: unknown) => boolean) => void;
+}
+
+function ApproveForm({
+  chart,
+  alert,
+  pending,
+  onCancel,
+  onSubmit,
+}: FormProps<z.output<typeof PrescriptionFormSchema>>) {
+  const {
+    register,
+    handleSubmit,
+    setError,
+    formState: { errors },
+  } = useForm<PrescriptionForm, unknown, z.output<typeof PrescriptionFormSchema>>({
+    resolver: zodResolver(PrescriptionFormSchema),
+    defaultValues: {
+      drug: chart.preferences.drug ?? '',
+      dosage: chart.preferences.dosage ?? '',
+      quantity: '' as unknown as number,
+      refills: 0,
+      valid_until: format(addMonths(new Date(), 12), 'yyyy-MM-dd'),
+    },
+  });
+  const submit = handleSubmit((prescription) =>
+    onSubmit(prescription, (error) => {
+      if (!(error instanceof ApiError)) return false;
+      const fields = Object.fromEntries(
+        Object.entries(error.fields).map(([name, text]) => [
+          name.replace(/^prescription\./, ''),
+          text,
+        ]),
+      );
+      return applyApiError(
+        new ApiError(error.status, error.code, error.message, fields),
+        setError,
+        ['drug', 'dosage', 'quantity', 'refills', 'valid_until'],
+      ).placed;
+    }),
+  );
+  return (
+    <DialogFrame
+      title={`Approve ${chart.patient.name}’s visit?`}
+      description="The card is charged and the prescription goes to the pharmacy; each refill ships and is billed monthly until the last one or the prescription’s end. This cannot be undone."
+      alert={alert}
+    >
+      <form onSubmit={(event) => void submit(event)} noValidate className="space-y-4">
+        <TextField
+          label="Drug"
+          autoComplete="off"
+          error={errors.drug?.message}
+          {...register('drug')}
+        />
+        <TextField
+          label="Dosage"
+          autoComplete="off"
+          error={errors.dosage?.message}
+          {...register('dosage')}
+        />
+        <div className="grid grid-cols-2 gap-4">
+          <TextField
+            label="Quantity"
+            hint="1 to 360"
+            inputMode="numeric"
+            autoComplete="off"
+            error={errors.quantity?.message}
+            {...register('quantity')}
+          />
+          <TextField
+            label="Refills"
+            hint="0 to 11"
+            inputMode="numeric"
+            autoComplete="off"
+            error={errors.refills?.message}
+            {...register('refills')}
+          />
+        </div>
+        <TextField
+          label="Valid until"
+          type="date"
+          error={errors.valid_until?.message}
+          {...register('valid_until')}
+        />
+        <DialogButtons pending={pending} onCancel={onCancel}>
+          Approve and prescribe
+        </DialogButtons>
+      </form>
+    </DialogFrame>
+  );
+}
+
+function DeclineForm({ chart, alert, pending, onCancel, onSubmit }: FormProps<string>) {
+  const {
+    register,
+    handleSubmit,
+    setError,
+    formState: { errors },
+  } = useForm({ resolver: zodResolver(DeclineFormSchema), defaultValues: { reason: '' } });
+  const submit = handleSubmit(({ reason }) =>
+    onSubmit(reason, (error) => applyApiError(error, setError, ['reason']).placed),
+  );
+  return (
+    <DialogFrame
+      title={`Decline ${chart.patient.name}’s visit?`}
+      description="The hold on the card is released and nothing is charged. The patient reads your reason."
+      alert={alert}
+    >
+      <form onSubmit={(event) => void submit(event)} noValidate>
+        <label htmlFor="decline-reason" className="block text-[0.9375rem] font-medium text-ink">
+          Reason the patient sees
+        </label>
+        <p id="decline-reason-hint" className="mt-0.5 text-sm text-muted">
+          At least 10 characters.
+        </p>
+        <textarea
+          id="decline-reason"
+          rows={4}
+          aria-invalid={errors.reason ? true : undefined}
+          aria-describedby={`decline-reason-hint${errors.reason ? ' decline-reason-error' : ''}`}
+          className={`${inputClass(Boolean(errors.reason))} mt-1.5 resize-y`}
+          {...register('reason')}
+        />
+        <FieldError id="decline-reason-error" message={errors.reason?.message} />
+        <DialogButtons pending={pending} onCancel={onCancel}>
+          Decline visit
+        </DialogButtons>
+      </form>
+    </DialogFrame>
+  );
+}

@@ -1,0 +1,222 @@
+import { useQueryClient } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
+import { Navigate, useParams } from 'react-router';
+import { apiPaths, apiUrl } from '#shared/api.ts';
+import { categoryLabel } from '#shared/catalog.ts';
+import { formatCents } from '#shared/money.ts';
+import type { Chart } from '#shared/reviews.ts';
+import { treatmentWords } from '#shared/visits.ts';
+import { QueryView } from '#client/components/ui/query-view.tsx';
+import {
+  MessageList,
+  ReplyForm,
+  useScrollToEnd,
+} from '#client/features/messages/components/message-thread.tsx';
+import { paths } from '#shared/paths.ts';
+import { BackLink, StaffHeader } from '#client/features/staff/components/staff-frame.tsx';
+import { useStaff } from '#client/features/staff/components/staff-layout.tsx';
+import { paymentStatusLabel } from '#client/features/staff/components/staff-order-status.tsx';
+import { VisitDecisionPanel } from '../components/visit-decision-panel.tsx';
+import { providerKeys, sendVisitMessage, useChart, useVisitThread } from '../reviews.api.ts';
+
+const panelClass =
+  'rounded-2xl border border-line bg-white p-5 shadow-[0_1px_2px_rgba(15,37,51,0.04)]';
+
+function Panel({ id, title, children }: { id: string; title: string; children: ReactNode }) {
+  return (
+    <section aria-labelledby={id} className={panelClass}>
+      <h2 id={id} className="font-sans text-base font-semibold text-ink">
+        {title}
+      </h2>
+      <div className="mt-3">{children}</div>
+    </section>
+  );
+}
+
+const statusLabels: Record<string, string> = {
+  PENDING_REVIEW: 'Waiting for review',
+  APPROVED: 'Approved',
+  DECLINED: 'Declined',
+};
+
+function humanize(value: string): string {
+  const text = value.replace(/[_-]+/g, ' ').toLowerCase();
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/** /staff/visits/:id: a visit's chart for the provider, the conversation and the decision. */
+export function StaffVisitPage() {
+  const staff = useStaff();
+  const params = useParams();
+  const id = Number(params.id);
+  const chart = useChart(id, { enabled: staff.role === 'provider' });
+  const back = <BackLink to={paths.staff}>Review queue</BackLink>;
+  if (staff.role !== 'provider') return <Navigate to={paths.staff} replace />;
+  if (!Number.isInteger(id) || id <= 0) {
+    return (
+      <>
+        {back}
+        <StaffHeader title="Visit not found" />
+        <p className="text-ink-soft">There is no visit at this address.</p>
+      </>
+    );
+  }
+  return (
+    <>
+      {back}
+      <QueryView query={chart} loading="Loading the chart…">
+        {(data) => <ChartView chart={data} />}
+      </QueryView>
+    </>
+  );
+}
+
+function ChartView({ chart }: { chart: Chart }) {
+  const { patient, preferences } = chart;
+  const words = treatmentWords(chart.category, preferences);
+  const wanted = [words.drug, words.dosage, words.frequency].filter(Boolean).join(' · ');
+  return (
+    <>
+      <StaffHeader
+        title={patient.name}
+        subtitle={
+          <p>
+            {categoryLabel(chart.category)} · {statusLabels[chart.status] ?? humanize(chart.status)}
+          </p>
+        }
+      />
+      <div className="grid gap-5 lg:grid-cols-[minmax(0,1fr)_22rem] lg:items-start">
+        <div className="space-y-5">
+          <VisitDecisionPanel chart={chart} />
+          <Panel id="flags-title" title="Risk flags">
+            {chart.risk_flags.length === 0 ? (
+              <p className="text-[0.9375rem] text-ink-soft">No risk flags.</p>
+            ) : (
+              <ul className="space-y-2">
+                {chart.risk_flags.map((flag) => (
+                  <li
+                    key={`${flag.code}-${flag.linkId}`}
+                    className="rounded-xl bg-danger-soft px-3.5 py-2.5 text-[0.9375rem] text-danger"
+                  >
+                    <span className="font-semibold">{humanize(flag.severity)}:</span> {flag.text}
+                  </li>
+                ))}
+              </ul>
+            )}
+          </Panel>
+          <Panel id="answers-title" title="Answers">
+            <p className="-mt-1 mb-3 text-sm text-muted">
+              Questionnaire {chart.questionnaire.id} {chart.questionnaire.version}
+            </p>
+            <dl className="divide-y divide-line">
+              {chart.answers.map((answer) => (
+                <div key={answer.linkId} className="py-3 first:pt-0">
+                  <dt className="text-sm text-muted">{answer.question}</dt>
+                  <dd className="mt-0.5 text-[0.9375rem] break-words text-ink">{answer.answer}</dd>
+                </div>
+              ))}
+            </dl>
+          </Panel>
+          <ConversationPanel visitId={chart.visit_id} />
+        </div>
+        <div className="space-y-5">
+          <Panel id="patient-title" title="Patient">
+            <dl className="space-y-2 text-[0.9375rem]">
+              <div>
+                <dt className="text-sm text-muted">Date of birth</dt>
+                <dd className="text-ink">
+                  {patient.dob} (age {patient.age})
+                </dd>
+              </div>
+              <div>
+                <dt className="text-sm text-muted">State</dt>
+                <dd className="text-ink">{patient.state}</dd>
+              </div>
+              <div>
+                <dt className="text-sm text-muted">Customer</dt>
+                <dd className="text-ink">{patient.customer_id}</dd>
+              </div>
+            </dl>
+          </Panel>
+          <Panel id="preferences-title" title="Preferences">
+            <p className="text-[0.9375rem] text-ink">{wanted || 'None given'}</p>
+            {preferences.hair ? (
+              <p className="mt-1 text-[0.9375rem] text-ink-soft">
+                {preferences.hair.form}
+                {preferences.hair.notes ? ` — ${preferences.hair.notes}` : ''}
+              </p>
+            ) : null}
+            {preferences.sleep ? (
+              <p className="mt-1 text-[0.9375rem] text-ink-soft">
+                {preferences.sleep.goal}
+                {preferences.sleep.notes ? ` — ${preferences.sleep.notes}` : ''}
+              </p>
+            ) : null}
+          </Panel>
+          <Panel id="photo-title" title="Photo ID">
+            {chart.photo_upload_key ? (
+              <img
+                src={apiUrl(apiPaths.visitUpload, { id: chart.photo_upload_key })}
+                alt="Photo ID"
+                className="w-full rounded-xl ring-1 ring-line"
+              />
+            ) : (
+              <p className="text-[0.9375rem] text-ink-soft">
+                {chart.photo_uploaded
+                  ? 'The photo ID is shown only while the visit waits for review.'
+                  : 'No photo ID uploaded.'}
+              </p>
+            )}
+          </Panel>
+          <Panel id="order-title" title="Order and payment">
+            {chart.order ? (
+              <dl className="space-y-2 text-[0.9375rem]">
+                <div>
+                  <dt className="text-sm text-muted">Order</dt>
+                  <dd className="text-ink">{chart.order.order_number}</dd>
+                </div>
+                <div>
+                  <dt className="text-sm text-muted">Total</dt>
+                  <dd className="text-ink">{formatCents(chart.order.total_cents)}</dd>
+                </div>
+                <div>
+                  <dt className="text-sm text-muted">Payment</dt>
+                  <dd className="text-ink">{paymentStatusLabel(chart.order.payment_status)}</dd>
+                </div>
+              </dl>
+            ) : (
+              <p className="text-[0.9375rem] text-ink-soft">No order yet.</p>
+            )}
+          </Panel>
+        </div>
+      </div>
+    </>
+  );
+}
+
+function ConversationPanel({ visitId }: { visitId: number }) {
+  const queryClient = useQueryClient();
+  const thread = useVisitThread(visitId);
+  const messages = thread.data?.messages ?? [];
+  const scroller = useScrollToEnd(messages.length);
+  return (
+    <Panel id="conversation-title" title="Conversation with the patient">
+      <QueryView query={thread} loading="Loading the conversation…" size="inline">
+        {() => (
+          <div ref={scroller} className="max-h-[28rem] overflow-y-auto">
+            <MessageList messages={messages} me="care_team" label="Conversation with the patient" />
+          </div>
+        )}
+      </QueryView>
+      <div className="mt-4 border-t border-line pt-4">
+        <ReplyForm
+          label="Message to the patient"
+          onSend={async (body) => {
+            await sendVisitMessage(visitId, body);
+            await queryClient.invalidateQueries({ queryKey: providerKeys.thread(visitId) });
+          }}
+        />
+      </div>
+    </Panel>
+  );
+}

@@ -1,0 +1,99 @@
+// @vitest-environment jsdom
+import { cleanup, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { reviewsApi, type Chart } from '#shared/reviews.ts';
+import { clearToasts } from '#client/components/ui/toast.tsx';
+import { failure, ok, renderRoutes, stubApi } from '#client/testing/render-app.tsx';
+import { VisitDecisionPanel } from './components/visit-decision-panel.tsx';
+
+function buildChart(overrides: Partial<Chart> = {}): Chart {
+  return {
+    visit_id: 41,
+    status: 'PENDING_REVIEW',
+    category: 'ed',
+    patient: { name: 'Robin Hale', dob: '04/12/1985', age: 41, state: 'OR', customer_id: 7 },
+    questionnaire: { id: 'ed-intake', version: '1.0.0' },
+    answers: [],
+    risk_flags: [],
+    preferences: {
+      drug: 'sildenafil',
+      dosage: '50mg',
+      frequency: 'as-needed-6',
+      hair: null,
+      sleep: null,
+    },
+    photo_uploaded: true,
+    photo_upload_key: 'kY3v9Qx0Lm2Zp8Rt4Wb6Nc',
+    order: { order_number: 'PW-100200', total_cents: 9000, payment_status: 'authorized' },
+    ...overrides,
+  };
+}
+
+afterEach(() => {
+  cleanup();
+  clearToasts();
+  vi.unstubAllGlobals();
+});
+
+const routes = (chart: Chart) => [{ path: '/', element: <VisitDecisionPanel chart={chart} /> }];
+
+describe('the decision panel', () => {
+  it('approves with the prescription prefilled from the preferences, confirmed, and shows what happened to the payment', async () => {
+    const u = userEvent.setup();
+    const api = stubApi({
+      '/staff/visits/approve/': ok(
+        { chart: buildChart({ status: 'APPROVED' }) },
+        reviewsApi.approve.message,
+      ),
+      '/staff/visits/': ok({ visits: [] }),
+    });
+    renderRoutes(routes(buildChart()));
+    await u.click(screen.getByRole('button', { name: 'Approve' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Approve Robin Hale’s visit?' });
+    expect(within(dialog).getByLabelText('Drug')).toHaveProperty('value', 'sildenafil');
+    expect(within(dialog).getByLabelText('Dosage')).toHaveProperty('value', '50mg');
+    await u.click(within(dialog).getByRole('button', { name: 'Approve and prescribe' }));
+    expect(await within(dialog).findByText('Enter the quantity')).toBeTruthy();
+    await u.type(within(dialog).getByLabelText('Quantity'), '6');
+    await u.clear(within(dialog).getByLabelText(/Refills/));
+    await u.type(within(dialog).getByLabelText(/Refills/), '12');
+    await u.click(within(dialog).getByRole('button', { name: 'Approve and prescribe' }));
+    expect(await within(dialog).findByText('At most 11 refills')).toBeTruthy();
+    await u.clear(within(dialog).getByLabelText(/Refills/));
+    await u.type(within(dialog).getByLabelText(/Refills/), '2');
+    await u.click(within(dialog).getByRole('button', { name: 'Approve and prescribe' }));
+    expect(await screen.findByText(reviewsApi.approve.message)).toBeTruthy();
+    const call = api.calls.find((c) => c.path === '/staff/visits/approve/');
+    expect(call?.body).toMatchObject({
+      visit_id: 41,
+      prescription: { drug: 'sildenafil', dosage: '50mg', quantity: 6, refills: 2 },
+    });
+  });
+
+  it('declines with a reason of at least 10 characters; the server’s field message lands on the field', async () => {
+    const u = userEvent.setup();
+    stubApi({
+      '/staff/visits/decline/': failure(400, 'VALIDATION', 'Check the form', {
+        reason: 'Say more for the patient',
+      }),
+    });
+    renderRoutes(routes(buildChart()));
+    await u.click(screen.getByRole('button', { name: 'Decline' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Decline Robin Hale’s visit?' });
+    await u.type(within(dialog).getByLabelText('Reason the patient sees'), 'Too short');
+    await u.click(within(dialog).getByRole('button', { name: 'Decline visit' }));
+    expect(
+      await within(dialog).findByText('Tell the patient why, in a sentence or two'),
+    ).toBeTruthy();
+    await u.type(within(dialog).getByLabelText('Reason the patient sees'), ' for a decision.');
+    await u.click(within(dialog).getByRole('button', { name: 'Decline visit' }));
+    expect(await within(dialog).findByText('Say more for the patient')).toBeTruthy();
+  });
+
+  it('is not offered once the visit is decided', () => {
+    stubApi({});
+    renderRoutes(routes(buildChart({ status: 'APPROVED' })));
+    expect(screen.queryByRole('button', { name: 'Approve' })).toBeNull();
+  });
+});

@@ -1,0 +1,77 @@
+import { useQuery, type QueryClient } from '@tanstack/react-query';
+import type { BodyOf } from '#shared/contract.ts';
+import { reviewsApi, type Chart } from '#shared/reviews.ts';
+import { call } from '#client/lib/api.ts';
+
+/** The provider console's cache keys, under the console's `/staff` (logging out forgets them). */
+export const providerKeys = {
+  queue: ['/staff', 'visits'] as const,
+  chart: (id: number) => ['/staff', 'visit', id] as const,
+  thread: (id: number) => ['/staff', 'visit-thread', id] as const,
+};
+
+const isId = (id: number) => Number.isInteger(id) && id > 0;
+
+/** The visits waiting for this provider, oldest first. */
+export function useReviewQueue(options: { enabled?: boolean } = {}) {
+  return useQuery({
+    queryKey: providerKeys.queue,
+    queryFn: async ({ signal }) => (await call(reviewsApi.queue, { body: {}, signal })).visits,
+    enabled: options.enabled ?? true,
+    staleTime: 15_000,
+  });
+}
+
+export function useChart(id: number, options: { enabled?: boolean } = {}) {
+  return useQuery({
+    queryKey: providerKeys.chart(id),
+    queryFn: async ({ signal }) =>
+      (await call(reviewsApi.chart, { body: { visit_id: id }, signal })).chart,
+    enabled: (options.enabled ?? true) && isId(id),
+    staleTime: 15_000,
+  });
+}
+
+export function useVisitThread(id: number, options: { enabled?: boolean } = {}) {
+  return useQuery({
+    queryKey: providerKeys.thread(id),
+    queryFn: async ({ signal }) =>
+      (await call(reviewsApi.messages, { body: { visit_id: id }, signal })).thread,
+    enabled: (options.enabled ?? true) && isId(id),
+    // The patient may answer while the chart is open.
+    refetchInterval: 15_000,
+    refetchIntervalInBackground: false,
+  });
+}
+
+export async function sendVisitMessage(visitId: number, body: string) {
+  return (await call(reviewsApi.sendMessage, { body: { visit_id: visitId, body } })).message;
+}
+
+export type Prescription = BodyOf<typeof reviewsApi.approve>['prescription'];
+
+export type VisitDecision =
+  { decision: 'approve'; prescription: Prescription } | { decision: 'decline'; reason: string };
+
+/**
+ * Approve with a prescription or decline with a reason; the answer carries the chart as it is now
+ * and the message that says what happened to the payment.
+ */
+export async function decideVisit(
+  visitId: number,
+  decision: VisitDecision,
+): Promise<{ chart: Chart; message: string }> {
+  if (decision.decision === 'approve') {
+    const body = { visit_id: visitId, prescription: decision.prescription };
+    const { chart } = await call(reviewsApi.approve, { body });
+    return { chart, message: reviewsApi.approve.message };
+  }
+  const body = { visit_id: visitId, reason: decision.reason };
+  const { chart } = await call(reviewsApi.decline, { body });
+  return { chart, message: reviewsApi.decline.message };
+}
+
+export function storeChart(queryClient: QueryClient, chart: Chart): void {
+  queryClient.setQueryData(providerKeys.chart(chart.visit_id), chart);
+  void queryClient.invalidateQueries({ queryKey: providerKeys.queue });
+}

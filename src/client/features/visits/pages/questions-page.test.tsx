@@ -1,0 +1,180 @@
+// @vitest-environment jsdom
+import { cleanup, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { PatientItem, QuestionState } from '#shared/visits.ts';
+import { messages } from '#shared/wording.ts';
+import { clearToasts } from '#client/components/ui/toast.tsx';
+import { resetAppStateForTests, setOnlineVisitUser } from '#client/lib/app-state.ts';
+import { failure, LocationProbe, renderRoutes, stubApi } from '#client/testing/render-app.tsx';
+import { VisitLayout } from '../components/visit-layout.tsx';
+import { QuestionsPage } from './questions-page.tsx';
+
+const routes = [
+  {
+    path: '/visit/:category',
+    element: <VisitLayout />,
+    children: [
+      { path: 'questions', element: <QuestionsPage /> },
+      { path: 'preferences', element: <LocationProbe /> },
+      { path: 'not-a-fit', element: <LocationProbe /> },
+    ],
+  },
+];
+
+const duration: PatientItem = {
+  linkId: 'ed_duration',
+  type: 'choice',
+  text: 'How long have you had trouble?',
+  required: true,
+  options: [
+    { code: 'lt-3-months', display: 'Less than 3 months' },
+    { code: 'gt-1-year', display: 'More than a year' },
+  ],
+};
+const chestPain: PatientItem = {
+  linkId: 'chest_pain',
+  type: 'boolean',
+  text: 'Do you get chest pain during sex?',
+  required: true,
+};
+
+/** A v2 questionnaire answer (`{ data }`). */
+function on(item: PatientItem | null, index: number, more: Partial<QuestionState> = {}) {
+  const state: QuestionState = {
+    item,
+    answer: null,
+    progress: { index, total: 2 },
+    done: false,
+    disqualified: null,
+    destination: '/visit/ed/questions',
+    ...more,
+  };
+  return { body: { data: state } };
+}
+
+beforeEach(() => {
+  localStorage.clear();
+  sessionStorage.clear();
+  resetAppStateForTests();
+  setOnlineVisitUser({ visits: { ed: 13 } });
+});
+afterEach(() => {
+  cleanup();
+  clearToasts();
+});
+
+const heading = (name: string) => screen.findByRole('heading', { level: 2, name });
+
+describe('the health questions', () => {
+  it('resumes where the patient left off, saves each answer, and walks back', async () => {
+    const u = userEvent.setup();
+    const api = stubApi({
+      '/v2/questionnaire/next_question': on(duration, 1),
+      '/v2/questionnaire/submit_question': on(chestPain, 2),
+      '/v2/questionnaire/previous_question': on(duration, 1, { answer: 'gt-1-year' }),
+    });
+    renderRoutes(routes, { path: '/visit/ed/questions' });
+    await heading(duration.text);
+    expect(api.calls[0]).toEqual({
+      path: '/v2/questionnaire/next_question',
+      body: { visit_id: 13 },
+    });
+    expect(screen.getByRole('progressbar').getAttribute('aria-valuetext')).toBe('Question 1 of 2');
+
+    await u.click(screen.getByRole('radio', { name: 'More than a year' }));
+    await u.click(screen.getByRole('button', { name: 'Next' }));
+    // The next question takes the focus, so a screen reader hears it.
+    expect(document.activeElement).toBe(await heading(chestPain.text));
+    expect(api.calls[1]).toEqual({
+      path: '/v2/questionnaire/submit_question',
+      body: { visit_id: 13, linkId: 'ed_duration', value: 'gt-1-year' },
+    });
+
+    await u.click(screen.getByRole('button', { name: 'Back' }));
+    await heading(duration.text);
+    expect(api.calls[2]).toEqual({
+      path: '/v2/questionnaire/previous_question',
+      body: { visit_id: 13, linkId: 'chest_pain' },
+    });
+    expect(screen.getByRole<HTMLInputElement>('radio', { name: 'More than a year' }).checked).toBe(
+      true,
+    );
+  });
+
+  it("puts the server's refusal under the question, and stays on it", async () => {
+    const u = userEvent.setup();
+    stubApi({
+      '/v2/questionnaire/next_question': on(duration, 1),
+      '/v2/questionnaire/submit_question': failure(
+        400,
+        'VALIDATION',
+        'Choose one of the options.',
+        {
+          value: 'Choose one of the options.',
+        },
+      ),
+    });
+    renderRoutes(routes, { path: '/visit/ed/questions' });
+    await u.click(await screen.findByRole('radio', { name: 'Less than 3 months' }));
+    await u.click(screen.getByRole('button', { name: 'Next' }));
+    expect(await screen.findByText('Choose one of the options.')).toBeTruthy();
+    expect(screen.getByRole('heading', { level: 2, name: duration.text })).toBeTruthy();
+  });
+
+  it('offers the way back to the visit when it can no longer be changed', async () => {
+    stubApi({
+      '/v2/questionnaire/next_question': failure(409, 'VISIT_CLOSED', 'This visit was declined.'),
+    });
+    renderRoutes(routes, { path: '/visit/ed/questions' });
+    expect(await screen.findByRole('link', { name: 'Go to my visit' })).toBeTruthy();
+    expect(screen.getByRole('alert').textContent).toContain('This visit was declined.');
+    expect(screen.queryByRole('button', { name: 'Try again' })).toBeNull();
+  });
+
+  it('says what went wrong, and tries again on request', async () => {
+    const u = userEvent.setup();
+    let reachable = false;
+    stubApi({
+      '/v2/questionnaire/next_question': () =>
+        reachable ? on(duration, 1) : failure(503, 'UNAVAILABLE', 'Down for maintenance.'),
+    });
+    renderRoutes(routes, { path: '/visit/ed/questions' });
+    // A 5xx says the call's own message (spec §8), not the server's.
+    expect((await screen.findByRole('alert')).textContent).toContain(messages.nextQuestionFailed);
+    reachable = true;
+    await u.click(screen.getByRole('button', { name: 'Try again' }));
+    await heading(duration.text);
+  });
+
+  it('goes to not-a-fit with the reason when an answer ends the visit', async () => {
+    const u = userEvent.setup();
+    stubApi({
+      '/v2/questionnaire/next_question': on(chestPain, 2),
+      '/v2/questionnaire/submit_question': on(null, 2, {
+        disqualified: 'Please see a doctor in person.',
+        destination: '/visit/ed/not-a-fit',
+      }),
+    });
+    const { router } = renderRoutes(routes, { path: '/visit/ed/questions' });
+    await u.click(await screen.findByRole('radio', { name: 'Yes' }));
+    await u.click(screen.getByRole('button', { name: 'Next' }));
+    expect((await screen.findByTestId('location')).textContent).toBe('/visit/ed/not-a-fit');
+    expect(router.location().state).toEqual({ reason: 'Please see a doctor in person.' });
+  });
+
+  it('moves on to the treatment once the last question is answered', async () => {
+    const u = userEvent.setup();
+    stubApi({
+      '/v2/questionnaire/next_question': on(chestPain, 2),
+      '/v2/questionnaire/submit_question': on(null, 2, {
+        done: true,
+        destination: '/visit/ed/preferences',
+      }),
+    });
+    renderRoutes(routes, { path: '/visit/ed/questions' });
+    await u.click(await screen.findByRole('radio', { name: 'No' }));
+    await u.click(screen.getByRole('button', { name: 'Next' }));
+    expect((await screen.findByTestId('location')).textContent).toBe('/visit/ed/preferences');
+  });
+});

@@ -1,0 +1,273 @@
+import type { AppContext } from '#server/context.ts';
+import { sessionUser } from '#server/features/auth/auth.service.ts';
+import { queueEmail, sendQueuedSoon } from '#server/features/outbox/outbox.service.ts';
+import { emailHtml, emailSignature } from '#server/lib/email-layout.ts';
+import { AppError, notFound } from '#server/lib/errors.ts';
+import { absoluteLink } from '#server/lib/links.ts';
+import type { CareInboxItem, Message, Thread } from '#shared/messages.ts';
+import { paths } from '#shared/paths.ts';
+import * as q from './messages.queries.ts';
+
+/**
+ * Threads between a patient and their care team. A thread may belong to a visit (the provider's
+ * conversation about it). Bodies are health information: they are stored, shown to the two sides,
+ * and never logged or e-mailed — the e-mail only says a message is waiting.
+ */
+
+function toMessage(row: q.MessageRow, patientFirstName: string): Message {
+  return {
+    id: row.id,
+    thread_id: row.threadId,
+    sender: row.sender,
+    author: row.sender === 'patient' ? patientFirstName : (row.staffName ?? 'Your care team'),
+    body: row.body,
+    created_at: row.createdAt,
+    read: row.readAt !== null,
+  };
+}
+
+export async function threadsOf(
+  ctx: AppContext,
+  customerId: number,
+): Promise<{ threads: Thread[]; unread: number }> {
+  const user = await sessionUser(ctx, customerId);
+  const threads = await q.selectThreadsOf(ctx.db, customerId);
+  const messages = await q.selectMessages(
+    ctx.db,
+    threads.map((t) => t.id),
+  );
+  return {
+    threads: threads.map((t) => {
+      const own = messages.filter((m) => m.threadId === t.id);
+      return {
+        id: t.id,
+        subject: t.subject,
+        visit_id: t.visitId,
+        order_number: t.orderNumber,
+        updated_at: t.updatedAt,
+        unread: own.filter((m) => m.sender === 'care_team' && m.readAt === null).length,
+        messages: own.map((m) => toMessage(m, user.first_name)),
+      };
+    }),
+    unread: await q.countUnreadForPatient(ctx.db, customerId),
+  };
+}
+
+/** Messages since an instant, for the page's polling (new messages appear without a reload). */
+export async function recentMessages(ctx: AppContext, customerId: number, since?: string) {
+  const user = await sessionUser(ctx, customerId);
+  const threads = await q.selectThreadsOf(ctx.db, customerId);
+  const rows = await q.selectMessages(
+    ctx.db,
+    threads.map((t) => t.id),
+    since,
+  );
+  return {
+    messages: rows.map((m) => toMessage(m, user.first_name)),
+    unread: await q.countUnreadForPatient(ctx.db, customerId),
+    now: ctx.clock.now().toISOString(),
+  };
+}
+
+export function unreadCount(ctx: AppContext, customerId: number): Promise<number> {
+  return q.countUnreadForPatient(ctx.db, customerId);
+}
+
+/**
+ * The patient writes: in one of their threads, or a new thread to the care team, about one of
+ * their orders when they name it (another customer's order is "not found").
+ */
+export async function sendAsPatient(
+  ctx: AppContext,
+  customerId: number,
+  input: {
+    threadId?: number | undefined;
+    subject?: string | undefined;
+    orderNumber?: string | undefined;
+    body: string;
+  },
+): Promise<Message> {
+  const now = ctx.clock.now().toISOString();
+  let threadId = input.threadId;
+  if (threadId !== undefined) {
+    const thread = await q.selectThread(ctx.db, threadId);
+    if (!thread || thread.customerId !== customerId)
+      throw notFound('We could not find that conversation.');
+  } else {
+    let orderId: number | null = null;
+    if (input.orderNumber !== undefined) {
+      orderId = (await q.selectOwnOrderId(ctx.db, customerId, input.orderNumber)) ?? null;
+      if (orderId === null) throw notFound('We could not find that order.');
+    }
+    const subject = input.subject ?? (input.orderNumber && `Order ${input.orderNumber}`);
+    if (!subject) throw new AppError('VALIDATION', 'Add a subject', { subject: 'Add a subject' });
+    threadId = await q.insertThread(ctx.db, customerId, subject, now, orderId);
+  }
+  const id = await q.insertMessage(ctx.db, {
+    threadId,
+    sender: 'patient',
+    staffId: null,
+    body: input.body,
+    now,
+  });
+  const user = await sessionUser(ctx, customerId);
+  const [row] = (await q.selectMessages(ctx.db, [threadId])).filter((m) => m.id === id);
+  if (!row) throw new Error('message missing after insert');
+  return toMessage(row, user.first_name);
+}
+
+export async function markThreadRead(
+  ctx: AppContext,
+  customerId: number,
+  threadId: number,
+): Promise<void> {
+  const thread = await q.selectThread(ctx.db, threadId);
+  if (!thread || thread.customerId !== customerId)
+    throw notFound('We could not find that conversation.');
+  await q.markRead(ctx.db, threadId, 'care_team', ctx.clock.now().toISOString());
+}
+
+// --- The care team's side ------------------------------------------------------------------------
+
+export async function visitThread(
+  ctx: AppContext,
+  visitId: number,
+  customerId: number,
+): Promise<Thread | null> {
+  const thread = await q.selectThreadOfVisit(ctx.db, visitId);
+  if (!thread || thread.customerId !== customerId) return null;
+  const user = await sessionUser(ctx, customerId);
+  const rows = await q.selectMessages(ctx.db, [thread.id]);
+  await q.markRead(ctx.db, thread.id, 'patient', ctx.clock.now().toISOString());
+  return {
+    id: thread.id,
+    subject: thread.subject,
+    visit_id: thread.visitId,
+    order_number: thread.orderNumber,
+    updated_at: thread.updatedAt,
+    unread: rows.filter((m) => m.sender === 'patient' && m.readAt === null).length,
+    messages: rows.map((m) => toMessage(m, user.first_name)),
+  };
+}
+
+/** A provider writes to the patient about a visit; the patient is told by e-mail that a message waits. */
+export async function sendAsCareTeam(
+  ctx: AppContext,
+  staffId: number,
+  visit: { id: number; customerId: number },
+  body: string,
+): Promise<Message> {
+  const now = ctx.clock.now().toISOString();
+  const thread = await q.ensureVisitThread(
+    ctx.db,
+    visit.customerId,
+    visit.id,
+    'Your online visit',
+    now,
+  );
+  return writeAndNotify(ctx, visit.customerId, { threadId: thread.id, staffId, body, now });
+}
+
+/**
+ * Writes the care team's message and queues the patient's e-mail in one transaction. The e-mail
+ * says only that a message waits: its words are health information.
+ */
+async function writeAndNotify(
+  ctx: AppContext,
+  customerId: number,
+  message: { threadId: number; staffId: number; body: string; now: string },
+): Promise<Message> {
+  const user = await sessionUser(ctx, customerId);
+  const link = absoluteLink(ctx.env, paths.messages);
+  const lines = [
+    `Hello ${user.first_name},`,
+    'You have a new message from your care team. For your privacy we do not include it here: log in to read it in Messages.',
+  ];
+  const messageId = await ctx.db.transaction().execute(async (trx) => {
+    const id = await q.insertMessage(trx, { ...message, sender: 'care_team' });
+    await queueEmail(
+      { ...ctx, db: trx },
+      {
+        to: user.email,
+        subject: 'You have a new message from your care team',
+        text: [...lines, '', `Read it in Messages: ${link}`, '', ...emailSignature].join('\n'),
+        html: emailHtml(
+          lines,
+          { href: link, label: 'Read your message' },
+          'We never put health details in e-mail.',
+        ),
+      },
+    );
+    return id;
+  });
+  sendQueuedSoon(ctx);
+  const [row] = (await q.selectMessages(ctx.db, [message.threadId])).filter(
+    (m) => m.id === messageId,
+  );
+  if (!row) throw new Error('message missing after insert');
+  return toMessage(row, user.first_name);
+}
+
+// --- The care team's inbox (operations staff) ----------------------------------------------------
+
+export async function careInbox(ctx: AppContext): Promise<CareInboxItem[]> {
+  const rows = await q.selectCareInbox(ctx.db, 200);
+  return rows.map((r) => ({
+    thread_id: r.id,
+    subject: r.subject,
+    patient: r.patient,
+    customer_id: r.customerId,
+    order_number: r.orderNumber,
+    updated_at: r.updatedAt,
+    unread: r.unread,
+    last_sender: r.lastSender,
+  }));
+}
+
+/** A thread that is the care team's to answer: not about a visit (that one is the provider's). */
+async function careThreadRow(ctx: AppContext, threadId: number): Promise<q.ThreadRow> {
+  const thread = await q.selectThread(ctx.db, threadId);
+  if (!thread || thread.visitId !== null) throw notFound('We could not find that conversation.');
+  return thread;
+}
+
+/** Opens a thread for the care team: its messages, and the patient's are now read. */
+export async function careThread(ctx: AppContext, threadId: number) {
+  const thread = await careThreadRow(ctx, threadId);
+  const user = await sessionUser(ctx, thread.customerId);
+  await q.markRead(ctx.db, thread.id, 'patient', ctx.clock.now().toISOString());
+  const rows = await q.selectMessages(ctx.db, [thread.id]);
+  return {
+    thread: {
+      id: thread.id,
+      subject: thread.subject,
+      visit_id: null,
+      order_number: thread.orderNumber,
+      updated_at: thread.updatedAt,
+      unread: 0,
+      messages: rows.map((m) => toMessage(m, user.first_name)),
+    } satisfies Thread,
+    patient: { name: `${user.first_name} ${user.last_name}`, customer_id: thread.customerId },
+  };
+}
+
+/** The care team answers in a thread of their inbox; the patient is told by e-mail. */
+export async function careReply(
+  ctx: AppContext,
+  staffId: number,
+  threadId: number,
+  body: string,
+): Promise<Message> {
+  const thread = await careThreadRow(ctx, threadId);
+  return writeAndNotify(ctx, thread.customerId, {
+    threadId: thread.id,
+    staffId,
+    body,
+    now: ctx.clock.now().toISOString(),
+  });
+}
+
+/** The patient a care-team thread belongs to, for the audit entry of a reply in it. */
+export async function careThreadPatient(ctx: AppContext, threadId: number): Promise<number> {
+  return (await careThreadRow(ctx, threadId)).customerId;
+}

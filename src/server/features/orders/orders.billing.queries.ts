@@ -1,0 +1,147 @@
+// Unpaid orders and their payment retries: which are due, the failures counted once, the late payment.
+import type { Kysely } from 'kysely';
+import type { Database } from '#server/db/schema.ts';
+
+type Db = Kysely<Database>;
+
+export interface UnpaidOrder {
+  id: number;
+  customerId: number;
+  orderNumber: string;
+  totalCents: number;
+  subscriptionId: number | null;
+  billingPeriod: string | null;
+  paymentAttempts: number;
+  createdAt: string;
+}
+
+const unpaidColumns = [
+  'id',
+  'customer_id',
+  'order_number',
+  'total_cents',
+  'subscription_id',
+  'billing_period',
+  'payment_attempts',
+  'created_at',
+] as const;
+
+function toUnpaid(r: {
+  id: number;
+  customer_id: number;
+  order_number: string;
+  total_cents: number;
+  subscription_id: number | null;
+  billing_period: string | null;
+  payment_attempts: number;
+  created_at: string;
+}): UnpaidOrder {
+  return {
+    id: r.id,
+    customerId: r.customer_id,
+    orderNumber: r.order_number,
+    totalCents: r.total_cents,
+    subscriptionId: r.subscription_id,
+    billingPeriod: r.billing_period,
+    paymentAttempts: r.payment_attempts,
+    createdAt: r.created_at,
+  };
+}
+
+/**
+ * Unpaid orders whose next payment retry is due, earliest first; with `after`, only those past that
+ * place in the same order (billing walks them a small batch at a time).
+ */
+export async function selectDueRetries(
+  db: Db,
+  now: string,
+  limit: number,
+  after?: { at: string; id: number },
+): Promise<(UnpaidOrder & { nextRetryAt: string })[]> {
+  let query = db
+    .selectFrom('orders')
+    .select([...unpaidColumns, 'next_retry_at'])
+    .where('payment_status', '=', 'unpaid')
+    .where('next_retry_at', 'is not', null)
+    .where('next_retry_at', '<=', now);
+  if (after)
+    query = query.where((eb) =>
+      eb.or([
+        eb('next_retry_at', '>', after.at),
+        eb.and([eb('next_retry_at', '=', after.at), eb('id', '>', after.id)]),
+      ]),
+    );
+  const rows = await query.orderBy('next_retry_at').orderBy('id').limit(limit).execute();
+  // Selected where it is not null above.
+  return rows.map((row) => ({ ...toUnpaid(row), nextRetryAt: row.next_retry_at ?? now }));
+}
+
+export async function selectUnpaidOrdersOf(db: Db, customerId: number): Promise<UnpaidOrder[]> {
+  const rows = await db
+    .selectFrom('orders')
+    .select(unpaidColumns)
+    .where('customer_id', '=', customerId)
+    .where('payment_status', '=', 'unpaid')
+    .orderBy('created_at')
+    .execute();
+  return rows.map(toUnpaid);
+}
+
+export async function selectOrderAttemptById(
+  db: Db,
+  id: number,
+): Promise<(UnpaidOrder & { paymentStatus: string; updatedAt: string }) | undefined> {
+  const row = await db
+    .selectFrom('orders')
+    .select([...unpaidColumns, 'payment_status', 'updated_at'])
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return row && { ...toUnpaid(row), paymentStatus: row.payment_status, updatedAt: row.updated_at };
+}
+
+/** Records a failed payment attempt once per attempt number (compare-and-set on the count). */
+export async function recordPaymentFailure(
+  db: Db,
+  orderId: number,
+  attemptsBefore: number,
+  failure: { message: string; nextRetryAt: string | null; now: string },
+): Promise<boolean> {
+  const result = await db
+    .updateTable('orders')
+    .set({
+      status: 'PAYMENT_FAILED',
+      payment_status: 'unpaid',
+      payment_attempts: attemptsBefore + 1,
+      next_retry_at: failure.nextRetryAt,
+      payment_failure: failure.message,
+      updated_at: failure.now,
+    })
+    .where('id', '=', orderId)
+    .where('payment_attempts', '=', attemptsBefore)
+    .where('payment_status', 'in', ['pending', 'unpaid'])
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** Marks an order paid (from pending or unpaid), once. */
+export async function recordPayment(
+  db: Db,
+  orderId: number,
+  chargeId: string,
+  now: string,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('orders')
+    .set({
+      status: 'PROCESSING',
+      payment_status: 'paid',
+      charge_id: chargeId,
+      next_retry_at: null,
+      payment_failure: null,
+      updated_at: now,
+    })
+    .where('id', '=', orderId)
+    .where('payment_status', 'in', ['pending', 'unpaid'])
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}

@@ -1,0 +1,92 @@
+// Before any health question: where the patient lives and their age decide whether the visit goes on.
+import type { AppContext } from '#server/context.ts';
+import type { ActiveSession } from '#server/features/auth/auth.service.ts';
+import { AppError } from '#server/lib/errors.ts';
+import { dobProblem, isoDate, parseUsDate } from '#shared/dates.ts';
+import { messages } from '#shared/wording.ts';
+import { nextItem } from '#shared/questionnaires/engine.ts';
+import { programs } from '#shared/visits.ts';
+import { isUsState, usStates } from '#shared/us-states.ts';
+import { paths } from '#shared/paths.ts';
+import { ownVisit, requireOpen, stateCoverage } from './visits.program.ts';
+import { questionnaireOf } from './visits.questionnaire.ts';
+import * as q from './visits.queries.ts';
+
+export interface EligibilityOutcome {
+  eligible: boolean;
+  reason: string | null;
+  supplement_slug: string | null;
+  destination: string;
+}
+
+/**
+ * Before any health question (issue: eligibility first): the state the patient lives in must be
+ * one the service offers and has an active licensed provider in, and their age 19 to 99. An
+ * ineligible visit closes with a reason the patient is shown, and, where one fits, a supplement to
+ * consider instead.
+ */
+export async function checkEligibility(
+  ctx: AppContext,
+  session: ActiveSession,
+  visitId: number,
+  state: string,
+  dob: string,
+): Promise<EligibilityOutcome> {
+  const visit = await ownVisit(ctx, session, visitId);
+  requireOpen(visit);
+  if (!isUsState(state))
+    throw new AppError('VALIDATION', 'Choose the state you live in', {
+      state: 'Choose the state you live in',
+    });
+  const problem = dobProblem(dob, ctx.clock.now());
+  const parsed = parseUsDate(dob);
+  const ageProblem = problem === messages.dobMinAge || problem === messages.dobMaxAge;
+  if ((problem && !ageProblem) || !parsed) {
+    throw new AppError('VALIDATION', problem ?? messages.dobInvalid, {
+      dob: problem ?? messages.dobInvalid,
+    });
+  }
+  const now = ctx.clock.now().toISOString();
+  const stateName = usStates.find(([code]) => code === state)?.[1] ?? state;
+  const coverage = (await stateCoverage(ctx)).find((s) => s.state === state);
+  let reason: string | null = null;
+  if (!coverage) {
+    reason = `We're not yet able to offer online visits to people living in ${stateName}. Our providers must be licensed where you live, and we're working to reach more states.`;
+  } else if (coverage.providers === 0) {
+    // Offered, but nobody could review the visit: say so, and promise no provider.
+    reason = `We're not able to offer online visits to people living in ${stateName} right now. Our providers must be licensed where you live, and none is available there at the moment.`;
+  } else if (ageProblem) {
+    reason = `${problem}. Online visits are for adults aged 19 to 99.`;
+  }
+  const supplement = programs[visit.category].supplementSlug;
+  if (reason) {
+    await q.updateVisit(ctx.db, visit.id, {
+      status: 'INELIGIBLE',
+      closedReason: reason,
+      state,
+      dob: isoDate(parsed),
+      now,
+    });
+    return {
+      eligible: false,
+      reason,
+      supplement_slug: supplement,
+      destination: paths.visitScreen(visit.category, 'ineligible'),
+    };
+  }
+  const questionnaire = questionnaireOf(visit);
+  const first = nextItem(questionnaire, {});
+  await q.updateVisit(ctx.db, visit.id, {
+    step: 'questions',
+    state,
+    dob: isoDate(parsed),
+    currentLinkId: first?.linkId ?? null,
+    now,
+  });
+  return {
+    eligible: true,
+    reason: null,
+    supplement_slug: null,
+    destination: paths.visitScreen(visit.category, 'questions'),
+  };
+}

@@ -1,0 +1,111 @@
+// Starting a program: the states a visit can come from (offered and with a licensed provider), the
+// visit opened or resumed for it, the patient's own visit and whether it can still change (every
+// later step starts from these), and the visits waiting in the member area.
+import type { AppContext } from '#server/context.ts';
+import type { ActiveSession } from '#server/features/auth/auth.service.ts';
+import { AppError, notFound } from '#server/lib/errors.ts';
+import { messages } from '#shared/wording.ts';
+import { latestQuestionnaire } from '#shared/questionnaires/registry.ts';
+import { programs, type PendingOrder, type ProgramCategory } from '#shared/visits.ts';
+import { paths } from '#shared/paths.ts';
+import { usStates } from '#shared/us-states.ts';
+import { selectProviderLicences } from './visits.coverage.queries.ts';
+import * as q from './visits.queries.ts';
+
+/** A state the service offers (STATES_ALLOWED) and how many active providers are licensed there. */
+export interface StateCoverage {
+  state: string;
+  providers: number;
+}
+
+/**
+ * Each state the service offers, in STATES_ALLOWED's order, with its number of active licensed
+ * providers. A state is covered only with at least one: a visit from anywhere else would wait for
+ * a review nobody can give.
+ */
+export async function stateCoverage(ctx: AppContext): Promise<StateCoverage[]> {
+  const licences = await selectProviderLicences(ctx.db);
+  return ctx.env.STATES_ALLOWED.map((state) => ({
+    state,
+    providers: licences.filter((states) => states.includes(state)).length,
+  }));
+}
+
+/** Spec §7 `/click/statesallowed/`: the states a patient can be seen from, the covered ones. */
+export async function statesAllowed(ctx: AppContext): Promise<string[]> {
+  const coverage = await stateCoverage(ctx);
+  return coverage.filter((s) => s.providers > 0).map((s) => s.state);
+}
+
+/**
+ * At submission, before anything is stored or held on the card: the visit's state still has a
+ * provider to review it (a licence may have been removed since eligibility). The visit stays open,
+ * so the patient can submit it once a provider is licensed there again.
+ */
+export async function requireCovered(ctx: AppContext, state: string): Promise<void> {
+  if ((await statesAllowed(ctx)).includes(state)) return;
+  const name = usStates.find(([code]) => code === state)?.[1] ?? state;
+  throw new AppError(
+    'STATE_NOT_COVERED',
+    `We can't send your visit for review right now: none of our providers licensed in ${name} is available at the moment. Nothing has been charged or held on your card.`,
+  );
+}
+
+export function destinationOf(visit: q.VisitRow): string {
+  return paths.visitScreen(visit.category, visit.step);
+}
+
+/**
+ * Spec §7 "Finish pending order" / `/visit/:category`: resumes the patient's visit in progress for the
+ * program, or opens one on the newest questionnaire version. Answers the destination to go to.
+ */
+export async function startProgram(
+  ctx: AppContext,
+  session: ActiveSession,
+  category: ProgramCategory,
+): Promise<{ visit: q.VisitRow; destination: string }> {
+  const questionnaire = latestQuestionnaire(category);
+  await q.insertVisit(ctx.db, {
+    customerId: session.customerId,
+    category,
+    questionnaireId: questionnaire.id,
+    questionnaireVersion: questionnaire.version,
+    now: ctx.clock.now().toISOString(),
+  });
+  const visit = await q.selectOpenVisit(ctx.db, session.customerId, category);
+  if (!visit) throw new AppError('VISIT_BUSY', messages.consultationFailed);
+  return { visit, destination: destinationOf(visit) };
+}
+
+/** Spec §3 "Pending order": the visits the patient started and has not finished. */
+export async function pendingOrders(ctx: AppContext, customerId: number): Promise<PendingOrder[]> {
+  const visits = await q.selectOpenVisitsOf(ctx.db, customerId);
+  return visits.map((visit) => ({
+    product: `${programs[visit.category].headline} — online visit`,
+    product_category: visit.category,
+    visit_id: visit.id,
+    started_at: visit.createdAt,
+    step: visit.step,
+  }));
+}
+
+/** The patient's own visit, or "not found" (another patient's visit is never revealed). */
+export async function ownVisit(
+  ctx: AppContext,
+  session: ActiveSession,
+  visitId: number,
+): Promise<q.VisitRow> {
+  const visit = await q.selectVisit(ctx.db, visitId);
+  if (!visit || visit.customerId !== session.customerId)
+    throw notFound('We could not find that visit.');
+  return visit;
+}
+
+export function requireOpen(visit: q.VisitRow): void {
+  if (visit.status !== 'IN_PROGRESS') {
+    throw new AppError(
+      'VISIT_CLOSED',
+      visit.closedReason ?? 'This visit can no longer be changed.',
+    );
+  }
+}

@@ -1,0 +1,206 @@
+// The health questions, one at a time: saved as they are answered, a disqualifying answer closes the
+// visit, the last one moves it on to treatment preferences.
+import type { AppContext } from '#server/context.ts';
+import type { ActiveSession } from '#server/features/auth/auth.service.ts';
+import { AppError } from '#server/lib/errors.ts';
+import {
+  answerProblem,
+  disqualification,
+  effectiveAnswers,
+  firstDisqualification,
+  firstUnanswered,
+  nextItem,
+  previousItem,
+  progress,
+  visibleItems,
+} from '#shared/questionnaires/engine.ts';
+import type {
+  AnswerValue,
+  Answers,
+  Questionnaire,
+  QuestionnaireItem,
+} from '#shared/questionnaires/format.ts';
+import { questionnaireVersion } from '#shared/questionnaires/registry.ts';
+import type { PatientItem, QuestionState } from '#shared/visits.ts';
+import { paths } from '#shared/paths.ts';
+import { ownVisit, requireOpen } from './visits.program.ts';
+import * as q from './visits.queries.ts';
+
+export function questionnaireOf(visit: q.VisitRow): Questionnaire {
+  const found = questionnaireVersion(visit.questionnaireId, visit.questionnaireVersion);
+  if (!found)
+    throw new Error(
+      `Questionnaire ${visit.questionnaireId} ${visit.questionnaireVersion} is missing from the registry`,
+    );
+  return found;
+}
+
+/** What the patient sees of an item: no disqualification rules, no provider flags. */
+export function patientItem(item: QuestionnaireItem): PatientItem {
+  return {
+    linkId: item.linkId,
+    type: item.type,
+    text: item.text,
+    ...(item.helpText ? { helpText: item.helpText } : {}),
+    required: item.type !== 'display' && item.required !== false,
+    ...(item.options
+      ? {
+          options: item.options.map((o) => ({
+            code: o.code,
+            display: o.display,
+            ...(o.exclusive ? { exclusive: true } : {}),
+          })),
+        }
+      : {}),
+    ...(item.min !== undefined ? { min: item.min } : {}),
+    ...(item.max !== undefined ? { max: item.max } : {}),
+    ...(item.unit ? { unit: item.unit } : {}),
+    ...(item.maxLength !== undefined ? { maxLength: item.maxLength } : {}),
+  };
+}
+
+function requireQuestionsStep(visit: q.VisitRow): void {
+  requireOpen(visit);
+  if (visit.step === 'eligibility')
+    throw new AppError('VISIT_STEP', 'Please confirm where you live and your date of birth first.');
+}
+
+function state(
+  visit: q.VisitRow,
+  questionnaire: Questionnaire,
+  answers: Answers,
+  item: QuestionnaireItem | null,
+  disqualified: string | null = null,
+): QuestionState {
+  const done = !disqualified && firstUnanswered(questionnaire, answers) === null && item === null;
+  return {
+    item: item ? patientItem(item) : null,
+    answer: item ? (effectiveAnswers(questionnaire, answers)[item.linkId] ?? null) : null,
+    progress: progress(questionnaire, answers, item?.linkId ?? null),
+    done,
+    disqualified,
+    destination: disqualified
+      ? paths.visitScreen(visit.category, 'not-a-fit')
+      : done
+        ? paths.visitScreen(visit.category, 'preferences')
+        : paths.visitScreen(visit.category, 'questions'),
+  };
+}
+
+/** `/questionnaire/get_questions/`: the questionnaire as answered so far, and where the patient is. */
+export async function getQuestions(ctx: AppContext, session: ActiveSession, visitId: number) {
+  const visit = await ownVisit(ctx, session, visitId);
+  requireQuestionsStep(visit);
+  const questionnaire = questionnaireOf(visit);
+  const answers = effectiveAnswers(questionnaire, await q.selectAnswers(ctx.db, visit.id));
+  const current = visit.currentLinkId ?? firstUnanswered(questionnaire, answers)?.linkId ?? null;
+  return {
+    questionnaire: {
+      id: questionnaire.id,
+      version: questionnaire.version,
+      title: questionnaire.title,
+    },
+    items: visibleItems(questionnaire, answers).map(patientItem),
+    answers,
+    current,
+    progress: progress(questionnaire, answers, current),
+  };
+}
+
+/** The question after `linkId` (or where the patient left off), with the answer already given. */
+export async function nextQuestion(
+  ctx: AppContext,
+  session: ActiveSession,
+  visitId: number,
+  linkId?: string,
+): Promise<QuestionState> {
+  const visit = await ownVisit(ctx, session, visitId);
+  requireQuestionsStep(visit);
+  const questionnaire = questionnaireOf(visit);
+  const answers = await q.selectAnswers(ctx.db, visit.id);
+  let item: QuestionnaireItem | null;
+  if (linkId) item = nextItem(questionnaire, answers, linkId);
+  else if (visit.currentLinkId)
+    item =
+      visibleItems(questionnaire, effectiveAnswers(questionnaire, answers)).find(
+        (i) => i.linkId === visit.currentLinkId,
+      ) ?? firstUnanswered(questionnaire, answers);
+  else item = nextItem(questionnaire, answers);
+  await q.updateVisit(ctx.db, visit.id, {
+    currentLinkId: item?.linkId ?? null,
+    now: ctx.clock.now().toISOString(),
+  });
+  return state(visit, questionnaire, answers, item);
+}
+
+export async function previousQuestion(
+  ctx: AppContext,
+  session: ActiveSession,
+  visitId: number,
+  linkId: string,
+): Promise<QuestionState> {
+  const visit = await ownVisit(ctx, session, visitId);
+  requireQuestionsStep(visit);
+  const questionnaire = questionnaireOf(visit);
+  const answers = await q.selectAnswers(ctx.db, visit.id);
+  const item = previousItem(questionnaire, answers, linkId) ?? nextItem(questionnaire, answers);
+  await q.updateVisit(ctx.db, visit.id, {
+    currentLinkId: item?.linkId ?? null,
+    ...(visit.step !== 'questions' ? { step: 'questions' as const } : {}),
+    now: ctx.clock.now().toISOString(),
+  });
+  return state(visit, questionnaire, answers, item);
+}
+
+/**
+ * Saves one answer as it is given. A disqualifying answer closes the visit with its reason; the
+ * last answer moves the visit on to treatment preferences. Answers the next question.
+ */
+export async function saveAnswer(
+  ctx: AppContext,
+  session: ActiveSession,
+  visitId: number,
+  linkId: string,
+  value: AnswerValue,
+): Promise<QuestionState> {
+  const visit = await ownVisit(ctx, session, visitId);
+  requireQuestionsStep(visit);
+  const questionnaire = questionnaireOf(visit);
+  const answers = await q.selectAnswers(ctx.db, visit.id);
+  const shown = visibleItems(questionnaire, effectiveAnswers(questionnaire, answers));
+  const item = shown.find((i) => i.linkId === linkId);
+  if (!item || item.type === 'display')
+    throw new AppError('VALIDATION', 'That question is not part of this visit.', {
+      linkId: 'That question is not part of this visit.',
+    });
+  const problem = answerProblem(item, value);
+  if (problem) throw new AppError('VALIDATION', problem, { value: problem });
+  const now = ctx.clock.now().toISOString();
+  await q.upsertAnswer(ctx.db, visit.id, linkId, value, now);
+  const updated = { ...answers, [linkId]: value };
+  const reason =
+    disqualification(item, value) ?? firstDisqualification(questionnaire, updated)?.reason ?? null;
+  if (reason) {
+    await q.updateVisit(ctx.db, visit.id, {
+      status: 'DISQUALIFIED',
+      closedReason: reason,
+      currentLinkId: linkId,
+      now,
+    });
+    return state(visit, questionnaire, updated, null, reason);
+  }
+  const next = nextItem(questionnaire, updated, linkId);
+  const complete = firstUnanswered(questionnaire, updated) === null;
+  const target = next ?? (complete ? null : firstUnanswered(questionnaire, updated));
+  await q.updateVisit(ctx.db, visit.id, {
+    currentLinkId: target?.linkId ?? null,
+    step: complete && !target ? 'preferences' : 'questions',
+    now,
+  });
+  return state(
+    { ...visit, step: complete && !target ? 'preferences' : 'questions' },
+    questionnaire,
+    updated,
+    target,
+  );
+}

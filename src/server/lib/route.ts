@@ -1,0 +1,229 @@
+import type {
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  FastifySchema,
+  FastifySchemaCompiler,
+} from 'fastify';
+import { validatorCompiler } from 'fastify-type-provider-zod';
+import * as z from 'zod/mini';
+import type { ActiveSession } from '#server/features/auth/auth.service.ts';
+import { audit, type StaffSession } from '#server/features/staff/staff.service.ts';
+import { requireOwnLeadsId, requireSession } from '#server/plugins/session.ts';
+import { requireStaff } from '#server/plugins/staff-session.ts';
+import { ErrorBodySchema } from '#shared/api.ts';
+import { accessErrors, isV2, methodOf, type Access, type Endpoint } from '#shared/contract.ts';
+import { anyCallErrors, errorStatus, type ErrorCode } from '#shared/errors.ts';
+
+type Schema = z.core.$ZodType;
+type Out<S> = S extends Schema ? z.output<S> : undefined;
+
+type SessionFor<A extends Access> = A extends 'public'
+  ? ActiveSession | null
+  : A extends 'customer' | 'patient'
+    ? ActiveSession
+    : StaffSession;
+
+export interface RouteInput<E extends Endpoint> {
+  body: Out<E['body']>;
+  params: Out<E['params']>;
+  session: SessionFor<E['access']>;
+  request: FastifyRequest;
+  reply: FastifyReply;
+}
+
+/** A v1 answer with a message the handler words itself (most calls answer with an empty one). */
+export class Answer<T> {
+  constructor(
+    readonly message: string,
+    readonly data: T,
+  ) {}
+}
+
+export function answer(message: string): Answer<undefined>;
+export function answer<T>(message: string, data: T): Answer<T>;
+export function answer<T>(message: string, data?: T): Answer<T | undefined> {
+  return new Answer(message, data);
+}
+
+type DataIn<E extends Endpoint> = E extends { response: infer S extends Schema }
+  ? z.input<S>
+  : undefined;
+type HandlerResult<E extends Endpoint> = E extends { response: Schema }
+  ? DataIn<E> | Answer<DataIn<E>>
+  : E extends { file: readonly string[] }
+    ? FileAnswer
+    : void | Answer<undefined>;
+
+/** The answer of an endpoint declared with `file`: its bytes, sent as they are. */
+export interface FileAnswer {
+  mimeType: string;
+  bytes: Buffer;
+}
+
+/** What a staff call writes to the audit log once it has succeeded (DESIGN §7). */
+export interface AuditNote {
+  action: string;
+  subjectType: string;
+  subjectId?: string | number;
+  customerId?: number;
+}
+
+export interface RouteOptions<E extends Endpoint> {
+  /** One line for the API reference. */
+  summary: string;
+  /** The OpenAPI tag (the feature). */
+  tag: string;
+  /**
+   * Staff calls: what to write to the audit log after the handler succeeded. It may look up what
+   * the answer does not carry (the patient a visit's conversation belongs to).
+   */
+  audit?: (input: RouteInput<E>, data: DataIn<E>) => AuditNote | Promise<AuditNote>;
+}
+
+/**
+ * Registers an endpoint from its shared declaration: validation of the body and params, the
+ * access check, the handler, the v1 envelope or the v2 `{ data }`, the audit entry, and the
+ * endpoint's description in the OpenAPI document (its errors included). Handlers return the data
+ * alone, or `answer(message, data)` for a v1 call with a message of its own.
+ */
+export function route<E extends Endpoint>(
+  app: FastifyInstance,
+  endpoint: E,
+  options: RouteOptions<E>,
+  handler: (input: RouteInput<E>) => Promise<HandlerResult<E>>,
+): void {
+  app.route({
+    method: methodOf(endpoint),
+    url: endpoint.path,
+    schema: schemaOf(endpoint, options),
+    ...(endpoint.upload ? { validatorCompiler: uploadValidatorCompiler } : {}),
+    handler: async (request, reply) => {
+      const input = {
+        body: request.body,
+        params: request.params,
+        session: guard(request, endpoint.access),
+        request,
+        reply,
+      } as RouteInput<E>;
+      const result = await handler(input);
+      const { message, data } =
+        result instanceof Answer
+          ? result
+          : { message: endpoint.message ?? '', data: result as DataIn<E> };
+      if (options.audit) {
+        const note = await options.audit(input, data as DataIn<E>);
+        await audit(app.ctx, input.session as StaffSession, { ...note, ip: request.ip });
+      }
+      if (endpoint.file) {
+        const file = result as unknown as FileAnswer;
+        return reply.type(file.mimeType).send(file.bytes);
+      }
+      if (isV2(endpoint)) return { data };
+      if (endpoint.envelope === 'message') return { status: 'SUCCESS', message: data };
+      if (endpoint.envelope === 'flat')
+        return { status: 'SUCCESS', ...(data as unknown as object) };
+      return data === undefined
+        ? { status: 'SUCCESS', message }
+        : { status: 'SUCCESS', message, data };
+    },
+  });
+}
+
+/** An upload's body is read by its handler part by part; its declared fields only describe it. */
+const uploadValidatorCompiler: FastifySchemaCompiler<FastifySchema> = (route) =>
+  route.httpPart === 'body'
+    ? () => true
+    : validatorCompiler(route as Parameters<typeof validatorCompiler>[0]);
+
+function guard(request: FastifyRequest, access: Access): ActiveSession | StaffSession | null {
+  switch (access) {
+    case 'public':
+      return request.session;
+    case 'customer':
+      return requireSession(request);
+    case 'patient':
+      return requireOwnLeadsId(request, leadsIdOf(request.body));
+    case 'staff':
+      return requireStaff(request);
+    default:
+      return requireStaff(request, access);
+  }
+}
+
+function leadsIdOf(body: unknown): string {
+  const leadsId = (body as { leads_id?: unknown } | undefined)?.leads_id;
+  return typeof leadsId === 'string' ? leadsId : '';
+}
+
+function schemaOf<E extends Endpoint>(endpoint: E, options: RouteOptions<E>): FastifySchema {
+  const success = endpoint.file
+    ? fileResponse(endpoint.file)
+    : isV2(endpoint)
+      ? z.object({ data: endpoint.response ?? z.undefined() })
+      : endpoint.envelope === 'message' && endpoint.response
+        ? z.object({ status: z.literal('SUCCESS'), message: endpoint.response })
+        : endpoint.envelope === 'flat' && endpoint.response
+          ? z.intersection(z.object({ status: z.literal('SUCCESS') }), endpoint.response)
+          : endpoint.response
+            ? z.object({
+                status: z.literal('SUCCESS'),
+                message: z.string(),
+                data: endpoint.response,
+              })
+            : z.object({ status: z.literal('SUCCESS'), message: z.string() });
+  const schema: Record<string, unknown> = {
+    tags: [options.tag],
+    summary: options.summary,
+    operationId: operationIdOf(endpoint),
+    response: { 200: success, ...errorResponses(endpoint) },
+  };
+  schema.security =
+    endpoint.access === 'public'
+      ? []
+      : [isStaff(endpoint.access) ? { staffSession: [] } : { customerSession: [] }];
+  if (endpoint.body) schema.body = endpoint.body;
+  if (endpoint.upload) schema.consumes = ['multipart/form-data'];
+  if (endpoint.params) schema.params = endpoint.params;
+  return schema;
+}
+
+/** A file answer in the API reference: its bytes, as each media type it can be. */
+const fileResponse = (mediaTypes: readonly string[]) => ({
+  description: 'The file itself.',
+  content: Object.fromEntries(mediaTypes.map((type) => [type, { schema: z.file() }])),
+});
+
+const isStaff = (access: Access) =>
+  access === 'staff' || access === 'provider' || access === 'operations';
+
+/** `POST /v2/ecom/add-product` → `postV2EcomAddProduct`: unique, because paths are. */
+export function operationIdOf(endpoint: Endpoint): string {
+  const words = endpoint.path.split(/[^a-zA-Z0-9]+/).filter(Boolean);
+  return [methodOf(endpoint).toLowerCase(), ...words.map(capitalise)].join('');
+}
+
+const capitalise = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);
+
+/** One response per status the endpoint can fail with, its codes named in the description. */
+function errorResponses(endpoint: Endpoint): Record<number, Schema> {
+  const codes = new Set<ErrorCode>([
+    ...endpoint.errors,
+    ...accessErrors(endpoint.access),
+    ...anyCallErrors,
+  ]);
+  if (!endpoint.body && !endpoint.params) codes.delete('VALIDATION');
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of codes) {
+    const status = errorStatus[code];
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  return Object.fromEntries(
+    [...byStatus].map(([status, list]) => [
+      status,
+      z.extend(ErrorBodySchema, {}).register(z.globalRegistry, {
+        description: `Error body; \`code\` is one of ${list.join(', ')}.`,
+      }),
+    ]),
+  );
+}

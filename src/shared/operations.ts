@@ -1,0 +1,182 @@
+import { z } from 'zod';
+import { apiPaths } from './api.ts';
+import { endpoint } from './contract.ts';
+import { idSchema } from './ids.ts';
+import {
+  CareInboxItemSchema,
+  CareReplySchema,
+  CareThreadRequestSchema,
+  SentSchema,
+  ThreadSchema,
+} from './messages.ts';
+import { orderStatuses } from './orders.ts';
+
+/*
+ * The operations console (DESIGN §6): orders, fulfilment, refunds, the care team's inbox of
+ * threads not about a visit, and which offered states have a licensed provider. Every view and
+ * change is written to the staff audit log.
+ */
+
+export const StaffOrderListRequestSchema = z.strictObject({
+  status: z.enum(orderStatuses).optional(),
+  /** An order number, or part of a customer's e-mail or name. */
+  query: z.string().trim().max(100).optional(),
+});
+
+export const StaffOrderSummarySchema = z.object({
+  orders_id: z.number().int(),
+  order_number: z.string(),
+  order_status: z.enum(orderStatuses),
+  payment_status: z.string(),
+  order_date: z.string(),
+  total_cents: z.number().int(),
+  refund_cents: z.number().int(),
+  customer_name: z.string(),
+  customer_email: z.string(),
+  item_count: z.number().int(),
+  tracking_number: z.string().nullable(),
+});
+export type StaffOrderSummary = z.infer<typeof StaffOrderSummarySchema>;
+
+export const StaffOrderListSchema = z.object({ orders: z.array(StaffOrderSummarySchema) });
+
+export const StaffOrderDetailSchema = StaffOrderSummarySchema.extend({
+  customer_id: z.number().int(),
+  kind: z.string(),
+  subtotal_cents: z.number().int(),
+  discount_cents: z.number().int(),
+  coupon_code: z.string().nullable(),
+  items: z.array(
+    z.object({
+      product_name: z.string(),
+      category: z.string(),
+      quantity: z.number().int(),
+      unit_price_cents: z.number().int(),
+    }),
+  ),
+  shipping: z.object({
+    address: z.string(),
+    address2: z.string(),
+    city: z.string(),
+    state: z.string(),
+    zip: z.string(),
+    country: z.string(),
+  }),
+  /** What the order's status allows next (the console offers only these). */
+  actions: z.array(z.enum(['ship', 'deliver', 'refund', 'cancel'])),
+});
+export type StaffOrderDetail = z.infer<typeof StaffOrderDetailSchema>;
+
+const orderId = idSchema('Choose an order');
+
+export const StaffOrderIdSchema = z.strictObject({ order_id: orderId });
+
+export const ShipOrderSchema = z.strictObject({
+  order_id: orderId,
+  tracking_number: z
+    .string({ error: 'Enter the tracking number' })
+    .trim()
+    .toUpperCase()
+    .regex(/^[A-Z0-9]{10,34}$/, 'Enter a USPS tracking number (10 to 34 letters and digits)'),
+});
+
+export const RefundOrderSchema = z.strictObject({
+  order_id: orderId,
+  amount_cents: z
+    .number({ error: 'Enter the amount to refund' })
+    .int('Enter the amount in cents')
+    .positive('Enter the amount to refund'),
+  reason: z.string().trim().max(500).optional(),
+});
+
+const OrderResultSchema = z.object({ order: StaffOrderDetailSchema });
+
+/** An offered state (STATES_ALLOWED) and how many active providers are licensed there. */
+export const StateCoverageSchema = z.object({
+  state: z.string(),
+  /** None: patients there are refused at eligibility and at checkout. */
+  providers: z.number().int(),
+});
+export type StateCoverage = z.infer<typeof StateCoverageSchema>;
+
+export const operationsApi = {
+  orders: endpoint({
+    path: apiPaths.staffOrders,
+    access: 'operations',
+    body: StaffOrderListRequestSchema,
+    response: StaffOrderListSchema,
+    errors: [],
+  }),
+  order: endpoint({
+    path: apiPaths.staffOrder,
+    access: 'operations',
+    body: StaffOrderIdSchema,
+    response: OrderResultSchema,
+    errors: ['NOT_FOUND'],
+  }),
+  ship: endpoint({
+    path: apiPaths.staffShip,
+    access: 'operations',
+    body: ShipOrderSchema,
+    response: OrderResultSchema,
+    message: 'Marked shipped; the customer was e-mailed the tracking link.',
+    errors: ['NOT_FOUND', 'ORDER_STATE'],
+  }),
+  deliver: endpoint({
+    path: apiPaths.staffDeliver,
+    access: 'operations',
+    body: StaffOrderIdSchema,
+    response: OrderResultSchema,
+    message: 'Marked delivered.',
+    errors: ['NOT_FOUND', 'ORDER_STATE'],
+  }),
+  refund: endpoint({
+    path: apiPaths.staffRefund,
+    access: 'operations',
+    body: RefundOrderSchema,
+    response: OrderResultSchema,
+    message: 'Refunded.',
+    errors: ['NOT_FOUND', 'ORDER_STATE', 'REFUND_TOO_LARGE', 'REFUND_FAILED'],
+  }),
+  cancel: endpoint({
+    path: apiPaths.staffCancel,
+    access: 'operations',
+    body: StaffOrderIdSchema,
+    response: OrderResultSchema,
+    message: 'Cancelled; any payment was refunded in full.',
+    errors: ['NOT_FOUND', 'ORDER_STATE', 'ORDER_CHANGED', 'REFUND_FAILED'],
+  }),
+  /** Each offered state (STATES_ALLOWED, in its order) with its number of licensed providers. */
+  coverage: endpoint({
+    path: apiPaths.staffCoverage,
+    access: 'operations',
+    body: z.strictObject({}),
+    response: z.object({ states: z.array(StateCoverageSchema) }),
+    errors: [],
+  }),
+  inbox: endpoint({
+    path: apiPaths.staffInbox,
+    access: 'operations',
+    body: z.strictObject({}),
+    response: z.object({ threads: z.array(CareInboxItemSchema) }),
+    errors: [],
+  }),
+  inboxThread: endpoint({
+    path: apiPaths.staffInboxThread,
+    access: 'operations',
+    body: CareThreadRequestSchema,
+    response: z.object({
+      thread: ThreadSchema,
+      patient: z.object({ name: z.string(), customer_id: z.number().int() }),
+    }),
+    errors: ['NOT_FOUND'],
+  }),
+  inboxReply: endpoint({
+    path: apiPaths.staffInboxReply,
+    access: 'operations',
+    body: CareReplySchema,
+    response: SentSchema,
+    message: 'Sent.',
+    errors: ['NOT_FOUND'],
+  }),
+};

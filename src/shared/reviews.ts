@@ -1,0 +1,160 @@
+import { z } from 'zod';
+import { apiPaths } from './api.ts';
+import { endpoint } from './contract.ts';
+import {
+  SentSchema,
+  StaffSendMessageSchema,
+  StaffThreadRequestSchema,
+  ThreadSchema,
+} from './messages.ts';
+import {
+  ProgramCategorySchema,
+  VisitIdSchema,
+  VisitPreferencesSchema,
+  VisitRequestSchema,
+  visitStatuses,
+} from './visits.ts';
+
+/*
+ * The provider console (DESIGN §6): the queue of visits waiting in the states a provider is
+ * licensed in, the chart, its risk flags and conversation, and the decision. Every view of a
+ * chart is written to the staff audit log.
+ */
+
+export const ReviewQueueItemSchema = z.object({
+  visit_id: z.number().int(),
+  patient: z.string(),
+  age: z.number().int(),
+  state: z.string(),
+  category: ProgramCategorySchema,
+  submitted_at: z.string(),
+  risk_flags: z.number().int(),
+  treatment: z.string(),
+});
+export type ReviewQueueItem = z.infer<typeof ReviewQueueItemSchema>;
+export const ReviewQueueSchema = z.object({ visits: z.array(ReviewQueueItemSchema) });
+
+export const ChartSchema = z.object({
+  visit_id: z.number().int(),
+  status: z.enum(visitStatuses),
+  category: ProgramCategorySchema,
+  patient: z.object({
+    name: z.string(),
+    dob: z.string(),
+    age: z.number().int(),
+    state: z.string(),
+    customer_id: z.number().int(),
+  }),
+  questionnaire: z.object({ id: z.string(), version: z.string() }),
+  answers: z.array(z.object({ linkId: z.string(), question: z.string(), answer: z.string() })),
+  risk_flags: z.array(
+    z.object({ code: z.string(), severity: z.string(), text: z.string(), linkId: z.string() }),
+  ),
+  preferences: VisitPreferencesSchema,
+  /** Whether the patient uploaded a photo ID for this visit. */
+  photo_uploaded: z.boolean(),
+  /**
+   * The photo's opaque id for `/uploads/:id`, only while the visit waits for review (decision 005);
+   * null once it is decided, or when there is no photo.
+   */
+  photo_upload_key: z.string().nullable(),
+  order: z
+    .object({ order_number: z.string(), total_cents: z.number().int(), payment_status: z.string() })
+    .nullable(),
+});
+export type Chart = z.infer<typeof ChartSchema>;
+
+export const PrescriptionSchema = z.strictObject({
+  drug: z.string().min(1).max(60),
+  dosage: z.string().min(1).max(60),
+  quantity: z.number({ error: 'Enter the quantity' }).int().min(1, 'Enter the quantity').max(360),
+  refills: z.number({ error: 'Enter the refills' }).int().min(0).max(11, 'At most 11 refills'),
+  valid_until: z.string({ error: 'Choose a date' }).regex(/^\d{4}-\d{2}-\d{2}$/, 'Choose a date'),
+});
+
+export const ApproveVisitSchema = z.strictObject({
+  visit_id: VisitIdSchema,
+  prescription: PrescriptionSchema,
+});
+
+export const DeclineVisitSchema = z.strictObject({
+  visit_id: VisitIdSchema,
+  reason: z
+    .string({ error: 'Tell the patient why' })
+    .trim()
+    .min(10, 'Tell the patient why, in a sentence or two')
+    .max(2000),
+});
+
+export const RiskAssessmentSchema = z.object({
+  flags: z.array(
+    z.object({ code: z.string(), severity: z.string(), text: z.string(), linkId: z.string() }),
+  ),
+});
+
+const ChartResultSchema = z.object({ chart: ChartSchema });
+
+/** Errors of a call about one visit: one the provider may not open is not found. */
+const visitErrors = ['NOT_FOUND'] as const;
+
+export const reviewsApi = {
+  queue: endpoint({
+    path: apiPaths.staffVisits,
+    access: 'provider',
+    body: z.strictObject({}).optional(),
+    response: ReviewQueueSchema,
+    errors: [],
+  }),
+  chart: endpoint({
+    path: apiPaths.staffVisit,
+    access: 'provider',
+    body: z.strictObject({ visit_id: VisitIdSchema }),
+    response: ChartResultSchema,
+    errors: visitErrors,
+  }),
+  approve: endpoint({
+    path: apiPaths.staffApprove,
+    access: 'provider',
+    body: ApproveVisitSchema,
+    response: ChartResultSchema,
+    message: 'Approved; the order was charged and moves to fulfilment.',
+    errors: [
+      ...visitErrors,
+      'VISIT_DECIDED',
+      'NO_AUTHORIZATION',
+      'SHIP_STATE_MISMATCH',
+      'CAPTURE_FAILED',
+    ],
+  }),
+  decline: endpoint({
+    path: apiPaths.staffDecline,
+    access: 'provider',
+    body: DeclineVisitSchema,
+    response: ChartResultSchema,
+    message: 'Declined; the hold on the card was released.',
+    errors: [...visitErrors, 'VISIT_DECIDED'],
+  }),
+  /** Spec §7 `/risk/assessment/`: for the provider (a staff session), never for patients. */
+  riskAssessment: endpoint({
+    path: apiPaths.riskAssessment,
+    access: 'provider',
+    body: VisitRequestSchema,
+    response: RiskAssessmentSchema,
+    errors: visitErrors,
+  }),
+  messages: endpoint({
+    path: apiPaths.staffMessages,
+    access: 'provider',
+    body: StaffThreadRequestSchema,
+    response: z.object({ thread: ThreadSchema.nullable() }),
+    errors: visitErrors,
+  }),
+  sendMessage: endpoint({
+    path: apiPaths.staffMessageSend,
+    access: 'provider',
+    body: StaffSendMessageSchema,
+    response: SentSchema,
+    message: 'Sent.',
+    errors: visitErrors,
+  }),
+};

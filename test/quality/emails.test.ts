@@ -1,0 +1,492 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { demoStaff } from '#server/db/seed-demo.ts';
+import { runBilling } from '#server/features/billing/billing.service.ts';
+import { site } from '#shared/site.ts';
+import { programs, treatments } from '#shared/visits.ts';
+import { buildTestApp, testDialect, type TestApp } from '#test/app.ts';
+import {
+  buildPlaceOrder,
+  insertCustomer,
+  insertSubscriber,
+  post,
+  randomLoopback,
+  staffCookie,
+  type TestCustomer,
+} from '#test/factories.ts';
+import { sentMessages } from '#test/outbox.ts';
+import { TestSmtpServer } from '#test/smtp.ts';
+import { submittedEdVisit } from '#test/visits.ts';
+
+/**
+ * Every e-mail the product sends (docs/emails.md), triggered through the API or the job that sends
+ * it, received over real SMTP and read as a mail client would: Reply-To, both parts, absolute links
+ * that go where the news is, and nothing a stranger reading over the patient's shoulder should see.
+ */
+
+const PUBLIC_URL = 'https://care.pairwell.test';
+/** The one link that leaves the site: the carrier's own tracking page. */
+const CARRIER_TRACKING = 'https://tools.usps.com/go/TrackConfirmAction?tLabels=';
+const DAY = 24 * 60 * 60_000;
+const [provider, ops] = demoStaff as [(typeof demoStaff)[number], (typeof demoStaff)[number]];
+
+/** Words that would tell the reader what the patient is treated for, or with. */
+const healthWords: RegExp[] = [
+  /\bED\b/,
+  /erectile|dysfunction|impoten|hair loss|insomnia|sleep aid|viagra|cialis|prescri|diagnos/i,
+  /\b\d+(\.\d+)?\s?mg\b/i,
+  ...Object.values(programs).map((p) => new RegExp(escapeRegExp(p.headline), 'i')),
+  ...treatments
+    .flatMap((t) => [t.drug, t.drug.split('-')[0] ?? t.drug, t.label])
+    .map((word) => new RegExp(escapeRegExp(word), 'i')),
+];
+/** The test card, its expiry and CVV as every checkout here sends them (factories, visits). */
+const cardData: RegExp[] = [/4242/, /\b12\/30\b/, /\b123\b/, /cvv|cvc/i];
+/** What a provider writes, or declines with: health information the e-mail must not carry. */
+const providerCanary = 'canary-provider-words about the dose';
+const declineCanary = 'canary-decline-reason: your blood pressure needs an in-person check.';
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+// --- Reading a message as a mail client does ------------------------------------------------------
+
+interface ReadMail {
+  headers: Record<string, string>;
+  subject: string;
+  text: string;
+  html: string;
+  /** Every href of the HTML part, unescaped. */
+  hrefs: string[];
+  /** Every http(s) URL written in the text part. */
+  textUrls: string[];
+}
+
+function splitEntity(raw: string): { headers: Record<string, string>; body: string } {
+  const end = raw.indexOf('\n\n');
+  const head = (end < 0 ? raw : raw.slice(0, end)).replace(/\n[ \t]+/g, ' ');
+  const headers: Record<string, string> = {};
+  for (const line of head.split('\n')) {
+    const colon = line.indexOf(':');
+    if (colon > 0)
+      headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
+  }
+  return { headers, body: end < 0 ? '' : raw.slice(end + 2) };
+}
+
+function decodeQuotedPrintable(body: string): string {
+  const soft = body.replace(/=\n/g, '');
+  const bytes: number[] = [];
+  for (let i = 0; i < soft.length; i++) {
+    const hex = soft.slice(i + 1, i + 3);
+    if (soft[i] === '=' && /^[0-9A-F]{2}$/i.test(hex)) {
+      bytes.push(parseInt(hex, 16));
+      i += 2;
+    } else bytes.push(...Buffer.from(soft[i] ?? '', 'utf8'));
+  }
+  return Buffer.from(bytes).toString('utf8');
+}
+
+function decodeBody(headers: Record<string, string>, body: string): string {
+  const encoding = (headers['content-transfer-encoding'] ?? '7bit').toLowerCase();
+  if (encoding === 'quoted-printable') return decodeQuotedPrintable(body);
+  if (encoding === 'base64')
+    return Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8');
+  return body;
+}
+
+/** RFC 2047 encoded words (`=?UTF-8?Q?…?=`), as a non-ASCII subject is sent. */
+function decodeHeader(value: string): string {
+  return value.replace(/=\?utf-8\?([QB])\?([^?]*)\?=\s*/gi, (_all, kind: string, text: string) =>
+    kind.toUpperCase() === 'B'
+      ? Buffer.from(text, 'base64').toString('utf8')
+      : decodeQuotedPrintable(text.replace(/_/g, ' ')),
+  );
+}
+
+/** The leaf parts of a MIME entity, by content type. */
+function leafParts(raw: string): { type: string; body: string }[] {
+  const { headers, body } = splitEntity(raw);
+  const type = headers['content-type'] ?? 'text/plain';
+  const boundary = /boundary="?([^";]+)"?/i.exec(type)?.[1];
+  if (!type.toLowerCase().startsWith('multipart/') || !boundary)
+    return [
+      { type: type.split(';')[0]?.trim().toLowerCase() ?? '', body: decodeBody(headers, body) },
+    ];
+  const marker = `--${boundary}`;
+  return body
+    .split(marker)
+    .slice(1)
+    .filter((part) => !part.startsWith('--'))
+    .flatMap((part) => leafParts(part.replace(/^\n/, '').replace(/\n$/, '')));
+}
+
+function readMail(raw: string): ReadMail {
+  const normal = raw.replace(/\r\n/g, '\n');
+  const { headers } = splitEntity(normal);
+  const parts = leafParts(normal);
+  const text = parts
+    .filter((p) => p.type === 'text/plain')
+    .map((p) => p.body)
+    .join('\n');
+  const html = parts
+    .filter((p) => p.type === 'text/html')
+    .map((p) => p.body)
+    .join('\n');
+  const hrefs = [...html.matchAll(/href="([^"]*)"/g)].map((m) =>
+    (m[1] ?? '').replace(/&amp;/g, '&'),
+  );
+  const textUrls = [...text.matchAll(/https?:\/\/[^\s<>"]+/g)].map((m) => m[0]);
+  return { headers, subject: decodeHeader(headers.subject ?? ''), text, html, hrefs, textUrls };
+}
+
+// --- The checks every e-mail passes ---------------------------------------------------------------
+
+interface Expected {
+  /** Where the e-mail's link must go (a path on PUBLIC_URL, or the carrier's page). */
+  link: RegExp;
+  /** The e-mail exists to carry a one-time token in that link. */
+  oneTime?: boolean;
+  /** Secrets of the recipient's that must not appear (session cookie, leads id…). */
+  secrets?: string[];
+}
+
+/** A string that looks like a random token: long, and mixing letters with digits. */
+const tokenLike = /(?=[\w-]*[A-Za-z])(?=[\w-]*\d)[\w-]{20,}/g;
+
+function expectSafeEmail(mail: ReadMail, expected: Expected): void {
+  // Replies go to a person; the sender stays the no-reply address it always was.
+  expect(mail.headers['reply-to']).toBe(site.supportEmail);
+  expect(mail.headers.from).toContain('no-reply@');
+
+  expect(mail.text.trim().length).toBeGreaterThan(40);
+  expect(mail.html).toMatch(/<html[\s\S]*<\/html>/);
+
+  const links = [...new Set([...mail.hrefs, ...mail.textUrls])];
+  expect(links.length).toBeGreaterThan(0);
+  for (const link of links) {
+    const onSite = link.startsWith(`${PUBLIC_URL}/`);
+    expect(onSite || link.startsWith(CARRIER_TRACKING), `${link} is not absolute on the site`).toBe(
+      true,
+    );
+    expect(link.replace(PUBLIC_URL, '').replace(CARRIER_TRACKING, '')).toMatch(expected.link);
+  }
+  // The same links in both parts: a text-only reader loses nothing.
+  expect([...new Set(mail.textUrls)].sort()).toEqual([...new Set(mail.hrefs)].sort());
+
+  const words = [mail.subject, mail.text, mail.html].join('\n');
+  for (const pattern of [...healthWords, ...cardData])
+    expect(words, `${mail.subject}: ${pattern}`).not.toMatch(pattern);
+  for (const canary of [providerCanary, declineCanary, 'canary-'])
+    expect(words).not.toContain(canary);
+  for (const secret of expected.secrets ?? []) expect(words).not.toContain(secret);
+  expect(words).not.toContain('[[outbox-secret]]');
+
+  // No token but the one-time link's (and that one only inside its link).
+  const oneTimeTokens = expected.oneTime
+    ? links.map((l) => /[?&]id=([\w-]+)/.exec(l)?.[1]).filter((t): t is string => !!t)
+    : [];
+  expect(oneTimeTokens.length).toBe(expected.oneTime ? links.length : 0);
+  let rest = words;
+  for (const link of links)
+    rest = rest.replaceAll(link, '').replaceAll(link.replace(/&/g, '&amp;'), '');
+  expect(rest.match(tokenLike) ?? [], mail.subject).toEqual([]);
+}
+
+// --- The e-mails ----------------------------------------------------------------------------------
+
+describe(`every e-mail the product sends (${testDialect})`, () => {
+  const smtp = new TestSmtpServer();
+  let t: TestApp;
+  /** The name (docs/emails.md's first column) of every e-mail checked here. */
+  const checked = new Set<string>();
+
+  beforeAll(async () => {
+    await smtp.start();
+    t = await buildTestApp({ env: { SEED_DEMO: 'true', SMTP_URL: smtp.url, PUBLIC_URL } });
+  });
+  afterAll(async () => {
+    await t.close();
+    await smtp.stop();
+  });
+
+  /** The e-mail to `to` whose subject matches, once the outbox has sent everything due. */
+  async function received(to: string, subject: string | RegExp): Promise<ReadMail> {
+    await t.app.ctx.jobs.drain('outbox');
+    const mails = smtp.accepted
+      .filter((m) => m.to.includes(to))
+      .map((m) => readMail(m.raw))
+      .filter((m) =>
+        typeof subject === 'string' ? m.subject === subject : subject.test(m.subject),
+      );
+    expect(mails, `no e-mail "${String(subject)}" to ${to}`).toHaveLength(1);
+    return mails[0] as ReadMail;
+  }
+
+  function check(name: string, mail: ReadMail, expected: Expected): void {
+    expectSafeEmail(mail, expected);
+    checked.add(name);
+  }
+
+  const secretsOf = (c: TestCustomer) => [
+    c.cookie.split('=')[1] ?? c.cookie,
+    c.leadsId,
+    c.password,
+  ];
+  const login = (email: string, password: string) =>
+    t.app.inject({
+      method: 'POST',
+      url: '/lapi/account/login/',
+      payload: { email, password },
+      remoteAddress: randomLoopback(),
+    });
+
+  let storeOrder: { id: number; number: string; customer: TestCustomer };
+
+  it('Order confirmation links to the order on Orders', async () => {
+    const c = await insertCustomer(t.app);
+    await post(t.app, '/lapi/v2/ecom/add-product', { product_id: 40, quantity: 2 }, c.cookie);
+    const placed = await post(t.app, '/lapi/v2/ecom/place-order', buildPlaceOrder(), c.cookie);
+    expect(placed.statusCode, placed.body).toBe(200);
+    const { orders_id: id, order_number: number } = placed.json<{
+      data: { orders_id: number; order_number: string };
+    }>().data;
+    storeOrder = { id, number, customer: c };
+    const mail = await received(c.email, `Your ${site.name} order ${number}`);
+    check('Order confirmation', mail, {
+      link: new RegExp(`^/orders#${escapeRegExp(number)}$`),
+      secrets: secretsOf(c),
+    });
+    expect(mail.html).toContain('Just reply to this e-mail');
+  });
+
+  it('Order shipped links to the carrier tracking page', async () => {
+    const cookie = await staffCookie(t, ops);
+    const shipped = await post(
+      t.app,
+      '/lapi/staff/orders/ship/',
+      { order_id: storeOrder.id, tracking_number: '9400111899223197428490' },
+      cookie,
+    );
+    expect(shipped.statusCode, shipped.body).toBe(200);
+    const mail = await received(storeOrder.customer.email, /has shipped$/);
+    check('Order shipped', mail, { link: /^9400111899223197428490$/ });
+  });
+
+  let patient: TestCustomer & { visitId: number; orderNumber: string };
+
+  it('Visit received links to the visit order on Orders, where the decision will be', async () => {
+    const c = await insertCustomer(t.app);
+    const visit = await submittedEdVisit(t.app, c);
+    patient = { ...c, ...visit };
+    const mail = await received(c.email, 'We received your online visit');
+    check('Visit received', mail, {
+      link: new RegExp(`^/orders#${escapeRegExp(visit.orderNumber)}$`),
+      secrets: secretsOf(c),
+    });
+    expect(mail.text).toContain('on the Orders page');
+  });
+
+  it('Care team message links to Messages and leaves the words out', async () => {
+    const cookie = await staffCookie(t, provider);
+    const sent = await post(
+      t.app,
+      '/lapi/staff/messages/send/',
+      { visit_id: patient.visitId, body: providerCanary },
+      cookie,
+    );
+    expect(sent.statusCode, sent.body).toBe(200);
+    const mail = await received(patient.email, 'You have a new message from your care team');
+    check('Care team message', mail, { link: /^\/messages$/, secrets: secretsOf(patient) });
+  });
+
+  it('Provider decision links to the order, approved or declined, without the reason', async () => {
+    const cookie = await staffCookie(t, provider);
+    const approved = await post(
+      t.app,
+      '/lapi/staff/visits/approve/',
+      {
+        visit_id: patient.visitId,
+        prescription: {
+          drug: 'sildenafil',
+          dosage: '50mg',
+          quantity: 6,
+          refills: 5,
+          valid_until: '2027-06-01',
+        },
+      },
+      cookie,
+    );
+    expect(approved.statusCode, approved.body).toBe(200);
+    const approval = await received(patient.email, 'Your provider has replied');
+    check('Provider decision', approval, {
+      link: new RegExp(`^/orders#${escapeRegExp(patient.orderNumber)}$`),
+      secrets: secretsOf(patient),
+    });
+
+    const other = await insertCustomer(t.app);
+    const visit = await submittedEdVisit(t.app, other);
+    const declined = await post(
+      t.app,
+      '/lapi/staff/visits/decline/',
+      { visit_id: visit.visitId, reason: declineCanary },
+      cookie,
+    );
+    expect(declined.statusCode, declined.body).toBe(200);
+    const decline = await received(other.email, 'Your provider has replied');
+    check('Provider decision', decline, {
+      link: new RegExp(`^/orders#${escapeRegExp(visit.orderNumber)}$`),
+      secrets: secretsOf(other),
+    });
+  });
+
+  it('Password reset carries its one-time link and nothing else', async () => {
+    const c = await insertCustomer(t.app);
+    const asked = await t.app.inject({
+      method: 'POST',
+      url: '/lapi/account/reset/',
+      payload: { email: c.email },
+      remoteAddress: randomLoopback(),
+    });
+    expect(asked.statusCode).toBe(200);
+    const mail = await received(c.email, `Reset your ${site.name} password`);
+    check('Password reset', mail, {
+      link: /^\/reset-password\?id=[\w-]{43}$/,
+      oneTime: true,
+      secrets: secretsOf(c),
+    });
+  });
+
+  it('Password changed links to the page that sends a reset link', async () => {
+    const c = await insertCustomer(t.app);
+    const changed = await post(
+      t.app,
+      '/lapi/account/password/',
+      { current_password: c.password, password: 'another passphrase here' },
+      c.cookie,
+    );
+    expect(changed.statusCode, changed.body).toBe(200);
+    const mail = await received(c.email, `Your ${site.name} password was changed`);
+    check('Password changed', mail, { link: /^\/reset-password$/, secrets: secretsOf(c) });
+  });
+
+  it('E-mail address changed goes to the old address with its one-time undo link', async () => {
+    const c = await insertCustomer(t.app);
+    const moved = `moved-${c.customerId}@example.test`;
+    const updated = await post(
+      t.app,
+      '/lapi/account/update/',
+      {
+        leads_id: c.leadsId,
+        prospect: {
+          first_name: 'Riley',
+          last_name: 'Morgan',
+          email: moved,
+          phoneNo: '(503) 555-0142',
+          dob: '04/12/1990',
+        },
+        current_password: c.password,
+      },
+      c.cookie,
+    );
+    expect(updated.statusCode, updated.body).toBe(200);
+    const mail = await received(c.email, `Your ${site.name} email address was changed`);
+    check('E-mail address changed', mail, {
+      link: /^\/undo-email-change\?id=[\w-]{43}$/,
+      oneTime: true,
+      secrets: [...secretsOf(c), moved],
+    });
+  });
+
+  it('New-device log-in link carries its one-time link', async () => {
+    const c = await insertCustomer(t.app);
+    for (let i = 0; i < 5; i++) await login(c.email, `guess ${i}!`);
+    const asked = await t.app.inject({
+      method: 'POST',
+      url: '/lapi/account/login/unlock/',
+      payload: { email: c.email },
+      remoteAddress: randomLoopback(),
+    });
+    expect(asked.statusCode).toBe(200);
+    const mail = await received(c.email, `Log in to ${site.name} on a new device`);
+    check('New-device log-in link', mail, {
+      link: /^\/login\/unlock\?id=[\w-]{43}$/,
+      oneTime: true,
+      secrets: secretsOf(c),
+    });
+  });
+
+  it('the verification text message carries its code and no link or health data', async () => {
+    const c = await insertCustomer(t.app, { phoneNo: '(503) 555-0177' });
+    const sent = await post(t.app, '/lapi/account/smsauth/', { action: 'send' }, c.cookie);
+    expect(sent.statusCode, sent.body).toBe(200);
+    const sms = (await sentMessages(t)).find((m) => m.kind === 'sms' && m.to === '5035550177');
+    expect(sms?.text).toMatch(
+      new RegExp(`^Your ${site.name} verification code is \\d{6}\\. It expires in 10 minutes\\.$`),
+    );
+    for (const pattern of [...healthWords, ...cardData]) expect(sms?.text).not.toMatch(pattern);
+  });
+
+  it('Payment failed and Subscription paused link to the card page', async () => {
+    const today = t.clock.now().toISOString().slice(0, 10);
+    const subscriber = await insertSubscriber(t.app.db, {
+      nextBillingDate: today,
+      token: 'sim_fail_emails',
+      now: t.clock.now().toISOString(),
+    });
+    const { email } = await t.app.db
+      .selectFrom('customers')
+      .select('email')
+      .where('id', '=', subscriber.customerId)
+      .executeTakeFirstOrThrow();
+    const paused = `Your ${site.name} subscription is paused`;
+    const retrying = async () =>
+      (
+        await t.app.db
+          .selectFrom('orders')
+          .select('next_retry_at')
+          .where('customer_id', '=', subscriber.customerId)
+          .executeTakeFirst()
+      )?.next_retry_at !== null;
+    // A day at a time, as the billing job runs, until the renewal failed and its last retry too.
+    for (let day = 0; day < 12 && (day < 2 || (await retrying())); day++) {
+      t.clock.advance(DAY);
+      await runBilling(t.app.ctx);
+    }
+    const card = { link: /^\/accounts\/editPaymentMethod$/ };
+    const failed = await received(email, `We couldn't process your ${site.name} payment`);
+    check('Payment failed', failed, card);
+    expect(failed.html).toContain('reply to this e-mail');
+    check('Subscription paused', await received(email, paused), card);
+  });
+
+  it('Staff new-device link carries its one-time link', async () => {
+    // Last: it pauses the operations account's log-ins from new devices.
+    for (let i = 0; i < 6; i++)
+      await t.app.inject({
+        method: 'POST',
+        url: '/lapi/staff/login/',
+        payload: { email: ops.email, password: `guess ${i}!`, code: '123456' },
+        remoteAddress: randomLoopback(),
+      });
+    const asked = await post(t.app, '/lapi/staff/login/unlock/', { email: ops.email });
+    expect(asked.statusCode).toBe(200);
+    const mail = await received(ops.email, `Log in to ${site.name} Staff on a new device`);
+    check('Staff new-device link', mail, {
+      link: /^\/staff\/login\/unlock\?id=[\w-]{43}$/,
+      oneTime: true,
+      secrets: [ops.password, ops.totpSecret],
+    });
+  });
+
+  it('docs/emails.md lists exactly the e-mails checked here', () => {
+    const doc = fs.readFileSync(path.resolve(import.meta.dirname, '../../docs/emails.md'), 'utf8');
+    const section = doc.split('## E-mails')[1]?.split('## ')[0] ?? '';
+    const names = [...section.matchAll(/^\| ([^|]+?) +\|/gm)]
+      .map((m) => m[1] ?? '')
+      .filter((name) => name !== 'Name' && !name.startsWith('---'));
+    expect(names.sort()).toEqual([...checked].sort());
+  });
+});
