@@ -343,6 +343,35 @@ test.describe('storefront and checkout', () => {
     expect(unexpectedProblems(problems, refusals)).toEqual([]);
   });
 
+  test('a reload or a new tab at payment keeps the address given at step 1', async ({
+    page,
+    consoleProblems: problems,
+    screens,
+  }) => {
+    await fillCart(page);
+    await signUpAtCheckout(page, uniqueEmail('reload'));
+    await ship(page);
+    const shipTo = (p: Page) =>
+      p.getByRole('region', { name: 'Payment' }).getByText('88 Alder Road', { exact: false });
+    await expect(shipTo(page)).toBeVisible();
+
+    await page.reload();
+    await expect(page).toHaveURL(/\/checkout\/payment$/);
+    await expect(shipTo(page)).toBeVisible();
+    await screens.expectAccessible();
+    await shot(page, screens, 'checkout-payment-after-reload');
+
+    // A second tab goes on from the same step, with the same address.
+    const tab = await page.context().newPage();
+    await tab.goto('/checkout/payment');
+    await expect(shipTo(tab)).toBeVisible();
+    await tab.close();
+    // Back at step 1 the form holds the address given, not the account's empty one.
+    await page.getByRole('link', { name: 'Edit shipping address' }).click();
+    await expect(page.getByLabel('Street address')).toHaveValue('88 Alder Road');
+    expect(unexpectedProblems(problems, refusals)).toEqual([]);
+  });
+
   test('a corrupted browser cart entry is dropped at load and the valid ones stay', async ({
     page,
     consoleProblems: problems,

@@ -42,6 +42,9 @@ export const apiPaths = {
   patientData: '/leads/patientdata',
   startProgram: '/leads/startprogram',
   upsells: '/leads/upsells',
+  /** Where a customer's store checkout has got to, and saving it (ours). */
+  checkoutProgress: '/checkout/progress/',
+  checkoutProgressSave: '/checkout/progress/save/',
 
   // Store (spec §7)
   clickCreate: '/click/create/',

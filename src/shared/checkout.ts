@@ -107,9 +107,13 @@ export function paymentOfForm(
  * idempotency key is made once per checkout in the browser, so a double click, a retry or a
  * second tab place one order and one charge.
  */
+/** Checkout step 1's answer: the shipping address and the phone for delivery updates. */
+export const CheckoutShippingSchema = AddressInputSchema.extend({ phoneNo: PhoneSchema });
+export type CheckoutShipping = z.infer<typeof CheckoutShippingSchema>;
+
 export const PlaceOrderSchema = z.strictObject({
   idempotency_key: z.string().uuid('Please reload the page and try again.'),
-  shipping: AddressInputSchema.extend({ phoneNo: PhoneSchema }),
+  shipping: CheckoutShippingSchema,
   /** null: bill to the shipping address. */
   billing: AddressInputSchema.nullable(),
   payment: CheckoutPaymentSchema,
@@ -151,6 +155,25 @@ export const UpsellSchema = z.object({
 });
 export type Upsell = z.infer<typeof UpsellSchema>;
 
+/** The store checkout's steps after the account (spec §4: 1 Shipping, 2 Upsell, 3 Payment). */
+export const checkoutSteps = ['shipping', 'upsell', 'payment'] as const;
+export type CheckoutStepName = (typeof checkoutSteps)[number];
+
+/**
+ * Where a logged-in customer's checkout has got to, kept by the server so a reload or a new tab
+ * goes on from there: the furthest step reached and the shipping address given at step 1.
+ */
+export const CheckoutProgressSchema = z.object({
+  step: z.enum(checkoutSteps),
+  shipping: CheckoutShippingSchema,
+});
+export type CheckoutProgress = z.infer<typeof CheckoutProgressSchema>;
+
+export const SaveCheckoutProgressSchema = z.strictObject({
+  step: z.enum(checkoutSteps, { error: 'Choose a checkout step' }),
+  shipping: CheckoutShippingSchema,
+});
+
 const placeOrder = {
   access: 'customer',
   body: PlaceOrderSchema,
@@ -171,6 +194,22 @@ export const checkoutApi = {
   placeOrder: endpoint({ path: apiPaths.v2PlaceOrder, ...placeOrder }),
   /** Its v1 twin (spec §7 `/order/create/`), answering the same way. */
   orderCreate: endpoint({ path: apiPaths.orderCreate, envelope: 'v2', ...placeOrder }),
+  /** Where this customer's checkout has got to; null when none is under way. */
+  progress: endpoint({
+    path: apiPaths.checkoutProgress,
+    access: 'customer',
+    body: z.strictObject({}).optional(),
+    response: z.object({ progress: CheckoutProgressSchema.nullable() }),
+    errors: [],
+  }),
+  /** Keeps the step reached and the shipping address, for a reload or another tab. */
+  saveProgress: endpoint({
+    path: apiPaths.checkoutProgressSave,
+    access: 'customer',
+    body: SaveCheckoutProgressSchema,
+    response: z.object({ progress: CheckoutProgressSchema }),
+    errors: [],
+  }),
   /** Checkout step 2's offers for the cart as it is now. */
   upsells: endpoint({
     path: apiPaths.upsells,

@@ -445,6 +445,15 @@ export interface PaymentLedgerTable {
   updated_at: string;
 }
 
+/** Where a customer's store checkout has got to (migration 0021). */
+export interface CheckoutProgressTable {
+  customer_id: number;
+  step: 'shipping' | 'upsell' | 'payment';
+  /** The shipping address and phone, as JSON (PlaceOrder `shipping`). */
+  shipping: string;
+  updated_at: string;
+}
+
 export interface Database {
   product_lines: ProductLinesTable;
   products: ProductsTable;
@@ -479,4 +488,5 @@ export interface Database {
   known_devices: KnownDevicesTable;
   login_unlocks: LoginUnlocksTable;
   email_change_undos: EmailChangeUndosTable;
+  checkout_progress: CheckoutProgressTable;
 }

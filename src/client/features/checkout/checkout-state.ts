@@ -1,17 +1,21 @@
 import { storageKeys } from '#shared/constants.ts';
 import { useSyncExternalStore } from 'react';
-import type { z } from 'zod';
-import { PlacedOrderSchema, PlaceOrderSchema, type PlacedOrder } from '#shared/checkout.ts';
+import {
+  CheckoutShippingSchema,
+  PlacedOrderSchema,
+  type CheckoutShipping,
+  type PlacedOrder,
+} from '#shared/checkout.ts';
 import { sessionStore } from '#client/lib/safe-storage.ts';
 
 /** Step 1's answer: the shipping address and phone (PlaceOrder `shipping`). */
-export const ShippingSchema = PlaceOrderSchema.shape.shipping;
-export type Shipping = z.infer<typeof ShippingSchema>;
+export const ShippingSchema = CheckoutShippingSchema;
+export type Shipping = CheckoutShipping;
 
 /**
  * The shipping address lives in memory only, for this checkout: an address is personal data and
- * the browser keeps none of it in storage (DESIGN §3). A reload on a later step goes back to step
- * 1, which fills in again from the account.
+ * the browser keeps none of it in storage (DESIGN §3). The server keeps a logged-in customer's
+ * (`useShippingSoFar`), so a reload or a new tab goes on from the step they reached.
  */
 let shipping: Shipping | null = null;
 const listeners = new Set<() => void>();

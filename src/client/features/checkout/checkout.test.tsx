@@ -86,6 +86,8 @@ function memberApi(extra: Record<string, Reply | ((body: unknown) => Reply)> = {
     '/v2/ecom/cart': cartReply(cart),
     '/account/data/': ok(buildAccountData()),
     '/leads/upsells': noOffers,
+    '/checkout/progress/': ok({ progress: null }),
+    '/checkout/progress/save/': (body) => ok({ progress: body }),
     ...extra,
   });
 }
@@ -146,7 +148,7 @@ describe('step 1, shipping', () => {
   it('fills the address from the account and checks it with the spec’s messages', async () => {
     const u = userEvent.setup();
     logIn();
-    memberApi();
+    const api = memberApi();
     renderRoutes(routes, { path: '/checkout/shipping' });
     const form = await screen.findByRole('region', { name: 'Shipping address' });
     const zip = within(form).getByLabelText('ZIP code');
@@ -177,6 +179,39 @@ describe('step 1, shipping', () => {
         .filter((e) => e.event === 'checkout_progress')
         .map((e) => (e.ecommerce as { checkout_step: number }).checkout_step);
     await waitFor(() => expect(steps()).toEqual([1, 2, 3]));
+    // The server keeps the step reached and the address, for a reload or another tab.
+    const saved = () =>
+      api.calls.filter((c) => c.path === '/checkout/progress/save/').map((c) => c.body);
+    await waitFor(() =>
+      expect(saved()).toEqual([
+        { step: 'upsell', shipping: expect.objectContaining({ address: '12 Harbor St' }) },
+        { step: 'payment', shipping: expect.objectContaining({ city: 'Portland' }) },
+      ]),
+    );
+  });
+
+  it('after a reload, goes on from the step and address the server kept', async () => {
+    logIn();
+    const api = memberApi({
+      '/checkout/progress/': ok({ progress: { step: 'payment', shipping } }),
+    });
+    renderRoutes(routes, { path: '/checkout/payment' });
+    const payment = await screen.findByRole('region', { name: 'Payment' });
+    await waitFor(() => expect(payment.textContent).toContain('88 Alder Road'));
+    expect(screen.getByTestId('location').textContent).toBe('/checkout/payment');
+    // Already at payment: nothing to save again.
+    expect(api.calls.some((c) => c.path === '/checkout/progress/save/')).toBe(false);
+  });
+
+  it('a new tab at step 1 fills the form in with the address given, not the saved one', async () => {
+    logIn();
+    memberApi({ '/checkout/progress/': ok({ progress: { step: 'upsell', shipping } }) });
+    renderRoutes(routes, { path: '/checkout/shipping' });
+    const form = await screen.findByRole('region', { name: 'Shipping address' });
+    expect((within(form).getByLabelText('Street address') as HTMLInputElement).value).toBe(
+      '88 Alder Road',
+    );
+    expect((within(form).getByLabelText('City') as HTMLInputElement).value).toBe('Bend');
   });
 
   it('sends an empty cart back to the shop, saying so', async () => {

@@ -2,6 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '#server/context.ts';
 import { route } from '#server/lib/route.ts';
 import { checkoutApi } from '#shared/checkout.ts';
+import { checkoutProgress, saveCheckoutProgress } from './checkout.progress.ts';
 import { placeOrder, upsells } from './checkout.service.ts';
 
 const tag = 'checkout';
@@ -18,6 +19,22 @@ export const checkoutRoutes =
         async ({ session, body }) => placeOrder(ctx, session, body),
       );
     }
+
+    route(
+      app,
+      checkoutApi.progress,
+      { tag, summary: "Where the customer's checkout has got to" },
+      async ({ session }) => ({ progress: await checkoutProgress(ctx, session.customerId) }),
+    );
+
+    route(
+      app,
+      checkoutApi.saveProgress,
+      { tag, summary: 'Keep the step reached and the shipping address' },
+      async ({ session, body }) => ({
+        progress: await saveCheckoutProgress(ctx, session.customerId, body.step, body.shipping),
+      }),
+    );
 
     route(
       app,

@@ -35,6 +35,7 @@ import {
 import { startSubscriptionsForOrder } from '#server/features/subscriptions/subscriptions.service.ts';
 import { emailHtml, emailSignature } from '#server/lib/email-layout.ts';
 import { faultPoint } from '#server/lib/faults.ts';
+import { forgetCheckoutProgress } from './checkout.progress.ts';
 import { absoluteLink } from '#server/lib/links.ts';
 import { AppError } from '#server/lib/errors.ts';
 import { stacks } from '#shared/cart.ts';
@@ -251,6 +252,7 @@ async function completeCheckout(
       })),
     });
     await removeOrdered(tx, order.customerId, lines);
+    await forgetCheckoutProgress(tx, order.customerId);
     // Paid and confirmed, or neither: the e-mail is queued with the change it tells of.
     await sendConfirmation(tx, order.customerId, await placedOrder(tx, order.idempotencyKey));
     return true;

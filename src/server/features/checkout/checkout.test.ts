@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertCoupons } from '#server/features/coupons/coupons.queries.ts';
 import type { Cart } from '#shared/cart.ts';
-import type { PlacedOrder, Upsell } from '#shared/checkout.ts';
+import type { CheckoutProgress, PlacedOrder, Upsell } from '#shared/checkout.ts';
 import { buildTestApp, testDialect, type TestApp } from '#test/app.ts';
 import { buildPlaceOrder, insertCustomer, post, type TestCustomer } from '#test/factories.ts';
 import { sentMessages } from '#test/outbox.ts';
@@ -505,6 +505,77 @@ describe(`cart and checkout (${testDialect})`, () => {
     expect(response.statusCode).toBe(400);
     expect(response.json<{ fields: Record<string, string> }>().fields[field]).toBe(message);
     expect(await orderCount(c.customerId)).toBe(0);
+  });
+
+  describe('the checkout progress a reload or a new tab goes on from', () => {
+    const progressOf = async (c: TestCustomer) =>
+      (await post(t.app, '/lapi/checkout/progress/', {}, c.cookie)).json<{
+        data: { progress: CheckoutProgress | null };
+      }>().data.progress;
+    const shipping = buildPlaceOrder().shipping;
+
+    it('keeps the step and address for the customer alone, and forgets them once ordered', async () => {
+      const c = await insertCustomer(t.app);
+      const other = await insertCustomer(t.app);
+      expect(await progressOf(c)).toBeNull();
+      const saved = await post(
+        t.app,
+        '/lapi/checkout/progress/save/',
+        { step: 'upsell', shipping },
+        c.cookie,
+      );
+      expect(saved.statusCode).toBe(200);
+      expect(await progressOf(c)).toEqual({ step: 'upsell', shipping });
+      // Saving again replaces it (one row per customer).
+      await post(t.app, '/lapi/checkout/progress/save/', { step: 'payment', shipping }, c.cookie);
+      expect(await progressOf(c)).toEqual({ step: 'payment', shipping });
+      // Nobody else reads it, and a visitor has none to read.
+      expect(await progressOf(other)).toBeNull();
+      expect((await post(t.app, '/lapi/checkout/progress/', {})).statusCode).toBe(401);
+
+      await add(c, 41);
+      const placed = await post(t.app, '/lapi/v2/ecom/place-order', buildPlaceOrder(), c.cookie);
+      expect(placed.statusCode).toBe(200);
+      expect(await progressOf(c)).toBeNull();
+    });
+
+    it('checks the address with the messages of spec §5 and keeps nothing that fails', async () => {
+      const c = await insertCustomer(t.app);
+      const response = await post(
+        t.app,
+        '/lapi/checkout/progress/save/',
+        { step: 'upsell', shipping: { ...shipping, zip: '12', phoneNo: '' } },
+        c.cookie,
+      );
+      expect(response.statusCode).toBe(400);
+      expect(
+        Object.keys(response.json<{ fields: Record<string, string> }>().fields).sort(),
+      ).toEqual(['shipping.phoneNo', 'shipping.zip']);
+      const badStep = await post(
+        t.app,
+        '/lapi/checkout/progress/save/',
+        { step: 'done', shipping },
+        c.cookie,
+      );
+      expect(badStep.statusCode).toBe(400);
+      expect(await progressOf(c)).toBeNull();
+    });
+
+    it('a checkout left alone for more than a week starts again', async () => {
+      const c = await insertCustomer(t.app);
+      await post(t.app, '/lapi/checkout/progress/save/', { step: 'payment', shipping }, c.cookie);
+      // Left alone: the row ages (the session would not last a week of the test clock).
+      const aged = (days: number) =>
+        t.app.db
+          .updateTable('checkout_progress')
+          .set({ updated_at: new Date(t.clock.now().getTime() - days * 86_400_000).toISOString() })
+          .where('customer_id', '=', c.customerId)
+          .execute();
+      await aged(6);
+      expect(await progressOf(c)).not.toBeNull();
+      await aged(8);
+      expect(await progressOf(c)).toBeNull();
+    });
   });
 
   it('offers the bundle and a subscription switch at the upsell step', async () => {

@@ -8,6 +8,7 @@ import { formatCents, priceLabel } from '#shared/money.ts';
 import { site } from '#shared/site.ts';
 import { buttonClass, textLinkClass } from '#client/components/ui/button.ts';
 import { paths } from '#shared/paths.ts';
+import { forgetCheckoutProgress } from '../checkout.api.ts';
 import { readPlacedOrder, setCheckoutShipping } from '../checkout-state.ts';
 import { PageTitle } from '#client/components/layout/document-head.tsx';
 import { refreshOrderViews } from '#client/features/orders/orders.api.ts';
@@ -23,6 +24,7 @@ export function CompletePage() {
   // empty now, a new card may be on file, and the member area has a new order.
   useEffect(() => {
     setCheckoutShipping(null);
+    forgetCheckoutProgress(queryClient);
     void queryClient.invalidateQueries({ queryKey: [cacheKeys.cart] });
     refreshOrderViews(queryClient);
   }, [queryClient]);

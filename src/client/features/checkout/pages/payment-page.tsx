@@ -1,6 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQueryClient } from '@tanstack/react-query';
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { Link, Navigate, useNavigate } from 'react-router';
 import type { CardSummary } from '#shared/accounts.ts';
@@ -29,12 +29,11 @@ import { ApiError, failedWith } from '#client/lib/api.ts';
 import { useLeadsId } from '#client/lib/app-state.ts';
 import { storedClickId } from '#client/features/clicks/clicks.ts';
 import { paths } from '#shared/paths.ts';
-import { placeOrder } from '../checkout.api.ts';
+import { placeOrder, saveCheckoutProgress, useShippingSoFar } from '../checkout.api.ts';
 import {
   checkoutKey,
   forgetCheckoutKey,
   rememberPlacedOrder,
-  useCheckoutShipping,
   type Shipping,
 } from '../checkout-state.ts';
 import { AddressFields } from '../components/address-fields.tsx';
@@ -265,10 +264,19 @@ function MemberPayment({ shipping }: { shipping: Shipping }) {
 /** /checkout/payment, step 3: the card (saved or new), billing address, consent and 'Place order'. */
 export function PaymentPage() {
   const member = useIsMember();
-  const shipping = useCheckoutShipping();
+  const soFar = useShippingSoFar(member);
+  const shipping = soFar.status === 'ready' ? soFar.shipping : null;
+  const reached = soFar.status === 'ready' ? soFar.step : null;
   const cart = useCart();
+  const queryClient = useQueryClient();
   useCheckoutStepEvent(3, cart, member && shipping !== null);
+  // The step reached, kept with the address: a reload or a new tab comes back here.
+  useEffect(() => {
+    if (member && shipping && reached !== 'payment')
+      void saveCheckoutProgress(queryClient, 'payment', shipping);
+  }, [member, shipping, reached, queryClient]);
 
+  if (soFar.status === 'pending') return <Spinner block label="Loading your checkout…" />;
   if (!member || !shipping) return <Navigate to={paths.checkoutShipping} replace />;
   return (
     <section aria-labelledby="payment-title" className={stepCardClass}>

@@ -1,4 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
+import { useQueryClient } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
 import { useNavigate } from 'react-router';
 import { formatPhone, normalizePhone, type AccountData } from '#shared/accounts.ts';
@@ -11,12 +12,8 @@ import { useLeadsId } from '#client/lib/app-state.ts';
 import { paths } from '#shared/paths.ts';
 import { AddressFields } from '../components/address-fields.tsx';
 import { CheckoutAccount } from '../components/checkout-account.tsx';
-import {
-  ShippingSchema,
-  setCheckoutShipping,
-  useCheckoutShipping,
-  type Shipping,
-} from '../checkout-state.ts';
+import { saveCheckoutProgress, useShippingSoFar } from '../checkout.api.ts';
+import { ShippingSchema, setCheckoutShipping, type Shipping } from '../checkout-state.ts';
 import { useCheckoutStepEvent } from '../use-checkout-step.ts';
 
 export const stepCardClass =
@@ -36,10 +33,16 @@ function defaultsFrom(remembered: Shipping | null, account: AccountData | undefi
   };
 }
 
+interface ShippingFormProps {
+  account: AccountData | undefined;
+  /** The address given earlier in this checkout (this tab's, or the one the server kept). */
+  remembered: Shipping | null;
+}
+
 /** The address form, once the account (and so the saved address) is known. */
-function ShippingForm({ account }: { account: AccountData | undefined }) {
+function ShippingForm({ account, remembered }: ShippingFormProps) {
   const navigate = useNavigate();
-  const remembered = useCheckoutShipping();
+  const queryClient = useQueryClient();
   const {
     register,
     handleSubmit,
@@ -51,6 +54,7 @@ function ShippingForm({ account }: { account: AccountData | undefined }) {
 
   const onSubmit = handleSubmit(async (values) => {
     setCheckoutShipping(values);
+    await saveCheckoutProgress(queryClient, 'upsell', values);
     await navigate(paths.checkoutUpsell);
   });
 
@@ -102,9 +106,12 @@ function ShippingForm({ account }: { account: AccountData | undefined }) {
 function MemberShipping() {
   const leadsId = useLeadsId() ?? '';
   const account = useAccountData(leadsId);
-  // A saved address fills the form in; without one (or if it cannot load) the form starts empty.
-  if (account.isPending) return <Spinner block label="Loading your address…" />;
-  return <ShippingForm account={account.data} />;
+  const soFar = useShippingSoFar(true);
+  // The address given earlier, else the saved one, fills the form in; without either (or if they
+  // cannot load) the form starts empty.
+  if (account.isPending || soFar.status === 'pending')
+    return <Spinner block label="Loading your address…" />;
+  return <ShippingForm account={account.data} remembered={soFar.shipping} />;
 }
 
 /** /checkout/shipping, step 1: the account (for a visitor), then the shipping address and phone. */

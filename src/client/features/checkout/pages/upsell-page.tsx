@@ -11,8 +11,7 @@ import { useCart, useIsMember, type CartView } from '#client/features/cart/use-c
 import { trackAddToCart } from '#client/lib/analytics.ts';
 import { reportError } from '#client/lib/error-reporting.ts';
 import { paths } from '#shared/paths.ts';
-import { upsellsKey, useUpsells } from '../checkout.api.ts';
-import { useCheckoutShipping } from '../checkout-state.ts';
+import { upsellsKey, useShippingSoFar, useUpsells } from '../checkout.api.ts';
 import { useCheckoutStepEvent } from '../use-checkout-step.ts';
 import { stepCardClass } from './shipping-page.tsx';
 
@@ -114,7 +113,8 @@ function OfferCard({
 /** /checkout/upsell, step 2: the real offers for this cart; skippable, and skipped when there are none. */
 export function UpsellPage() {
   const member = useIsMember();
-  const shipping = useCheckoutShipping();
+  const soFar = useShippingSoFar(member);
+  const shipping = soFar.status === 'ready' ? soFar.shipping : null;
   const cart = useCart();
   const queryClient = useQueryClient();
   const navigate = useNavigate();
@@ -135,6 +135,7 @@ export function UpsellPage() {
     if (nothingToOffer) void navigate(paths.checkoutPayment, { replace: true });
   }, [nothingToOffer, navigate]);
 
+  if (soFar.status === 'pending') return <Spinner block label="Loading your checkout…" />;
   if (!member || !shipping) return <Navigate to={paths.checkoutShipping} replace />;
   if (shown === null || nothingToOffer) return <Spinner block label="Loading offers…" />;
 
