@@ -1,4 +1,5 @@
 import { readOutbox, type OutboxEntry } from '#server/adapters/mailer.ts';
+import { site } from '#shared/site.ts';
 import type { TestApp } from './app.ts';
 
 /**
@@ -9,4 +10,12 @@ import type { TestApp } from './app.ts';
 export async function sentMessages(t: Pick<TestApp, 'app' | 'dataDir'>): Promise<OutboxEntry[]> {
   await t.app.ctx.jobs.drain('outbox');
   return readOutbox(t.dataDir);
+}
+
+/**
+ * Every sign-up is welcomed by e-mail; a test about another e-mail to the same person looks past
+ * that one.
+ */
+export function notWelcome(message: { subject: string }): boolean {
+  return message.subject !== `Welcome to ${site.name}`;
 }

@@ -125,6 +125,11 @@ export type PlaceOrder = z.infer<typeof PlaceOrderSchema>;
 export const PlacedOrderSchema = z.object({
   orders_id: z.number().int(),
   order_number: z.string(),
+  /** When it was placed (ISO-8601 UTC). */
+  placed_at: z.string(),
+  subtotal_cents: z.number().int(),
+  discount_cents: z.number().int(),
+  coupon_code: z.string().nullable(),
   total_cents: z.number().int(),
   subscriptions: z.number().int(),
   items: z.array(

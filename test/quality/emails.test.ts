@@ -8,6 +8,7 @@ import { programs, treatments } from '#shared/visits.ts';
 import { buildTestApp, testDialect, type TestApp } from '#test/app.ts';
 import {
   buildPlaceOrder,
+  buildSignup,
   insertCustomer,
   insertSubscriber,
   post,
@@ -260,6 +261,28 @@ describe(`every e-mail the product sends (${testDialect})`, () => {
       secrets: secretsOf(c),
     });
     expect(mail.html).toContain('Just reply to this e-mail');
+    // An itemised receipt, in both parts: the line, then the sums.
+    for (const row of ['Sleep Gummies', 'Subtotal', 'Shipping', 'Tax', 'Total charged'])
+      expect(mail.text).toContain(row);
+    expect(mail.text).toContain('Sleep Gummies — 2 bottles, 2 × $24.99: $49.98');
+    expect(mail.html).toContain('<table role="presentation"');
+    expect(mail.html).toContain('2 bottles, 2 × $24.99');
+  });
+
+  it('Welcome links to the account, and a new customer gets exactly one', async () => {
+    const c = await insertCustomer(t.app);
+    const mail = await received(c.email, `Welcome to ${site.name}`);
+    check('Welcome', mail, { link: /^\/dashboard$/, secrets: secretsOf(c) });
+    expect(mail.text).toContain('Just reply to this e-mail');
+    // An address already in use makes no second account and no second welcome.
+    const again = await t.app.inject({
+      method: 'POST',
+      url: '/lapi/account/create/',
+      payload: buildSignup({ email: c.email }),
+      remoteAddress: randomLoopback(),
+    });
+    expect(again.statusCode).toBe(409);
+    await received(c.email, `Welcome to ${site.name}`);
   });
 
   it('Order shipped links to the carrier tracking page', async () => {

@@ -267,6 +267,10 @@ describe('step 3, payment', () => {
             data: {
               orders_id: 7,
               order_number: 'PW-100200',
+              placed_at: '2026-11-24T15:00:00.000Z',
+              subtotal_cents: 6748,
+              discount_cents: 674,
+              coupon_code: 'WELCOME10',
               total_cents: 6074,
               subscriptions: 1,
               items: cart.products.items.map((item) => ({

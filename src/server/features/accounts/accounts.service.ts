@@ -84,23 +84,48 @@ export async function createAccount(
   const problem = passwordProblem(input.password);
   if (problem) throw new AppError('WEAK_PASSWORD', problem, { password: problem });
 
-  const customerId = await q.insertCustomer(ctx.db, {
-    leadsId: newLeadsId(),
-    email: input.email,
-    firstName: input.first_name,
-    lastName: input.last_name,
-    passwordHash: await hashPassword(input.password),
-    dob,
-    phone,
-    clicksId: input.clicks_id === undefined ? null : String(input.clicks_id),
-    now: ctx.clock.now().toISOString(),
+  const passwordHash = await hashPassword(input.password);
+  // The account and its welcome e-mail appear together, or neither does.
+  const customerId = await ctx.db.transaction().execute(async (trx) => {
+    const id = await q.insertCustomer(trx, {
+      leadsId: newLeadsId(),
+      email: input.email,
+      firstName: input.first_name,
+      lastName: input.last_name,
+      passwordHash,
+      dob,
+      phone,
+      clicksId: input.clicks_id === undefined ? null : String(input.clicks_id),
+      now: ctx.clock.now().toISOString(),
+    });
+    if (id !== undefined) await queueWelcome({ ...ctx, db: trx }, input.email, input.first_name);
+    return id;
   });
   if (customerId === undefined)
     throw new AppError('EMAIL_TAKEN', emailTaken, { email: emailTaken });
+  sendQueuedSoon(ctx);
   // Signing up is the first log-in: this browser is the account's first known device.
   const device = await rememberDevice(ctx, 'customer', customerId, meta.deviceToken);
   const session = await startSession(ctx, customerId, meta.userAgent);
   return { ...session, device, user: await sessionUser(ctx, customerId) };
+}
+
+/** The welcome e-mail: what the account is for, where it lives, and a person to reply to. */
+async function queueWelcome(ctx: AppContext, to: string, firstName: string): Promise<void> {
+  const link = absoluteLink(ctx.env, paths.dashboard);
+  const lines = [
+    `Welcome to ${site.name}, ${firstName}. Your account is ready.`,
+    'It keeps your orders, subscriptions, online visits and messages with your care team in one place. Sign in any time to see them.',
+  ];
+  const footnote = `Questions? Just reply to this e-mail, or write to us at ${site.supportEmail}. If you did not create this account, let us know.`;
+  await queueEmail(ctx, {
+    to,
+    subject: `Welcome to ${site.name}`,
+    text: [...lines, '', `Go to your account: ${link}`, '', footnote, '', ...emailSignature].join(
+      '\n',
+    ),
+    html: emailHtml(lines, { href: link, label: 'Go to your account' }, footnote),
+  });
 }
 
 // --- What the member area shows ------------------------------------------------------------------

@@ -33,7 +33,12 @@ import {
   type LedgerRow,
 } from '#server/features/payments/payments.service.ts';
 import { startSubscriptionsForOrder } from '#server/features/subscriptions/subscriptions.service.ts';
-import { emailHtml, emailSignature } from '#server/lib/email-layout.ts';
+import {
+  emailHtml,
+  emailSignature,
+  receiptText,
+  type ReceiptLine,
+} from '#server/lib/email-layout.ts';
 import { faultPoint } from '#server/lib/faults.ts';
 import { forgetCheckoutProgress } from './checkout.progress.ts';
 import { absoluteLink } from '#server/lib/links.ts';
@@ -43,6 +48,7 @@ import { bottlesText, type Frequency } from '#shared/catalog.ts';
 import type { PlaceOrder, PlacedOrder, Upsell } from '#shared/checkout.ts';
 import { formatCents, priceLabel } from '#shared/money.ts';
 import { site } from '#shared/site.ts';
+import { usDateFromIso } from '#shared/dates.ts';
 import { paths } from '#shared/paths.ts';
 
 const WAIT_FOR_ATTEMPT_MS = 10_000;
@@ -329,6 +335,10 @@ async function placedOrder(ctx: AppContext, key: string): Promise<PlacedOrder> {
   return {
     orders_id: attempt.id,
     order_number: attempt.orderNumber,
+    placed_at: attempt.createdAt,
+    subtotal_cents: attempt.subtotalCents,
+    discount_cents: attempt.discountCents,
+    coupon_code: attempt.couponCode,
     total_cents: attempt.totalCents,
     subscriptions: lines.filter((l) => l.frequency !== 'ONE_TIME').length,
     items: lines.map((l) => ({
@@ -377,11 +387,36 @@ async function waitForAttempt(
  * Gummies: 3 bottles every 3 months, $45.00/quarterly'. Only supplements are named: e-mails carry
  * no health information.
  */
-function itemLine(item: PlacedOrder['items'][number]): string {
-  const price = priceLabel(item.price_cents * item.quantity, item.frequency);
-  return `${item.name}: ${bottlesText(item, item.quantity)}, ${price}`;
+/** The receipt's rows: each line, then subtotal, discount, shipping, tax and the total. */
+function receiptLines(order: PlacedOrder): ReceiptLine[] {
+  const items = order.items
+    .filter((item) => item.category === 'supplements')
+    .map((item) => ({
+      label: item.name,
+      detail:
+        item.quantity > 1
+          ? `${bottlesText(item, item.quantity)}, ${item.quantity} × ${formatCents(item.price_cents)}`
+          : bottlesText(item, item.quantity),
+      amount: priceLabel(item.price_cents * item.quantity, item.frequency),
+    }));
+  return [
+    ...items,
+    { label: 'Subtotal', amount: formatCents(order.subtotal_cents) },
+    ...(order.discount_cents > 0
+      ? [
+          {
+            label: order.coupon_code ? `Discount (${order.coupon_code})` : 'Discount',
+            amount: `−${formatCents(order.discount_cents)}`,
+          },
+        ]
+      : []),
+    { label: 'Shipping', amount: 'Free' },
+    { label: 'Tax', amount: formatCents(0) },
+    { label: 'Total charged', amount: formatCents(order.total_cents), total: true },
+  ];
 }
 
+/** The order confirmation is its itemised receipt: what was bought, at what price, when. */
 async function sendConfirmation(
   ctx: AppContext,
   customerId: number,
@@ -389,24 +424,36 @@ async function sendConfirmation(
 ): Promise<void> {
   const to = await sessionUser(ctx, customerId);
   const link = absoluteLink(ctx.env, paths.order(order.order_number));
-  const lines = [
-    `Thank you, ${to.first_name}. We have your order ${order.order_number} and will e-mail you when it ships.`,
-    ...order.items.filter((item) => item.category === 'supplements').map(itemLine),
-    `Total ${formatCents(order.total_cents)}, charged to your card on file.`,
+  const placed = usDateFromIso(order.placed_at.slice(0, 10));
+  const opening = `Thank you, ${to.first_name}. We have your order ${order.order_number}, placed ${placed}, and will e-mail you when it ships. Here is your receipt.`;
+  const after = [
+    `Charged to your card on file on ${placed}.`,
     ...(order.subscriptions > 0
       ? [
           `${order.subscriptions === 1 ? 'Your subscription has' : `Your ${order.subscriptions} subscriptions have`} started. You can skip, pause or cancel any time from Subscriptions in your account.`,
         ]
       : []),
   ];
+  const receipt = receiptLines(order);
   await queueEmail(ctx, {
     to: to.email,
     subject: `Your ${site.name} order ${order.order_number}`,
-    text: [...lines, '', `See your order: ${link}`, '', ...emailSignature].join('\n'),
+    text: [
+      opening,
+      '',
+      ...receiptText(receipt),
+      '',
+      ...after,
+      '',
+      `See your order: ${link}`,
+      '',
+      ...emailSignature,
+    ].join('\n'),
     html: emailHtml(
-      lines,
+      [opening, ...after],
       { href: link, label: 'See your order' },
       'Questions? Just reply to this e-mail or write to us.',
+      receipt,
     ),
   });
 }

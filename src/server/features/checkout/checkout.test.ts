@@ -321,10 +321,18 @@ describe(`cart and checkout (${testDialect})`, () => {
     const mail = (await sentMessages(t)).find(
       (m) => m.to === c.email && m.subject.includes(placed.order_number),
     );
-    expect(mail?.text).toContain('Total $60.74, charged to your card on file.');
-    // Each item says what arrives, in bottles.
-    expect(mail?.text).toContain('Sleep Gummies: 1 bottle a month, $17.50/month');
-    expect(mail?.text).toContain('Biotin Gummies: 2 bottles, $49.98');
+    // An itemised receipt: each item says what arrives, in bottles, then the sums.
+    const receipt = [
+      'Sleep Gummies — 1 bottle a month: $17.50/month',
+      'Biotin Gummies — 2 bottles, 2 × $24.99: $49.98',
+      'Subtotal: $67.48',
+      'Discount (WELCOME10): −$6.74',
+      'Shipping: Free',
+      'Tax: $0.00',
+      'Total charged: $60.74',
+    ];
+    expect(mail?.text).toContain(receipt.join('\n'));
+    expect(mail?.text).toContain('Charged to your card on file on ');
     const history = await post(t.app, '/lapi/account/orders/', { leads_id: c.leadsId }, c.cookie);
     expect(
       Object.keys(history.json<{ message: { order_history: object } }>().message.order_history),
@@ -346,9 +354,9 @@ describe(`cart and checkout (${testDialect})`, () => {
     const mail = (await sentMessages(t)).find(
       (m) => m.to === c.email && m.subject.includes(placed.order_number),
     );
-    expect(mail?.text).toContain('Sleep Gummies: 3 bottles every 3 months, $45.00/quarterly');
+    expect(mail?.text).toContain('Sleep Gummies — 3 bottles every 3 months: $45.00/quarterly');
     expect(mail?.text).toContain(
-      'Holiday Bundle Special (Sleep, Hair, and Immunity Gummies): 3 bottles, one of each, $24.99',
+      'Holiday Bundle Special (Sleep, Hair, and Immunity Gummies) — 3 bottles, one of each: $24.99',
     );
     expect(mail?.text).not.toContain('1 bottle');
   });

@@ -103,7 +103,11 @@ export interface OrderAttempt {
   id: number;
   orderNumber: string;
   paymentStatus: string;
+  subtotalCents: number;
+  discountCents: number;
   totalCents: number;
+  couponCode: string | null;
+  createdAt: string;
   updatedAt: string;
 }
 
@@ -113,7 +117,17 @@ export async function selectOrderByKey(
 ): Promise<OrderAttempt | undefined> {
   const row = await db
     .selectFrom('orders')
-    .select(['id', 'order_number', 'payment_status', 'total_cents', 'updated_at'])
+    .select([
+      'id',
+      'order_number',
+      'payment_status',
+      'subtotal_cents',
+      'discount_cents',
+      'total_cents',
+      'coupon_code',
+      'created_at',
+      'updated_at',
+    ])
     .where('idempotency_key', '=', idempotencyKey)
     .executeTakeFirst();
   return (
@@ -121,7 +135,11 @@ export async function selectOrderByKey(
       id: row.id,
       orderNumber: row.order_number,
       paymentStatus: row.payment_status,
+      subtotalCents: row.subtotal_cents,
+      discountCents: row.discount_cents,
       totalCents: row.total_cents,
+      couponCode: row.coupon_code,
+      createdAt: row.created_at,
       updatedAt: row.updated_at,
     }
   );
