@@ -5,6 +5,7 @@ import {
   applySubscriptionChange,
   canTransitionSubscription,
   nextBillingDate,
+  renewalTerms,
   subscriptionStatuses,
   type SubscriptionChange,
   type SubscriptionState,
@@ -54,6 +55,21 @@ describe('renewal dates', () => {
   it('adds days across month and year ends', () => {
     expect(addDays('2026-12-31', 1)).toBe('2027-01-01');
     expect(addDays('2028-02-28', 1)).toBe('2028-02-29');
+  });
+});
+
+describe('the renewal terms the recurring consent states', () => {
+  it('says each subscription’s amount, how often and its first renewal; one-time lines renew nothing', () => {
+    const lines = [
+      { name: 'Sleep Gummies', frequency: 'MONTHLY' as const, unitCents: 1750, quantity: 1 },
+      { name: 'Biotin Gummies', frequency: 'ONE_TIME' as const, unitCents: 2499, quantity: 2 },
+      { name: 'Hair Gummies', frequency: 'QUARTERLY' as const, unitCents: 4500, quantity: 2 },
+    ];
+    expect(renewalTerms(lines, '2026-11-30')).toEqual([
+      '$17.50 for Sleep Gummies every month, starting 12/30/2026',
+      '$90.00 for Hair Gummies every 3 months, starting 02/28/2027',
+    ]);
+    expect(renewalTerms([lines[1]!], '2026-11-30')).toEqual([]);
   });
 });
 

@@ -1,8 +1,11 @@
 import { z } from 'zod';
 import { apiPaths } from './api.ts';
 import { MAX_QUANTITY } from './cart.ts';
+import type { Frequency } from './catalog.ts';
 import { endpoint } from './contract.ts';
+import { usDateFromIso } from './dates.ts';
 import { idSchema, LeadsIdSchema } from './ids.ts';
+import { formatCents } from './money.ts';
 
 /** COMPLETED: a prescription refill plan whose refills are used up or whose prescription ended. */
 export const subscriptionStatuses = [
@@ -181,6 +184,26 @@ export function nextBillingDate(
   const targetMonth = (index % 12) + 1;
   const lastDay = new Date(Date.UTC(targetYear, targetMonth, 0)).getUTCDate();
   return formatDay(targetYear, targetMonth, Math.min(anchorDay, lastDay));
+}
+
+/**
+ * What each subscription an order starts will charge at renewal, and from when, in words for the
+ * recurring consent: "$17.50 for Sleep Gummies every month, starting 12/24/2026". Renewals are
+ * charged at the product's price (a first-order discount is not repeated), on the order day's
+ * anchor, as the server starts them.
+ */
+export function renewalTerms(
+  lines: { name: string; frequency: Frequency; unitCents: number; quantity: number }[],
+  todayIso: string,
+): string[] {
+  return lines.flatMap((line) => {
+    if (line.frequency === 'ONE_TIME') return [];
+    const first = nextBillingDate(todayIso, line.frequency, parseDay(todayIso)[2]);
+    const every = line.frequency === 'MONTHLY' ? 'every month' : 'every 3 months';
+    return [
+      `${formatCents(line.unitCents * line.quantity)} for ${line.name} ${every}, starting ${usDateFromIso(first)}`,
+    ];
+  });
 }
 
 export function addDays(iso: string, days: number): string {

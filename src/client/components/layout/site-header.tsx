@@ -1,10 +1,11 @@
 import { lazy, Suspense, useState } from 'react';
-import { Link, NavLink } from 'react-router';
+import { Link, NavLink, useLocation } from 'react-router';
 import { CartButton } from '#client/features/cart/components/cart-button.tsx';
 import { buttonClass } from '#client/components/ui/button.ts';
 import { setLoginVisible, useAppState } from '#client/lib/app-state.ts';
 import { runtimeConfig } from '#client/lib/runtime-config.ts';
 import { paths } from '#shared/paths.ts';
+import { site } from '#shared/site.ts';
 import { Logo } from './logo.tsx';
 
 const navLink = ({ isActive }: { isActive: boolean }) =>
@@ -73,7 +74,43 @@ function AccountEntry() {
   );
 }
 
+/** The checkout's steps: the header leaves only the way home and a person to call. */
+const checkoutSteps = [paths.checkoutShipping, paths.checkoutUpsell, paths.checkoutPayment];
+
+/**
+ * While paying, nothing leads away: the logo, that the checkout is secure, and the support line.
+ * The cart is in the order summary beside the step.
+ */
+function CheckoutHeaderEnd() {
+  return (
+    <div className="flex items-center gap-3 text-sm sm:gap-5">
+      <p className="flex items-center gap-1.5 font-semibold text-ink">
+        <svg
+          aria-hidden="true"
+          viewBox="0 0 20 20"
+          className="size-4 text-accent-800"
+          fill="none"
+          stroke="currentColor"
+          strokeWidth="1.8"
+        >
+          <rect x="4" y="9" width="12" height="8" rx="2" />
+          <path d="M7 9V6.5a3 3 0 0 1 6 0V9" strokeLinecap="round" />
+        </svg>
+        Secure checkout
+      </p>
+      <a
+        href={`tel:${site.supportPhone.replace(/\D/g, '')}`}
+        className="rounded-full px-2 py-2 font-medium text-ink-soft hover:text-accent-800 max-sm:hidden"
+      >
+        Questions? {site.supportPhone}
+      </a>
+    </div>
+  );
+}
+
 export function SiteHeader() {
+  const { pathname } = useLocation();
+  const checkingOut = checkoutSteps.some((step) => pathname.startsWith(step));
   return (
     <header className="sticky top-0 z-40 border-b border-line/80 bg-white/95 backdrop-blur supports-[backdrop-filter]:bg-white/85">
       <a
@@ -84,19 +121,26 @@ export function SiteHeader() {
       </a>
       <div className="container-page flex h-16 items-center justify-between gap-3">
         <Logo />
-        <div className="flex items-center gap-1 sm:gap-2">
-          <nav aria-label="Main" className="flex items-center">
-            <NavLink to={paths.shop} className={navLink}>
-              Shop
-            </NavLink>
-            <NavLink to={paths.faq} className={(state) => `${navLink(state)} max-sm:hidden`}>
-              FAQ
-            </NavLink>
-          </nav>
-          <AccountEntry />
-          <CartButton />
-        </div>
+        {checkingOut ? <CheckoutHeaderEnd /> : <SiteHeaderEnd />}
       </div>
     </header>
+  );
+}
+
+/** Everywhere else: Shop, FAQ, the account and the cart. */
+function SiteHeaderEnd() {
+  return (
+    <div className="flex items-center gap-1 sm:gap-2">
+      <nav aria-label="Main" className="flex items-center">
+        <NavLink to={paths.shop} className={navLink}>
+          Shop
+        </NavLink>
+        <NavLink to={paths.faq} className={(state) => `${navLink(state)} max-sm:hidden`}>
+          FAQ
+        </NavLink>
+      </nav>
+      <AccountEntry />
+      <CartButton />
+    </div>
   );
 }

@@ -288,7 +288,11 @@ describe('step 3, payment', () => {
     });
     renderRoutes(routes, { path: '/checkout/payment' });
     const payment = await screen.findByRole('region', { name: 'Payment' });
-    await u.click(await within(payment).findByRole('checkbox', { name: /I authorize Pairwell/ }));
+    // The recurring consent says what renews, for how much, and from when (the cart's monthly line).
+    const consent = await within(payment).findByRole('checkbox', {
+      name: /^I authorize Pairwell to charge my card \$60\.74 for this order, and then \$17\.50 for Sleep Gummies every month, starting \d\d\/\d\d\/\d{4}, until I cancel\. I can cancel any time in Subscriptions\. I agree to the Terms of Service/,
+    });
+    await u.click(consent);
     const place = within(payment).getByRole('button', { name: 'Place order' });
     await u.dblClick(place);
 

@@ -19,6 +19,8 @@ export function CouponForm({ cart, onApply, onRemove }: CouponFormProps) {
   const [code, setCode] = useState('');
   const [error, setError] = useState<string | undefined>();
   const [busy, setBusy] = useState(false);
+  /** Said in a live region that stays on the page, so a screen reader hears it. */
+  const [announcement, setAnnouncement] = useState('');
 
   const remove = async () => {
     setBusy(true);
@@ -35,8 +37,31 @@ export function CouponForm({ cart, onApply, onRemove }: CouponFormProps) {
     }
   };
 
+  const submit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const parsed = CouponCheckSchema.shape.code.safeParse(code);
+    if (!parsed.success) {
+      setError(parsed.error.issues[0]?.message);
+      return;
+    }
+    setBusy(true);
+    setError(undefined);
+    try {
+      await onApply(parsed.data, cart.subtotalCents);
+      // Said where it happened, not in a toast: at 375px a toast would sit over the drawer's
+      // Checkout button. The panel shows the coupon; the live region says it.
+      setCode('');
+      setAnnouncement(`Coupon ${parsed.data} applied`);
+    } catch (failure) {
+      setError(failure instanceof Error ? failure.message : undefined);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  let content;
   if (cart.coupon) {
-    return (
+    content = (
       <div className="flex items-center justify-between gap-3 rounded-2xl border border-success/25 bg-success-soft px-4 py-3">
         <p className="text-sm text-ink">
           <span className="font-semibold text-success">{cart.coupon.code}</span> applied
@@ -53,10 +78,8 @@ export function CouponForm({ cart, onApply, onRemove }: CouponFormProps) {
         </button>
       </div>
     );
-  }
-
-  if (cart.couponProblem) {
-    return (
+  } else if (cart.couponProblem) {
+    content = (
       <div className="flex items-center justify-between gap-3 rounded-2xl border border-danger/25 bg-danger-soft px-4 py-3">
         <p role="alert" className="text-sm text-danger">
           <span className="font-semibold">{cart.couponProblem.code}</span> no longer applies:{' '}
@@ -73,53 +96,42 @@ export function CouponForm({ cart, onApply, onRemove }: CouponFormProps) {
         </button>
       </div>
     );
+  } else {
+    content = (
+      <form onSubmit={(event) => void submit(event)} noValidate>
+        <div className="flex items-start gap-2">
+          <TextField
+            label="Coupon code"
+            wrapperClassName="flex-1"
+            autoCapitalize="characters"
+            autoComplete="off"
+            spellCheck={false}
+            value={code}
+            error={error}
+            onChange={(event) => {
+              setCode(event.target.value);
+              if (error) setError(undefined);
+            }}
+          />
+          <button
+            type="submit"
+            disabled={busy}
+            aria-busy={busy || undefined}
+            className={`${buttonClass('secondary')} mt-[1.9rem] shrink-0`}
+          >
+            Apply
+          </button>
+        </div>
+      </form>
+    );
   }
 
-  const submit = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const parsed = CouponCheckSchema.shape.code.safeParse(code);
-    if (!parsed.success) {
-      setError(parsed.error.issues[0]?.message);
-      return;
-    }
-    setBusy(true);
-    setError(undefined);
-    try {
-      await onApply(parsed.data, cart.subtotalCents);
-      setCode('');
-      showToast({ kind: 'success', title: `Coupon ${parsed.data} applied` });
-    } catch (failure) {
-      setError(failure instanceof Error ? failure.message : undefined);
-    } finally {
-      setBusy(false);
-    }
-  };
-
   return (
-    <form onSubmit={(event) => void submit(event)} noValidate>
-      <div className="flex items-start gap-2">
-        <TextField
-          label="Coupon code"
-          wrapperClassName="flex-1"
-          autoCapitalize="characters"
-          autoComplete="off"
-          spellCheck={false}
-          value={code}
-          error={error}
-          onChange={(event) => {
-            setCode(event.target.value);
-            if (error) setError(undefined);
-          }}
-        />
-        <button
-          type="submit"
-          disabled={busy}
-          aria-busy={busy || undefined}
-          className={`${buttonClass('secondary')} mt-[1.9rem] shrink-0`}
-        >
-          Apply
-        </button>
-      </div>
-    </form>
+    <>
+      {content}
+      <p role="status" className="sr-only">
+        {announcement}
+      </p>
+    </>
   );
 }

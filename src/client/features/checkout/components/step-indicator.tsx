@@ -1,5 +1,5 @@
 import { Link } from 'react-router';
-import { checkoutSteps, type CheckoutStep } from '#client/lib/analytics.ts';
+import type { CheckoutStep } from '#client/lib/analytics.ts';
 import { paths } from '#shared/paths.ts';
 
 const stepPaths: Record<CheckoutStep, string> = {
@@ -10,7 +10,13 @@ const stepPaths: Record<CheckoutStep, string> = {
 
 const order: CheckoutStep[] = [1, 2, 3];
 
-/** 1 Shipping, 2 Upsell, 3 Payment (spec §4): where the customer is, and a way back. */
+/**
+ * The steps as the customer reads them. The spec's names (1 Shipping, 2 Upsell, 3 Payment) stay in
+ * the analytics events; "Upsell" is our word, not the customer's.
+ */
+const stepLabels: Record<CheckoutStep, string> = { 1: 'Shipping', 2: 'Extras', 3: 'Payment' };
+
+/** Where the customer is in the checkout (spec §4's three steps), and a way back. */
 export function StepIndicator({ current }: { current: CheckoutStep }) {
   return (
     <nav aria-label="Checkout steps">
@@ -18,7 +24,7 @@ export function StepIndicator({ current }: { current: CheckoutStep }) {
         {order.map((step, index) => {
           const done = step < current;
           const here = step === current;
-          const label = checkoutSteps[step];
+          const label = stepLabels[step];
           const dot = (
             <span
               aria-hidden="true"

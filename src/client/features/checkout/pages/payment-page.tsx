@@ -13,6 +13,7 @@ import {
   type PlaceOrder,
 } from '#shared/checkout.ts';
 import { formatCents } from '#shared/money.ts';
+import { renewalTerms } from '#shared/subscriptions.ts';
 import { usStates } from '#shared/us-states.ts';
 import { applyApiError } from '#client/components/forms/form-errors.ts';
 import { CheckboxField, Fieldset, FormAlert } from '#client/components/forms/fields.tsx';
@@ -94,11 +95,11 @@ interface PaymentFormProps {
   shipping: Shipping;
   card: CardSummary | null;
   totalCents: number;
-  /** Whether the order starts a subscription (the consent then covers its renewals). */
-  subscriptions: boolean;
+  /** What each subscription the order starts will charge, and from when (the consent covers them). */
+  renewals: string[];
 }
 
-function PaymentFormView({ shipping, card, totalCents, subscriptions }: PaymentFormProps) {
+function PaymentFormView({ shipping, card, totalCents, renewals }: PaymentFormProps) {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const placing = useRef(false);
@@ -203,8 +204,10 @@ function PaymentFormView({ shipping, card, totalCents, subscriptions }: PaymentF
           label={
             <>
               I authorize Pairwell to charge my card {formatCents(totalCents)} for this order
-              {subscriptions ? ', and for my subscriptions at each renewal until I cancel' : ''}. I
-              agree to the{' '}
+              {renewals.length > 0
+                ? `, and then ${renewals.join('; and ')}, until I cancel. I can cancel any time in Subscriptions`
+                : ''}
+              . I agree to the{' '}
               <Link to={paths.terms} target="_blank" rel="noopener" className={textLinkClass}>
                 Terms of Service<span className="sr-only"> (opens in a new tab)</span>
               </Link>
@@ -256,7 +259,7 @@ function MemberPayment({ shipping }: { shipping: Shipping }) {
       shipping={shipping}
       card={account.data?.card ?? null}
       totalCents={cart.totalCents}
-      subscriptions={cart.lines.some((line) => line.frequency !== 'ONE_TIME')}
+      renewals={renewalTerms(cart.lines, new Date().toISOString().slice(0, 10))}
     />
   );
 }
