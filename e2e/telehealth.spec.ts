@@ -26,11 +26,12 @@ import {
 
 /**
  * Issue #6, "Must show" 3, in a real Chromium at 375px and 1280px and in two browsers: a new
- * patient in Oregon signs up from the home page's ED program, stops halfway through the health
- * questions, logs in again and finishes from Orders → Pending orders → Finish at the same question,
- * chooses a treatment, uploads an ID, consents and pays; the provider logs in with the second
- * factor, writes to the patient and approves; the patient sees the order approved and the message,
- * replies, and the provider sees the reply. A patient in Alabama is stopped before any health
+ * patient in Oregon starts the home page's ED program, answers its eligibility, creates the account
+ * as the visit's next step, stops halfway through the health questions, logs in again and finishes
+ * from Orders → Pending orders → Finish at the same question, chooses a treatment, uploads an ID,
+ * consents and pays; the provider logs in with the second factor, writes to the patient and
+ * approves; the patient sees the order approved and the message, replies, and the provider sees the
+ * reply. A patient in Alabama is stopped before any health
  * question. Every screen of the visit is checked with axe and photographed.
  */
 
@@ -78,23 +79,10 @@ test('a new patient in Oregon completes the ED visit across a log-out, and talks
   const email = uniqueEmail('telehealth');
   const firstName = uniqueFirstName();
 
-  // --- The home page's ED program: log in is asked for, and the patient creates an account.
+  // --- The home page's ED program: the visit starts at once, with its eligibility (no log-in).
   await page.goto('/');
   await page.getByRole('link', { name: /^Start your visit\W+Erectile dysfunction$/ }).click();
-  await expect(page).toHaveURL(/\/login$/);
-  await page.locator('main').getByRole('link', { name: 'Create an account' }).click();
-  await expect(page).toHaveURL(/\/signup$/);
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('First name').fill(firstName);
-  await page.getByLabel('Last name').fill('Reyes');
-  await page.getByLabel('Password', { exact: true }).fill(patientPassword);
-  await page.getByLabel('Date of birth').fill('04/02/1985');
-  await page.getByLabel('Phone').fill('5035550177');
-  await page.locator('main').getByRole('checkbox').check();
-  await page.getByRole('button', { name: 'Create account' }).click();
-
-  // --- Eligibility: the visit the patient chose, before any health question.
-  await expect(page).toHaveURL(/\/visit\/ed\/eligibility$/);
+  await expect(page).toHaveURL(/\/visit\/ed$/);
   await expect(page.getByRole('heading', { name: 'First, a few details' })).toBeVisible();
   await expect(page.getByRole('progressbar')).toHaveCount(0);
   await screens.check('visit-eligibility');
@@ -106,6 +94,18 @@ test('a new patient in Oregon completes the ED visit across a log-out, and talks
   await page.getByLabel('State you live in').selectOption('OR');
   await page.getByLabel('Date of birth').fill('04/02/1985');
   await page.getByRole('button', { name: 'Continue' }).click();
+
+  // --- The account, as a step of the visit: the date of birth is not asked again.
+  await expect(page).toHaveURL(/\/visit\/ed\/account$/);
+  await expect(page.getByRole('heading', { name: 'Create your account' })).toBeVisible();
+  await expect(page.getByLabel('Date of birth')).toHaveCount(0);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('First name').fill(firstName);
+  await page.getByLabel('Last name').fill('Reyes');
+  await page.getByLabel('Password', { exact: true }).fill(patientPassword);
+  await page.getByLabel('Phone').fill('5035550177');
+  await page.locator('main').getByRole('checkbox').check();
+  await page.getByRole('button', { name: 'Create account and continue' }).click();
 
   // --- The health questions: each kind of question screen checked the first time it shows.
   await expect(page).toHaveURL(/\/visit\/ed\/questions$/);

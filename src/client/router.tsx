@@ -1,5 +1,5 @@
 import { isValidElement, lazy, type ComponentType } from 'react';
-import { matchRoutes, Navigate, useRoutes, type RouteObject } from 'react-router';
+import { matchRoutes, Navigate, useRoutes, type Params, type RouteObject } from 'react-router';
 import { SiteLayout } from './components/layout/site-layout.tsx';
 import { HomePage } from './features/catalog/pages/home-page.tsx';
 import { ProductPage } from './features/catalog/pages/product-page.tsx';
@@ -122,6 +122,9 @@ const visitPages = {
   start: async () => ({
     Component: (await import('./features/visits/pages/start-visit-page.tsx')).StartVisitPage,
   }),
+  account: async () => ({
+    Component: (await import('./features/visits/pages/account-page.tsx')).VisitAccountPage,
+  }),
   eligibility: async () => ({
     Component: (await import('./features/visits/pages/eligibility-page.tsx')).EligibilityPage,
   }),
@@ -139,6 +142,9 @@ const visitPages = {
   }),
   checkout: async () => ({
     Component: (await import('./features/visits/pages/checkout-page.tsx')).VisitCheckoutPage,
+  }),
+  notFound: async () => ({
+    Component: (await import('./features/visits/components/visit-layout.tsx')).VisitNotFound,
   }),
   submitted: async () => ({
     Component: (await import('./features/visits/pages/submitted-page.tsx')).SubmittedPage,
@@ -217,6 +223,9 @@ const staffPages = {
   }),
 };
 
+/** Where a visitor who opens a visit's later screen goes: the visit's start. */
+const visitStart = (params: Readonly<Params>) => paths.visit(params.category ?? '');
+
 export const routes: RouteObject[] = [
   {
     element: <SiteLayout />,
@@ -277,11 +286,21 @@ export const routes: RouteObject[] = [
                   { path: paths.editPaymentMethod, element: page(accountPages.editPaymentMethod) },
                 ],
               },
+            ],
+          },
+          {
+            // "Start your visit" opens to anyone: a visitor answers eligibility and creates the
+            // account as a step of the visit; the screens after it need the session, and send a
+            // visitor back to the start rather than to /login.
+            path: '/visit/:category',
+            element: page(visitPages.layout),
+            children: [
+              { index: true, element: page(visitPages.start) },
+              { path: 'account', element: page(visitPages.account) },
+              { path: 'ineligible', element: page(visitPages.ineligible) },
               {
-                path: '/visit/:category',
-                element: page(visitPages.layout),
+                element: <RequireAuth visitorTo={visitStart} />,
                 children: [
-                  { index: true, element: page(visitPages.start) },
                   { path: 'eligibility', element: page(visitPages.eligibility) },
                   { path: 'questions', element: page(visitPages.questions) },
                   { path: 'preferences', element: page(visitPages.preferences) },
@@ -289,11 +308,10 @@ export const routes: RouteObject[] = [
                   { path: 'consent', element: page(visitPages.consent) },
                   { path: 'checkout', element: page(visitPages.checkout) },
                   { path: 'submitted', element: page(visitPages.submitted) },
-                  { path: 'ineligible', element: page(visitPages.ineligible) },
                   { path: 'not-a-fit', element: page(visitPages.notAFit) },
-                  { path: '*', element: <NotFoundPage /> },
                 ],
               },
+              { path: '*', element: page(visitPages.notFound) },
             ],
           },
           { path: '*', element: <NotFoundPage /> },

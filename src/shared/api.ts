@@ -60,6 +60,8 @@ export const apiPaths = {
   hairPreferences: '/product/hair-preferences/',
   sleepPreferences: '/product/sleep-preferences/',
   visitEligibility: '/visit/eligibility/',
+  /** A visitor's eligibility (state and age) before any account or visit exists (ours). */
+  visitEligibilityCheck: '/visit/eligibility/check/',
   visitConsent: '/visit/consent/',
   visitCheckout: '/visit/checkout/',
   /** What the visit's checkout asks the patient to pay, and how refills renew (ours). */

@@ -52,6 +52,11 @@ export const storageKeys = {
   checkoutKey: 'pairwell-checkout-key',
   /** The order just placed, for the confirmation page (session storage). */
   lastOrder: 'pairwell-last-order',
+  /**
+   * A visitor's eligible state and date of birth, from a visit's first screen until the account
+   * made in it sends them to the visit (session storage only: health data never stays behind).
+   */
+  visitEligibility: 'pairwell-visit-eligibility',
 } as const;
 
 /** Query-cache keys named by spec §7. */

@@ -1,6 +1,7 @@
 /** The screens of an online visit, below `/visit/:category` (the index starts or resumes it). */
 export type VisitScreen =
   | 'eligibility'
+  | 'account'
   | 'questions'
   | 'preferences'
   | 'photo'

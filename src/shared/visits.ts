@@ -11,6 +11,7 @@ import { CheckoutPaymentSchema } from './checkout.ts';
 import { endpoint } from './contract.ts';
 import { idSchema } from './ids.ts';
 import { AnswerValueSchema, itemTypes } from './questionnaires/format.ts';
+import { messages } from './wording.ts';
 
 /** The telehealth programs (spec §1 Reading B): each with its illustration and its treatments. */
 export const programCategories = ['ed', 'sleep', 'hair'] as const;
@@ -218,14 +219,29 @@ export type PendingOrder = z.infer<typeof PendingOrderSchema>;
 
 export const VisitIdSchema = idSchema('Choose a visit');
 
-export const EligibilitySchema = z.strictObject({
-  visit_id: VisitIdSchema,
+/** Where the patient lives and their date of birth ('MM/DD/YYYY'): what eligibility is decided on. */
+const eligibilityFields = {
   state: z
     .string({ error: 'Choose the state you live in' })
     .trim()
     .toUpperCase()
     .length(2, 'Choose the state you live in'),
-  dob: z.string({ error: 'You must enter a date of birth.' }),
+  dob: z.string({ error: messages.dobRequired }).max(40, messages.dobFormat),
+};
+
+export const EligibilitySchema = z.strictObject({ visit_id: VisitIdSchema, ...eligibilityFields });
+
+/** A visitor's check, before any account or visit: the program, the state, the date of birth. */
+export const EligibilityCheckSchema = z.strictObject({
+  category: ProgramCategorySchema,
+  ...eligibilityFields,
+});
+
+/** The verdict alone: nothing is stored, so there is nowhere to go yet. */
+export const EligibilityCheckResultSchema = z.object({
+  eligible: z.boolean(),
+  reason: z.string().nullable(),
+  supplement_slug: z.string().nullable(),
 });
 
 export const EligibilityResultSchema = z.object({
@@ -480,6 +496,17 @@ export const visitsApi = {
     access: 'public',
     body: z.strictObject({}).optional(),
     response: z.object({ states: z.array(z.string()) }),
+    errors: [],
+  }),
+  /**
+   * A visitor's first screen of a visit: whether the program is open to someone in that state and
+   * of that age, by the same rules as `eligibility`, before an account exists. Stores nothing.
+   */
+  checkEligibility: endpoint({
+    path: apiPaths.visitEligibilityCheck,
+    access: 'public',
+    body: EligibilityCheckSchema,
+    response: EligibilityCheckResultSchema,
     errors: [],
   }),
   eligibility: endpoint({

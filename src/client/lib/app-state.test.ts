@@ -104,14 +104,19 @@ describe('the inbound leads-id cookie', () => {
 });
 
 describe('forgetting the browser state at logout', () => {
-  it('clears all local storage, the click id and the in-memory login', () => {
+  it('clears all local storage, the click id, a visit’s kept eligibility and the in-memory login', () => {
     setLoggedIn(true);
     setLeadsId('lead-1');
     localStorage.setItem(storageKeys.cart, '[]');
     sessionStorage.setItem(storageKeys.clickId, 'click-9');
+    sessionStorage.setItem(
+      storageKeys.visitEligibility,
+      JSON.stringify({ category: 'ed', state: 'OR', dob: '04/02/1985' }),
+    );
     clearBrowserState();
     expect(localStorage.length).toBe(0);
     expect(sessionStorage.getItem(storageKeys.clickId)).toBeNull();
+    expect(sessionStorage.getItem(storageKeys.visitEligibility)).toBeNull();
     expect(getAppState().login.isLoggedIn).toBe(false);
     expect(getAppState().user.userData.leadsId).toBeNull();
   });

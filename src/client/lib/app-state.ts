@@ -230,6 +230,7 @@ export function clearBrowserState(): void {
       storageKeys.cartCoupon,
       storageKeys.checkoutKey,
       storageKeys.lastOrder,
+      storageKeys.visitEligibility,
     ]) {
       window.sessionStorage.removeItem(key);
     }

@@ -19,6 +19,11 @@ export function startProgram(leadsId: string, category: ProgramCategory, signal?
   });
 }
 
+/** A visitor's state and age, before any account or visit: eligible, or why not. */
+export function checkVisitorEligibility(body: BodyOf<typeof visitsApi.checkEligibility>) {
+  return call(visitsApi.checkEligibility, { body, fallbackMessage: messages.eligibilityFailed });
+}
+
 export function checkEligibility(body: BodyOf<typeof visitsApi.eligibility>) {
   return call(visitsApi.eligibility, { body, fallbackMessage: messages.eligibilityFailed });
 }

@@ -1,11 +1,11 @@
 // Before any health question: where the patient lives and their age decide whether the visit goes on.
 import type { AppContext } from '#server/context.ts';
-import type { ActiveSession } from '#server/features/auth/auth.service.ts';
+import { enforceAddressLimit, type ActiveSession } from '#server/features/auth/auth.service.ts';
 import { AppError } from '#server/lib/errors.ts';
 import { dobProblem, isoDate, parseUsDate } from '#shared/dates.ts';
 import { messages } from '#shared/wording.ts';
 import { nextItem } from '#shared/questionnaires/engine.ts';
-import { programs } from '#shared/visits.ts';
+import { programs, type ProgramCategory } from '#shared/visits.ts';
 import { isUsState, usStates } from '#shared/us-states.ts';
 import { paths } from '#shared/paths.ts';
 import { ownVisit, requireOpen, stateCoverage } from './visits.program.ts';
@@ -19,21 +19,19 @@ export interface EligibilityOutcome {
   destination: string;
 }
 
+/** The verdict on a state and a date of birth: why not (in words for the patient), or null. */
+interface Verdict {
+  reason: string | null;
+  /** The date of birth as 'YYYY-MM-DD'. */
+  dob: string;
+}
+
 /**
- * Before any health question (issue: eligibility first): the state the patient lives in must be
- * one the service offers and has an active licensed provider in, and their age 19 to 99. An
- * ineligible visit closes with a reason the patient is shown, and, where one fits, a supplement to
- * consider instead.
+ * The one rule, for a visitor's check and for a visit alike: the state the patient lives in must be
+ * one the service offers and has an active licensed provider in, and their age 19 to 99. A state
+ * that is not one, or a date that is not a date, is bad input (400), not a verdict.
  */
-export async function checkEligibility(
-  ctx: AppContext,
-  session: ActiveSession,
-  visitId: number,
-  state: string,
-  dob: string,
-): Promise<EligibilityOutcome> {
-  const visit = await ownVisit(ctx, session, visitId);
-  requireOpen(visit);
+async function judgeEligibility(ctx: AppContext, state: string, dob: string): Promise<Verdict> {
   if (!isUsState(state))
     throw new AppError('VALIDATION', 'Choose the state you live in', {
       state: 'Choose the state you live in',
@@ -46,7 +44,6 @@ export async function checkEligibility(
       dob: problem ?? messages.dobInvalid,
     });
   }
-  const now = ctx.clock.now().toISOString();
   const stateName = usStates.find(([code]) => code === state)?.[1] ?? state;
   const coverage = (await stateCoverage(ctx)).find((s) => s.state === state);
   let reason: string | null = null;
@@ -58,13 +55,58 @@ export async function checkEligibility(
   } else if (ageProblem) {
     reason = `${problem}. Online visits are for adults aged 19 to 99.`;
   }
+  return { reason, dob: isoDate(parsed) };
+}
+
+/** Each client address may ask this many times an hour (scaled by ADDRESS_LIMIT_FACTOR). */
+const CHECKS_PER_ADDRESS_HOUR = 60;
+
+/**
+ * A visitor's first screen of a visit, before any account: the same verdict as `checkEligibility`,
+ * stored nowhere. Limited per client address, like the other calls open to anyone.
+ */
+export async function previewEligibility(
+  ctx: AppContext,
+  input: { category: ProgramCategory; state: string; dob: string; ip: string },
+): Promise<Omit<EligibilityOutcome, 'destination'>> {
+  await enforceAddressLimit(
+    ctx,
+    `eligibility:ip:${input.ip}`,
+    CHECKS_PER_ADDRESS_HOUR,
+    60 * 60_000,
+  );
+  const { reason } = await judgeEligibility(ctx, input.state, input.dob);
+  return {
+    eligible: reason === null,
+    reason,
+    supplement_slug: reason === null ? null : programs[input.category].supplementSlug,
+  };
+}
+
+/**
+ * Before any health question (issue: eligibility first): the patient's state and age decide
+ * (`judgeEligibility`). An ineligible visit closes with a reason the patient is shown, and, where
+ * one fits, a supplement to consider instead.
+ */
+export async function checkEligibility(
+  ctx: AppContext,
+  session: ActiveSession,
+  visitId: number,
+  state: string,
+  dob: string,
+): Promise<EligibilityOutcome> {
+  const visit = await ownVisit(ctx, session, visitId);
+  requireOpen(visit);
+  const verdict = await judgeEligibility(ctx, state, dob);
+  const now = ctx.clock.now().toISOString();
+  const { reason } = verdict;
   const supplement = programs[visit.category].supplementSlug;
   if (reason) {
     await q.updateVisit(ctx.db, visit.id, {
       status: 'INELIGIBLE',
       closedReason: reason,
       state,
-      dob: isoDate(parsed),
+      dob: verdict.dob,
       now,
     });
     return {
@@ -79,7 +121,7 @@ export async function checkEligibility(
   await q.updateVisit(ctx.db, visit.id, {
     step: 'questions',
     state,
-    dob: isoDate(parsed),
+    dob: verdict.dob,
     currentLinkId: first?.linkId ?? null,
     now,
   });

@@ -3,7 +3,7 @@ import type { AppContext } from '#server/context.ts';
 import { AppError } from '#server/lib/errors.ts';
 import { route } from '#server/lib/route.ts';
 import { MAX_UPLOAD_BYTES, VisitIdSchema, visitsApi } from '#shared/visits.ts';
-import { checkEligibility } from './visits.eligibility.ts';
+import { checkEligibility, previewEligibility } from './visits.eligibility.ts';
 import { assignedProvider, saveFeedback, saveSurvey } from './visits.feedback.ts';
 import { viewPhotoId } from './visits.photo-id.ts';
 import { attachPhotoId, giveConsent, savePreference } from './visits.preferences.ts';
@@ -42,6 +42,12 @@ export const visitsRoutes =
       visitsApi.statesAllowed,
       { tag, summary: 'The states the service covers: offered, with a licensed provider' },
       async () => ({ states: await statesAllowed(ctx) }),
+    );
+    route(
+      app,
+      visitsApi.checkEligibility,
+      { tag, summary: "A visitor's state and age, before an account: eligible or why not" },
+      async ({ body, request }) => previewEligibility(ctx, { ...body, ip: request.ip }),
     );
     route(
       app,

@@ -4,6 +4,7 @@ import { useState, type ReactNode } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link } from 'react-router';
 import { accountsApi, SignupSchema } from '#shared/accounts.ts';
+import type { SessionUser } from '#shared/session.ts';
 import { applyApiError } from '#client/components/forms/form-errors.ts';
 import {
   CheckboxField,
@@ -46,6 +47,13 @@ interface SignupFormProps {
   submitLabel: string;
   /** What to offer after "already in use": links on /signup, a switch to log-in in the checkout. */
   emailTakenHelp: ReactNode;
+  /**
+   * A date of birth the customer already gave ('MM/DD/YYYY', an online visit's first screen): sent
+   * with the account and not asked again.
+   */
+  knownDob?: string;
+  /** Called once the account exists and the session is set. */
+  onSignedUp?: (user: SessionUser) => void;
 }
 
 /**
@@ -53,7 +61,7 @@ interface SignupFormProps {
  * /signup and by the checkout. On success the customer is logged in and their browser cart joins
  * the account's cart (spec §3); where they go next is up to the page around the form.
  */
-export function SignupForm({ submitLabel, emailTakenHelp }: SignupFormProps) {
+export function SignupForm({ submitLabel, emailTakenHelp, knownDob, onSignedUp }: SignupFormProps) {
   const queryClient = useQueryClient();
   const [alert, setAlert] = useState<{ message: string; emailTaken: boolean } | null>(null);
   const {
@@ -68,7 +76,7 @@ export function SignupForm({ submitLabel, emailTakenHelp }: SignupFormProps) {
       first_name: '',
       last_name: '',
       password: '',
-      dob: '',
+      dob: knownDob ?? '',
       phoneNo: '',
     },
   });
@@ -85,8 +93,14 @@ export function SignupForm({ submitLabel, emailTakenHelp }: SignupFormProps) {
       });
       await rememberSessionWithCart(queryClient, result.user);
       showToast({ kind: 'success', title: `Welcome to Pairwell, ${result.user.first_name}` });
+      onSignedUp?.(result.user);
     } catch (error) {
-      const outcome = applyApiError(error, setError, fieldNames);
+      // A date of birth given earlier has no field here: its problem is said above the form.
+      const outcome = applyApiError(
+        error,
+        setError,
+        knownDob === undefined ? fieldNames : fieldNames.filter((name) => name !== 'dob'),
+      );
       const emailTaken = failedWith(error, accountsApi.accountCreate, 'EMAIL_TAKEN');
       if (!outcome.placed || emailTaken) setAlert({ message: outcome.message, emailTaken });
     }
@@ -101,6 +115,9 @@ export function SignupForm({ submitLabel, emailTakenHelp }: SignupFormProps) {
           {alert.message}
           {alert.emailTaken ? <> {emailTakenHelp}</> : null}
         </FormAlert>
+      ) : null}
+      {knownDob !== undefined && errors.dob?.message ? (
+        <FormAlert>{errors.dob.message}</FormAlert>
       ) : null}
       <TextField
         label="Email"
@@ -133,8 +150,10 @@ export function SignupForm({ submitLabel, emailTakenHelp }: SignupFormProps) {
         error={errors.password?.message}
         {...register('password')}
       />
-      <div className="grid gap-5 sm:grid-cols-2">
-        <DobField error={errors.dob?.message} {...register('dob')} />
+      <div className={knownDob === undefined ? 'grid gap-5 sm:grid-cols-2' : ''}>
+        {knownDob === undefined ? (
+          <DobField error={errors.dob?.message} {...register('dob')} />
+        ) : null}
         <TextField
           label="Phone"
           type="tel"

@@ -1,6 +1,13 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { Navigate, Outlet, useLocation } from 'react-router';
+import {
+  Navigate,
+  Outlet,
+  useLocation,
+  useOutletContext,
+  useParams,
+  type Params,
+} from 'react-router';
 import { LoadError } from '#client/components/ui/load-error.tsx';
 import { Spinner } from '#client/components/ui/spinner.tsx';
 import { setLeadsId, setLoggedIn, useAppState, useLeadsId } from '#client/lib/app-state.ts';
@@ -26,13 +33,24 @@ function useSyncSession(user: { leads_id: string } | null, known: boolean, leads
   }, [user, known, leadsId]);
 }
 
+interface RequireAuthProps {
+  /**
+   * Where a visitor goes instead of /login, from the route's parameters: an online visit's screens
+   * send them to the visit's start, which asks for the account inside the visit.
+   */
+  visitorTo?: (params: Readonly<Params>) => string;
+}
+
 /**
  * Protected pages render only when the browser has a leads id and the server says the session is
- * authenticated; otherwise the visitor goes to /login and comes back here after logging in.
+ * authenticated; otherwise the visitor goes to /login and comes back here after logging in (or to
+ * `visitorTo`). The frame around passes its outlet context through to the page.
  */
-export function RequireAuth() {
+export function RequireAuth({ visitorTo }: RequireAuthProps = {}) {
   const leadsId = useLeadsId();
   const location = useLocation();
+  const params = useParams();
+  const context: unknown = useOutletContext();
   const queryClient = useQueryClient();
   // Without a leads id nothing is asked; a session this tab has just confirmed is still used.
   const verify = useVerifyAuth({ enabled: leadsId !== null });
@@ -60,6 +78,7 @@ export function RequireAuth() {
 
   const from = `${location.pathname}${location.search}${location.hash}`;
   if (!user && (leadsId === null || verify.data?.authenticated === false)) {
+    if (visitorTo) return <Navigate to={visitorTo(params)} replace />;
     return <RedirectToLogin from={from} />;
   }
   if (verify.isError && !user) {
@@ -70,7 +89,7 @@ export function RequireAuth() {
     );
   }
   if (!ready) return <Spinner block label="Checking your session…" />;
-  return <Outlet />;
+  return <Outlet context={context} />;
 }
 
 /**

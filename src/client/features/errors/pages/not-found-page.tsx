@@ -1,10 +1,12 @@
+import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { site } from '#shared/site.ts';
 import { buttonClass } from '#client/components/ui/button.ts';
 import { paths } from '#shared/paths.ts';
 import { NoIndex, PageTitle } from '#client/components/layout/document-head.tsx';
 
-export function NotFoundPage() {
+/** A missing page; `children` may suggest where to go instead (below the two ways back). */
+export function NotFoundPage({ children }: { children?: ReactNode }) {
   return (
     <div className="container-page flex min-h-[60vh] flex-col items-center justify-center py-16 text-center">
       <PageTitle>{`Page not found — ${site.name}`}</PageTitle>
@@ -22,6 +24,7 @@ export function NotFoundPage() {
           Read the FAQ
         </Link>
       </div>
+      {children}
     </div>
   );
 }

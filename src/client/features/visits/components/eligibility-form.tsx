@@ -18,13 +18,23 @@ export type EligibilityForm = z.infer<typeof EligibilityFormSchema>;
 
 export type EligibilityOutcome = Awaited<ReturnType<typeof checkEligibility>>;
 
-interface EligibilityFormProps {
-  visitId: number;
-  onResult: (outcome: EligibilityOutcome) => Promise<void> | void;
-}
+type EligibilityFormProps = {
+  /** The answers to show again (a visitor back on the first screen). */
+  defaultValues?: EligibilityForm;
+} & (
+  | {
+      /** The patient's visit: the answers go to it, and `onResult` gets the server's verdict. */
+      visitId: number;
+      onResult: (outcome: EligibilityOutcome) => Promise<void> | void;
+    }
+  | {
+      /** A visitor's check before any visit: the page sends the answers itself. */
+      onSubmit: (values: EligibilityForm) => Promise<void>;
+    }
+);
 
 /** The gate before any health question: the state the patient lives in and their age (19–99). */
-export function EligibilityFormView({ visitId, onResult }: EligibilityFormProps) {
+export function EligibilityFormView(props: EligibilityFormProps) {
   const [alert, setAlert] = useState<string | null>(null);
   const {
     register,
@@ -33,13 +43,15 @@ export function EligibilityFormView({ visitId, onResult }: EligibilityFormProps)
     formState: { errors, isSubmitting },
   } = useForm({
     resolver: zodResolver(EligibilityFormSchema),
-    defaultValues: { state: '', dob: '' },
+    defaultValues: props.defaultValues ?? { state: '', dob: '' },
   });
 
   const submit = handleSubmit(async (values) => {
     setAlert(null);
     try {
-      await onResult(await checkEligibility({ visit_id: visitId, ...values }));
+      if ('visitId' in props)
+        await props.onResult(await checkEligibility({ visit_id: props.visitId, ...values }));
+      else await props.onSubmit(values);
     } catch (error) {
       const outcome = applyApiError(error, setError, ['state', 'dob']);
       if (!outcome.placed) setAlert(outcome.message);

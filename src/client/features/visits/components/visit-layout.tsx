@@ -1,5 +1,6 @@
 import { Suspense } from 'react';
-import { Outlet, useLocation, useOutletContext, useParams } from 'react-router';
+import { Link, Outlet, useLocation, useOutletContext, useParams } from 'react-router';
+import { paths } from '#shared/paths.ts';
 import { site } from '#shared/site.ts';
 import { programCategories, programs, type Program, type ProgramCategory } from '#shared/visits.ts';
 import { NotFoundPage } from '#client/features/errors/pages/not-found-page.tsx';
@@ -20,13 +21,18 @@ function isCategory(value: string | undefined): value is ProgramCategory {
   return programCategories.some((category) => category === value);
 }
 
-/** Where the patient is among the visit's steps; the closing screens count as the last one. */
+const indexOf = (screen: string) => visitStepLabels.findIndex(([step]) => step === screen);
+
+/**
+ * Where the patient is among the visit's steps; the closing screens count as the step that closed
+ * the visit, and the start (a visitor's eligibility) as the first.
+ */
 function stepIndex(pathname: string): number {
   const screen = pathname.split('/')[3] ?? '';
   if (screen === 'submitted') return visitStepLabels.length;
-  if (screen === 'ineligible') return 0;
-  if (screen === 'not-a-fit') return 1;
-  return visitStepLabels.findIndex(([step]) => step === screen);
+  if (screen === '' || screen === 'ineligible') return indexOf('eligibility');
+  if (screen === 'not-a-fit') return indexOf('questions');
+  return indexOf(screen);
 }
 
 function StepIndicator({ current }: { current: number }) {
@@ -73,6 +79,32 @@ function StepIndicator({ current }: { current: number }) {
   );
 }
 
+/** A visit address that names no program or no screen: the page is missing; the programs are here. */
+export function VisitNotFound() {
+  return (
+    <NotFoundPage>
+      <nav aria-labelledby="visit-programs" className="mt-10 w-full max-w-md">
+        <h2 id="visit-programs" className="font-sans text-lg font-semibold text-ink">
+          Start an online visit
+        </h2>
+        <ul className="mt-3 space-y-2">
+          {programCategories.map((category) => (
+            <li key={category}>
+              <Link
+                to={paths.visit(category)}
+                className="flex min-h-11 items-center justify-between rounded-2xl border border-line bg-white px-4 py-2 text-left font-semibold text-ink hover:border-accent-300"
+              >
+                {programs[category].headline}
+                <span aria-hidden="true">→</span>
+              </Link>
+            </li>
+          ))}
+        </ul>
+      </nav>
+    </NotFoundPage>
+  );
+}
+
 /**
  * The online visit's frame: the program's name and illustration, where the patient is, and the
  * step. An unknown program is a missing page.
@@ -80,7 +112,7 @@ function StepIndicator({ current }: { current: number }) {
 export function VisitLayout() {
   const { category } = useParams();
   const { pathname } = useLocation();
-  if (!isCategory(category)) return <NotFoundPage />;
+  if (!isCategory(category)) return <VisitNotFound />;
   const program = programs[category];
   const current = stepIndex(pathname);
   return (
