@@ -45,7 +45,11 @@ function StepIndicator({ current }: { current: number }) {
           Step {current + 1} of {visitStepLabels.length}: {label}
         </p>
       ) : null}
-      <ol className={`${label ? 'max-[767px]:sr-only' : ''} flex flex-wrap gap-x-5 gap-y-2`}>
+      {/* One row at every width from 768px: each step a column, its name under its number. */}
+      <ol
+        className={`${label ? 'max-[767px]:sr-only' : ''} grid gap-2`}
+        style={{ gridTemplateColumns: `repeat(${visitStepLabels.length}, minmax(0, 1fr))` }}
+      >
         {visitStepLabels.map(([step, text], index) => {
           const done = index < current;
           const here = index === current;
@@ -53,13 +57,13 @@ function StepIndicator({ current }: { current: number }) {
             <li
               key={step}
               aria-current={here ? 'step' : undefined}
-              className={`flex items-center gap-2 text-sm font-semibold ${
+              className={`flex flex-col items-center gap-1.5 text-center text-xs font-semibold leading-tight sm:text-sm ${
                 here ? 'text-ink' : done ? 'text-accent-800' : 'text-muted'
               }`}
             >
               <span
                 aria-hidden="true"
-                className={`grid size-6 place-items-center rounded-full text-xs ${
+                className={`grid size-6 shrink-0 place-items-center rounded-full text-xs ${
                   here
                     ? 'bg-accent-700 text-white'
                     : done
