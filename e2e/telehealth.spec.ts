@@ -304,8 +304,10 @@ test('a new patient in Oregon completes the ED visit across a log-out, and talks
   const approve = staff.getByRole('dialog', { name: /Approve/ });
   await expect(approve.getByLabel('Drug')).toHaveValue(/sildenafil/i);
   await expect(approve.getByLabel('Dosage')).toHaveValue('50mg');
-  await approve.getByLabel('Quantity').fill('6');
+  // The quantity comes from the patient's choice ('6 doses a month'); the directions are required.
+  await expect(approve.getByLabel('Quantity')).toHaveValue('6');
   await approve.getByLabel('Refills').fill('2');
+  await approve.getByLabel('Directions (sig)').fill('Take one tablet about an hour before sex.');
   await staffScreens.checkAccessible();
   await staffScreens.windowShot('provider-approve');
   await approve.getByRole('button', { name: 'Approve and prescribe' }).click();

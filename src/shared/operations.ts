@@ -127,7 +127,7 @@ export const operationsApi = {
     access: 'operations',
     body: StaffOrderIdSchema,
     response: OrderResultSchema,
-    message: 'Marked delivered.',
+    message: 'Marked delivered; the customer was e-mailed a link to the order.',
     errors: ['NOT_FOUND', 'ORDER_STATE'],
   }),
   refund: endpoint({

@@ -34,6 +34,34 @@ export const ShippingAddressSchema = z.object({
   country: z.string(),
 });
 
+/**
+ * Where a visit's order stands clinically, in the patient's words, beside (never instead of) the
+ * order's status: under review, then approved or declined, then shipped and delivered.
+ */
+export const careStates = ['UNDER_REVIEW', 'APPROVED', 'DECLINED', 'SHIPPED', 'DELIVERED'] as const;
+export type CareState = (typeof careStates)[number];
+
+/** The prescription a provider wrote, as its patient reads it (drug and dose in words). */
+export const PrescriptionViewSchema = z.object({
+  drug: z.string(),
+  dose: z.string(),
+  quantity: z.number().int(),
+  /** Refills still to come: none once the refill plan ends or is cancelled. */
+  refills_left: z.number().int(),
+  /** The last day it may be filled, `YYYY-MM-DD`. */
+  valid_until: z.string(),
+  /** The provider's directions (sig); null on a prescription written before they were asked for. */
+  directions: z.string().nullable(),
+});
+export type PrescriptionView = z.infer<typeof PrescriptionViewSchema>;
+
+/** An online visit's side of its order: only on the patient's own visit orders. */
+export const VisitCareSchema = z.object({
+  state: z.enum(careStates),
+  prescription: PrescriptionViewSchema.nullable(),
+});
+export type VisitCare = z.infer<typeof VisitCareSchema>;
+
 export const OrderSchema = z.object({
   orders_id: z.number().int(),
   order_number: z.string(),
@@ -47,6 +75,8 @@ export const OrderSchema = z.object({
   tracking_number: z.string().nullable(),
   /** Why a provider declined, in words for the patient. */
   decline_reason: z.string().nullable(),
+  /** For the order of an online visit: its clinical state and prescription; null otherwise. */
+  visit: VisitCareSchema.nullable(),
   order_items: z.array(OrderItemSchema),
   shippingAddress: ShippingAddressSchema.nullable(),
 });
@@ -105,6 +135,42 @@ export const orderStatusLabels: Record<OrderStatus, string> = {
   REFUNDED: 'Refunded',
   CANCELLED: 'Cancelled',
 };
+
+/** A visit order's clinical state in words ('Declined' is the spec's word, shown in red). */
+export const careStateLabels: Record<CareState, string> = {
+  UNDER_REVIEW: 'Under review by a provider',
+  APPROVED: 'Approved',
+  DECLINED: 'Declined',
+  SHIPPED: 'Shipped',
+  DELIVERED: 'Delivered',
+};
+
+/** What happens next, one line for each clinical state. */
+export const careStateNext: Record<CareState, string> = {
+  UNDER_REVIEW:
+    'A licensed provider is reviewing your visit, usually within one business day. Your card is charged only if they approve.',
+  APPROVED:
+    'Your provider approved your treatment. Our pharmacy is preparing it, and we’ll e-mail you the tracking number when it ships.',
+  DECLINED:
+    'Your provider explained why in a note you can answer in Messages. The hold on your card was released, so you were not charged.',
+  SHIPPED: 'Your treatment is on its way. Follow the package with the tracking number below.',
+  DELIVERED:
+    'Your treatment was delivered. Questions about taking it? Your care team is a message away.',
+};
+
+/**
+ * A visit order's clinical state from the visit's decision and the order's fulfilment; null while
+ * there is nothing to say (a visit cancelled, or an order cancelled or refunded before it shipped).
+ */
+export function careStateOf(visitStatus: string, orderStatus: OrderStatus): CareState | null {
+  if (visitStatus === 'PENDING_REVIEW')
+    return orderStatus === 'PENDING_REVIEW' ? 'UNDER_REVIEW' : null;
+  if (visitStatus === 'DECLINED') return 'DECLINED';
+  if (visitStatus !== 'APPROVED') return null;
+  if (orderStatus === 'SHIPPED') return 'SHIPPED';
+  if (orderStatus === 'DELIVERED') return 'DELIVERED';
+  return orderStatus === 'PROCESSING' ? 'APPROVED' : null;
+}
 
 const transitions: Record<OrderStatus, readonly OrderStatus[]> = {
   PENDING_REVIEW: ['PROCESSING', 'DECLINED', 'CANCELLED'],

@@ -64,12 +64,23 @@ export const ChartSchema = z.object({
 });
 export type Chart = z.infer<typeof ChartSchema>;
 
+/** The directions (sig) the patient reads on their order: a sentence or two. */
+export const MAX_DIRECTIONS = 300;
+
 export const PrescriptionSchema = z.strictObject({
   drug: z.string().min(1).max(60),
   dosage: z.string().min(1).max(60),
   quantity: z.number({ error: 'Enter the quantity' }).int().min(1, 'Enter the quantity').max(360),
   refills: z.number({ error: 'Enter the refills' }).int().min(0).max(11, 'At most 11 refills'),
   valid_until: z.string({ error: 'Choose a date' }).regex(/^\d{4}-\d{2}-\d{2}$/, 'Choose a date'),
+  directions: z
+    .string({ error: 'Enter the directions for the patient' })
+    .trim()
+    .min(1, 'Enter the directions for the patient')
+    .max(
+      MAX_DIRECTIONS,
+      `Keep the directions to ${MAX_DIRECTIONS} characters or fewer (a sentence or two)`,
+    ),
 });
 
 export const ApproveVisitSchema = z.strictObject({

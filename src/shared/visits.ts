@@ -70,8 +70,8 @@ export interface Treatment {
   label: string;
   description: string;
   dosages: TreatmentOption[];
-  /** How it is supplied, with the monthly price. */
-  frequencies: (TreatmentOption & { priceCents: number })[];
+  /** How it is supplied, with the monthly price and the quantity a month's supply is. */
+  frequencies: (TreatmentOption & { priceCents: number; quantity: number })[];
 }
 
 export const treatments: Treatment[] = [
@@ -86,8 +86,13 @@ export const treatments: Treatment[] = [
       { code: '100mg', label: '100 mg' },
     ],
     frequencies: [
-      { code: 'as-needed-6', label: '6 doses a month, as needed', priceCents: 3000 },
-      { code: 'as-needed-10', label: '10 doses a month, as needed', priceCents: 4500 },
+      { code: 'as-needed-6', label: '6 doses a month, as needed', priceCents: 3000, quantity: 6 },
+      {
+        code: 'as-needed-10',
+        label: '10 doses a month, as needed',
+        priceCents: 4500,
+        quantity: 10,
+      },
     ],
   },
   {
@@ -102,8 +107,8 @@ export const treatments: Treatment[] = [
       { code: '20mg', label: '20 mg as needed' },
     ],
     frequencies: [
-      { code: 'daily-30', label: 'Daily, 30 tablets a month', priceCents: 4000 },
-      { code: 'as-needed-6', label: '6 doses a month, as needed', priceCents: 4500 },
+      { code: 'daily-30', label: 'Daily, 30 tablets a month', priceCents: 4000, quantity: 30 },
+      { code: 'as-needed-6', label: '6 doses a month, as needed', priceCents: 4500, quantity: 6 },
     ],
   },
   {
@@ -115,7 +120,9 @@ export const treatments: Treatment[] = [
       { code: '3mg', label: '3 mg' },
       { code: '6mg', label: '6 mg' },
     ],
-    frequencies: [{ code: 'nightly-30', label: 'Nightly, 30 tablets a month', priceCents: 3000 }],
+    frequencies: [
+      { code: 'nightly-30', label: 'Nightly, 30 tablets a month', priceCents: 3000, quantity: 30 },
+    ],
   },
   {
     category: 'hair',
@@ -123,7 +130,9 @@ export const treatments: Treatment[] = [
     label: 'Finasteride',
     description: 'A daily tablet that slows hair loss and can regrow hair at the crown.',
     dosages: [{ code: '1mg', label: '1 mg daily' }],
-    frequencies: [{ code: 'daily-30', label: 'Daily, 30 tablets a month', priceCents: 2500 }],
+    frequencies: [
+      { code: 'daily-30', label: 'Daily, 30 tablets a month', priceCents: 2500, quantity: 30 },
+    ],
   },
   {
     category: 'hair',
@@ -134,7 +143,9 @@ export const treatments: Treatment[] = [
       { code: '1.25mg', label: '1.25 mg daily' },
       { code: '2.5mg', label: '2.5 mg daily' },
     ],
-    frequencies: [{ code: 'daily-30', label: 'Daily, 30 tablets a month', priceCents: 3000 }],
+    frequencies: [
+      { code: 'daily-30', label: 'Daily, 30 tablets a month', priceCents: 3000, quantity: 30 },
+    ],
   },
   {
     category: 'hair',
@@ -142,7 +153,7 @@ export const treatments: Treatment[] = [
     label: 'Topical minoxidil 5%',
     description: 'A foam applied to the scalp twice a day.',
     dosages: [{ code: '5pct', label: '5% foam' }],
-    frequencies: [{ code: 'monthly-1', label: 'One can a month', priceCents: 2500 }],
+    frequencies: [{ code: 'monthly-1', label: 'One can a month', priceCents: 2500, quantity: 1 }],
   },
 ];
 
@@ -172,6 +183,28 @@ export function treatmentWords(
       treatment?.frequencies.find((f) => f.code === choice.frequency)?.label ?? choice.frequency;
   return words;
 }
+
+/**
+ * The quantity a provider prescribes by default: a month's supply of the patient's chosen
+ * frequency ('6 doses a month' is 6); null when they chose none the program offers.
+ */
+export function preferredQuantity(
+  category: ProgramCategory,
+  choice: { drug?: string | null | undefined; frequency?: string | null | undefined },
+): number | null {
+  const treatment = treatmentsFor(category).find((t) => t.drug === choice.drug);
+  return treatment?.frequencies.find((f) => f.code === choice.frequency)?.quantity ?? null;
+}
+
+/** A program preference (hair form, sleep goal) in the words the patient chose it by. */
+export const preferenceWords: Record<string, string> = {
+  oral: 'Tablets',
+  topical: 'Foam on the scalp',
+  'no-preference': 'No preference: the provider can choose',
+  'fall-asleep': 'Falling asleep',
+  'stay-asleep': 'Staying asleep',
+  both: 'Both falling and staying asleep',
+};
 
 // --- Visits --------------------------------------------------------------------------------------
 

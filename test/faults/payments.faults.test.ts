@@ -435,6 +435,7 @@ describe(`payments survive a crash at any step (${testDialect})`, () => {
         quantity: 6,
         refills: 2,
         valid_until: validUntil,
+        directions: 'Take one tablet about an hour before, no more than once a day.',
       };
       await Promise.all(
         points.map((point, i) =>

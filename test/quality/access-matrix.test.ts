@@ -105,7 +105,14 @@ const addresses = {
 // Filled in beforeAll, once the app (and its clock) exist.
 let validUntil = '';
 function prescription() {
-  return { drug: 'sildenafil', dosage: '50mg', quantity: 6, refills: 2, valid_until: validUntil };
+  return {
+    drug: 'sildenafil',
+    dosage: '50mg',
+    quantity: 6,
+    refills: 2,
+    valid_until: validUntil,
+    directions: 'Take one tablet about an hour before, no more than once a day.',
+  };
 }
 
 // prettier-ignore

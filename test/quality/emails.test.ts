@@ -298,6 +298,22 @@ describe(`every e-mail the product sends (${testDialect})`, () => {
     check('Order shipped', mail, { link: /^9400111899223197428490$/ });
   });
 
+  it('Order delivered links to the order on Orders', async () => {
+    const cookie = await staffCookie(t, ops);
+    const delivered = await post(
+      t.app,
+      '/lapi/staff/orders/deliver/',
+      { order_id: storeOrder.id },
+      cookie,
+    );
+    expect(delivered.statusCode, delivered.body).toBe(200);
+    const mail = await received(storeOrder.customer.email, /has been delivered$/);
+    check('Order delivered', mail, {
+      link: new RegExp(`^/orders#${escapeRegExp(storeOrder.number)}$`),
+      secrets: secretsOf(storeOrder.customer),
+    });
+  });
+
   let patient: TestCustomer & { visitId: number; orderNumber: string };
 
   it('Visit received links to the visit order on Orders, where the decision will be', async () => {
@@ -325,7 +341,7 @@ describe(`every e-mail the product sends (${testDialect})`, () => {
     check('Care team message', mail, { link: /^\/messages$/, secrets: secretsOf(patient) });
   });
 
-  it('Provider decision links to the order, approved or declined, without the reason', async () => {
+  it('Visit approved links to the order (the prescription) and to Messages when the provider wrote, and says what was charged', async () => {
     const cookie = await staffCookie(t, provider);
     const approved = await post(
       t.app,
@@ -338,17 +354,54 @@ describe(`every e-mail the product sends (${testDialect})`, () => {
           quantity: 6,
           refills: 5,
           valid_until: '2027-06-01',
+          directions: `${providerCanary}: take one an hour before.`,
         },
       },
       cookie,
     );
     expect(approved.statusCode, approved.body).toBe(200);
-    const approval = await received(patient.email, 'Your provider has replied');
-    check('Provider decision', approval, {
-      link: new RegExp(`^/orders#${escapeRegExp(patient.orderNumber)}$`),
+    // The provider wrote to this patient before approving (the Care team message above).
+    const approval = await received(patient.email, 'Your provider approved your treatment plan');
+    check('Visit approved', approval, {
+      link: new RegExp(`^(/orders#${escapeRegExp(patient.orderNumber)}|/messages)$`),
       secrets: secretsOf(patient),
     });
+    expect(approval.textUrls).toEqual([
+      `${PUBLIC_URL}/orders#${patient.orderNumber}`,
+      `${PUBLIC_URL}/messages`,
+    ]);
+    expect(approval.text).toMatch(/held on your card has now been charged/);
+    expect(approval.text).toContain('Sign in to see the details');
 
+    // A provider who did not write: the approval links to the order only.
+    const quiet = await insertCustomer(t.app);
+    const quietVisit = await submittedEdVisit(t.app, quiet);
+    const quietApproved = await post(
+      t.app,
+      '/lapi/staff/visits/approve/',
+      {
+        visit_id: quietVisit.visitId,
+        prescription: {
+          drug: 'sildenafil',
+          dosage: '50mg',
+          quantity: 6,
+          refills: 0,
+          valid_until: '2027-06-01',
+          directions: 'Take one an hour before.',
+        },
+      },
+      cookie,
+    );
+    expect(quietApproved.statusCode, quietApproved.body).toBe(200);
+    const quietMail = await received(quiet.email, 'Your provider approved your treatment plan');
+    check('Visit approved', quietMail, {
+      link: new RegExp(`^/orders#${escapeRegExp(quietVisit.orderNumber)}$`),
+      secrets: secretsOf(quiet),
+    });
+  });
+
+  it('Visit declined links to Messages, where the reason is, and to the order, without the reason', async () => {
+    const cookie = await staffCookie(t, provider);
     const other = await insertCustomer(t.app);
     const visit = await submittedEdVisit(t.app, other);
     const declined = await post(
@@ -359,10 +412,15 @@ describe(`every e-mail the product sends (${testDialect})`, () => {
     );
     expect(declined.statusCode, declined.body).toBe(200);
     const decline = await received(other.email, 'Your provider has replied');
-    check('Provider decision', decline, {
-      link: new RegExp(`^/orders#${escapeRegExp(visit.orderNumber)}$`),
+    check('Visit declined', decline, {
+      link: new RegExp(`^(/messages|/orders#${escapeRegExp(visit.orderNumber)})$`),
       secrets: secretsOf(other),
     });
+    // The first link (the button) is where the reason is.
+    expect(decline.hrefs[0]).toBe(`${PUBLIC_URL}/messages`);
+    expect(decline.text).toContain('read it in Messages');
+    expect(decline.text).not.toContain('Orders page');
+    expect(decline.text).toContain('you have not been charged');
   });
 
   it('Password reset carries its one-time link and nothing else', async () => {

@@ -37,6 +37,7 @@ export function buildOrder(overrides: Partial<Order> = {}): Order {
     refund_cents: 0,
     tracking_number: '9400100000000000000000',
     decline_reason: null,
+    visit: null,
     order_items: [
       {
         product_name: 'Sleep Gummies',

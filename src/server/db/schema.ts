@@ -335,6 +335,8 @@ export interface PrescriptionsTable {
   refills: number;
   valid_until: string;
   created_at: string;
+  /** The provider's directions (sig); null on prescriptions written before they were asked for. */
+  directions: string | null;
 }
 
 export interface MessageThreadsTable {

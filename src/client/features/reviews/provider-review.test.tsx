@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { reviewsApi, type Chart } from '#shared/reviews.ts';
 import { clearToasts } from '#client/components/ui/toast.tsx';
 import { failure, ok, renderRoutes, stubApi } from '#client/testing/render-app.tsx';
+import { RiskFlagList } from './components/risk-flags.tsx';
 import { VisitDecisionPanel } from './components/visit-decision-panel.tsx';
 
 function buildChart(overrides: Partial<Chart> = {}): Chart {
@@ -39,7 +40,7 @@ afterEach(() => {
 const routes = (chart: Chart) => [{ path: '/', element: <VisitDecisionPanel chart={chart} /> }];
 
 describe('the decision panel', () => {
-  it('approves with the prescription prefilled from the preferences, confirmed, and shows what happened to the payment', async () => {
+  it('approves with the prescription prefilled from the preferences (a month’s quantity of the chosen frequency), directions required, and shows what happened to the payment', async () => {
     const u = userEvent.setup();
     const api = stubApi({
       '/staff/visits/approve/': ok(
@@ -53,9 +54,26 @@ describe('the decision panel', () => {
     const dialog = await screen.findByRole('dialog', { name: 'Approve Robin Hale’s visit?' });
     expect(within(dialog).getByLabelText('Drug')).toHaveProperty('value', 'sildenafil');
     expect(within(dialog).getByLabelText('Dosage')).toHaveProperty('value', '50mg');
+    // '6 doses a month, as needed': six.
+    expect(within(dialog).getByLabelText(/Quantity/)).toHaveProperty('value', '6');
+    await u.click(within(dialog).getByRole('button', { name: 'Approve and prescribe' }));
+    expect(await within(dialog).findByText('Enter the directions for the patient')).toBeTruthy();
+    const directions = within(dialog).getByLabelText('Directions (sig)');
+    expect(directions.getAttribute('aria-invalid')).toBe('true');
+    await u.click(directions);
+    await u.paste('x'.repeat(301));
+    await u.click(within(dialog).getByRole('button', { name: 'Approve and prescribe' }));
+    expect(
+      await within(dialog).findByText(
+        'Keep the directions to 300 characters or fewer (a sentence or two)',
+      ),
+    ).toBeTruthy();
+    await u.clear(directions);
+    await u.type(directions, 'Take one tablet about an hour before sex, at most once a day.');
+    await u.clear(within(dialog).getByLabelText(/Quantity/));
     await u.click(within(dialog).getByRole('button', { name: 'Approve and prescribe' }));
     expect(await within(dialog).findByText('Enter the quantity')).toBeTruthy();
-    await u.type(within(dialog).getByLabelText('Quantity'), '6');
+    await u.type(within(dialog).getByLabelText(/Quantity/), '6');
     await u.clear(within(dialog).getByLabelText(/Refills/));
     await u.type(within(dialog).getByLabelText(/Refills/), '12');
     await u.click(within(dialog).getByRole('button', { name: 'Approve and prescribe' }));
@@ -67,7 +85,13 @@ describe('the decision panel', () => {
     const call = api.calls.find((c) => c.path === '/staff/visits/approve/');
     expect(call?.body).toMatchObject({
       visit_id: 41,
-      prescription: { drug: 'sildenafil', dosage: '50mg', quantity: 6, refills: 2 },
+      prescription: {
+        drug: 'sildenafil',
+        dosage: '50mg',
+        quantity: 6,
+        refills: 2,
+        directions: 'Take one tablet about an hour before sex, at most once a day.',
+      },
     });
   });
 
@@ -95,5 +119,38 @@ describe('the decision panel', () => {
     stubApi({});
     renderRoutes(routes(buildChart({ status: 'APPROVED' })));
     expect(screen.queryByRole('button', { name: 'Approve' })).toBeNull();
+  });
+});
+
+describe('the chart’s risk flags', () => {
+  it('reads each severity in words; information is not styled as an alarm, only a high risk is red', () => {
+    stubApi({});
+    renderRoutes([
+      {
+        path: '/',
+        element: (
+          <RiskFlagList
+            flags={[
+              { code: 'a', severity: 'info', text: 'Takes a daily multivitamin.', linkId: 'q1' },
+              {
+                code: 'b',
+                severity: 'caution',
+                text: 'Blood pressure above 140/90.',
+                linkId: 'q2',
+              },
+              { code: 'c', severity: 'high', text: 'Takes nitrates.', linkId: 'q3' },
+            ]}
+          />
+        ),
+      },
+    ]);
+    const [info, caution, high] = screen.getAllByRole('listitem');
+    expect(info?.textContent).toBe('Information: Takes a daily multivitamin.');
+    expect(info?.className).not.toMatch(/danger/);
+    expect(info?.className).toContain('bg-accent-50');
+    expect(caution?.textContent).toBe('Caution: Blood pressure above 140/90.');
+    expect(caution?.className).not.toMatch(/danger/);
+    expect(high?.textContent).toBe('High risk: Takes nitrates.');
+    expect(high?.className).toContain('text-danger');
   });
 });

@@ -16,6 +16,7 @@ import * as m0014 from './0014-outbox.ts';
 import * as m0015 from './0015-account-protection.ts';
 import * as m0016 from './0016-payment-ledger.ts';
 import * as m0017 from './0017-upload-keys.ts';
+import * as m0018 from './0018-prescription-directions.ts';
 import * as m0021 from './0021-checkout-progress.ts';
 
 /**
@@ -40,5 +41,6 @@ export const migrations: Record<string, Migration> = {
   '0015-account-protection': m0015,
   '0016-payment-ledger': m0016,
   '0017-upload-keys': m0017,
+  '0018-prescription-directions': m0018,
   '0021-checkout-progress': m0021,
 };

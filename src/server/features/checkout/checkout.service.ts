@@ -453,7 +453,7 @@ async function sendConfirmation(
       [opening, ...after],
       { href: link, label: 'See your order' },
       'Questions? Just reply to this e-mail or write to us.',
-      receipt,
+      { receipt },
     ),
   });
 }

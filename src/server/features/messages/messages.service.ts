@@ -150,6 +150,38 @@ export async function visitThread(
   };
 }
 
+/**
+ * The provider's words that come with a decision (a decline's reason), written into the visit's
+ * conversation in the caller's transaction so the patient reads them in Messages and can reply.
+ * No e-mail of its own: the decision's e-mail says where to read them.
+ */
+export async function writeDecisionNote(
+  tx: AppContext,
+  staffId: number | null,
+  visit: { id: number; customerId: number },
+  body: string,
+): Promise<void> {
+  const now = tx.clock.now().toISOString();
+  const thread = await q.ensureVisitThread(
+    tx.db,
+    visit.customerId,
+    visit.id,
+    'Your online visit',
+    now,
+  );
+  await q.insertMessage(tx.db, { threadId: thread.id, sender: 'care_team', staffId, body, now });
+}
+
+/** Whether the care team has written to the patient about a visit (in the visit's conversation). */
+export async function careTeamWroteAbout(
+  ctx: AppContext,
+  visit: { id: number; customerId: number },
+): Promise<boolean> {
+  const thread = await q.selectThreadOfVisit(ctx.db, visit.id);
+  if (!thread || thread.customerId !== visit.customerId) return false;
+  return (await q.selectMessages(ctx.db, [thread.id])).some((m) => m.sender === 'care_team');
+}
+
 /** A provider writes to the patient about a visit; the patient is told by e-mail that a message waits. */
 export async function sendAsCareTeam(
   ctx: AppContext,

@@ -136,3 +136,73 @@ export async function countPlacedOrders(db: Db, customerId: number): Promise<num
     .executeTakeFirstOrThrow();
   return Number(row.n);
 }
+
+export interface VisitCareRow {
+  orderId: number;
+  visitStatus: string;
+  category: 'ed' | 'sleep' | 'hair';
+  prescription: {
+    drug: string;
+    dosage: string;
+    quantity: number;
+    refills: number;
+    validUntil: string;
+    directions: string | null;
+    /** The refill plan's refills still to come and its status; null when no plan started. */
+    plan: { refillsRemaining: number | null; status: string } | null;
+  } | null;
+}
+
+/**
+ * The online visits behind the customer's orders, each with its prescription and refill plan: only
+ * visits of `customerId` whose order is also theirs.
+ */
+export async function selectVisitCareOf(db: Db, customerId: number): Promise<VisitCareRow[]> {
+  const rows = await db
+    .selectFrom('visits')
+    .innerJoin('orders', 'orders.id', 'visits.order_id')
+    .leftJoin('prescriptions', (join) =>
+      join
+        .onRef('prescriptions.visit_id', '=', 'visits.id')
+        .on('prescriptions.customer_id', '=', customerId),
+    )
+    .leftJoin('subscriptions', 'subscriptions.prescription_id', 'prescriptions.id')
+    .select([
+      'orders.id as order_id',
+      'visits.status as visit_status',
+      'visits.category',
+      'prescriptions.id as prescription_id',
+      'prescriptions.drug',
+      'prescriptions.dosage',
+      'prescriptions.quantity',
+      'prescriptions.refills',
+      'prescriptions.valid_until',
+      'prescriptions.directions',
+      'subscriptions.id as plan_id',
+      'subscriptions.refills_remaining',
+      'subscriptions.status as plan_status',
+    ])
+    .where('visits.customer_id', '=', customerId)
+    .where('orders.customer_id', '=', customerId)
+    .execute();
+  return rows.map((r) => ({
+    orderId: r.order_id,
+    visitStatus: r.visit_status,
+    category: r.category,
+    prescription:
+      r.prescription_id === null
+        ? null
+        : {
+            drug: r.drug ?? '',
+            dosage: r.dosage ?? '',
+            quantity: r.quantity ?? 0,
+            refills: r.refills ?? 0,
+            validUntil: r.valid_until ?? '',
+            directions: r.directions ?? null,
+            plan:
+              r.plan_id === null
+                ? null
+                : { refillsRemaining: r.refills_remaining, status: r.plan_status ?? '' },
+          },
+  }));
+}

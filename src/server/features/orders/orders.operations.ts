@@ -13,10 +13,12 @@ import {
 } from '#server/features/payments/payments.service.ts';
 import { auditAs } from '#server/features/staff/staff.service.ts';
 import { faultPoint } from '#server/lib/faults.ts';
+import { absoluteLink } from '#server/lib/links.ts';
 import { emailHtml, emailSignature } from '#server/lib/email-layout.ts';
 import { AppError, notFound } from '#server/lib/errors.ts';
 import { formatCents } from '#shared/money.ts';
 import { canTransition, trackingUrl, type OrderStatus } from '#shared/orders.ts';
+import { paths } from '#shared/paths.ts';
 import { site } from '#shared/site.ts';
 import type { StaffOrderDetail, StaffOrderSummary } from '#shared/operations.ts';
 import * as q from './orders.staff.queries.ts';
@@ -142,18 +144,47 @@ export async function shipOrder(
   return staffOrder(ctx, id);
 }
 
+/**
+ * Marks an order delivered and e-mails the customer a link to the order on Orders (nothing about
+ * what it held: a visit's order is a prescription).
+ */
 export async function markDelivered(ctx: AppContext, id: number): Promise<StaffOrderDetail> {
   const row = await load(ctx, id);
   if (!canTransition(row.status, 'DELIVERED')) throw refuse(row, 'marked delivered');
   const now = ctx.clock.now().toISOString();
-  if (
-    !(await q.updateOrderStatus(ctx.db, id, row.status, {
-      status: 'DELIVERED',
-      deliveredAt: now,
-      now,
-    }))
-  )
-    throw refuse(row, 'marked delivered');
+  const user = await sessionUser(ctx, row.customerId);
+  const link = absoluteLink(ctx.env, paths.order(row.orderNumber));
+  const lines = [
+    `Hello ${user.first_name},`,
+    `Your order ${row.orderNumber} has been delivered. Sign in to see it on the Orders page, where you can also ask us about it.`,
+  ];
+  // Delivered and told, or neither.
+  const delivered = await ctx.db.transaction().execute(async (trx) => {
+    if (
+      !(await q.updateOrderStatus(trx, id, row.status, {
+        status: 'DELIVERED',
+        deliveredAt: now,
+        now,
+      }))
+    )
+      return false;
+    await queueEmail(
+      { ...ctx, db: trx },
+      {
+        to: user.email,
+        subject: `Your ${site.name} order ${row.orderNumber} has been delivered`,
+        text: [...lines, '', `See your order: ${link}`, '', ...emailSignature].join('\n'),
+        html: emailHtml(
+          lines,
+          { href: link, label: 'See your order' },
+          'Not there? Reply to this e-mail and we will help.',
+        ),
+      },
+    );
+    return true;
+  });
+  if (!delivered) throw refuse(row, 'marked delivered');
+  sendQueuedSoon(ctx);
   return staffOrder(ctx, id);
 }
 

@@ -1,6 +1,11 @@
 import type { AppContext } from '#server/context.ts';
 import { sessionUser } from '#server/features/auth/auth.service.ts';
-import { sendAsCareTeam, visitThread } from '#server/features/messages/messages.service.ts';
+import {
+  careTeamWroteAbout,
+  sendAsCareTeam,
+  visitThread,
+  writeDecisionNote,
+} from '#server/features/messages/messages.service.ts';
 import {
   markCaptured,
   markDeclined,
@@ -32,7 +37,8 @@ import { emailHtml, emailSignature } from '#server/lib/email-layout.ts';
 import { faultPoint } from '#server/lib/faults.ts';
 import { absoluteLink } from '#server/lib/links.ts';
 import { AppError, notFound } from '#server/lib/errors.ts';
-import { ageOn, calendarDateOf } from '#shared/dates.ts';
+import { ageOn, calendarDateOf, usDateFromIso } from '#shared/dates.ts';
+import { formatCents } from '#shared/money.ts';
 import { effectiveAnswers, riskFlags, visibleItems } from '#shared/questionnaires/engine.ts';
 import type { AnswerValue, QuestionnaireItem } from '#shared/questionnaires/format.ts';
 import { paths } from '#shared/paths.ts';
@@ -64,6 +70,9 @@ function answerText(item: QuestionnaireItem, value: AnswerValue): string {
       .join('; ');
   if (typeof value === 'string' && item.options)
     return item.options.find((o) => o.code === value)?.display ?? value;
+  // Dates read as the provider writes them: MM/DD/YYYY.
+  if (item.type === 'date' && typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value))
+    return usDateFromIso(value);
   return `${value}${item.unit ? ` ${item.unit}` : ''}`;
 }
 
@@ -167,13 +176,7 @@ export async function approveVisit(
   ctx: AppContext,
   staff: StaffSession,
   visitId: number,
-  prescription: {
-    drug: string;
-    dosage: string;
-    quantity: number;
-    refills: number;
-    valid_until: string;
-  },
+  prescription: Prescription,
 ): Promise<Chart> {
   const current = await chart(ctx, staff, visitId);
   if (current.status !== 'PENDING_REVIEW')
@@ -220,14 +223,19 @@ export async function approveVisit(
   return chart(ctx, staff, visitId);
 }
 
+/** What the provider prescribes: `directions` is the sig the patient reads on their order. */
+interface Prescription {
+  drug: string;
+  dosage: string;
+  quantity: number;
+  refills: number;
+  valid_until: string;
+  directions: string;
+}
+
 interface ApprovalDetails {
-  prescription: {
-    drug: string;
-    dosage: string;
-    quantity: number;
-    refills: number;
-    valid_until: string;
-  };
+  /** An approval a crash interrupted before directions were asked for has none. */
+  prescription: Omit<Prescription, 'directions'> & { directions?: string };
 }
 
 /**
@@ -249,12 +257,17 @@ async function completeApproval(
   const order = await selectVisitOrder(ctx.db, orderId);
   if (!base || !order) return false;
   const user = await sessionUser(ctx, order.customerId);
+  const wrote = await careTeamWroteAbout(ctx, { id: visitId, customerId: order.customerId });
   const approved = await ctx.db.transaction().execute(async (trx) => {
     const tx = { ...ctx, db: trx };
     await settleCall(tx, call.idempotencyKey, { ok: true, ref: chargeId });
     if (!(await markCaptured(tx.db, orderId, chargeId, tx.clock.now().toISOString()))) return false;
-    if (!(await decideAndTellIn(tx, visitId, 'APPROVED', null, user, order.orderNumber)))
-      return false;
+    if (!(await decideVisit(tx, visitId, 'APPROVED', null))) return false;
+    await sendApproved(tx, user, {
+      orderNumber: order.orderNumber,
+      chargedCents: order.totalCents,
+      message: wrote,
+    });
     const prescriptionId = await recordPrescription(tx, {
       visitId,
       customerId: order.customerId,
@@ -264,6 +277,7 @@ async function completeApproval(
       quantity: prescription.quantity,
       refills: prescription.refills,
       validUntil: prescription.valid_until,
+      directions: prescription.directions ?? null,
     });
     await startRefillPlan(tx, {
       customerId: order.customerId,
@@ -380,7 +394,16 @@ async function completeDecline(
       await settleCall(tx, call.idempotencyKey, { ok: true, ref: call.sourceRef });
     if (call.orderId !== null && call.orderId !== undefined)
       await markDeclined(tx.db, call.orderId, reason, tx.clock.now().toISOString());
-    return decideAndTellIn(tx, call.visitId ?? 0, 'DECLINED', reason, user, order?.orderNumber);
+    if (!(await decideVisit(tx, base.id, 'DECLINED', reason))) return false;
+    // The reason is the provider's word to the patient: it waits in Messages, where they can reply.
+    await writeDecisionNote(
+      tx,
+      call.staffId ?? null,
+      { id: base.id, customerId: base.customer_id },
+      reason,
+    );
+    await sendDeclined(tx, user, order?.orderNumber);
+    return true;
   });
   if (declined) {
     faultPoint(ctx.env, 'decline:after-commit');
@@ -401,44 +424,78 @@ export async function finishDecline(ctx: AppContext, row: LedgerRow): Promise<vo
 }
 
 /**
- * Records the decision and queues the patient's notice in the caller's transaction: decided and
- * told, or neither. False when someone else decided first.
+ * The approval's notice, queued in the approval's transaction: approved and told, or neither. No
+ * medicine, dose or words of the provider's in it (docs/emails.md): it says the plan is approved
+ * and the held amount charged, and links to the order on Orders, where the prescription and its
+ * directions are; and to Messages when the provider wrote there too.
  */
-async function decideAndTellIn(
+async function sendApproved(
   tx: AppContext,
-  visitId: number,
-  status: 'APPROVED' | 'DECLINED',
-  reason: string | null,
   user: { first_name: string; email: string },
-  orderNumber: string | undefined,
-): Promise<boolean> {
-  if (!(await decideVisit(tx, visitId, status, reason))) return false;
-  await sendDecision(tx, user, orderNumber);
-  return true;
+  approval: { orderNumber: string; chargedCents: number; message: boolean },
+): Promise<void> {
+  const link = absoluteLink(tx.env, paths.order(approval.orderNumber));
+  const messagesLink = absoluteLink(tx.env, paths.messages);
+  const lines = [
+    `Hello ${user.first_name},`,
+    `Good news: your provider approved your treatment plan. Sign in to see the details on your order ${approval.orderNumber}, on the Orders page.`,
+    `The ${formatCents(approval.chargedCents)} held on your card has now been charged. We will e-mail you again when your order ships.`,
+    ...(approval.message
+      ? ['Your provider also wrote to you: sign in to read their message in Messages.']
+      : []),
+  ];
+  await queueEmail(tx, {
+    to: user.email,
+    subject: 'Your provider approved your treatment plan',
+    text: [
+      ...lines,
+      '',
+      `See your order: ${link}`,
+      ...(approval.message ? [`Read your message: ${messagesLink}`] : []),
+      '',
+      ...emailSignature,
+    ].join('\n'),
+    html: emailHtml(
+      lines,
+      { href: link, label: 'See your order' },
+      'For your privacy, we never put health details in e-mail.',
+      { more: approval.message ? [{ href: messagesLink, label: 'Read your message' }] : [] },
+    ),
+  });
 }
 
 /**
- * No diagnosis or medicine in the e-mail: only that the provider has replied. The decision (and a
- * decline's reason) is shown on the visit's order, so the link opens Orders at that order.
+ * The decline's notice, queued in the decline's transaction. The provider's reason is in Messages
+ * (where the patient can reply), so that is where the link goes; never the reason itself.
  */
-async function sendDecision(
-  ctx: AppContext,
+async function sendDeclined(
+  tx: AppContext,
   user: { first_name: string; email: string },
   orderNumber: string | undefined,
 ): Promise<void> {
-  const link = absoluteLink(ctx.env, orderNumber ? paths.order(orderNumber) : paths.orders);
+  const link = absoluteLink(tx.env, paths.messages);
+  const orderLink = orderNumber ? absoluteLink(tx.env, paths.order(orderNumber)) : null;
   const lines = [
     `Hello ${user.first_name},`,
-    'Your provider has reviewed your online visit. Log in to your account to read their reply on the Orders page.',
+    'Your provider has reviewed your online visit and decided that this treatment is not the right fit for you right now. For your privacy we do not include their reason here: sign in to read it in Messages, where you can reply with any questions.',
+    'The hold on your card has been released: you have not been charged.',
   ];
-  await queueEmail(ctx, {
+  await queueEmail(tx, {
     to: user.email,
     subject: 'Your provider has replied',
-    text: [...lines, '', `Read their reply: ${link}`, '', ...emailSignature].join('\n'),
+    text: [
+      ...lines,
+      '',
+      `Read their reply: ${link}`,
+      ...(orderLink ? [`See your order: ${orderLink}`] : []),
+      '',
+      ...emailSignature,
+    ].join('\n'),
     html: emailHtml(
       lines,
       { href: link, label: 'Read their reply' },
       'For your privacy, we never put health details in e-mail.',
+      { more: orderLink ? [{ href: orderLink, label: 'See your order' }] : [] },
     ),
   });
 }

@@ -151,6 +151,7 @@ describe(`provider review (${testDialect})`, () => {
       quantity: 6,
       refills: 5,
       valid_until: '2027-11-21',
+      directions: 'Take one tablet about an hour before, no more than once a day.',
     };
     const approved = await post(
       t.app,
@@ -301,7 +302,14 @@ describe(`provider review (${testDialect})`, () => {
         '/lapi/staff/visits/approve/',
         {
           visit_id: id,
-          prescription: { drug: 'sildenafil', dosage: '50mg', quantity: 6, refills, valid_until },
+          prescription: {
+            drug: 'sildenafil',
+            dosage: '50mg',
+            quantity: 6,
+            refills,
+            valid_until,
+            directions: 'Take one tablet about an hour before, no more than once a day.',
+          },
         },
         cookie,
       );
@@ -409,6 +417,7 @@ describe(`provider review (${testDialect})`, () => {
           quantity: 6,
           refills: 0,
           valid_until: '2027-06-01',
+          directions: 'Take one tablet about an hour before, no more than once a day.',
         },
       },
       await providerCookie(),

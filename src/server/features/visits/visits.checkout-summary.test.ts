@@ -95,6 +95,7 @@ describe(`the visit checkout's summary (${testDialect})`, () => {
           quantity: 10,
           refills: 2,
           valid_until: validUntil,
+          directions: 'Take one tablet about an hour before, no more than once a day.',
         },
       },
       await staffCookie(t, provider),

@@ -377,6 +377,7 @@ export async function insertPrescription(
     quantity: number;
     refills: number;
     validUntil: string;
+    directions: string | null;
     now: string;
   },
 ): Promise<number> {
@@ -391,6 +392,7 @@ export async function insertPrescription(
       quantity: p.quantity,
       refills: p.refills,
       valid_until: p.validUntil,
+      directions: p.directions,
       created_at: p.now,
     })
     .returning('id')

@@ -279,7 +279,7 @@ export async function finishVisitAuthorization(ctx: AppContext, call: LedgerRow)
  * No program, answer or medicine in the e-mail: it says only that a visit is waiting for review, and
  * (the acknowledgement California's automatic renewal law asks for) the amount held and how refills
  * renew and stop. The provider's decision is shown on the visit's order (Orders), so that is where
- * the link goes.
+ * the link goes; their words (a decline's reason, any message) are in Messages.
  */
 async function sendVisitReceived(
   ctx: AppContext,
@@ -291,7 +291,7 @@ async function sendVisitReceived(
   const lines = [
     `Hello ${user.first_name},`,
     'Thank you. We received your online visit, and a licensed provider will review it, usually within one business day.',
-    `Your card has been authorised${amount ? ` for ${amount}` : ''} but will be charged only if your provider approves treatment. You will find their reply on the Orders page in your account.`,
+    `Your card has been authorised${amount ? ` for ${amount}` : ''} but will be charged only if your provider approves treatment. You will find their decision on the Orders page in your account, and anything they write to you in Messages.`,
     `If your treatment is approved with refills, ${amount ?? 'the same amount'} is charged to your card automatically each month, starting a month after approval, until the refills run out or you cancel. You can cancel any time on the Subscriptions page of your account, or by sending us a message.`,
   ];
   await queueEmail(ctx, {

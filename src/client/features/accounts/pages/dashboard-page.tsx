@@ -7,6 +7,7 @@ import { paths } from '#shared/paths.ts';
 import { isLiveMemberLink } from '../account-nav.ts';
 import { AccountHeader, useMemberData } from '../components/account-layout.tsx';
 import { mediumDate, OrderStatusBadge } from '../components/order-status.tsx';
+import { CareStatus, PrescriptionDetails } from '../components/visit-care.tsx';
 
 const RECENT_ORDERS = 3;
 
@@ -156,12 +157,66 @@ function RecentOrders({ orders }: { orders: Order[] }) {
   );
 }
 
-/** /dashboard, the member area's Home: a greeting, what needs attention, the latest orders. */
+/**
+ * The patient's online visits that are under review or approved: where each stands, what happens
+ * next and, once approved, the prescription with its directions. A declined visit is on Orders.
+ */
+function YourTreatment({ orders }: { orders: Order[] }) {
+  const ordersLive = isLiveMemberLink(paths.orders);
+  return (
+    <section aria-labelledby="treatment-title" className={cardClass}>
+      <h2 id="treatment-title" className="text-xl text-ink">
+        Your treatment
+      </h2>
+      <ul className="mt-4 space-y-6">
+        {orders.map((order) => {
+          const care = order.visit;
+          if (!care) return null;
+          const id = `home-${order.order_number}`;
+          return (
+            <li key={order.order_number} className="space-y-4">
+              <CareStatus care={care} titleId={`${id}-care`} />
+              {care.prescription ? (
+                <PrescriptionDetails
+                  prescription={care.prescription}
+                  titleId={`${id}-prescription`}
+                />
+              ) : null}
+              {ordersLive ? (
+                <p className="text-[0.9375rem]">
+                  <Link
+                    to={{ pathname: paths.orders, hash: `#${order.order_number}` }}
+                    className={textLinkClass}
+                  >
+                    See order #{order.order_number}
+                  </Link>
+                </p>
+              ) : null}
+            </li>
+          );
+        })}
+      </ul>
+    </section>
+  );
+}
+
+/** Visit orders Home shows: under review, or approved with a prescription. */
+function inTreatment(order: Order): boolean {
+  return order.visit !== null && order.visit.state !== 'DECLINED';
+}
+
+/**
+ * /dashboard, the member area's Home: a greeting, what needs attention, the patient's treatment
+ * (when they have one), the latest orders.
+ */
 export function DashboardPage() {
   const { basics, patientData } = useMemberData();
   const recent = Object.values(patientData.lander.order_history)
     .sort((a, b) => b.order_date.localeCompare(a.order_date))
     .slice(0, RECENT_ORDERS);
+  const treatment = Object.values(patientData.lander.order_history)
+    .filter(inTreatment)
+    .sort((a, b) => b.order_date.localeCompare(a.order_date));
   return (
     <>
       <AccountHeader
@@ -172,6 +227,7 @@ export function DashboardPage() {
       />
       <div className="space-y-6">
         <NeedsAttention flags={basics.flags} />
+        {treatment.length > 0 ? <YourTreatment orders={treatment} /> : null}
         <RecentOrders orders={recent} />
       </div>
     </>

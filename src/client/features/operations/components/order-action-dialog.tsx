@@ -282,7 +282,7 @@ function ConfirmOnly({
       }
       description={
         action === 'deliver'
-          ? 'Use this once the package has reached the customer.'
+          ? 'Use this once the package has reached the customer; they are e-mailed a link to the order.'
           : paid
             ? `${formatCents(left)} is refunded to the customer’s card in full. This cannot be undone.`
             : 'Nothing was charged for this order. This cannot be undone.'

@@ -77,3 +77,100 @@ describe('the orders page', () => {
     ]);
   });
 });
+
+describe('a visit’s order', () => {
+  const prescription = {
+    drug: 'Sildenafil (generic Viagra®)',
+    dose: '50 mg',
+    quantity: 6,
+    refills_left: 2,
+    valid_until: '2027-09-17',
+    directions: 'Take one tablet about an hour before sex. No more than one a day.',
+  };
+  const visitOrder = (overrides: Partial<Order>): Order =>
+    buildOrder({
+      order_number: 'PW-100300',
+      order_status: 'PROCESSING',
+      tracking_number: null,
+      order_items: [
+        item({ product_name: 'Sildenafil 50 mg', category: 'ed', frequency: 'MONTHLY' }),
+      ],
+      ...overrides,
+    });
+
+  async function renderOrder(order: Order) {
+    const patientData = buildPatientData([order]);
+    stubApi({
+      ...memberApi({ patientData }),
+      '/account/orders/': { body: { status: 'SUCCESS', message: patientData.lander } },
+      '/account/pendingorders/': ok([]),
+    });
+    renderRoutes(routes, { path: '/orders' });
+    return screen.findByRole('article', { name: `Order ${order.order_number}` });
+  }
+
+  it('approved: says so in words beside the spec’s status, what happens next, and the prescription with its directions', async () => {
+    const card = await renderOrder(visitOrder({ visit: { state: 'APPROVED', prescription } }));
+    // The spec's status label stays; the clinical state is beside it.
+    expect(within(card).getByText('Processing')).toBeTruthy();
+    expect(within(card).getByText('Your online visit:').textContent).toContain('Approved');
+    expect(within(card).getByText(/Our pharmacy is preparing it/)).toBeTruthy();
+    const details = within(card).getByRole('region', { name: 'Your prescription' });
+    const read = (term: string) =>
+      within(details).getByText(term, { selector: 'dt' }).nextElementSibling?.textContent;
+    expect(read('Medicine')).toBe('Sildenafil (generic Viagra®)');
+    expect(read('Dose')).toBe('50 mg');
+    expect(read('Quantity')).toBe('6');
+    expect(read('Refills left')).toBe('2');
+    expect(read('Valid until')).toBe('09/17/2027');
+    expect(read('Directions')).toBe(prescription.directions);
+  });
+
+  it('under review: says a provider is reviewing it and shows no prescription', async () => {
+    const card = await renderOrder(
+      visitOrder({
+        order_status: 'PENDING_REVIEW',
+        visit: { state: 'UNDER_REVIEW', prescription: null },
+      }),
+    );
+    expect(within(card).getByText('Under review by a provider')).toBeTruthy();
+    expect(within(card).getByText(/charged only if they approve/)).toBeTruthy();
+    expect(within(card).queryByRole('region', { name: 'Your prescription' })).toBeNull();
+  });
+
+  it('declined: red, with the way to the provider’s note in Messages', async () => {
+    const card = await renderOrder(
+      visitOrder({
+        order_status: 'DECLINED',
+        decline_reason: 'An in-person check is needed first.',
+        visit: { state: 'DECLINED', prescription: null },
+      }),
+    );
+    const words = within(card)
+      .getAllByText('Declined')
+      .map((node) => node.className);
+    // The spec's badge and the clinical state: both red.
+    expect(words.length).toBe(2);
+    for (const className of words) expect(className).toContain('text-danger');
+    const link = within(card).getByRole('link', { name: 'Read your provider’s note in Messages' });
+    expect(link.getAttribute('href')).toBe('/messages');
+    expect(within(card).getByText(/you were not charged/)).toBeTruthy();
+  });
+
+  it('a prescription without directions says to take it as the provider said', async () => {
+    const card = await renderOrder(
+      visitOrder({
+        order_status: 'SHIPPED',
+        tracking_number: '9400100000000000000000',
+        visit: {
+          state: 'SHIPPED',
+          prescription: { ...prescription, refills_left: 0, directions: null },
+        },
+      }),
+    );
+    expect(within(card).getByText('Shipped', { selector: 'span.font-semibold' })).toBeTruthy();
+    const details = within(card).getByRole('region', { name: 'Your prescription' });
+    expect(within(details).getByText('None')).toBeTruthy();
+    expect(within(details).getByText(/Take as your provider told you/)).toBeTruthy();
+  });
+});

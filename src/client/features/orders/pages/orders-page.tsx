@@ -14,6 +14,10 @@ import {
   mediumDate,
   OrderStatusBadge,
 } from '#client/features/accounts/components/order-status.tsx';
+import {
+  CareStatus,
+  PrescriptionDetails,
+} from '#client/features/accounts/components/visit-care.tsx';
 import { paths } from '#shared/paths.ts';
 import { setLeadsId } from '#client/lib/app-state.ts';
 import { ApiError } from '#client/lib/api.ts';
@@ -199,6 +203,18 @@ function OrderCard({ order, paymentFailed }: { order: Order; paymentFailed: bool
         </div>
         <OrderStatusBadge status={order.order_status} />
       </header>
+
+      {order.visit ? (
+        <div className="mt-4 space-y-4">
+          <CareStatus care={order.visit} titleId={`order-${order.order_number}-care`} />
+          {order.visit.prescription ? (
+            <PrescriptionDetails
+              prescription={order.visit.prescription}
+              titleId={`order-${order.order_number}-prescription`}
+            />
+          ) : null}
+        </div>
+      ) : null}
 
       {paymentFailed ? (
         <div role="alert" className="mt-4 rounded-2xl border border-danger/20 bg-danger-soft p-4">

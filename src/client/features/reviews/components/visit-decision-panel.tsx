@@ -5,7 +5,14 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
 import { messages } from '#shared/wording.ts';
-import { DeclineVisitSchema, PrescriptionSchema, reviewsApi, type Chart } from '#shared/reviews.ts';
+import {
+  DeclineVisitSchema,
+  MAX_DIRECTIONS,
+  PrescriptionSchema,
+  reviewsApi,
+  type Chart,
+} from '#shared/reviews.ts';
+import { preferredQuantity } from '#shared/visits.ts';
 import { TextField, FieldError, inputClass } from '#client/components/forms/fields.tsx';
 import { applyApiError } from '#client/components/forms/form-errors.ts';
 import { buttonClass } from '#client/components/ui/button.ts';
@@ -34,6 +41,7 @@ const PrescriptionFormSchema = z.object({
     .min(0, 'At least 0 refills')
     .max(11, 'At most 11 refills'),
   valid_until: PrescriptionSchema.shape.valid_until,
+  directions: PrescriptionSchema.shape.directions,
 });
 type PrescriptionForm = z.input<typeof PrescriptionFormSchema>;
 
@@ -186,9 +194,11 @@ function ApproveForm({
     defaultValues: {
       drug: chart.preferences.drug ?? '',
       dosage: chart.preferences.dosage ?? '',
-      quantity: '' as unknown as number,
+      // A month's supply of what the patient chose; the provider may change it.
+      quantity: preferredQuantity(chart.category, chart.preferences) ?? ('' as unknown as number),
       refills: 0,
       valid_until: format(addMonths(new Date(), 12), 'yyyy-MM-dd'),
+      directions: '',
     },
   });
   const submit = handleSubmit((prescription) =>
@@ -203,7 +213,7 @@ function ApproveForm({
       return applyApiError(
         new ApiError(error.status, error.code, error.message, fields),
         setError,
-        ['drug', 'dosage', 'quantity', 'refills', 'valid_until'],
+        ['drug', 'dosage', 'quantity', 'refills', 'valid_until', 'directions'],
       ).placed;
     }),
   );
@@ -250,6 +260,27 @@ function ApproveForm({
           error={errors.valid_until?.message}
           {...register('valid_until')}
         />
+        <div>
+          <label
+            htmlFor="prescription-directions"
+            className="block text-[0.9375rem] font-medium text-ink"
+          >
+            Directions (sig)
+          </label>
+          <p id="prescription-directions-hint" className="mt-0.5 text-sm text-muted">
+            How the patient takes it, in plain words; they read this on their order. Up to{' '}
+            {MAX_DIRECTIONS} characters.
+          </p>
+          <textarea
+            id="prescription-directions"
+            rows={3}
+            aria-invalid={errors.directions ? true : undefined}
+            aria-describedby={`prescription-directions-hint${errors.directions ? ' prescription-directions-error' : ''}`}
+            className={`${inputClass(Boolean(errors.directions))} mt-1.5 resize-y`}
+            {...register('directions')}
+          />
+          <FieldError id="prescription-directions-error" message={errors.directions?.message} />
+        </div>
         <DialogButtons pending={pending} onCancel={onCancel}>
           Approve and prescribe
         </DialogButtons>
@@ -271,7 +302,7 @@ function DeclineForm({ chart, alert, pending, onCancel, onSubmit }: FormProps<st
   return (
     <DialogFrame
       title={`Decline ${chart.patient.name}’s visit?`}
-      description="The hold on the card is released and nothing is charged. The patient reads your reason."
+      description="The hold on the card is released and nothing is charged. The patient reads your reason on their order and in Messages, where they can reply."
       alert={alert}
     >
       <form onSubmit={(event) => void submit(event)} noValidate>

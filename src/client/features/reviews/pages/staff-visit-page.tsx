@@ -5,7 +5,8 @@ import { apiPaths, apiUrl } from '#shared/api.ts';
 import { categoryLabel } from '#shared/catalog.ts';
 import { formatCents } from '#shared/money.ts';
 import type { Chart } from '#shared/reviews.ts';
-import { treatmentWords } from '#shared/visits.ts';
+import { usDateFromIso } from '#shared/dates.ts';
+import { preferenceWords, treatmentWords } from '#shared/visits.ts';
 import { QueryView } from '#client/components/ui/query-view.tsx';
 import {
   MessageList,
@@ -16,6 +17,7 @@ import { paths } from '#shared/paths.ts';
 import { BackLink, StaffHeader } from '#client/features/staff/components/staff-frame.tsx';
 import { useStaff } from '#client/features/staff/components/staff-layout.tsx';
 import { paymentStatusLabel } from '#client/features/staff/components/staff-order-status.tsx';
+import { RiskFlagList } from '../components/risk-flags.tsx';
 import { VisitDecisionPanel } from '../components/visit-decision-panel.tsx';
 import { providerKeys, sendVisitMessage, useChart, useVisitThread } from '../reviews.api.ts';
 
@@ -38,6 +40,11 @@ const statusLabels: Record<string, string> = {
   APPROVED: 'Approved',
   DECLINED: 'Declined',
 };
+
+/** A program preference's code in the patient's words; anything unknown is shown as sent. */
+function preferenceText(code: string): string {
+  return preferenceWords[code] ?? humanize(code);
+}
 
 function humanize(value: string): string {
   const text = value.replace(/[_-]+/g, ' ').toLowerCase();
@@ -89,20 +96,7 @@ function ChartView({ chart }: { chart: Chart }) {
         <div className="space-y-5">
           <VisitDecisionPanel chart={chart} />
           <Panel id="flags-title" title="Risk flags">
-            {chart.risk_flags.length === 0 ? (
-              <p className="text-[0.9375rem] text-ink-soft">No risk flags.</p>
-            ) : (
-              <ul className="space-y-2">
-                {chart.risk_flags.map((flag) => (
-                  <li
-                    key={`${flag.code}-${flag.linkId}`}
-                    className="rounded-xl bg-danger-soft px-3.5 py-2.5 text-[0.9375rem] text-danger"
-                  >
-                    <span className="font-semibold">{humanize(flag.severity)}:</span> {flag.text}
-                  </li>
-                ))}
-              </ul>
-            )}
+            <RiskFlagList flags={chart.risk_flags} />
           </Panel>
           <Panel id="answers-title" title="Answers">
             <p className="-mt-1 mb-3 text-sm text-muted">
@@ -125,7 +119,10 @@ function ChartView({ chart }: { chart: Chart }) {
               <div>
                 <dt className="text-sm text-muted">Date of birth</dt>
                 <dd className="text-ink">
-                  {patient.dob} (age {patient.age})
+                  {/^\d{4}-\d{2}-\d{2}$/.test(patient.dob)
+                    ? usDateFromIso(patient.dob)
+                    : patient.dob}{' '}
+                  (age {patient.age})
                 </dd>
               </div>
               <div>
@@ -142,13 +139,13 @@ function ChartView({ chart }: { chart: Chart }) {
             <p className="text-[0.9375rem] text-ink">{wanted || 'None given'}</p>
             {preferences.hair ? (
               <p className="mt-1 text-[0.9375rem] text-ink-soft">
-                {preferences.hair.form}
+                Form: {preferenceText(preferences.hair.form)}
                 {preferences.hair.notes ? ` — ${preferences.hair.notes}` : ''}
               </p>
             ) : null}
             {preferences.sleep ? (
               <p className="mt-1 text-[0.9375rem] text-ink-soft">
-                {preferences.sleep.goal}
+                Help with: {preferenceText(preferences.sleep.goal)}
                 {preferences.sleep.notes ? ` — ${preferences.sleep.notes}` : ''}
               </p>
             ) : null}

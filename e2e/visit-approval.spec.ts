@@ -1,0 +1,181 @@
+import type { APIRequestContext } from '@playwright/test';
+import { latestQuestionnaire } from '../src/shared/questionnaires/registry.ts';
+import type { QuestionState } from '../src/shared/visits.ts';
+import { expect, provider, test, watchConsole, unexpectedProblems } from './fixtures.ts';
+import { idCardPng, safeAnswer } from './visit-helpers.ts';
+
+/**
+ * Issue 13, finding 3: the patient is told their visit was approved. A patient's ED visit (made
+ * through the API, as the visit journeys already walk its screens) waits on Home as "Under review by
+ * a provider"; the provider approves it with directions (the quantity comes pre-filled from the
+ * patient's choice); the patient then sees "Approved" and the prescription with its directions on
+ * Home and on the order on Orders. Each screen is checked with axe and photographed at 375 and 1280.
+ */
+
+const questionnaire = latestQuestionnaire('ed');
+const directions = 'Take one tablet about an hour before sex, with water. No more than one a day.';
+
+async function json<T>(response: Awaited<ReturnType<APIRequestContext['post']>>): Promise<T> {
+  expect(response.status(), await response.text()).toBe(200);
+  return ((await response.json()) as { data: T }).data;
+}
+
+/** An ED visit in Oregon submitted for review by the patient logged in to `api`. */
+async function submitEdVisit(
+  api: APIRequestContext,
+  leadsId: string,
+): Promise<{ visitId: number; orderNumber: string }> {
+  const { visit_id: visitId } = await json<{ visit_id: number }>(
+    await api.post('/lapi/leads/startprogram', {
+      data: { leads_id: leadsId, new_category: 'ed' },
+    }),
+  );
+  await json(
+    await api.post('/lapi/visit/eligibility/', {
+      data: { visit_id: visitId, state: 'OR', dob: '04/12/1985' },
+    }),
+  );
+  let state = await json<QuestionState>(
+    await api.post('/lapi/v2/questionnaire/next_question', { data: { visit_id: visitId } }),
+  );
+  for (let guard = 0; state.item && guard < questionnaire.items.length + 5; guard += 1) {
+    const item = questionnaire.items.find((i) => i.linkId === state.item?.linkId);
+    if (!item) throw new Error(`Unknown question ${state.item.linkId}`);
+    state = await json<QuestionState>(
+      item.type === 'display'
+        ? await api.post('/lapi/v2/questionnaire/next_question', {
+            data: { visit_id: visitId, linkId: item.linkId },
+          })
+        : await api.post('/lapi/v2/questionnaire/submit_question', {
+            data: { visit_id: visitId, linkId: item.linkId, value: safeAnswer(item) },
+          }),
+    );
+  }
+  expect(state.done).toBe(true);
+  await json(
+    await api.post('/lapi/product/drug/', { data: { visit_id: visitId, drug: 'sildenafil' } }),
+  );
+  await json(
+    await api.post('/lapi/product/dosage/', { data: { visit_id: visitId, dosage: '50mg' } }),
+  );
+  await json(
+    await api.post('/lapi/product/frequency/', {
+      data: { visit_id: visitId, frequency: 'as-needed-6' },
+    }),
+  );
+  await json(
+    await api.post('/lapi/upload_image/', {
+      multipart: {
+        visit_id: String(visitId),
+        fileToUpload: { name: 'id.png', mimeType: 'image/png', buffer: idCardPng() },
+      },
+    }),
+  );
+  await json(
+    await api.post('/lapi/visit/consent/', { data: { visit_id: visitId, consent: true } }),
+  );
+  const { order_number: orderNumber } = await json<{ order_number: string }>(
+    await api.post('/lapi/visit/checkout/', {
+      data: {
+        visit_id: visitId,
+        shipping: {
+          address: '5 Oak Street',
+          address2: '',
+          city: 'Portland',
+          state: 'OR',
+          zip: '97201',
+          phoneNo: '5035550142',
+        },
+        billing: null,
+        payment: { method: 'card', ccnum: '4242 4242 4242 4242', ccexp: '12/30', cccvv: '123' },
+        consent: true,
+      },
+    }),
+  );
+  return { visitId, orderNumber };
+}
+
+test('a provider approves a visit with directions; the patient sees "Approved" and the prescription on Home and Orders', async ({
+  page,
+  browser,
+  request,
+  screens,
+  logIn,
+  staffLogIn,
+  newCustomer,
+  consoleProblems,
+}, testInfo) => {
+  const patient = await newCustomer('approval');
+  const logIn1 = await request.post('/lapi/account/login/', {
+    data: { email: patient.email, password: patient.password },
+  });
+  expect(logIn1.status(), await logIn1.text()).toBe(200);
+  const { visitId, orderNumber } = await submitEdVisit(request, patient.leadsId);
+
+  // --- The patient, before the decision: Home says the visit is under review.
+  await logIn(patient);
+  const treatment = page.getByRole('region', { name: 'Your treatment' });
+  await expect(treatment).toContainText('Under review by a provider');
+  await expect(treatment).toContainText('charged only if they approve');
+  await expect(treatment.getByRole('region', { name: 'Your prescription' })).toHaveCount(0);
+  await screens.check('approval-home-under-review');
+
+  // --- The provider, in a browser of their own: the chart, then the approval with directions.
+  const staffContext = await browser.newContext({
+    baseURL: testInfo.project.use.baseURL ?? '',
+    viewport: testInfo.project.use.viewport ?? { width: 1280, height: 800 },
+  });
+  const staff = await staffContext.newPage();
+  const staffProblems = watchConsole(staff);
+  const staffScreens = screens.of(staff);
+  await staffLogIn(provider, staff);
+  await staff.goto(`/staff/visits/${visitId}`);
+  await expect(staff.getByRole('heading', { name: 'Preferences' })).toBeVisible();
+  await expect(
+    staff.getByText('Sildenafil (generic Viagra®) · 50 mg · 6 doses a month'),
+  ).toBeVisible();
+  await expect(staff.getByText('04/12/1985 (age', { exact: false })).toBeVisible();
+  await staffScreens.check('approval-chart');
+
+  await staff.getByRole('button', { name: 'Approve' }).click();
+  const approve = staff.getByRole('dialog', { name: /Approve/ });
+  await expect(approve.getByLabel('Quantity')).toHaveValue('6');
+  await approve.getByLabel('Refills').fill('2');
+  await approve.getByRole('button', { name: 'Approve and prescribe' }).click();
+  await expect(approve.getByText('Enter the directions for the patient')).toBeVisible();
+  await expect(approve.getByLabel('Directions (sig)')).toBeFocused();
+  await staffScreens.checkAccessible();
+  await staffScreens.windowShot('approval-dialog-error');
+  await approve.getByLabel('Directions (sig)').fill(directions);
+  await staffScreens.checkAccessible();
+  await staffScreens.windowShot('approval-dialog');
+  await approve.getByRole('button', { name: 'Approve and prescribe' }).click();
+  await expect(approve).toBeHidden();
+  await expect(staff.getByRole('button', { name: 'Approve' })).toHaveCount(0);
+
+  // --- The patient: Home and the order say "Approved", with the prescription and its directions.
+  await page.reload();
+  await expect(treatment).toContainText('Approved');
+  await expect(treatment).not.toContainText('Under review');
+  const homePrescription = treatment.getByRole('region', { name: 'Your prescription' });
+  await expect(homePrescription).toContainText('Sildenafil (generic Viagra®)');
+  await expect(homePrescription).toContainText('50 mg');
+  await expect(homePrescription).toContainText(directions);
+  await expect(homePrescription).toContainText(/Valid until\s*\d{2}\/\d{2}\/\d{4}/);
+  await screens.check('approval-home');
+
+  await treatment.getByRole('link', { name: `See order #${orderNumber}` }).click();
+  await expect(page).toHaveURL(new RegExp(`/orders#${orderNumber}$`));
+  const order = page.getByRole('article', { name: `Order ${orderNumber}` });
+  await expect(order).toContainText('Processing');
+  await expect(order).toContainText('Approved');
+  await expect(order).toContainText('Our pharmacy is preparing it');
+  const prescription = order.getByRole('region', { name: 'Your prescription' });
+  await expect(prescription).toContainText('Refills left');
+  await expect(prescription).toContainText(directions);
+  await screens.check('approval-orders');
+
+  expect(unexpectedProblems(consoleProblems, [])).toEqual([]);
+  expect(unexpectedProblems(staffProblems, [])).toEqual([]);
+  await staffContext.close();
+});
