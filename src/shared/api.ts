@@ -32,6 +32,8 @@ export const apiPaths = {
   emailRestore: '/account/email/restore/',
   sessions: '/account/sessions/',
   sessionsRevoke: '/account/sessions/revoke/',
+  /** Log out one other device (ours). */
+  sessionEnd: '/account/sessions/end/',
   address: '/account/address/',
   ccUpdate: '/account/ccupdate/',
   smsAuth: '/account/smsauth/',

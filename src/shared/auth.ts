@@ -115,6 +115,12 @@ export const SessionInfoSchema = z.object({
   created_at: z.string(),
   last_seen_at: z.string(),
   device: z.string(),
+  /** The masked network it logged in from (`203.0.113.x`); null for older sessions. */
+  network: z.string().nullable(),
+});
+
+export const SessionEndSchema = z.strictObject({
+  id: z.string({ error: 'Choose a device' }).min(1, 'Choose a device').max(40, 'Choose a device'),
 });
 export type SessionInfo = z.infer<typeof SessionInfoSchema>;
 
@@ -182,6 +188,15 @@ export const authApi = {
     body: NoBody,
     response: z.object({ sessions: z.array(SessionInfoSchema) }),
     errors: [],
+  }),
+  /** Log out one other device. */
+  sessionEnd: endpoint({
+    path: apiPaths.sessionEnd,
+    access: 'customer',
+    body: SessionEndSchema,
+    response: z.object({}),
+    message: 'That device was logged out.',
+    errors: ['NOT_FOUND'],
   }),
   /** Log out every other device. */
   sessionsRevoke: endpoint({

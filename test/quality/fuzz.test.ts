@@ -327,7 +327,10 @@ let customerCookie = customer.cookie;
  */
 async function keepCustomerLoggedIn(response: LightMyRequestResponse): Promise<boolean> {
   if (!response.cookies.some((c) => c.name === 'pw_session')) return false;
-  const { token } = await startSession(t.app.ctx, customer.customerId, 'fuzz');
+  const { token } = await startSession(t.app.ctx, customer.customerId, {
+    userAgent: 'fuzz',
+    ip: '127.0.0.1',
+  });
   customerCookie = `pw_session=${token}`;
   return true;
 }

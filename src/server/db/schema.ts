@@ -79,6 +79,8 @@ export interface SessionsTable {
   last_seen_at: string;
   expires_at: string;
   user_agent: string;
+  /** The masked network the session logged in from (migration 0022); null before it. */
+  network: string | null;
 }
 
 export interface PasswordResetsTable {

@@ -50,3 +50,8 @@ export function useSessions() {
 export async function revokeOtherSessions(): Promise<number> {
   return (await call(authApi.sessionsRevoke, { body: {} })).ended;
 }
+
+/** Logs one other device out, by the id the list gave it. */
+export async function endSession(id: string): Promise<void> {
+  await call(authApi.sessionEnd, { body: { id } });
+}

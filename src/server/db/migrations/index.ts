@@ -18,6 +18,7 @@ import * as m0016 from './0016-payment-ledger.ts';
 import * as m0017 from './0017-upload-keys.ts';
 import * as m0018 from './0018-prescription-directions.ts';
 import * as m0021 from './0021-checkout-progress.ts';
+import * as m0022 from './0022-session-network.ts';
 
 /**
  * Every migration, in order. Listed in code (not read from a folder) so the bundled server carries
@@ -43,4 +44,5 @@ export const migrations: Record<string, Migration> = {
   '0017-upload-keys': m0017,
   '0018-prescription-directions': m0018,
   '0021-checkout-progress': m0021,
+  '0022-session-network': m0022,
 };

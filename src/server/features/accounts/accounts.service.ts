@@ -106,7 +106,7 @@ export async function createAccount(
   sendQueuedSoon(ctx);
   // Signing up is the first log-in: this browser is the account's first known device.
   const device = await rememberDevice(ctx, 'customer', customerId, meta.deviceToken);
-  const session = await startSession(ctx, customerId, meta.userAgent);
+  const session = await startSession(ctx, customerId, meta);
   return { ...session, device, user: await sessionUser(ctx, customerId) };
 }
 

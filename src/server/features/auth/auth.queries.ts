@@ -81,6 +81,7 @@ export interface SessionRow {
   lastSeenAt: string;
   expiresAt: string;
   userAgent: string;
+  network: string | null;
 }
 
 export async function insertSession(db: Db, session: Omit<SessionRow, 'leadsId'>): Promise<void> {
@@ -94,6 +95,7 @@ export async function insertSession(db: Db, session: Omit<SessionRow, 'leadsId'>
       last_seen_at: session.lastSeenAt,
       expires_at: session.expiresAt,
       user_agent: session.userAgent,
+      network: session.network,
     })
     .execute();
 }
@@ -130,6 +132,7 @@ export async function selectSessionsOf(db: Db, customerId: number): Promise<Sess
       's.last_seen_at',
       's.expires_at',
       's.user_agent',
+      's.network',
     ])
     .where('s.customer_id', '=', customerId)
     .orderBy('s.last_seen_at', 'desc')
@@ -146,6 +149,7 @@ function toSession(row: {
   last_seen_at: string;
   expires_at: string;
   user_agent: string;
+  network?: string | null;
 }): SessionRow {
   return {
     tokenHash: row.token_hash,
@@ -156,7 +160,22 @@ function toSession(row: {
     lastSeenAt: row.last_seen_at,
     expiresAt: row.expires_at,
     userAgent: row.user_agent,
+    network: row.network ?? null,
   };
+}
+
+/** Ends one session of a customer, named by its public id; false when they have none by that id. */
+export async function deleteSessionByPublicId(
+  db: Db,
+  customerId: number,
+  publicId: string,
+): Promise<boolean> {
+  const result = await db
+    .deleteFrom('sessions')
+    .where('customer_id', '=', customerId)
+    .where('public_id', '=', publicId)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows) === 1;
 }
 
 export async function touchSession(db: Db, tokenHash: string, now: string): Promise<void> {

@@ -8,6 +8,7 @@ import { sessionApi } from '#shared/session.ts';
 import {
   changePassword,
   endOtherSessions,
+  endSessionOf,
   endSession,
   listSessions,
   login,
@@ -122,6 +123,16 @@ export const authRoutes =
       async ({ session }) => ({
         sessions: await listSessions(ctx, session.customerId, session.tokenHash),
       }),
+    );
+
+    route(
+      app,
+      authApi.sessionEnd,
+      { tag, summary: 'Log out one other device' },
+      async ({ body, session }) => {
+        await endSessionOf(ctx, session, body.id);
+        return {};
+      },
     );
 
     route(

@@ -79,10 +79,22 @@ export interface ActiveSession {
 }
 
 /** A new server-side session: the caller puts the token in the cookie; only its hash is stored. */
+/**
+ * The network an address belongs to, masked so no full address is kept: an IPv4 /24
+ * (`203.0.113.x`) or an IPv6 /48 (`2001:db8:85a3::/48`).
+ */
+export function maskedNetwork(ip: string): string | null {
+  const v4 = /^(?:::ffff:)?(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.\d{1,3}$/.exec(ip);
+  if (v4) return `${v4[1]}.${v4[2]}.${v4[3]}.x`;
+  if (!ip.includes(':')) return null;
+  const head = ip.split('::')[0]?.split(':').filter(Boolean).slice(0, 3) ?? [];
+  return head.length > 0 ? `${head.join(':')}::/48` : null;
+}
+
 export async function startSession(
   ctx: AppContext,
   customerId: number,
-  userAgent: string,
+  meta: { userAgent: string; ip: string },
 ): Promise<{ token: string; maxAgeSeconds: number }> {
   const token = randomToken();
   const now = ctx.clock.now();
@@ -93,7 +105,8 @@ export async function startSession(
     createdAt: now.toISOString(),
     lastSeenAt: now.toISOString(),
     expiresAt: new Date(now.getTime() + SESSION_ABSOLUTE_MS).toISOString(),
-    userAgent: userAgent.slice(0, 300),
+    userAgent: meta.userAgent.slice(0, 300),
+    network: maskedNetwork(meta.ip),
   });
   return { token, maxAgeSeconds: SESSION_ABSOLUTE_MS / 1000 };
 }
@@ -151,7 +164,28 @@ export async function listSessions(
       created_at: s.createdAt,
       last_seen_at: s.lastSeenAt,
       device: describeDevice(s.userAgent),
+      network: s.network,
     }));
+}
+
+/**
+ * Logs one other device out. This device logs out with Log out; a session that is not the
+ * customer's, or has already ended, is not found.
+ */
+export async function endSessionOf(
+  ctx: AppContext,
+  session: ActiveSession,
+  publicId: string,
+): Promise<void> {
+  const current = (await q.selectSessionsOf(ctx.db, session.customerId)).find(
+    (s) => s.tokenHash === session.tokenHash,
+  );
+  if (current?.publicId === publicId)
+    throw new AppError('VALIDATION', 'To log out of this device, use Log out.', {
+      id: 'To log out of this device, use Log out.',
+    });
+  if (!(await q.deleteSessionByPublicId(ctx.db, session.customerId, publicId)))
+    throw new AppError('NOT_FOUND', 'That device is no longer logged in.');
 }
 
 export function endOtherSessions(
@@ -217,7 +251,7 @@ export async function login(
   if (!credentials || !ok) throw invalidCredentials();
   await admitted.succeeded();
   const device = await rememberDevice(ctx, 'customer', credentials.customerId, meta.deviceToken);
-  const session = await startSession(ctx, credentials.customerId, meta.userAgent);
+  const session = await startSession(ctx, credentials.customerId, meta);
   return { ...session, device, user: await sessionUser(ctx, credentials.customerId) };
 }
 

@@ -237,6 +237,72 @@ describe(`sign-up, log-in and sessions (${testDialect})`, () => {
     expect((await verify(customer.cookie)).json()).toMatchObject({ data: { authenticated: true } });
   });
 
+  it('tells devices apart and logs out one of them, only ever one of the customer’s own', async () => {
+    const customer = await insertCustomer(t.app);
+    const phone = await t.app.inject({
+      method: 'POST',
+      url: '/lapi/account/login/',
+      payload: { email: customer.email, password: customer.password },
+      remoteAddress: '10.20.30.40',
+      headers: {
+        'user-agent':
+          'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 Version/17.0 Mobile/15E148 Safari/604.1',
+      },
+    });
+    expect(phone.statusCode).toBe(200);
+    const phoneCookie = sessionCookie(phone);
+    const listOf = async (cookie: string) =>
+      (await post(t.app, '/lapi/account/sessions/', {}, cookie)).json<{
+        data: {
+          sessions: { id: string; current: boolean; device: string; network: string | null }[];
+        };
+      }>().data.sessions;
+    const sessions = await listOf(customer.cookie);
+    const other = sessions.find((s) => !s.current);
+    const mine = sessions.find((s) => s.current);
+    expect(other).toMatchObject({ device: 'Safari on iOS', network: '10.20.30.x' });
+    // Another customer cannot end it, nor learn whether it exists.
+    const stranger = await insertCustomer(t.app);
+    const refused = await post(
+      t.app,
+      '/lapi/account/sessions/end/',
+      { id: other!.id },
+      stranger.cookie,
+    );
+    expect(refused.statusCode).toBe(404);
+    expect((await verify(phoneCookie)).json()).toMatchObject({ data: { authenticated: true } });
+    // This device logs out with Log out, not from the list.
+    const self = await post(
+      t.app,
+      '/lapi/account/sessions/end/',
+      { id: mine!.id },
+      customer.cookie,
+    );
+    expect(self.statusCode).toBe(400);
+    expect(self.json()).toMatchObject({ message: 'To log out of this device, use Log out.' });
+
+    const ended = await post(
+      t.app,
+      '/lapi/account/sessions/end/',
+      { id: other!.id },
+      customer.cookie,
+    );
+    expect(ended.statusCode).toBe(200);
+    expect(ended.json()).toMatchObject({ message: 'That device was logged out.' });
+    expect((await verify(phoneCookie)).json()).toMatchObject({ data: { authenticated: false } });
+    expect((await verify(customer.cookie)).json()).toMatchObject({ data: { authenticated: true } });
+    const again = await post(
+      t.app,
+      '/lapi/account/sessions/end/',
+      { id: other!.id },
+      customer.cookie,
+    );
+    expect(again.statusCode).toBe(404);
+    expect((await post(t.app, '/lapi/account/sessions/end/', {}, customer.cookie)).statusCode).toBe(
+      400,
+    );
+  });
+
   it('a forged or malformed session cookie is simply not a session', async () => {
     for (const cookie of [
       'pw_session=forged-token-that-is-long-enough-to-look-real',

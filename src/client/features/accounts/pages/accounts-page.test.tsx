@@ -29,6 +29,7 @@ const sessions = ok({
       created_at: '2026-05-01T09:00:00Z',
       last_seen_at: '2026-05-02T10:30:00Z',
       device: 'Chrome on macOS',
+      network: '203.0.113.x',
     },
     {
       id: 's2',
@@ -36,6 +37,7 @@ const sessions = ok({
       created_at: '2026-04-01T09:00:00Z',
       last_seen_at: '2026-04-03T08:05:00Z',
       device: 'Safari on iPhone',
+      network: null,
     },
   ],
 });
@@ -313,11 +315,29 @@ describe('Signed-in devices', () => {
     const devices = section('Signed-in devices');
     const rows = await devices.findAllByRole('listitem');
     expect(rows.map((row) => row.textContent)).toEqual([
-      `Chrome on macOSThis deviceLast active ${local('2026-05-02T10:30:00Z')}`,
-      `Safari on iPhoneLast active ${local('2026-04-03T08:05:00Z')}`,
+      `Chrome on macOSThis deviceLast active ${local('2026-05-02T10:30:00Z')}Logged in ${local('2026-05-01T09:00:00Z')} from network 203.0.113.x`,
+      `Safari on iPhoneLast active ${local('2026-04-03T08:05:00Z')}Logged in ${local('2026-04-01T09:00:00Z')}Log out`,
     ]);
+    // Only the other device can be logged out from here.
+    expect(devices.getAllByRole('button', { name: /^Log out Safari on iPhone/ })).toHaveLength(1);
+    expect(devices.queryByRole('button', { name: /^Log out Chrome/ })).toBeNull();
     await u.click(devices.getByRole('button', { name: 'Log out everywhere else' }));
     expect(await screen.findByText('One other device was logged out.')).toBeTruthy();
     expect(api.calls.some((call) => call.path === '/account/sessions/revoke/')).toBe(true);
+  });
+
+  it('logs out one other device and says which', async () => {
+    const u = userEvent.setup();
+    const { api } = await openAccounts({
+      '/account/sessions/end/': {
+        body: { status: 'SUCCESS', message: 'That device was logged out.', data: {} },
+      },
+    });
+    const devices = section('Signed-in devices');
+    await u.click(await devices.findByRole('button', { name: /^Log out Safari on iPhone/ }));
+    expect(await screen.findByText('Safari on iPhone was logged out')).toBeTruthy();
+    expect(api.calls.find((call) => call.path === '/account/sessions/end/')?.body).toEqual({
+      id: 's2',
+    });
   });
 });

@@ -6,19 +6,48 @@ import { buttonClass } from '#client/components/ui/button.ts';
 import { QueryView } from '#client/components/ui/query-view.tsx';
 import { showToast } from '#client/components/ui/toast.tsx';
 import { AccountSection } from '#client/features/accounts/components/account-section.tsx';
-import { authKeys, revokeOtherSessions, useSessions } from '../auth.api.ts';
+import { authApi, type SessionInfo } from '#shared/auth.ts';
+import { failedWith } from '#client/lib/api.ts';
+import { authKeys, endSession, revokeOtherSessions, useSessions } from '../auth.api.ts';
 
 function lastActive(value: string): string {
   const date = parseISO(value);
   return isValid(date) ? format(date, dateFormats.long) : value;
 }
 
-/** Accounts (f): the sessions of this account, and a way to end all but this one. */
+/** What tells one device from another: the browser and system, where from, and since when. */
+function deviceDetails(session: SessionInfo): string {
+  const parts = [`Logged in ${lastActive(session.created_at)}`];
+  if (session.network) parts.push(`from network ${session.network}`);
+  return parts.join(' ');
+}
+
+/** Accounts (f): the sessions of this account; log out any one of the others, or all of them. */
 export function SignedInDevices() {
   const queryClient = useQueryClient();
   const sessions = useSessions();
   const [ending, setEnding] = useState(false);
   const others = sessions.data?.filter((session) => !session.current).length ?? 0;
+
+  const [endingOne, setEndingOne] = useState<string | null>(null);
+
+  const endOne = async (session: SessionInfo) => {
+    setEndingOne(session.id);
+    try {
+      await endSession(session.id);
+      showToast({ kind: 'success', title: `${session.device} was logged out` });
+    } catch (error) {
+      // Already gone (it logged out, or another tab ended it): the list catches up.
+      if (!failedWith(error, authApi.sessionEnd, 'NOT_FOUND'))
+        showToast({
+          kind: 'error',
+          title: error instanceof Error ? error.message : 'Something went wrong.',
+        });
+    } finally {
+      setEndingOne(null);
+      await queryClient.invalidateQueries({ queryKey: authKeys.sessions });
+    }
+  };
 
   const endOthers = async () => {
     setEnding(true);
@@ -81,7 +110,20 @@ export function SignedInDevices() {
                         {lastActive(session.last_seen_at)}
                       </time>
                     </p>
+                    <p className="text-sm text-muted">{deviceDetails(session)}</p>
                   </div>
+                  {session.current ? null : (
+                    <button
+                      type="button"
+                      onClick={() => void endOne(session)}
+                      disabled={endingOne !== null}
+                      aria-busy={endingOne === session.id || undefined}
+                      aria-label={`Log out ${session.device}, last active ${lastActive(session.last_seen_at)}`}
+                      className="min-h-10 shrink-0 rounded-full px-3 text-sm font-semibold text-accent-800 hover:bg-accent-50 disabled:opacity-60"
+                    >
+                      Log out
+                    </button>
+                  )}
                 </li>
               ))}
             </ul>
