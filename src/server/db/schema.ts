@@ -299,8 +299,19 @@ export interface VisitsTable {
   order_id: number | null;
   submitted_at: string | null;
   photo_upload_id: number | null;
+  /** Set when the patient, closed out by a knock-out answer, asked a provider to review it. */
+  review_requested_at: string | null;
   created_at: string;
   updated_at: string;
+}
+
+/** A patient waiting for online visits to open in their state; told once (`notified_at`). */
+export interface StateWaitlistTable {
+  id: Generated<number>;
+  customer_id: number;
+  state: string;
+  created_at: string;
+  notified_at: string | null;
 }
 
 export interface VisitAnswersTable {
@@ -479,4 +490,5 @@ export interface Database {
   known_devices: KnownDevicesTable;
   login_unlocks: LoginUnlocksTable;
   email_change_undos: EmailChangeUndosTable;
+  state_waitlist: StateWaitlistTable;
 }

@@ -87,6 +87,7 @@ export async function providerQueue(ctx: AppContext, staff: StaffSession) {
       state: row.state,
       category: row.category,
       submitted_at: row.submittedAt,
+      review_requested: row.reviewRequested,
       risk_flags: questionnaire ? riskFlags(questionnaire, answers).length : 0,
       treatment: treatment.drug
         ? [treatment.drug, treatment.dosage].filter(Boolean).join(', ')
@@ -136,6 +137,7 @@ export async function chart(ctx: AppContext, staff: StaffSession, visitId: numbe
     risk_flags: riskFlags(questionnaire, answers),
     preferences: toPreferences(JSON.parse(base.preferences) as Record<string, unknown>),
     photo_uploaded: base.photo_upload_id !== null,
+    review_requested: base.review_requested_at !== null,
     photo_upload_key:
       base.photo_upload_id !== null && base.status === 'PENDING_REVIEW'
         ? await publicIdOf(ctx, base.photo_upload_id)
@@ -178,6 +180,11 @@ export async function approveVisit(
   const current = await chart(ctx, staff, visitId);
   if (current.status !== 'PENDING_REVIEW')
     throw new AppError('VISIT_DECIDED', 'This visit has already been decided.');
+  if (current.review_requested)
+    throw new AppError(
+      'NO_AUTHORIZATION',
+      'The patient asked for this review after a knock-out answer, so nothing is held on their card and it cannot be approved here. Write to them in Messages, or decline it with a reason they will read.',
+    );
   const today = calendarDay(ctx);
   const validity =
     prescription.valid_until <= today
@@ -426,10 +433,11 @@ async function sendDecision(
   user: { first_name: string; email: string },
   orderNumber: string | undefined,
 ): Promise<void> {
-  const link = absoluteLink(ctx.env, orderNumber ? paths.order(orderNumber) : paths.orders);
+  // A review the patient asked for after a knock-out answer has no order: its reply is on Home.
+  const link = absoluteLink(ctx.env, orderNumber ? paths.order(orderNumber) : paths.dashboard);
   const lines = [
     `Hello ${user.first_name},`,
-    'Your provider has reviewed your online visit. Log in to your account to read their reply on the Orders page.',
+    `Your provider has reviewed your online visit. Log in to your account to read their reply on the ${orderNumber ? 'Orders' : 'Home'} page.`,
   ];
   await queueEmail(ctx, {
     to: user.email,

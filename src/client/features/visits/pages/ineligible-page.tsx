@@ -1,50 +1,11 @@
-import { Link, useLocation } from 'react-router';
-import { buttonClass } from '#client/components/ui/button.ts';
-import { paths } from '#shared/paths.ts';
-import { useVisitContext, visitCardClass } from '../components/visit-layout.tsx';
+import { ClosedVisitScreen } from '../components/closed-visit.tsx';
+import { WithVisit } from '../components/with-visit.tsx';
 
-function readState(state: unknown): { reason: string | null; supplementSlug: string | null } {
-  const value = (state ?? {}) as { reason?: unknown; supplementSlug?: unknown };
-  return {
-    reason: typeof value.reason === 'string' ? value.reason : null,
-    supplementSlug: typeof value.supplementSlug === 'string' ? value.supplementSlug : null,
-  };
-}
-
-/** /visit/:category/ineligible: the visit cannot go on (state or age), said plainly and kindly. */
+/**
+ * /visit/:category/ineligible: the visit cannot go on (state or age), said plainly and kindly, as
+ * the server stored it — with the supplement, and "tell me when my state opens" where that fits.
+ * Opening the program again comes back here rather than asking for another state or age.
+ */
 export function IneligiblePage() {
-  const { program } = useVisitContext();
-  const location = useLocation();
-  const { reason, supplementSlug } = readState(location.state);
-  const slug = supplementSlug ?? program.supplementSlug;
-  return (
-    <section aria-labelledby="ineligible-title" className={visitCardClass}>
-      <h2 id="ineligible-title" className="text-2xl text-ink">
-        We can’t offer this online visit to you right now
-      </h2>
-      <p className="mt-3 text-ink-soft">
-        {reason ??
-          'Based on the details you gave, an online visit for this program is not available to you.'}
-      </p>
-      <p className="mt-3 text-ink-soft">
-        Nothing has been charged. A doctor or clinic near you can help in person.
-      </p>
-      {slug ? (
-        <div className="mt-6 rounded-3xl border border-accent-200 bg-accent-50 p-5">
-          <h3 className="font-sans text-lg font-semibold text-ink">Something that may help</h3>
-          <p className="mt-1 text-[0.9375rem] text-ink-soft">
-            Our supplements need no prescription and ship anywhere in the US.
-          </p>
-          <Link to={paths.product(slug)} className={`${buttonClass('primary')} mt-4`}>
-            See the supplement
-          </Link>
-        </div>
-      ) : null}
-      <div className="mt-6">
-        <Link to={paths.dashboard} className={buttonClass('secondary')}>
-          Go to my account
-        </Link>
-      </div>
-    </section>
-  );
+  return <WithVisit>{(visitId) => <ClosedVisitScreen visitId={visitId} />}</WithVisit>;
 }
