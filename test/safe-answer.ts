@@ -35,3 +35,10 @@ export function safeAnswer(item: QuestionnaireItem): AnswerValue {
       return 'Nothing to add.';
   }
 }
+
+/** An answer that would end the visit (a knock-out), for a question that has one. */
+export function knockoutAnswer(item: QuestionnaireItem): AnswerValue {
+  if (item.disqualifyWhen) return item.disqualifyWhen.answer;
+  const code = item.options?.find((o) => o.disqualify)?.code ?? '';
+  return item.type === 'multi-choice' ? [code] : code;
+}

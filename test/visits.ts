@@ -7,9 +7,9 @@ import type { UsStateCode } from '#shared/us-states.ts';
 import type { ProgramCategory, QuestionState, VisitCheckoutSchema } from '#shared/visits.ts';
 import { createStaff } from '#server/features/staff/staff.service.ts';
 import { multipartBody, post, type TestCustomer } from './factories.ts';
-import { safeAnswer } from './safe-answer.ts';
+import { knockoutAnswer, safeAnswer } from './safe-answer.ts';
 
-export { safeAnswer };
+export { knockoutAnswer, safeAnswer };
 
 /**
  * An active provider licensed in `licensedStates`: a visit is accepted only from a state where one

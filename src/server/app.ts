@@ -58,6 +58,7 @@ import { staffRoutes } from './features/staff/staff.routes.ts';
 import { subscriptionsRoutes } from './features/subscriptions/subscriptions.routes.ts';
 import { reviewsRoutes } from './features/reviews/reviews.routes.ts';
 import { visitsRoutes } from './features/visits/visits.routes.ts';
+import { waitlistJob } from './features/visits/visits.waitlist.ts';
 import { healthRoutes } from './features/health/health.routes.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
 import { createJobRunner } from './lib/jobs.ts';
@@ -279,6 +280,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   ctx.jobs.add(billingJob(ctx));
   ctx.jobs.add(reconcilerJob(ctx));
+  ctx.jobs.add(waitlistJob(ctx));
   ctx.jobs.add(
     outboxJob(ctx, {
       minters: {

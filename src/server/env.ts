@@ -57,6 +57,15 @@ const EnvFields = z.object({
     .int('must be a whole number of seconds (0 turns sending off)')
     .min(0, 'must be a whole number of seconds (0 turns sending off)')
     .default(5),
+  /**
+   * How often each instance looks for patients waiting for a state that online visits now cover
+   * (and tells each once); it also runs at start, so a new STATES_ALLOWED is noticed. 0 turns it off.
+   */
+  WAITLIST_INTERVAL_SECONDS: z.coerce
+    .number({ error: 'must be a whole number of seconds (0 turns waitlist e-mails off)' })
+    .int('must be a whole number of seconds (0 turns waitlist e-mails off)')
+    .min(0, 'must be a whole number of seconds (0 turns waitlist e-mails off)')
+    .default(300),
   /** How often the payment reconciler looks for gateway calls a crash interrupted; 0 turns it off. */
   RECONCILE_INTERVAL_SECONDS: z.coerce
     .number({ error: 'must be a whole number of seconds (0 turns reconciliation off)' })
@@ -117,6 +126,7 @@ const secretFree = {
   BILLING_INTERVAL_SECONDS: true,
   OUTBOX_INTERVAL_SECONDS: true,
   RECONCILE_INTERVAL_SECONDS: true,
+  WAITLIST_INTERVAL_SECONDS: true,
   RECONCILE_GRACE_SECONDS: true,
   FAULT_KILL_AT: true,
   STATES_ALLOWED: true,

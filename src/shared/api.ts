@@ -68,6 +68,16 @@ export const apiPaths = {
   visitCheckout: '/visit/checkout/',
   /** What the visit's checkout asks the patient to pay, and how refills renew (ours). */
   visitCheckoutSummary: '/visit/checkout/summary/',
+  /** A closed visit (ineligible, not a fit): why, and what the patient can do instead (ours). */
+  visitClosed: '/visit/closed/',
+  /** The patient's closed visits Home tells them about (ours). */
+  visitsClosed: '/visit/closed/list/',
+  /** The patient confirms the answer that ends the visit (ours). */
+  questionConfirmKnockout: '/visit/questions/confirm-knockout/',
+  /** After a knock-out answer: a provider reads the answers as given (ours). */
+  visitRequestReview: '/visit/request-review/',
+  /** "Tell me when my state opens" (ours). */
+  visitWaitlist: '/visit/waitlist/',
   staffVisits: '/staff/visits/',
   staffVisit: '/staff/visits/detail/',
   staffApprove: '/staff/visits/approve/',

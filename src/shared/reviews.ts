@@ -28,6 +28,8 @@ export const ReviewQueueItemSchema = z.object({
   state: z.string(),
   category: ProgramCategorySchema,
   submitted_at: z.string(),
+  /** The patient asked for this review after a knock-out answer: no payment is held. */
+  review_requested: z.boolean(),
   risk_flags: z.number().int(),
   treatment: z.string(),
 });
@@ -53,6 +55,8 @@ export const ChartSchema = z.object({
   preferences: VisitPreferencesSchema,
   /** Whether the patient uploaded a photo ID for this visit. */
   photo_uploaded: z.boolean(),
+  /** The patient asked for this review after a knock-out answer: no payment is held. */
+  review_requested: z.boolean(),
   /**
    * The photo's opaque id for `/uploads/:id`, only while the visit waits for review (decision 005);
    * null once it is decided, or when there is no photo.

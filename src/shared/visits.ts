@@ -324,6 +324,15 @@ export type PatientItem = z.infer<typeof PatientItemSchema>;
 
 export const ProgressSchema = z.object({ index: z.number().int(), total: z.number().int() });
 
+/** An answer that would end the visit, awaiting the patient's confirmation. */
+export const KnockoutSchema = z.object({
+  linkId: z.string(),
+  question: z.string(),
+  answer: z.string(),
+  reason: z.string(),
+});
+export type Knockout = z.infer<typeof KnockoutSchema>;
+
 /** Where the patient is in the questionnaire after a call. */
 export const QuestionStateSchema = z.object({
   item: PatientItemSchema.nullable(),
@@ -333,6 +342,11 @@ export const QuestionStateSchema = z.object({
   done: z.boolean(),
   /** Set when an answer ends the visit: the reason, in words for the patient. */
   disqualified: z.string().nullable(),
+  /**
+   * Set when an answer given would end the visit but the patient has not confirmed it yet: the
+   * question, the answer in their words, and the reason. The visit stays open until they do.
+   */
+  knockout: KnockoutSchema.nullable(),
   destination: z.string(),
 });
 export type QuestionState = z.infer<typeof QuestionStateSchema>;
@@ -345,6 +359,40 @@ export const QuestionsSchema = z.object({
   current: z.string().nullable(),
   progress: ProgressSchema,
 });
+
+// --- Closed visits: why, and what the patient can do instead (issue 13) ----------------------------
+
+/**
+ * How a visit that cannot go on stands: `ineligible` (state or age), `not-a-fit` (a knock-out
+ * answer the patient confirmed), `review-requested` (they asked a provider to read their answers).
+ */
+export const closedVisitKinds = ['ineligible', 'not-a-fit', 'review-requested'] as const;
+export type ClosedVisitKind = (typeof closedVisitKinds)[number];
+
+export const ClosedVisitSchema = z.object({
+  visit_id: z.number().int(),
+  category: ProgramCategorySchema,
+  kind: z.enum(closedVisitKinds),
+  /** The stored reason, in words for the patient. */
+  reason: z.string(),
+  closed_at: z.string(),
+  /** The state the patient gave, and its name. */
+  state: z.string().nullable(),
+  state_name: z.string().nullable(),
+  /** Ineligible for the state, and the state still not covered: the waitlist is offered. */
+  state_closed: z.boolean(),
+  /** Ineligible for the state, which has been covered since: the patient may start again. */
+  state_open: z.boolean(),
+  /** On the waitlist for the state (and not told yet). */
+  waitlisted: z.boolean(),
+  /** Not a fit, and no provider asked yet: "Ask a provider to review" is offered. */
+  review_available: z.boolean(),
+  /** A supplement that may help instead, by slug. */
+  supplement_slug: z.string().nullable(),
+});
+export type ClosedVisit = z.infer<typeof ClosedVisitSchema>;
+
+export const WaitlistResultSchema = z.object({ state: z.string(), state_name: z.string() });
 
 // --- Treatment preferences, photo ID, consent ----------------------------------------------------
 
@@ -550,6 +598,41 @@ export const visitsApi = {
     errors: ['NOT_FOUND', 'VISIT_CLOSED'],
   }),
 
+  /** A closed visit: why it closed, and the alternative (supplement, waitlist, a provider's review). */
+  closedVisit: endpoint({
+    path: apiPaths.visitClosed,
+    access: 'customer',
+    body: VisitRequestSchema,
+    response: ClosedVisitSchema,
+    errors: ['NOT_FOUND', 'VISIT_STEP'],
+  }),
+  /** The closed visits Home tells the patient about: the latest of each program, if it closed. */
+  closedVisits: endpoint({
+    path: apiPaths.visitsClosed,
+    access: 'customer',
+    body: z.strictObject({}).optional(),
+    response: z.array(ClosedVisitSchema),
+    errors: [],
+  }),
+  /** "Tell me when {State} opens": the visit's state, for the session's patient, once. */
+  joinWaitlist: endpoint({
+    path: apiPaths.visitWaitlist,
+    access: 'customer',
+    body: VisitRequestSchema,
+    response: WaitlistResultSchema,
+    message: 'We’ll e-mail you when online visits open in your state.',
+    errors: ['NOT_FOUND', 'VISIT_STEP'],
+  }),
+  /** After a confirmed knock-out: the answers as given go to a provider; nothing is charged. */
+  requestReview: endpoint({
+    path: apiPaths.visitRequestReview,
+    access: 'customer',
+    body: VisitRequestSchema,
+    response: DestinationSchema,
+    message: 'Your answers were sent to a provider.',
+    errors: ['NOT_FOUND', 'VISIT_STEP', 'STATE_NOT_COVERED'],
+  }),
+
   questions: endpoint({
     path: apiPaths.questionsGet,
     access: 'customer',
@@ -563,6 +646,12 @@ export const visitsApi = {
   v2SubmitQuestion: endpoint({ path: apiPaths.v2QuestionSubmit, ...saveQuestion }),
   v2NextQuestion: endpoint({ path: apiPaths.v2QuestionNext, ...nextQuestion }),
   v2PreviousQuestion: endpoint({ path: apiPaths.v2QuestionPrevious, ...previousQuestion }),
+  /** "Yes, that's right": the answer that ends the visit stands, and the visit closes. */
+  confirmKnockout: endpoint({
+    path: apiPaths.questionConfirmKnockout,
+    ...nextQuestion,
+    body: VisitRequestSchema,
+  }),
 
   drug: endpoint({ path: apiPaths.productDrug, body: DrugPreferenceSchema, ...preference }),
   dosage: endpoint({ path: apiPaths.productDosage, body: DosagePreferenceSchema, ...preference }),

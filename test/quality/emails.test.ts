@@ -543,6 +543,46 @@ describe(`every e-mail the product sends (${testDialect})`, () => {
     check('Subscription paused', await received(email, paused), card);
   });
 
+  it('State opened links to Home, names no program, and is sent once', async () => {
+    // Washington loses its only provider for a moment: it is offered, but nobody can see patients.
+    const c = await insertCustomer(t.app);
+    await t.app.db
+      .updateTable('staff_users')
+      .set({ licensed_states: 'CA,FL,NY,OR,TX' })
+      .where('email', '=', provider.email)
+      .execute();
+    try {
+      const started = await post(
+        t.app,
+        '/lapi/leads/startprogram',
+        { leads_id: c.leadsId, new_category: 'ed' },
+        c.cookie,
+      );
+      const visitId = started.json<{ data: { visit_id: number } }>().data.visit_id;
+      const outcome = await post(
+        t.app,
+        '/lapi/visit/eligibility/',
+        { visit_id: visitId, state: 'WA', dob: '04/12/1985' },
+        c.cookie,
+      );
+      expect(outcome.json()).toMatchObject({ data: { eligible: false } });
+      const join = await post(t.app, '/lapi/visit/waitlist/', { visit_id: visitId }, c.cookie);
+      expect(join.statusCode, join.body).toBe(200);
+    } finally {
+      await t.app.db
+        .updateTable('staff_users')
+        .set({ licensed_states: provider.licensedStates.join(',') })
+        .where('email', '=', provider.email)
+        .execute();
+    }
+    // Covered again: the waitlist job tells the patient, once, however often it runs.
+    await t.app.ctx.jobs.drain('state-waitlist');
+    await t.app.ctx.jobs.drain('state-waitlist');
+    const mail = await received(c.email, 'Online visits are now open in Washington');
+    check('State opened', mail, { link: /^\/dashboard$/, secrets: secretsOf(c) });
+    expect(mail.text).toContain('Washington');
+  });
+
   it('Staff new-device link carries its one-time link', async () => {
     // Last: it pauses the operations account's log-ins from new devices.
     for (let i = 0; i < 6; i++)

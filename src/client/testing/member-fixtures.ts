@@ -1,5 +1,6 @@
 import type { AccountData, Basics, PatientData } from '#shared/accounts.ts';
 import type { Order } from '#shared/orders.ts';
+import type { ClosedVisit } from '#shared/visits.ts';
 import { ok, type Reply } from './render-app.tsx';
 
 /** A logged-in customer as the account calls describe her, for component tests. */
@@ -98,7 +99,12 @@ export function buildAccountData(overrides: Partial<AccountData> = {}): AccountD
 
 /** The answers every member page needs: the session, the basics and the patient data. */
 export function memberApi(
-  options: { basics?: Basics; patientData?: PatientData; accountData?: AccountData } = {},
+  options: {
+    basics?: Basics;
+    patientData?: PatientData;
+    accountData?: AccountData;
+    closedVisits?: ClosedVisit[];
+  } = {},
 ): Record<string, Reply> {
   return {
     '/account/verifyauthentication/': ok({ authenticated: true, user: sessionUser }),
@@ -107,5 +113,27 @@ export function memberApi(
       body: { status: 'SUCCESS', message: options.patientData ?? buildPatientData() },
     },
     '/account/data/': ok(options.accountData ?? buildAccountData()),
+    // Home tells the patient about visits that closed as dead ends.
+    '/visit/closed/list/': ok(options.closedVisits ?? []),
+  };
+}
+
+/** A visit closed as a dead end, as `/visit/closed/` answers: ineligible in Alabama by default. */
+export function buildClosedVisit(overrides: Partial<ClosedVisit> = {}): ClosedVisit {
+  return {
+    visit_id: 42,
+    category: 'hair',
+    kind: 'ineligible',
+    reason:
+      "We're not yet able to offer online visits to people living in Alabama. Our providers must be licensed where you live, and we're working to reach more states.",
+    closed_at: '2026-05-01T12:00:00.000Z',
+    state: 'AL',
+    state_name: 'Alabama',
+    state_closed: true,
+    state_open: false,
+    waitlisted: false,
+    review_available: false,
+    supplement_slug: 'biotin-gummies',
+    ...overrides,
   };
 }

@@ -301,8 +301,19 @@ export interface VisitsTable {
   order_id: number | null;
   submitted_at: string | null;
   photo_upload_id: number | null;
+  /** Set when the patient, closed out by a knock-out answer, asked a provider to review it. */
+  review_requested_at: string | null;
   created_at: string;
   updated_at: string;
+}
+
+/** A patient waiting for online visits to open in their state; told once (`notified_at`). */
+export interface StateWaitlistTable {
+  id: Generated<number>;
+  customer_id: number;
+  state: string;
+  created_at: string;
+  notified_at: string | null;
 }
 
 export interface VisitAnswersTable {
@@ -493,4 +504,5 @@ export interface Database {
   login_unlocks: LoginUnlocksTable;
   email_change_undos: EmailChangeUndosTable;
   checkout_progress: CheckoutProgressTable;
+  state_waitlist: StateWaitlistTable;
 }

@@ -25,6 +25,7 @@ function buildChart(overrides: Partial<Chart> = {}): Chart {
       sleep: null,
     },
     photo_uploaded: true,
+    review_requested: false,
     photo_upload_key: 'kY3v9Qx0Lm2Zp8Rt4Wb6Nc',
     order: { order_number: 'PW-100200', total_cents: 9000, payment_status: 'authorized' },
     ...overrides,

@@ -339,6 +339,7 @@ describe('the staff session', () => {
             submitted_at: '2026-05-04T16:20:00.000Z',
             risk_flags: 1,
             treatment: 'Sildenafil 50mg',
+            review_requested: false,
           },
         ],
       }),

@@ -1,3 +1,4 @@
+import { useQuery } from '@tanstack/react-query';
 import type { BodyOf } from '#shared/contract.ts';
 import type { AnswerValue } from '#shared/questionnaires/format.ts';
 import { visitsApi, type ProgramCategory } from '#shared/visits.ts';
@@ -106,4 +107,51 @@ export function giveConsent(visitId: number) {
 
 export function visitCheckout(body: BodyOf<typeof visitsApi.checkout>) {
   return call(visitsApi.checkout, { body });
+}
+
+/** Both under `all`: acting on a closed visit refreshes its page and Home. */
+export const closedVisitKeys = {
+  all: ['visit', 'closed'] as const,
+  one: (visitId: number) => ['visit', 'closed', visitId] as const,
+  list: ['visit', 'closed', 'list'] as const,
+};
+
+/** A closed visit: why it closed, and what the patient can do instead. */
+export function useClosedVisit(visitId: number) {
+  return useQuery({
+    queryKey: closedVisitKeys.one(visitId),
+    queryFn: ({ signal }) => call(visitsApi.closedVisit, { body: { visit_id: visitId }, signal }),
+  });
+}
+
+/** The patient's closed visits, for Home. */
+export function useClosedVisits() {
+  return useQuery({
+    queryKey: closedVisitKeys.list,
+    queryFn: ({ signal }) => call(visitsApi.closedVisits, { body: {}, signal }),
+  });
+}
+
+/** "Yes, that's right": the answer that ends the visit stands. */
+export function confirmKnockout(visitId: number) {
+  return call(visitsApi.confirmKnockout, {
+    body: { visit_id: visitId },
+    fallbackMessage: messages.submitQuestionFailed,
+  });
+}
+
+/** "Tell me when {State} opens". */
+export function joinWaitlist(visitId: number) {
+  return call(visitsApi.joinWaitlist, {
+    body: { visit_id: visitId },
+    fallbackMessage: 'We could not add you to the list. Please try again.',
+  });
+}
+
+/** "Ask a provider to review": the answers as given go to a provider; nothing is charged. */
+export function requestReview(visitId: number) {
+  return call(visitsApi.requestReview, {
+    body: { visit_id: visitId },
+    fallbackMessage: 'We could not send your answers to a provider. Please try again.',
+  });
 }

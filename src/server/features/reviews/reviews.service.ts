@@ -96,6 +96,7 @@ export async function providerQueue(ctx: AppContext, staff: StaffSession) {
       state: row.state,
       category: row.category,
       submitted_at: row.submittedAt,
+      review_requested: row.reviewRequested,
       risk_flags: questionnaire ? riskFlags(questionnaire, answers).length : 0,
       treatment: treatment.drug
         ? [treatment.drug, treatment.dosage].filter(Boolean).join(', ')
@@ -145,6 +146,7 @@ export async function chart(ctx: AppContext, staff: StaffSession, visitId: numbe
     risk_flags: riskFlags(questionnaire, answers),
     preferences: toPreferences(JSON.parse(base.preferences) as Record<string, unknown>),
     photo_uploaded: base.photo_upload_id !== null,
+    review_requested: base.review_requested_at !== null,
     photo_upload_key:
       base.photo_upload_id !== null && base.status === 'PENDING_REVIEW'
         ? await publicIdOf(ctx, base.photo_upload_id)
@@ -181,6 +183,11 @@ export async function approveVisit(
   const current = await chart(ctx, staff, visitId);
   if (current.status !== 'PENDING_REVIEW')
     throw new AppError('VISIT_DECIDED', 'This visit has already been decided.');
+  if (current.review_requested)
+    throw new AppError(
+      'NO_AUTHORIZATION',
+      'The patient asked for this review after a knock-out answer, so nothing is held on their card and it cannot be approved here. Write to them in Messages, or decline it with a reason they will read.',
+    );
   const today = calendarDay(ctx);
   const validity =
     prescription.valid_until <= today
@@ -478,7 +485,8 @@ async function sendDeclined(
   const lines = [
     `Hello ${user.first_name},`,
     'Your provider has reviewed your online visit and decided that this treatment is not the right fit for you right now. For your privacy we do not include their reason here: sign in to read it in Messages, where you can reply with any questions.',
-    'The hold on your card has been released: you have not been charged.',
+    // A review the patient asked for after a knock-out answer held nothing on their card.
+    ...(orderNumber ? ['The hold on your card has been released: you have not been charged.'] : []),
   ];
   await queueEmail(tx, {
     to: user.email,

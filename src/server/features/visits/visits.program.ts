@@ -4,6 +4,7 @@
 import type { AppContext } from '#server/context.ts';
 import type { ActiveSession } from '#server/features/auth/auth.service.ts';
 import { AppError, notFound } from '#server/lib/errors.ts';
+import { dobProblem, usDateFromIso } from '#shared/dates.ts';
 import { messages } from '#shared/wording.ts';
 import { latestQuestionnaire } from '#shared/questionnaires/registry.ts';
 import { programs, type PendingOrder, type ProgramCategory } from '#shared/visits.ts';
@@ -51,6 +52,31 @@ export async function requireCovered(ctx: AppContext, state: string): Promise<vo
   );
 }
 
+/** Whether the state and date of birth a visit was closed for would pass eligibility today. */
+export function eligibleNow(visit: q.VisitRow, covered: string[], now: Date): boolean {
+  if (!visit.state || !covered.includes(visit.state) || !visit.dob) return false;
+  return dobProblem(usDateFromIso(visit.dob), now) === null;
+}
+
+/**
+ * The screen a visit that cannot go on keeps showing, or null when the program may start afresh:
+ * an ineligible visit until its state is covered (and the age fits) — answering a different state
+ * or age is not a way round it; a not-a-fit visit, one a provider is reviewing at the patient's
+ * request, and one a provider declined after that review, for good (a new attempt goes through
+ * the provider, not a fresh questionnaire).
+ */
+export function closedScreen(
+  visit: q.VisitRow,
+  covered: string[],
+  now: Date,
+): 'ineligible' | 'not-a-fit' | null {
+  if (visit.status === 'INELIGIBLE') return eligibleNow(visit, covered, now) ? null : 'ineligible';
+  if (visit.status === 'DISQUALIFIED') return 'not-a-fit';
+  if (visit.reviewRequestedAt && (visit.status === 'PENDING_REVIEW' || visit.status === 'DECLINED'))
+    return 'not-a-fit';
+  return null;
+}
+
 export function destinationOf(visit: q.VisitRow): string {
   return paths.visitScreen(visit.category, visit.step);
 }
@@ -64,6 +90,15 @@ export async function startProgram(
   session: ActiveSession,
   category: ProgramCategory,
 ): Promise<{ visit: q.VisitRow; destination: string }> {
+  // A closed dead end is not started over silently: opening the program shows why it closed.
+  const latest = (await q.selectLatestVisitsOf(ctx.db, session.customerId)).find(
+    (v) => v.category === category,
+  );
+  if (latest && latest.status !== 'IN_PROGRESS') {
+    const covered = await statesAllowed(ctx);
+    const screen = closedScreen(latest, covered, ctx.clock.now());
+    if (screen) return { visit: latest, destination: paths.visitScreen(category, screen) };
+  }
   const questionnaire = latestQuestionnaire(category);
   await q.insertVisit(ctx.db, {
     customerId: session.customerId,

@@ -16,6 +16,7 @@ export interface VisitRow {
   state: string | null;
   dob: string | null;
   closedReason: string | null;
+  reviewRequestedAt: string | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -32,6 +33,7 @@ const columns = [
   'state',
   'dob',
   'closed_reason',
+  'review_requested_at',
   'created_at',
   'updated_at',
 ] as const;
@@ -48,6 +50,7 @@ function toVisit(r: {
   state: string | null;
   dob: string | null;
   closed_reason: string | null;
+  review_requested_at: string | null;
   created_at: string;
   updated_at: string;
 }): VisitRow {
@@ -63,6 +66,7 @@ function toVisit(r: {
     state: r.state,
     dob: r.dob,
     closedReason: r.closed_reason,
+    reviewRequestedAt: r.review_requested_at,
     createdAt: r.created_at,
     updatedAt: r.updated_at,
   };
@@ -97,6 +101,46 @@ export async function selectOpenVisitsOf(db: Db, customerId: number): Promise<Vi
     .orderBy('created_at')
     .execute();
   return rows.map(toVisit);
+}
+
+/** The patient's newest visit for each program they started, newest first. */
+export async function selectLatestVisitsOf(db: Db, customerId: number): Promise<VisitRow[]> {
+  const rows = await db
+    .selectFrom('visits')
+    .select(columns)
+    .where('customer_id', '=', customerId)
+    .orderBy('id', 'desc')
+    .execute();
+  const latest = new Map<string, VisitRow>();
+  for (const row of rows) if (!latest.has(row.category)) latest.set(row.category, toVisit(row));
+  return [...latest.values()];
+}
+
+/**
+ * A visit closed by a confirmed knock-out answer goes to a provider as answered: under review,
+ * marked as the patient's request, nothing held on the card. Once; false if it is not (or no
+ * longer) such a visit.
+ */
+export async function markReviewRequested(
+  db: Db,
+  visitId: number,
+  providerId: number | null,
+  now: string,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('visits')
+    .set({
+      status: 'PENDING_REVIEW',
+      provider_id: providerId,
+      submitted_at: now,
+      review_requested_at: now,
+      updated_at: now,
+    })
+    .where('id', '=', visitId)
+    .where('status', '=', 'DISQUALIFIED')
+    .where('review_requested_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
 }
 
 /** Opens a visit unless one is already in progress for this program (the partial unique index decides). */
@@ -289,6 +333,8 @@ export interface QueueRow {
   lastName: string;
   submittedAt: string;
   customerId: number;
+  /** The patient asked for this review after a knock-out answer (no payment is held). */
+  reviewRequested: boolean;
 }
 
 /** Visits waiting for review in these states, oldest first. */
@@ -306,6 +352,7 @@ export async function selectReviewQueue(db: Db, states: string[]): Promise<Queue
       'c.first_name',
       'c.last_name',
       'c.id as customer_id',
+      'v.review_requested_at',
     ])
     .where('v.status', '=', 'PENDING_REVIEW')
     .where('v.state', 'in', states)
@@ -321,6 +368,7 @@ export async function selectReviewQueue(db: Db, states: string[]): Promise<Queue
     lastName: r.last_name,
     submittedAt: r.submitted_at ?? '',
     customerId: r.customer_id,
+    reviewRequested: r.review_requested_at !== null,
   }));
 }
 
@@ -339,6 +387,7 @@ export async function selectChartBase(db: Db, visitId: number) {
       'v.preferences',
       'v.photo_upload_id',
       'v.order_id',
+      'v.review_requested_at',
       'v.customer_id',
       'c.first_name',
       'c.last_name',

@@ -5,7 +5,6 @@ import type { ActiveSession } from '#server/features/auth/auth.service.ts';
 import { AppError } from '#server/lib/errors.ts';
 import {
   answerProblem,
-  disqualification,
   effectiveAnswers,
   firstDisqualification,
   firstUnanswered,
@@ -21,7 +20,7 @@ import type {
   QuestionnaireItem,
 } from '#shared/questionnaires/format.ts';
 import { questionnaireVersion } from '#shared/questionnaires/registry.ts';
-import type { PatientItem, QuestionState } from '#shared/visits.ts';
+import type { Knockout, PatientItem, QuestionState } from '#shared/visits.ts';
 import { paths } from '#shared/paths.ts';
 import { ownVisit, requireOpen } from './visits.program.ts';
 import * as q from './visits.queries.ts';
@@ -65,20 +64,60 @@ function requireQuestionsStep(visit: q.VisitRow): void {
     throw new AppError('VISIT_STEP', 'Please confirm where you live and your date of birth first.');
 }
 
+/** An answer in the patient's words: the option's display, 'Yes' / 'No', the number and unit. */
+function answerWords(item: QuestionnaireItem, value: AnswerValue): string {
+  if (typeof value === 'boolean') return value ? 'Yes' : 'No';
+  if (Array.isArray(value))
+    return value
+      .map((code) => item.options?.find((o) => o.code === code)?.display ?? code)
+      .join('; ');
+  if (typeof value === 'string' && item.options)
+    return item.options.find((o) => o.code === value)?.display ?? value;
+  return `${value}${item.unit ? ` ${item.unit}` : ''}`;
+}
+
+/**
+ * The answer given that would end the visit, not confirmed yet: the first one in the questionnaire
+ * (a mis-tap is not final; only "Yes, that's right" closes the visit), with the item it answers.
+ */
+function pendingKnockout(
+  questionnaire: Questionnaire,
+  answers: Answers,
+): { item: QuestionnaireItem; knockout: Knockout } | null {
+  const found = firstDisqualification(questionnaire, answers);
+  if (!found) return null;
+  const effective = effectiveAnswers(questionnaire, answers);
+  const item = visibleItems(questionnaire, effective).find((i) => i.linkId === found.linkId);
+  const value = effective[found.linkId];
+  if (!item || value === undefined) return null;
+  return {
+    item,
+    knockout: {
+      linkId: item.linkId,
+      question: item.text,
+      answer: answerWords(item, value),
+      reason: found.reason,
+    },
+  };
+}
+
 function state(
   visit: q.VisitRow,
   questionnaire: Questionnaire,
   answers: Answers,
   item: QuestionnaireItem | null,
   disqualified: string | null = null,
+  knockout: Knockout | null = null,
 ): QuestionState {
-  const done = !disqualified && firstUnanswered(questionnaire, answers) === null && item === null;
+  const done =
+    !disqualified && !knockout && firstUnanswered(questionnaire, answers) === null && item === null;
   return {
     item: item ? patientItem(item) : null,
     answer: item ? (effectiveAnswers(questionnaire, answers)[item.linkId] ?? null) : null,
     progress: progress(questionnaire, answers, item?.linkId ?? null),
     done,
     disqualified,
+    knockout,
     destination: disqualified
       ? paths.visitScreen(visit.category, 'not-a-fit')
       : done
@@ -118,6 +157,15 @@ export async function nextQuestion(
   requireQuestionsStep(visit);
   const questionnaire = questionnaireOf(visit);
   const answers = await q.selectAnswers(ctx.db, visit.id);
+  // An answer that would end the visit waits for the patient to change or confirm it.
+  const pending = pendingKnockout(questionnaire, answers);
+  if (pending) {
+    await q.updateVisit(ctx.db, visit.id, {
+      currentLinkId: pending.item.linkId,
+      now: ctx.clock.now().toISOString(),
+    });
+    return state(visit, questionnaire, answers, pending.item, null, pending.knockout);
+  }
   let item: QuestionnaireItem | null;
   if (linkId) item = nextItem(questionnaire, answers, linkId);
   else if (visit.currentLinkId)
@@ -153,8 +201,9 @@ export async function previousQuestion(
 }
 
 /**
- * Saves one answer as it is given. A disqualifying answer closes the visit with its reason; the
- * last answer moves the visit on to treatment preferences. Answers the next question.
+ * Saves one answer as it is given. An answer that would end the visit is kept, and the patient is
+ * asked to change or confirm it (`confirmKnockout` closes the visit); the last answer moves the
+ * visit on to treatment preferences. Answers the next question.
  */
 export async function saveAnswer(
   ctx: AppContext,
@@ -178,16 +227,14 @@ export async function saveAnswer(
   const now = ctx.clock.now().toISOString();
   await q.upsertAnswer(ctx.db, visit.id, linkId, value, now);
   const updated = { ...answers, [linkId]: value };
-  const reason =
-    disqualification(item, value) ?? firstDisqualification(questionnaire, updated)?.reason ?? null;
-  if (reason) {
+  const pending = pendingKnockout(questionnaire, updated);
+  if (pending) {
     await q.updateVisit(ctx.db, visit.id, {
-      status: 'DISQUALIFIED',
-      closedReason: reason,
-      currentLinkId: linkId,
+      currentLinkId: pending.item.linkId,
+      step: 'questions',
       now,
     });
-    return state(visit, questionnaire, updated, null, reason);
+    return state(visit, questionnaire, updated, pending.item, null, pending.knockout);
   }
   const next = nextItem(questionnaire, updated, linkId);
   const complete = firstUnanswered(questionnaire, updated) === null;
@@ -203,4 +250,28 @@ export async function saveAnswer(
     updated,
     target,
   );
+}
+
+/**
+ * "Yes, that's right": the answer that ends the visit stands. The visit closes with the reason the
+ * patient was shown; with no such answer left (changed in another tab), the questions go on.
+ */
+export async function confirmKnockout(
+  ctx: AppContext,
+  session: ActiveSession,
+  visitId: number,
+): Promise<QuestionState> {
+  const visit = await ownVisit(ctx, session, visitId);
+  requireQuestionsStep(visit);
+  const questionnaire = questionnaireOf(visit);
+  const answers = await q.selectAnswers(ctx.db, visit.id);
+  const pending = pendingKnockout(questionnaire, answers);
+  if (!pending) return nextQuestion(ctx, session, visitId);
+  await q.updateVisit(ctx.db, visit.id, {
+    status: 'DISQUALIFIED',
+    closedReason: pending.knockout.reason,
+    currentLinkId: pending.item.linkId,
+    now: ctx.clock.now().toISOString(),
+  });
+  return state(visit, questionnaire, answers, null, pending.knockout.reason);
 }

@@ -9,11 +9,13 @@ import { viewPhotoId } from './visits.photo-id.ts';
 import { attachPhotoId, giveConsent, savePreference } from './visits.preferences.ts';
 import { pendingOrders, startProgram, statesAllowed } from './visits.program.ts';
 import {
+  confirmKnockout,
   getQuestions,
   nextQuestion,
   previousQuestion,
   saveAnswer,
 } from './visits.questionnaire.ts';
+import { closedVisit, closedVisits, joinWaitlist, requestReview } from './visits.closed.ts';
 import { checkoutSummary, submitVisit } from './visits.submission.ts';
 
 const tag = 'visits';
@@ -55,6 +57,37 @@ export const visitsRoutes =
       { tag, summary: 'Check where the patient lives and their age' },
       async ({ session, body }) =>
         checkEligibility(ctx, session, body.visit_id, body.state, body.dob),
+    );
+
+    route(
+      app,
+      visitsApi.closedVisit,
+      { tag, summary: 'A closed visit: why it closed, and what the patient can do instead' },
+      async ({ session, body }) => closedVisit(ctx, session, body.visit_id),
+    );
+    route(
+      app,
+      visitsApi.closedVisits,
+      { tag, summary: 'The closed visits Home tells the patient about' },
+      async ({ session }) => closedVisits(ctx, session),
+    );
+    route(
+      app,
+      visitsApi.joinWaitlist,
+      { tag, summary: 'E-mail the patient when online visits open in their state' },
+      async ({ session, body }) => joinWaitlist(ctx, session, body.visit_id),
+    );
+    route(
+      app,
+      visitsApi.requestReview,
+      { tag, summary: 'Send a visit closed by a knock-out answer to a provider, as answered' },
+      async ({ session, body }) => requestReview(ctx, session, body.visit_id),
+    );
+    route(
+      app,
+      visitsApi.confirmKnockout,
+      { tag, summary: 'Confirm the answer that ends the visit; the visit closes' },
+      async ({ session, body }) => confirmKnockout(ctx, session, body.visit_id),
     );
 
     route(

@@ -226,7 +226,7 @@ describe(`online visits (${testDialect})`, () => {
     expect(pending.json<{ data: PendingOrder[] }>().data[0]?.step).toBe('preferences');
   });
 
-  it('a disqualifying answer ends the visit with its reason', async () => {
+  it('a disqualifying answer, once the patient confirms it, ends the visit with its reason', async () => {
     const questionnaire = latestQuestionnaire('ed');
     const item = questionnaire.items.find(
       (i) => !i.enableWhen && (i.disqualifyWhen || i.options?.some((o) => o.disqualify)),
@@ -246,7 +246,18 @@ describe(`online visits (${testDialect})`, () => {
       { visit_id, linkId: item.linkId, value },
       c.cookie,
     );
-    const state = response.json<{ data: QuestionState }>().data;
+    // A mis-tap is not final: the answer waits for the patient to change or confirm it.
+    expect(response.json<{ data: QuestionState }>().data).toMatchObject({
+      disqualified: null,
+      knockout: { linkId: item.linkId, reason: disqualification(item, value) },
+    });
+    const confirmed = await post(
+      t.app,
+      '/lapi/visit/questions/confirm-knockout/',
+      { visit_id },
+      c.cookie,
+    );
+    const state = confirmed.json<{ data: QuestionState }>().data;
     expect(state.disqualified).toBe(disqualification(item, value));
     expect(state.destination).toBe('/visit/ed/not-a-fit');
     const pending = await post(

@@ -4,6 +4,9 @@ import { formatCents } from '#shared/money.ts';
 import type { Order } from '#shared/orders.ts';
 import { buttonClass, textLinkClass } from '#client/components/ui/button.ts';
 import { paths } from '#shared/paths.ts';
+import { ClosedVisitNotice } from '#client/features/visits/components/closed-visit.tsx';
+import { useClosedVisits } from '#client/features/visits/visits.api.ts';
+import type { ClosedVisit } from '#shared/visits.ts';
 import { isLiveMemberLink } from '../account-nav.ts';
 import { AccountHeader, useMemberData } from '../components/account-layout.tsx';
 import { mediumDate, OrderStatusBadge } from '../components/order-status.tsx';
@@ -73,6 +76,27 @@ function NeedsAttention({ flags }: { flags: Flag[] }) {
           ))}
         </ul>
       )}
+    </section>
+  );
+}
+
+/**
+ * Online visits that closed as dead ends (ineligible, not a fit, or sent to a provider at the
+ * patient's request): said briefly, with why and what to do instead — never "finish".
+ */
+function ClosedVisits({ visits }: { visits: ClosedVisit[] }) {
+  return (
+    <section aria-labelledby="closed-visits-title" className={cardClass}>
+      <h2 id="closed-visits-title" className="text-xl text-ink">
+        Your online visits
+      </h2>
+      <ul className="mt-4 space-y-3">
+        {visits.map((visit) => (
+          <li key={visit.visit_id}>
+            <ClosedVisitNotice visit={visit} />
+          </li>
+        ))}
+      </ul>
     </section>
   );
 }
@@ -211,6 +235,8 @@ function inTreatment(order: Order): boolean {
  */
 export function DashboardPage() {
   const { basics, patientData } = useMemberData();
+  // Secondary news: shown once it is here; Home never waits for it.
+  const closed = useClosedVisits();
   const recent = Object.values(patientData.lander.order_history)
     .sort((a, b) => b.order_date.localeCompare(a.order_date))
     .slice(0, RECENT_ORDERS);
@@ -228,6 +254,7 @@ export function DashboardPage() {
       <div className="space-y-6">
         <NeedsAttention flags={basics.flags} />
         {treatment.length > 0 ? <YourTreatment orders={treatment} /> : null}
+        {closed.data && closed.data.length > 0 ? <ClosedVisits visits={closed.data} /> : null}
         <RecentOrders orders={recent} />
       </div>
     </>

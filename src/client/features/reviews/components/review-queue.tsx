@@ -42,6 +42,15 @@ export function ReviewQueue({ name }: { name: string }) {
   );
 }
 
+/** The patient asked for this review after a knock-out answer (no payment is held). */
+export function ReviewRequestBadge() {
+  return (
+    <span className="mt-1.5 inline-flex rounded-full bg-warning-soft px-2.5 py-0.5 text-xs font-semibold text-ink">
+      Patient asked for a review after a knock-out answer
+    </span>
+  );
+}
+
 /** Cards on phones and a table on wider screens; a note when nothing is waiting. */
 function QueueList({ visits }: { visits: ReviewQueueItem[] }) {
   return visits.length === 0 ? (
@@ -68,6 +77,7 @@ function QueueList({ visits }: { visits: ReviewQueueItem[] }) {
               <span className="mt-1 block text-sm text-ink-soft">
                 {categoryLabel(visit.category)} · {visit.treatment}
               </span>
+              {visit.review_requested ? <ReviewRequestBadge /> : null}
               <span className="mt-1 block text-sm text-muted">
                 {visit.age} · {visit.state} · Submitted{' '}
                 <time dateTime={visit.submitted_at}>{longDateTime(visit.submitted_at)}</time>
@@ -118,6 +128,7 @@ function QueueList({ visits }: { visits: ReviewQueueItem[] }) {
                 <td className="px-4 py-3 text-ink">
                   {categoryLabel(visit.category)}
                   <span className="block text-sm text-muted">{visit.treatment}</span>
+                  {visit.review_requested ? <ReviewRequestBadge /> : null}
                 </td>
                 <td className="px-4 py-3 text-ink">
                   <time dateTime={visit.submitted_at}>{longDateTime(visit.submitted_at)}</time>

@@ -64,19 +64,32 @@ export function VisitDecisionPanel({ chart }: { chart: Chart }) {
       <h2 id="decision-title" className="font-sans text-base font-semibold text-ink">
         Decision
       </h2>
-      <p className="mt-1 text-[0.9375rem] text-ink-soft">
-        The card is charged only if you approve. Declining releases the hold and tells the patient
-        why.
-      </p>
+      {chart.review_requested ? (
+        <p className="mt-1 text-[0.9375rem] text-ink-soft">
+          <strong className="font-semibold text-ink">
+            The patient asked for a review after a knock-out answer.
+          </strong>{' '}
+          Their answers are as they gave them, and nothing is held on their card, so this visit
+          can’t be approved here. Write to them in Messages, or decline it with a reason they’ll
+          read.
+        </p>
+      ) : (
+        <p className="mt-1 text-[0.9375rem] text-ink-soft">
+          The card is charged only if you approve. Declining releases the hold and tells the patient
+          why.
+        </p>
+      )}
       <div className="mt-4 flex flex-col gap-2 sm:flex-row sm:flex-wrap">
-        <button
-          type="button"
-          aria-haspopup="dialog"
-          className={buttonClass('primary')}
-          onClick={() => setChoice('approve')}
-        >
-          Approve
-        </button>
+        {chart.review_requested ? null : (
+          <button
+            type="button"
+            aria-haspopup="dialog"
+            className={buttonClass('primary')}
+            onClick={() => setChoice('approve')}
+          >
+            Approve
+          </button>
+        )}
         <button
           type="button"
           aria-haspopup="dialog"

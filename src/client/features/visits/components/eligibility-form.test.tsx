@@ -213,6 +213,21 @@ describe('the eligibility screen', () => {
         supplement_slug: 'sleep-gummies',
         destination: '/visit/sleep/ineligible',
       }),
+      // The closed screen reads the visit as the server stored it.
+      '/visit/closed/': ok({
+        visit_id: 42,
+        category: 'sleep',
+        kind: 'ineligible',
+        reason,
+        closed_at: '2026-05-01T12:00:00.000Z',
+        state: 'AL',
+        state_name: 'Alabama',
+        state_closed: true,
+        state_open: false,
+        waitlisted: false,
+        review_available: false,
+        supplement_slug: 'sleep-gummies',
+      }),
     });
     renderRoutes(routes, { path: '/visit/sleep/eligibility' });
     await u.selectOptions(stateField(), 'AL');

@@ -1,7 +1,10 @@
 import { Link, useLocation } from 'react-router';
 import { buttonClass } from '#client/components/ui/button.ts';
+import { useAppState } from '#client/lib/app-state.ts';
 import { paths } from '#shared/paths.ts';
+import { ClosedVisitScreen } from '../components/closed-visit.tsx';
 import { useVisitContext, visitCardClass } from '../components/visit-layout.tsx';
+import { WithVisit } from '../components/with-visit.tsx';
 
 function readState(state: unknown): { reason: string | null; supplementSlug: string | null } {
   const value = (state ?? {}) as { reason?: unknown; supplementSlug?: unknown };
@@ -11,8 +14,11 @@ function readState(state: unknown): { reason: string | null; supplementSlug: str
   };
 }
 
-/** /visit/:category/ineligible: the visit cannot go on (state or age), said plainly and kindly. */
-export function IneligiblePage() {
+/**
+ * A visitor's answer from the visit's first screen, before any account: nothing was stored, so
+ * the reason comes with the navigation. Said plainly and kindly, with the supplement.
+ */
+function VisitorIneligible() {
   const { program } = useVisitContext();
   const location = useLocation();
   const { reason, supplementSlug } = readState(location.state);
@@ -41,10 +47,22 @@ export function IneligiblePage() {
         </div>
       ) : null}
       <div className="mt-6">
-        <Link to={paths.dashboard} className={buttonClass('secondary')}>
-          Go to my account
+        <Link to={paths.home} className={buttonClass('secondary')}>
+          Back to the home page
         </Link>
       </div>
     </section>
   );
+}
+
+/**
+ * /visit/:category/ineligible: the visit cannot go on (state or age). A patient's closed visit is
+ * read from the server, as it was stored — with the supplement, and "tell me when my state opens"
+ * where that fits; opening the program again comes back here rather than asking for another state
+ * or age. A visitor (no account yet) sees the answer their check gave.
+ */
+export function IneligiblePage() {
+  const loggedIn = useAppState((state) => state.login.isLoggedIn);
+  if (!loggedIn) return <VisitorIneligible />;
+  return <WithVisit>{(visitId) => <ClosedVisitScreen visitId={visitId} />}</WithVisit>;
 }

@@ -1,12 +1,12 @@
 // @vitest-environment jsdom
-import { cleanup, screen } from '@testing-library/react';
+import { cleanup, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { PatientItem, QuestionState } from '#shared/visits.ts';
 import { messages } from '#shared/wording.ts';
 import { clearToasts } from '#client/components/ui/toast.tsx';
 import { resetAppStateForTests, setOnlineVisitUser } from '#client/lib/app-state.ts';
-import { failure, LocationProbe, renderRoutes, stubApi } from '#client/testing/render-app.tsx';
+import { failure, LocationProbe, ok, renderRoutes, stubApi } from '#client/testing/render-app.tsx';
 import { VisitLayout } from '../components/visit-layout.tsx';
 import { QuestionsPage } from './questions-page.tsx';
 
@@ -47,6 +47,7 @@ function on(item: PatientItem | null, index: number, more: Partial<QuestionState
     progress: { index, total: 2 },
     done: false,
     disqualified: null,
+    knockout: null,
     destination: '/visit/ed/questions',
     ...more,
   };
@@ -147,20 +148,63 @@ describe('the health questions', () => {
     await heading(duration.text);
   });
 
-  it('goes to not-a-fit with the reason when an answer ends the visit', async () => {
+  const knockout = {
+    linkId: 'chest_pain',
+    question: chestPain.text,
+    answer: 'Yes',
+    reason: 'Chest pain during sex needs a doctor’s check in person.',
+  };
+
+  it('asks before an answer ends the visit, and “Change answer” shows the question again', async () => {
     const u = userEvent.setup();
-    stubApi({
-      '/v2/questionnaire/next_question': on(chestPain, 2),
-      '/v2/questionnaire/submit_question': on(null, 2, {
-        disqualified: 'Please see a doctor in person.',
-        destination: '/visit/ed/not-a-fit',
-      }),
+    let saves = 0;
+    const api = stubApi({
+      '/v2/questionnaire/next_question': on(chestPain, 1),
+      '/v2/questionnaire/submit_question': () =>
+        ++saves === 1
+          ? on(chestPain, 1, { answer: true, knockout })
+          : on(null, 2, { done: true, destination: '/visit/ed/preferences' }),
     });
-    const { router } = renderRoutes(routes, { path: '/visit/ed/questions' });
+    renderRoutes(routes, { path: '/visit/ed/questions' });
     await u.click(await screen.findByRole('radio', { name: 'Yes' }));
     await u.click(screen.getByRole('button', { name: 'Next' }));
+    // The confirmation takes the focus, and says which answer and why.
+    const confirmation = await heading('Please check your answer');
+    await waitFor(() => expect(document.activeElement).toBe(confirmation));
+    expect(screen.getByText(knockout.reason)).toBeTruthy();
+    expect(screen.getByText(chestPain.text)).toBeTruthy();
+    expect(screen.getByText('Yes')).toBeTruthy();
+    expect(screen.getByText(/Did you mean to give this answer\?/)).toBeTruthy();
+    await u.click(screen.getByRole('button', { name: 'Change answer' }));
+    const question = await heading(chestPain.text);
+    await waitFor(() => expect(document.activeElement).toBe(question));
+    expect(screen.getByRole<HTMLInputElement>('radio', { name: 'Yes' }).checked).toBe(true);
+    await u.click(screen.getByRole('radio', { name: 'No' }));
+    await u.click(screen.getByRole('button', { name: 'Next' }));
+    expect((await screen.findByTestId('location')).textContent).toBe('/visit/ed/preferences');
+    expect(api.calls.map((call) => call.path)).not.toContain('/visit/questions/confirm-knockout/');
+  });
+
+  it('closes the visit only on “Yes, that’s right”, then goes to not-a-fit', async () => {
+    const u = userEvent.setup();
+    const api = stubApi({
+      '/v2/questionnaire/next_question': on(chestPain, 1, { answer: true, knockout }),
+      '/visit/questions/confirm-knockout/': ok({
+        ...on(null, 1, {
+          disqualified: knockout.reason,
+          destination: '/visit/ed/not-a-fit',
+        }).body.data,
+      }),
+    });
+    renderRoutes(routes, { path: '/visit/ed/questions' });
+    // Coming back to a visit with an unconfirmed knock-out asks again.
+    await heading('Please check your answer');
+    await u.click(screen.getByRole('button', { name: 'Yes, that’s right' }));
     expect((await screen.findByTestId('location')).textContent).toBe('/visit/ed/not-a-fit');
-    expect(router.location().state).toEqual({ reason: 'Please see a doctor in person.' });
+    expect(api.calls.at(-1)).toEqual({
+      path: '/visit/questions/confirm-knockout/',
+      body: { visit_id: 13 },
+    });
   });
 
   it('moves on to the treatment once the last question is answered', async () => {

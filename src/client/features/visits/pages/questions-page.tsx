@@ -1,9 +1,10 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { messages } from '#shared/wording.ts';
 import type { AnswerValue } from '#shared/questionnaires/format.ts';
-import type { QuestionState } from '#shared/visits.ts';
+import type { Knockout, QuestionState } from '#shared/visits.ts';
+import { buttonClass } from '#client/components/ui/button.ts';
 import { QueryView } from '#client/components/ui/query-view.tsx';
 import { Spinner } from '#client/components/ui/spinner.tsx';
 import { showToast } from '#client/components/ui/toast.tsx';
@@ -15,7 +16,79 @@ import { useVisitContext, visitCardClass } from '../components/visit-layout.tsx'
 import { VisitProblem } from '../components/visit-problem.tsx';
 import { WithVisit } from '../components/with-visit.tsx';
 import { visitDestination } from '../visit-state.ts';
-import { nextQuestion, previousQuestion, submitQuestion, visitMovedOn } from '../visits.api.ts';
+import { ClosedReason } from '../components/closed-visit.tsx';
+import {
+  confirmKnockout,
+  nextQuestion,
+  previousQuestion,
+  submitQuestion,
+  visitMovedOn,
+} from '../visits.api.ts';
+
+/**
+ * An answer that would end the visit, before it does: a mis-tap is not final. "Change answer"
+ * shows the question again; only "Yes, that's right" closes the visit.
+ */
+export function KnockoutConfirm({
+  knockout,
+  pending,
+  onChange,
+  onConfirm,
+}: {
+  knockout: Knockout;
+  pending: boolean;
+  onChange: () => void;
+  onConfirm: () => void;
+}) {
+  const heading = useRef<HTMLHeadingElement>(null);
+  // The screen replaces the question: focus goes to what it asks.
+  useEffect(() => heading.current?.focus(), []);
+  return (
+    <div aria-labelledby="knockout-title" role="group">
+      <h2
+        ref={heading}
+        id="knockout-title"
+        tabIndex={-1}
+        className="text-2xl text-ink outline-none"
+      >
+        Please check your answer
+      </h2>
+      <dl className="mt-4 rounded-2xl border border-line bg-surface/60 p-4">
+        <dt className="text-sm text-muted">Question</dt>
+        <dd className="mt-0.5 text-ink">{knockout.question}</dd>
+        <dt className="mt-3 text-sm text-muted">Your answer</dt>
+        <dd className="mt-0.5 font-semibold text-ink">{knockout.answer}</dd>
+      </dl>
+      <p className="mt-4 text-ink-soft">
+        Based on your answer, an online visit isn’t right for you:
+      </p>
+      <ClosedReason reason={knockout.reason} />
+      <p className="mt-3 text-ink-soft">
+        Did you mean to give this answer? If you tapped the wrong one, change it. If it’s right,
+        we’ll close this visit — nothing is charged, and you can still ask a provider to look at
+        your answers.
+      </p>
+      <div className="mt-6 flex flex-col gap-3 sm:flex-row">
+        <button
+          type="button"
+          className={buttonClass('secondary')}
+          disabled={pending}
+          onClick={onChange}
+        >
+          Change answer
+        </button>
+        <button
+          type="button"
+          className={buttonClass('primary')}
+          disabled={pending}
+          onClick={onConfirm}
+        >
+          Yes, that’s right
+        </button>
+      </div>
+    </div>
+  );
+}
 
 export function ProgressBar({ index, total }: { index: number; total: number }) {
   const text = `Question ${index} of ${total}`;
@@ -118,12 +191,15 @@ function Questions({ visitId }: { visitId: number }) {
   const navigate = useNavigate();
   const question = useCurrentQuestion(visitId);
   const [answerError, setAnswerError] = useState<string | null>(null);
+  // On a knock-out answer: "Change answer" shows the question again until a new answer is saved.
+  const [changing, setChanging] = useState(false);
   // After the first question, each new one takes the focus to its heading.
   const [moved, setMoved] = useState(false);
   const outcome = {
     visitId,
     onShown: () => {
       setAnswerError(null);
+      setChanging(false);
       setMoved(true);
     },
     onAnswerRefused: setAnswerError,
@@ -138,6 +214,11 @@ function Questions({ visitId }: { visitId: number }) {
     ...outcome,
     send: (linkId: string) => nextQuestion(visitId, linkId),
     fallback: messages.nextQuestionFailed,
+  });
+  const confirm = useQuestionCall({
+    ...outcome,
+    send: () => confirmKnockout(visitId),
+    fallback: messages.submitQuestionFailed,
   });
   const back = useQuestionCall({
     ...outcome,
@@ -158,13 +239,25 @@ function Questions({ visitId }: { visitId: number }) {
     else void navigate(visitDestination(over.destination, category) ?? paths.visit(category));
   }, [over, category, navigate]);
 
-  const movedOn = [question.error, save.error, skip.error, back.error].find(visitMovedOn);
+  const movedOn = [question.error, save.error, skip.error, back.error, confirm.error].find(
+    visitMovedOn,
+  );
   if (movedOn) return <VisitProblem error={movedOn} category={category} />;
-  const pending = save.isPending || skip.isPending || back.isPending;
+  const pending = save.isPending || skip.isPending || back.isPending || confirm.isPending;
   return (
     <QueryView query={question} loading="Loading your questions…">
-      {({ item, answer, progress }) =>
-        item ? (
+      {({ item, answer, progress, knockout }) =>
+        knockout && !changing ? (
+          <KnockoutConfirm
+            knockout={knockout}
+            pending={pending}
+            onChange={() => {
+              setMoved(true);
+              setChanging(true);
+            }}
+            onConfirm={() => confirm.mutate(undefined)}
+          />
+        ) : item ? (
           <div className="space-y-6">
             <ProgressBar index={progress.index} total={progress.total} />
             <QuestionField
