@@ -16,6 +16,7 @@ import * as m0014 from './0014-outbox.ts';
 import * as m0015 from './0015-account-protection.ts';
 import * as m0016 from './0016-payment-ledger.ts';
 import * as m0017 from './0017-upload-keys.ts';
+import * as m0020 from './0020-message-topics.ts';
 
 /**
  * Every migration, in order. Listed in code (not read from a folder) so the bundled server carries
@@ -39,4 +40,5 @@ export const migrations: Record<string, Migration> = {
   '0015-account-protection': m0015,
   '0016-payment-ledger': m0016,
   '0017-upload-keys': m0017,
+  '0020-message-topics': m0020,
 };
