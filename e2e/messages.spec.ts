@@ -2,7 +2,8 @@ import { expect, test } from './fixtures.ts';
 
 /**
  * Messages in a real browser at 375px and 1280px: a new patient's empty state, a new conversation
- * with the care team checked for a subject and a message, and the conversation that follows.
+ * with the care team checked for a topic, a subject and a message, and the conversation that
+ * follows.
  */
 
 test('a new patient writes to the care team from an empty Messages page', async ({
@@ -26,10 +27,12 @@ test('a new patient writes to the care team from an empty Messages page', async 
 
   await page.getByRole('button', { name: 'New message' }).click();
   await page.getByRole('button', { name: 'Send message' }).click();
+  await expect(page.getByText('Choose what your message is about')).toBeVisible();
   await expect(page.getByText('Add a subject')).toBeVisible();
   await expect(page.getByText('Write a message')).toBeVisible();
   await screens.checkAccessible();
   await screens.shot('messages-new');
+  await page.getByRole('radio', { name: /Something else/ }).check();
   await page.getByLabel('Subject').fill('A question about refills');
   await page.getByLabel('Message', { exact: true }).fill('How do refills work?');
   await page.getByRole('button', { name: 'Send message' }).click();

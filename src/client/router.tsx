@@ -221,6 +221,13 @@ const staffPages = {
   outbox: async () => ({
     Component: (await import('./features/outbox/pages/staff-outbox-page.tsx')).StaffOutboxPage,
   }),
+  patientMessages: async () => ({
+    Component: (await import('./features/reviews/pages/patient-messages-page.tsx'))
+      .PatientMessagesPage,
+  }),
+  patientThread: async () => ({
+    Component: (await import('./features/reviews/pages/patient-thread-page.tsx')).PatientThreadPage,
+  }),
 };
 
 /** Where a visitor who opens a visit's later screen goes: the visit's start. */
@@ -333,6 +340,11 @@ export const routes: RouteObject[] = [
           { path: paths.staffInbox, element: page(staffPages.inbox) },
           { path: `${paths.staffInbox}/:id`, element: page(staffPages.thread) },
           { path: paths.staffOutbox, element: page(staffPages.outbox) },
+          { path: paths.staffPatientMessages, element: page(staffPages.patientMessages) },
+          {
+            path: `${paths.staffPatientMessages}/:id`,
+            element: page(staffPages.patientThread),
+          },
         ],
       },
     ],

@@ -98,6 +98,12 @@ export const apiPaths = {
   staffInbox: '/staff/inbox/',
   staffInboxThread: '/staff/inbox/thread/',
   staffInboxReply: '/staff/inbox/reply/',
+  /** Operations hand a thread to a provider (a clinical question asked as something else). */
+  staffInboxHandOff: '/staff/inbox/hand-off/',
+  /** Providers answer patients' clinical threads that are not about a visit. */
+  staffPatientMessages: '/staff/patient-messages/',
+  staffPatientThread: '/staff/patient-messages/thread/',
+  staffPatientReply: '/staff/patient-messages/reply/',
   questionsGet: '/questionnaire/get_questions/',
   questionSave: '/questionnaire/save_question/',
   questionNext: '/questionnaire/get_next_question/',

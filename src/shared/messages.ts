@@ -6,6 +6,44 @@ import { idSchema, LeadsIdSchema } from './ids.ts';
 /** Messages between a patient and their care team (spec §7 `/messaging/…`). */
 export const senders = ['patient', 'care_team'] as const;
 
+/**
+ * What a conversation is about, chosen by the patient when they start it. `treatment` is clinical:
+ * a provider answers it (the provider of their latest visit, or any provider licensed in their
+ * state); the others are for the care team (operations staff).
+ */
+export const messageTopics = ['treatment', 'order', 'other'] as const;
+export type MessageTopic = (typeof messageTopics)[number];
+
+export const topicLabels: Record<MessageTopic, string> = {
+  treatment: 'My treatment',
+  order: 'My order',
+  other: 'Something else',
+};
+
+/** A line under each choice, so the patient picks the right one. */
+export const topicHints: Record<MessageTopic, string> = {
+  treatment: 'Medicines, side effects, dosage, or how you feel. A provider answers.',
+  order: 'Shipping, delivery, billing, or a refill.',
+  other: 'Your account or anything else.',
+};
+
+export const isClinical = (topic: MessageTopic): boolean => topic === 'treatment';
+
+export const CHOOSE_TOPIC = 'Choose what your message is about';
+
+/** When the patient can expect an answer, shown beside the compose box and in the conversation. */
+export function replyExpectation(topic: MessageTopic): string {
+  return isClinical(topic)
+    ? 'A provider usually replies within one business day.'
+    : 'Our care team replies within one business day.';
+}
+
+/** Shown wherever a patient writes: Messages is not watched around the clock. */
+export const emergencyNotice =
+  'If this is an emergency, call 911. If you are thinking about suicide or self-harm, call or text 988.';
+
+export const TopicSchema = z.enum(messageTopics, { error: CHOOSE_TOPIC });
+
 export const MessageSchema = z.object({
   id: z.number().int(),
   thread_id: z.number().int(),
@@ -21,6 +59,7 @@ export type Message = z.infer<typeof MessageSchema>;
 export const ThreadSchema = z.object({
   id: z.number().int(),
   subject: z.string(),
+  topic: TopicSchema,
   visit_id: z.number().int().nullable(),
   /** The order the thread is about, when the patient started it from that order. */
   order_number: z.string().nullable(),
@@ -56,6 +95,11 @@ export const SendMessageSchema = z.strictObject({
   /** Reply in a thread; without one, `subject` starts a new thread with the care team. */
   thread_id: z.optional(idSchema('Choose a conversation')),
   subject: SubjectSchema.optional(),
+  /**
+   * What a new thread is about (required for one; a reply keeps its thread's). A thread about an
+   * order (`order_number`) is about the order unless the patient chose otherwise.
+   */
+  topic: TopicSchema.optional(),
   /** A new thread about one of the patient's orders (its subject defaults to the order). */
   order_number: z.string().trim().min(1).max(40).optional(),
   body: MessageBodySchema,
@@ -125,7 +169,14 @@ export const StaffThreadRequestSchema = z.strictObject({ visit_id: idSchema('Cho
 
 export const CareInboxItemSchema = z.object({
   thread_id: z.number().int(),
-  subject: z.string(),
+  /**
+   * The subject, or null for a clinical thread: operations see that a patient asked a provider
+   * something, and whether it was answered, but not what (the subject may name a medicine).
+   */
+  subject: z.string().nullable(),
+  topic: TopicSchema,
+  /** A clinical thread's provider, or null while any provider licensed in the state may take it. */
+  provider: z.string().nullable(),
   /** First name and last initial. */
   patient: z.string(),
   customer_id: z.number().int(),
@@ -145,4 +196,46 @@ export const CareThreadRequestSchema = z.strictObject({
 export const CareReplySchema = z.strictObject({
   thread_id: idSchema('Choose a conversation'),
   body: MessageBodySchema,
+});
+
+/** Operations hand a thread to a provider: it becomes clinical and leaves the care team's inbox. */
+export const HandOffSchema = z.strictObject({
+  thread_id: idSchema('Choose a conversation'),
+  provider_id: idSchema('Choose a provider'),
+});
+
+/** A provider operations can hand a thread to. */
+export const HandOffProviderSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  /** Whether they are licensed in the patient's state (those come first). */
+  licensed_in_state: z.boolean(),
+});
+
+// --- The provider's patient messages: clinical threads not about a visit ------------------------
+
+export const PatientMessageItemSchema = z.object({
+  thread_id: z.number().int(),
+  subject: z.string(),
+  /** First name and last initial. */
+  patient: z.string(),
+  state: z.string().nullable(),
+  /** Assigned to this provider, or open to every provider licensed in the patient's state. */
+  assigned: z.enum(['me', 'open']),
+  updated_at: z.string(),
+  unread: z.number().int(),
+  last_sender: z.enum(senders).nullable(),
+});
+export type PatientMessageItem = z.infer<typeof PatientMessageItemSchema>;
+
+export const PatientThreadSchema = z.object({
+  thread: ThreadSchema,
+  patient: z.object({
+    name: z.string(),
+    customer_id: z.number().int(),
+    state: z.string().nullable(),
+  }),
+  assigned: z.enum(['me', 'open']),
+  /** The patient's latest visit a provider may open, for its chart. */
+  visit_id: z.number().int().nullable(),
 });

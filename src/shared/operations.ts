@@ -6,6 +6,8 @@ import {
   CareInboxItemSchema,
   CareReplySchema,
   CareThreadRequestSchema,
+  HandOffProviderSchema,
+  HandOffSchema,
   SentSchema,
   ThreadSchema,
 } from './messages.ts';
@@ -161,6 +163,7 @@ export const operationsApi = {
     response: z.object({ threads: z.array(CareInboxItemSchema) }),
     errors: [],
   }),
+  /** A thread of the inbox (not a clinical one), and the providers it could be handed to. */
   inboxThread: endpoint({
     path: apiPaths.staffInboxThread,
     access: 'operations',
@@ -168,6 +171,7 @@ export const operationsApi = {
     response: z.object({
       thread: ThreadSchema,
       patient: z.object({ name: z.string(), customer_id: z.number().int() }),
+      providers: z.array(HandOffProviderSchema),
     }),
     errors: ['NOT_FOUND'],
   }),
@@ -177,6 +181,14 @@ export const operationsApi = {
     body: CareReplySchema,
     response: SentSchema,
     message: 'Sent.',
+    errors: ['NOT_FOUND'],
+  }),
+  /** A clinical question asked as something else: the thread goes to a provider to answer. */
+  inboxHandOff: endpoint({
+    path: apiPaths.staffInboxHandOff,
+    access: 'operations',
+    body: HandOffSchema,
+    message: 'Handed to the provider. They answer the patient from their console.',
     errors: ['NOT_FOUND'],
   }),
 };

@@ -52,6 +52,10 @@ export const paths = {
   staffInbox: '/staff/inbox',
   staffOutbox: '/staff/outbox',
   staffThread: (id: number | string) => `/staff/inbox/${encodeURIComponent(String(id))}`,
+  /** A provider's patient messages: clinical questions not about a visit. */
+  staffPatientMessages: '/staff/patient-messages',
+  staffPatientThread: (id: number | string) =>
+    `/staff/patient-messages/${encodeURIComponent(String(id))}`,
   privacy: '/privacy',
   terms: '/terms',
   consentToTelehealth: '/consent-to-telehealth',

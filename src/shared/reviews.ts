@@ -2,6 +2,10 @@ import { z } from 'zod';
 import { apiPaths } from './api.ts';
 import { endpoint } from './contract.ts';
 import {
+  CareReplySchema,
+  CareThreadRequestSchema,
+  PatientMessageItemSchema,
+  PatientThreadSchema,
   SentSchema,
   StaffSendMessageSchema,
   StaffThreadRequestSchema,
@@ -171,5 +175,33 @@ export const reviewsApi = {
     response: SentSchema,
     message: 'Sent.',
     errors: visitErrors,
+  }),
+  /**
+   * Patients' clinical threads not about a visit: those assigned to this provider, and those open
+   * to every provider licensed in the patient's state. Waiting ones first.
+   */
+  patientMessages: endpoint({
+    path: apiPaths.staffPatientMessages,
+    access: 'provider',
+    body: z.strictObject({}).optional(),
+    response: z.object({ threads: z.array(PatientMessageItemSchema) }),
+    errors: [],
+  }),
+  /** One of them; the patient's messages are now read. Another provider's is not found. */
+  patientThread: endpoint({
+    path: apiPaths.staffPatientThread,
+    access: 'provider',
+    body: CareThreadRequestSchema,
+    response: PatientThreadSchema,
+    errors: ['NOT_FOUND'],
+  }),
+  /** The provider answers; an open thread becomes theirs. */
+  patientReply: endpoint({
+    path: apiPaths.staffPatientReply,
+    access: 'provider',
+    body: CareReplySchema,
+    response: SentSchema,
+    message: 'Sent.',
+    errors: ['NOT_FOUND'],
   }),
 };

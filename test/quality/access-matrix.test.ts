@@ -31,6 +31,10 @@ interface Records {
   leads: string;
   subscription: number;
   thread: number;
+  /** A question about the owner's treatment: their visit's provider's to answer. */
+  clinicalThread: number;
+  /** A thread of the care team's that operations hand to a provider. */
+  handOffThread: number;
   /** The submitted visit's photo ID, by its opaque id. */
   upload: string;
   /** An ED visit at its last step before checkout: the rows walk it, submit it, decline it. */
@@ -104,6 +108,7 @@ const addresses = {
 
 // Filled in beforeAll, once the app (and its clock) exist.
 let validUntil = '';
+let demoProviderId = 0;
 function prescription() {
   return {
     drug: 'sildenafil',
@@ -167,6 +172,14 @@ const matrix: Row[] = [
   row('staff/orders/deliver',                    'order',          json('/staff/orders/deliver/', (x) => ({ order_id: x.id })),                            'no',  'no',  'no',   'ok'),
   row('staff/orders/refund',                     'order',          json('/staff/orders/refund/', (x) => ({ order_id: x.id, amount_cents: 100 })),          'no',  'no',  'no',   'ok'),
   row('staff/orders/cancel',                     'orderToCancel',  json('/staff/orders/cancel/', (x) => ({ order_id: x.id })),                             'no',  'no',  'no',   'ok'),
+  // The care team's inbox (operations staff): threads not about a visit or treatment.
+  row('staff/inbox/thread',                      'thread',         json('/staff/inbox/thread/', (x) => ({ thread_id: x.id })),                             'no',  'no',  'no',   'ok'),
+  row('staff/inbox/reply',                       'thread',         json('/staff/inbox/reply/', (x) => ({ thread_id: x.id, body: 'It ships tomorrow.' })),  'no',  'no',  'no',   'ok'),
+  row('staff/inbox/hand-off',                    'handOffThread',  json('/staff/inbox/hand-off/', (x) => ({ thread_id: x.id, provider_id: demoProviderId })), 'no', 'no', 'no', 'ok'),
+  // A patient's clinical question: their provider's (the messages test has the other provider).
+  row('messaging/send (clinical reply)',         'clinicalThread', json('/messaging/send/', (x) => ({ leads_id: x.leadsId, thread_id: x.id, body: 'And with coffee?' })), 'ok', 'no', 'no', 'no'),
+  row('staff/patient-messages/thread',           'clinicalThread', json('/staff/patient-messages/thread/', (x) => ({ thread_id: x.id })),                  'no',  'no',  'no',   'ok'),
+  row('staff/patient-messages/reply',            'clinicalThread', json('/staff/patient-messages/reply/', (x) => ({ thread_id: x.id, body: 'Best not with wine.' })), 'no', 'no', 'no', 'ok'),
 ];
 
 function row(
@@ -266,11 +279,19 @@ describe(`access matrix: who may name whose records (${testDialect})`, () => {
     const sent = await post(
       t.app,
       '/lapi/messaging/send/',
-      { leads_id: owner.leadsId, subject: 'A question', body: 'Is this private?' },
+      { leads_id: owner.leadsId, subject: 'A question', topic: 'other', body: 'Is this private?' },
       owner.cookie,
     );
     expect(sent.statusCode, sent.body).toBe(200);
     const thread = sent.json<{ data: { message: { thread_id: number } } }>().data.message.thread_id;
+    const toHandOff = await post(
+      t.app,
+      '/lapi/messaging/send/',
+      { leads_id: owner.leadsId, subject: 'Wine', topic: 'other', body: 'Is this private?' },
+      owner.cookie,
+    );
+    const handOffThread = toHandOff.json<{ data: { message: { thread_id: number } } }>().data
+      .message.thread_id;
 
     const submittedVisit = await edVisitAtCheckout(t.app, owner);
     const checkout = await post(
@@ -280,6 +301,28 @@ describe(`access matrix: who may name whose records (${testDialect})`, () => {
       owner.cookie,
     );
     expect(checkout.statusCode, checkout.body).toBe(200);
+    const clinical = await post(
+      t.app,
+      '/lapi/messaging/send/',
+      {
+        leads_id: owner.leadsId,
+        subject: 'Melatonin',
+        topic: 'treatment',
+        body: 'Is this private?',
+      },
+      owner.cookie,
+    );
+    expect(clinical.statusCode, clinical.body).toBe(200);
+    const clinicalThread = clinical.json<{ data: { message: { thread_id: number } } }>().data
+      .message.thread_id;
+    demoProviderId = (
+      await t.app.db
+        .selectFrom('staff_users')
+        .select('id')
+        .where('role', '=', 'provider')
+        .where('email', '=', demoStaff.find((s) => s.role === 'provider')!.email)
+        .executeTakeFirstOrThrow()
+    ).id;
     const visit = await edVisitAtCheckout(t.app, owner);
     const hairVisit = await startVisit(owner, 'hair');
     const sleepVisit = await startVisit(owner, 'sleep');
@@ -294,6 +337,8 @@ describe(`access matrix: who may name whose records (${testDialect})`, () => {
       leads: owner.leadsId,
       subscription: subscription.id,
       thread,
+      clinicalThread,
+      handOffThread,
       upload: upload.public_id ?? '',
       visit,
       hairVisit,
@@ -326,7 +371,10 @@ describe(`access matrix: who may name whose records (${testDialect})`, () => {
       owner: owner.cookie,
       other: other.cookie,
       visitor: undefined,
-      staff: r.endpoint.startsWith('staff/orders') ? opsCookie : providerCookie,
+      staff:
+        r.endpoint.startsWith('staff/orders') || r.endpoint.startsWith('staff/inbox')
+          ? opsCookie
+          : providerCookie,
     }[caller];
     return {
       ...request,

@@ -358,6 +358,10 @@ export interface MessageThreadsTable {
   visit_id: number | null;
   order_id: number | null;
   subject: string;
+  /** What the patient said it is about; `treatment` is clinical (a provider answers). */
+  topic: Generated<'treatment' | 'order' | 'other'>;
+  /** A clinical thread's provider; null while it is open to every provider licensed in the state. */
+  provider_id: number | null;
   created_at: string;
   updated_at: string;
 }

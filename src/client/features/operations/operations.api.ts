@@ -126,3 +126,11 @@ export function useCareThread(id: number, options: { enabled?: boolean } = {}) {
 export async function replyInThread(threadId: number, body: string) {
   return (await call(operationsApi.inboxReply, { body: { thread_id: threadId, body } })).message;
 }
+
+/** A clinical question asked as something else goes to a provider; the inbox no longer has it. */
+export async function handToProvider(threadId: number, providerId: number) {
+  await call(operationsApi.inboxHandOff, {
+    body: { thread_id: threadId, provider_id: providerId },
+  });
+  return operationsApi.inboxHandOff.message;
+}

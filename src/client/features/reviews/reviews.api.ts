@@ -8,6 +8,8 @@ export const providerKeys = {
   queue: ['/staff', 'visits'] as const,
   chart: (id: number) => ['/staff', 'visit', id] as const,
   thread: (id: number) => ['/staff', 'visit-thread', id] as const,
+  patientMessages: ['/staff', 'patient-messages'] as const,
+  patientThread: (id: number) => ['/staff', 'patient-messages', id] as const,
 };
 
 const isId = (id: number) => Number.isInteger(id) && id > 0;
@@ -74,4 +76,31 @@ export async function decideVisit(
 export function storeChart(queryClient: QueryClient, chart: Chart): void {
   queryClient.setQueryData(providerKeys.chart(chart.visit_id), chart);
   void queryClient.invalidateQueries({ queryKey: providerKeys.queue });
+}
+
+/** Patients' clinical questions this provider may answer, waiting ones first; new ones appear. */
+export function usePatientMessages(options: { enabled?: boolean } = {}) {
+  return useQuery({
+    queryKey: providerKeys.patientMessages,
+    queryFn: async ({ signal }) =>
+      (await call(reviewsApi.patientMessages, { body: {}, signal })).threads,
+    enabled: options.enabled ?? true,
+    refetchInterval: 30_000,
+    refetchIntervalInBackground: false,
+  });
+}
+
+export function usePatientThread(id: number, options: { enabled?: boolean } = {}) {
+  return useQuery({
+    queryKey: providerKeys.patientThread(id),
+    queryFn: ({ signal }) => call(reviewsApi.patientThread, { body: { thread_id: id }, signal }),
+    enabled: (options.enabled ?? true) && isId(id),
+    // The patient may write again while the thread is open.
+    refetchInterval: 15_000,
+    refetchIntervalInBackground: false,
+  });
+}
+
+export async function replyToPatient(threadId: number, body: string) {
+  return (await call(reviewsApi.patientReply, { body: { thread_id: threadId, body } })).message;
 }

@@ -9,12 +9,15 @@ import { clearToasts } from '#client/components/ui/toast.tsx';
 import {
   failure,
   ok,
+  okMessage,
   renderRoutes,
   stubApi,
   waitForDialogToClose,
   waitForDialogToOpen,
 } from '#client/testing/render-app.tsx';
 import { dollarsToCents } from '#client/features/operations/components/order-action-dialog.tsx';
+import { PatientMessagesPage } from '#client/features/reviews/pages/patient-messages-page.tsx';
+import { PatientThreadPage } from '#client/features/reviews/pages/patient-thread-page.tsx';
 import { StaffLayout } from './components/staff-layout.tsx';
 import { StaffHomePage } from './pages/staff-home-page.tsx';
 import { StaffLoginPage } from './pages/staff-login-page.tsx';
@@ -34,6 +37,8 @@ const routes: RouteObject[] = [
       { path: '/staff/orders/:id', element: <StaffOrderPage /> },
       { path: '/staff/inbox', element: <StaffInboxPage /> },
       { path: '/staff/inbox/:id', element: <StaffThreadPage /> },
+      { path: '/staff/patient-messages', element: <PatientMessagesPage /> },
+      { path: '/staff/patient-messages/:id', element: <PatientThreadPage /> },
     ],
   },
 ];
@@ -471,6 +476,8 @@ describe('the care team’s inbox', () => {
           {
             thread_id: 9,
             subject: 'Order PW-100112',
+            topic: 'order',
+            provider: null,
             patient: 'Robin H.',
             customer_id: 77,
             order_number: 'PW-100112',
@@ -481,6 +488,8 @@ describe('the care team’s inbox', () => {
           {
             thread_id: 4,
             subject: 'Changing my address',
+            topic: 'other',
+            provider: null,
             patient: 'Ada L.',
             customer_id: 12,
             order_number: null,
@@ -488,12 +497,26 @@ describe('the care team’s inbox', () => {
             unread: 0,
             last_sender: 'care_team',
           },
+          // A question for a provider: operations see who has it, not what it says.
+          {
+            thread_id: 5,
+            subject: null,
+            topic: 'treatment',
+            provider: 'Dr. Maya Chen, MD',
+            patient: 'Lee P.',
+            customer_id: 13,
+            order_number: null,
+            updated_at: '2026-11-19T09:00:00.000Z',
+            unread: 1,
+            last_sender: 'patient',
+          },
         ],
       }),
       '/staff/inbox/thread/': ok({
         thread: {
           id: 9,
           subject: 'Order PW-100112',
+          topic: 'order',
           visit_id: null,
           order_number: 'PW-100112',
           updated_at: '2026-11-20T09:00:00.000Z',
@@ -501,7 +524,14 @@ describe('the care team’s inbox', () => {
           messages: [question],
         },
         patient: { name: 'Robin Hale', customer_id: 77 },
+        providers: [
+          { id: 3, name: 'Dr. Maya Chen, MD', licensed_in_state: true },
+          { id: 8, name: 'Dr. Lee Park, MD', licensed_in_state: false },
+        ],
       }),
+      '/staff/inbox/hand-off/': okMessage(
+        'Handed to the provider. They answer the patient from their console.',
+      ),
       '/staff/inbox/reply/': ok(
         {
           message: {
@@ -523,6 +553,11 @@ describe('the care team’s inbox', () => {
       expect.stringContaining('1 new'),
       expect.stringContaining('Answered'),
     ]);
+    const forProviders = screen.getByRole('region', { name: 'Questions for providers' });
+    expect(within(forProviders).queryAllByRole('link')).toEqual([]);
+    expect(within(forProviders).getByText('Lee P. · Customer 13')).toBeTruthy();
+    expect(within(forProviders).getByText('With Dr. Maya Chen, MD')).toBeTruthy();
+    expect(within(forProviders).getByText('Waiting for a provider')).toBeTruthy();
     await u.click(links[0]!);
     expect(await screen.findByRole('heading', { level: 1, name: 'Order PW-100112' })).toBeTruthy();
     expect(screen.getByText('Robin Hale · Customer 77 · About order PW-100112')).toBeTruthy();
@@ -539,6 +574,29 @@ describe('the care team’s inbox', () => {
         body: 'It ships tomorrow.',
       }),
     );
+
+    // A question for a provider after all: handed to one, and back to the inbox.
+    await u.click(screen.getByRole('button', { name: 'Hand to a provider' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Hand to a provider' });
+    const choice = within(dialog).getByLabelText('Provider');
+    // Those licensed in the patient's state first, and said so.
+    expect(
+      [...choice.querySelectorAll('optgroup')].map((group) => [
+        group.label,
+        [...group.querySelectorAll('option')].map((o) => o.textContent),
+      ]),
+    ).toEqual([
+      ['Licensed in the patient’s state', ['Dr. Maya Chen, MD']],
+      ['Not licensed in the patient’s state', ['Dr. Lee Park, MD']],
+    ]);
+    await u.click(within(dialog).getByRole('button', { name: 'Hand to this provider' }));
+    await waitFor(() =>
+      expect(api.calls.find((call) => call.path === '/staff/inbox/hand-off/')?.body).toEqual({
+        thread_id: 9,
+        provider_id: 3,
+      }),
+    );
+    expect(await screen.findByRole('heading', { level: 1, name: 'Inbox' })).toBeTruthy();
   });
 
   it('is for operations staff: a provider goes back to their queue', async () => {
@@ -546,6 +604,110 @@ describe('the care team’s inbox', () => {
     renderRoutes(routes, { path: '/staff/inbox' });
     expect(await screen.findByRole('heading', { level: 1, name: 'Review queue' })).toBeTruthy();
     expect(screen.queryByRole('link', { name: 'Inbox' })).toBeNull();
+  });
+});
+
+describe('a provider’s patient messages', () => {
+  const question = {
+    id: 51,
+    thread_id: 12,
+    sender: 'patient' as const,
+    author: 'Lee',
+    body: 'Can I take melatonin with wine?',
+    created_at: '2026-11-20T09:00:00.000Z',
+    read: true,
+  };
+
+  it('lists the questions about treatment, opens one and sends the answer', async () => {
+    const u = userEvent.setup();
+    const api = stubApi({
+      '/staff/me/': loggedIn(provider),
+      '/staff/visits/': ok({ visits: [] }),
+      '/staff/patient-messages/': ok({
+        threads: [
+          {
+            thread_id: 12,
+            subject: 'Melatonin and wine',
+            patient: 'Lee P.',
+            state: 'OR',
+            assigned: 'me',
+            updated_at: '2026-11-20T09:00:00.000Z',
+            unread: 1,
+            last_sender: 'patient',
+          },
+          {
+            thread_id: 14,
+            subject: 'A rash',
+            patient: 'Kim W.',
+            state: 'WA',
+            assigned: 'open',
+            updated_at: '2026-11-19T09:00:00.000Z',
+            unread: 0,
+            last_sender: 'patient',
+          },
+        ],
+      }),
+      '/staff/patient-messages/thread/': ok({
+        thread: {
+          id: 12,
+          subject: 'Melatonin and wine',
+          topic: 'treatment',
+          visit_id: null,
+          order_number: null,
+          updated_at: '2026-11-20T09:00:00.000Z',
+          unread: 0,
+          messages: [question],
+        },
+        patient: { name: 'Lee Park', customer_id: 13, state: 'OR' },
+        assigned: 'me',
+        visit_id: 31,
+      }),
+      '/staff/patient-messages/reply/': ok(
+        {
+          message: {
+            ...question,
+            id: 52,
+            sender: 'care_team',
+            author: 'Dr. Maya Chen, MD',
+            body: 'Best not together.',
+          },
+        },
+        'Sent.',
+      ),
+    });
+    renderRoutes(routes, { path: '/staff' });
+    await u.click(await screen.findByRole('link', { name: 'Patient messages' }));
+    expect(await screen.findByText('2 questions are waiting for an answer.')).toBeTruthy();
+    const links = screen.getAllByRole('link', { name: /Melatonin and wine|A rash/ });
+    expect(links.map((link) => link.textContent)).toEqual([
+      expect.stringContaining('Lee P. · OR · Yours'),
+      expect.stringContaining('Kim W. · WA · Open to providers in the state'),
+    ]);
+    await u.click(links[0]!);
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'Melatonin and wine' }),
+    ).toBeTruthy();
+    expect(screen.getByText('Lee Park · Customer 13 · OR')).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Open the latest visit' }).getAttribute('href')).toBe(
+      '/staff/visits/31',
+    );
+    await u.type(screen.getByLabelText('Answer to the patient'), 'Best not together.');
+    await u.click(screen.getByRole('button', { name: 'Send answer' }));
+    await waitFor(() =>
+      expect(
+        api.calls.find((call) => call.path === '/staff/patient-messages/reply/')?.body,
+      ).toEqual({ thread_id: 12, body: 'Best not together.' }),
+    );
+  });
+
+  it('is for providers: operations go back to their orders', async () => {
+    stubApi({
+      '/staff/me/': loggedIn(ops),
+      '/staff/orders/': ok({ orders: [] }),
+    });
+    renderRoutes(routes, { path: '/staff/patient-messages' });
+    expect(await screen.findByRole('heading', { level: 1, name: 'Orders' })).toBeTruthy();
+    expect(screen.queryByRole('link', { name: 'Patient messages' })).toBeNull();
   });
 });
 

@@ -18,6 +18,7 @@ import * as m0016 from './0016-payment-ledger.ts';
 import * as m0017 from './0017-upload-keys.ts';
 import * as m0018 from './0018-prescription-directions.ts';
 import * as m0019 from './0019-state-waitlist.ts';
+import * as m0020 from './0020-message-topics.ts';
 import * as m0021 from './0021-checkout-progress.ts';
 import * as m0022 from './0022-session-network.ts';
 
@@ -45,6 +46,7 @@ export const migrations: Record<string, Migration> = {
   '0017-upload-keys': m0017,
   '0018-prescription-directions': m0018,
   '0019-state-waitlist': m0019,
+  '0020-message-topics': m0020,
   '0021-checkout-progress': m0021,
   '0022-session-network': m0022,
 };

@@ -1,5 +1,6 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Database } from '#server/db/schema.ts';
+import type { MessageTopic } from '#shared/messages.ts';
 
 type Db = Kysely<Database>;
 
@@ -8,6 +9,9 @@ export interface ThreadRow {
   customerId: number;
   visitId: number | null;
   subject: string;
+  topic: MessageTopic;
+  /** A clinical thread's provider (null: open to the providers licensed in the patient's state). */
+  providerId: number | null;
   updatedAt: string;
   orderNumber: string | null;
 }
@@ -26,7 +30,16 @@ function threadQuery(db: Db) {
   return db
     .selectFrom('message_threads as t')
     .leftJoin('orders as o', 'o.id', 't.order_id')
-    .select(['t.id', 't.customer_id', 't.visit_id', 't.subject', 't.updated_at', 'o.order_number']);
+    .select([
+      't.id',
+      't.customer_id',
+      't.visit_id',
+      't.subject',
+      't.topic',
+      't.provider_id',
+      't.updated_at',
+      'o.order_number',
+    ]);
 }
 
 function toThread(r: {
@@ -34,6 +47,8 @@ function toThread(r: {
   customer_id: number;
   visit_id: number | null;
   subject: string;
+  topic: MessageTopic;
+  provider_id: number | null;
   updated_at: string;
   order_number: string | null;
 }): ThreadRow {
@@ -42,6 +57,8 @@ function toThread(r: {
     customerId: r.customer_id,
     visitId: r.visit_id,
     subject: r.subject,
+    topic: r.topic,
+    providerId: r.provider_id,
     updatedAt: r.updated_at,
     orderNumber: r.order_number,
   };
@@ -81,32 +98,38 @@ export async function selectOwnOrderId(
   return row?.id;
 }
 
+/** Unread patient messages and who wrote last, beside each thread of a list. */
+function withActivity<Q extends ReturnType<typeof threadQuery>>(query: Q) {
+  return query.innerJoin('customers as c', 'c.id', 't.customer_id').select((eb) => [
+    'c.first_name',
+    'c.last_name',
+    eb
+      .selectFrom('messages as m')
+      .select((m) => m.fn.countAll<number>().as('n'))
+      .whereRef('m.thread_id', '=', 't.id')
+      .where('m.sender', '=', 'patient')
+      .where('m.read_at', 'is', null)
+      .as('unread'),
+    eb
+      .selectFrom('messages as m')
+      .select('m.sender')
+      .whereRef('m.thread_id', '=', 't.id')
+      .orderBy('m.created_at', 'desc')
+      .orderBy('m.id', 'desc')
+      .limit(1)
+      .as('last_sender'),
+  ]);
+}
+
 /**
  * The care team's inbox: threads not about a visit (a visit's provider answers those in the
- * chart), those with unread patient messages first, then the latest.
+ * chart), those with unread patient messages first, then the latest. Clinical threads are listed
+ * with their provider, for operations to see that they are answered.
  */
 export async function selectCareInbox(db: Db, limit: number) {
-  const rows = await threadQuery(db)
-    .innerJoin('customers as c', 'c.id', 't.customer_id')
-    .select((eb) => [
-      'c.first_name',
-      'c.last_name',
-      eb
-        .selectFrom('messages as m')
-        .select((m) => m.fn.countAll<number>().as('n'))
-        .whereRef('m.thread_id', '=', 't.id')
-        .where('m.sender', '=', 'patient')
-        .where('m.read_at', 'is', null)
-        .as('unread'),
-      eb
-        .selectFrom('messages as m')
-        .select('m.sender')
-        .whereRef('m.thread_id', '=', 't.id')
-        .orderBy('m.created_at', 'desc')
-        .orderBy('m.id', 'desc')
-        .limit(1)
-        .as('last_sender'),
-    ])
+  const rows = await withActivity(threadQuery(db))
+    .leftJoin('staff_users as s', 's.id', 't.provider_id')
+    .select('s.name as provider_name')
     .where('t.visit_id', 'is', null)
     .orderBy('t.updated_at', 'desc')
     .orderBy('t.id', 'desc')
@@ -116,10 +139,165 @@ export async function selectCareInbox(db: Db, limit: number) {
     .map((r) => ({
       ...toThread(r),
       patient: `${r.first_name} ${r.last_name.slice(0, 1)}.`,
+      providerName: r.provider_name,
       unread: Number(r.unread ?? 0),
       lastSender: r.last_sender ?? null,
     }))
     .sort((a, b) => Number(b.unread > 0) - Number(a.unread > 0));
+}
+
+/**
+ * The state a patient is cared for in: that of their latest visit with one, else their shipping
+ * address's.
+ * A provider must be licensed there to answer them.
+ */
+function patientState(customerRef: string) {
+  const customer = sql.ref(customerRef);
+  return sql<string | null>`coalesce(
+    (select v.state from visits v
+      where v.customer_id = ${customer} and v.state is not null
+      order by v.created_at desc, v.id desc limit 1),
+    (select a.state from customer_addresses a
+      where a.customer_id = ${customer} and a.kind = 'shipping' and a.state <> ''
+      order by a.id desc limit 1))`;
+}
+
+export async function selectPatientState(db: Db, customerId: number): Promise<string | null> {
+  const row = await db
+    .selectFrom('customers as c')
+    .select(patientState('c.id').as('state'))
+    .where('c.id', '=', customerId)
+    .executeTakeFirst();
+  return row?.state || null;
+}
+
+/**
+ * Clinical threads not about a visit that a provider may answer: assigned to them, or open (none
+ * assigned, or one no longer active) with the patient in a state they are licensed in (or in no
+ * state we know of: any provider may ask them where they are). Those with
+ * unread patient messages first, then the latest.
+ */
+export async function selectProviderThreads(
+  db: Db,
+  staffId: number,
+  licensedStates: string[],
+  limit: number,
+) {
+  const rows = await withActivity(threadQuery(db))
+    .leftJoin('staff_users as s', 's.id', 't.provider_id')
+    .select(patientState('t.customer_id').as('patient_state'))
+    .where('t.topic', '=', 'treatment')
+    .where('t.visit_id', 'is', null)
+    .where((eb) =>
+      eb.or([
+        eb('t.provider_id', '=', staffId),
+        eb('t.provider_id', 'is', null),
+        eb('s.active', '=', 0),
+      ]),
+    )
+    .orderBy('t.updated_at', 'desc')
+    .orderBy('t.id', 'desc')
+    .execute();
+  return rows
+    .map((r) => ({
+      ...toThread(r),
+      patient: `${r.first_name} ${r.last_name.slice(0, 1)}.`,
+      state: r.patient_state || null,
+      assigned: r.provider_id === staffId ? ('me' as const) : ('open' as const),
+      unread: Number(r.unread ?? 0),
+      lastSender: r.last_sender ?? null,
+    }))
+    .filter((r) => r.assigned === 'me' || r.state === null || licensedStates.includes(r.state))
+    .slice(0, limit)
+    .sort((a, b) => Number(b.unread > 0) - Number(a.unread > 0));
+}
+
+/**
+ * The provider of the patient's latest visit that has one: who prescribed, else who it was given
+ * to for review; with whether they are still active.
+ */
+export async function selectLatestVisitProvider(
+  db: Db,
+  customerId: number,
+): Promise<{ providerId: number; active: boolean } | undefined> {
+  const row = await db
+    .selectFrom('visits as v')
+    .leftJoin('prescriptions as p', 'p.visit_id', 'v.id')
+    .innerJoin('staff_users as s', (join) =>
+      join.on((eb) => eb('s.id', '=', eb.fn.coalesce('p.provider_id', 'v.provider_id'))),
+    )
+    .select(['s.id', 's.active', 's.role'])
+    .where('v.customer_id', '=', customerId)
+    .where('v.status', '!=', 'IN_PROGRESS')
+    .orderBy('v.created_at', 'desc')
+    .orderBy('v.id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return row && { providerId: row.id, active: row.active === 1 && row.role === 'provider' };
+}
+
+/** The patient's latest visit a provider licensed in these states may open, for its chart. */
+export async function selectLatestChartVisit(
+  db: Db,
+  customerId: number,
+  licensedStates: string[],
+): Promise<number | null> {
+  if (licensedStates.length === 0) return null;
+  const row = await db
+    .selectFrom('visits')
+    .select('id')
+    .where('customer_id', '=', customerId)
+    .where('status', '!=', 'IN_PROGRESS')
+    .where('state', 'in', licensedStates)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return row?.id ?? null;
+}
+
+/** Active providers, with the states they are licensed in, by name. */
+export async function selectActiveProviders(db: Db) {
+  const rows = await db
+    .selectFrom('staff_users')
+    .select(['id', 'name', 'licensed_states'])
+    .where('role', '=', 'provider')
+    .where('active', '=', 1)
+    .orderBy('name')
+    .orderBy('id')
+    .execute();
+  return rows.map((r) => ({
+    id: r.id,
+    name: r.name,
+    licensedStates: r.licensed_states.split(',').filter(Boolean),
+  }));
+}
+
+/** The thread becomes clinical and its provider's. */
+export async function assignThread(db: Db, threadId: number, providerId: number): Promise<void> {
+  await db
+    .updateTable('message_threads')
+    .set({ topic: 'treatment', provider_id: providerId })
+    .where('id', '=', threadId)
+    .execute();
+}
+
+/**
+ * An open clinical thread becomes the answering provider's (one assigned to a provider who is
+ * still active keeps them).
+ */
+export async function claimThread(db: Db, threadId: number, providerId: number): Promise<void> {
+  await db
+    .updateTable('message_threads')
+    .set({ provider_id: providerId })
+    .where('id', '=', threadId)
+    .where((eb) =>
+      eb.or([
+        eb('provider_id', 'is', null),
+        eb('provider_id', 'in', eb.selectFrom('staff_users').select('id').where('active', '=', 0)),
+      ]),
+    )
+    .execute();
 }
 
 /** A thread for a visit, made once (the unique key on visit_id decides between racing callers). */
@@ -136,6 +314,7 @@ export async function ensureVisitThread(
       customer_id: customerId,
       visit_id: visitId,
       subject,
+      topic: 'treatment',
       created_at: now,
       updated_at: now,
     })
@@ -148,17 +327,24 @@ export async function ensureVisitThread(
 
 export async function insertThread(
   db: Db,
-  customerId: number,
-  subject: string,
-  now: string,
-  orderId: number | null = null,
+  t: {
+    customerId: number;
+    subject: string;
+    topic: MessageTopic;
+    orderId: number | null;
+    providerId: number | null;
+    now: string;
+  },
 ): Promise<number> {
+  const { customerId, subject, now } = t;
   const row = await db
     .insertInto('message_threads')
     .values({
       customer_id: customerId,
       visit_id: null,
-      order_id: orderId,
+      order_id: t.orderId,
+      topic: t.topic,
+      provider_id: t.providerId,
       subject,
       created_at: now,
       updated_at: now,

@@ -3,14 +3,21 @@ import type { AppContext } from '#server/context.ts';
 import { route } from '#server/lib/route.ts';
 import { operationsApi } from '#shared/operations.ts';
 import { messagesApi } from '#shared/messages.ts';
+import { reviewsApi } from '#shared/reviews.ts';
 import {
   careInbox,
   careReply,
   careThread,
   careThreadPatient,
+  handToProvider,
   markThreadRead,
+  providerReply,
+  providerThread,
+  providerThreadPatient,
+  providerThreads,
   recentMessages,
   sendAsPatient,
+  threadPatient,
   threadsOf,
 } from './messages.service.ts';
 
@@ -39,6 +46,7 @@ export const messagesRoutes =
         message: await sendAsPatient(ctx, session.customerId, {
           threadId: body.thread_id,
           subject: body.subject,
+          topic: body.topic,
           orderNumber: body.order_number,
           body: body.body,
         }),
@@ -53,7 +61,8 @@ export const messagesRoutes =
       },
     );
 
-    // The care team's inbox, for operations staff: threads not about a visit. Audited like charts.
+    // The care team's inbox, for operations staff: threads not about a visit and not clinical
+    // (those are listed without their subject). Audited like charts.
     route(
       app,
       operationsApi.inbox,
@@ -94,6 +103,68 @@ export const messagesRoutes =
       },
       async ({ session, body }) => ({
         message: await careReply(ctx, session.staff.id, body.thread_id, body.body),
+      }),
+    );
+    route(
+      app,
+      operationsApi.inboxHandOff,
+      {
+        tag: 'operations',
+        summary: 'Hand a thread of the inbox to a provider: it becomes clinical and theirs',
+        audit: async ({ body }) => ({
+          action: 'hand_off',
+          subjectType: 'thread',
+          subjectId: body.thread_id,
+          customerId: await threadPatient(ctx, body.thread_id),
+        }),
+      },
+      async ({ body }) => {
+        await handToProvider(ctx, body.thread_id, body.provider_id);
+      },
+    );
+
+    // A provider's patient messages: clinical threads not about a visit, theirs or open to the
+    // providers licensed in the patient's state. Audited like charts.
+    route(
+      app,
+      reviewsApi.patientMessages,
+      {
+        tag: 'reviews',
+        summary: "Patients' clinical questions this provider may answer",
+        audit: () => ({ action: 'view', subjectType: 'patient_messages' }),
+      },
+      async ({ session }) => ({ threads: await providerThreads(ctx, session) }),
+    );
+    route(
+      app,
+      reviewsApi.patientThread,
+      {
+        tag: 'reviews',
+        summary: "A patient's clinical thread; the patient's messages are now read",
+        audit: ({ body }, { patient }) => ({
+          action: 'view',
+          subjectType: 'messages',
+          subjectId: body.thread_id,
+          customerId: patient.customer_id,
+        }),
+      },
+      ({ session, body }) => providerThread(ctx, session, body.thread_id),
+    );
+    route(
+      app,
+      reviewsApi.patientReply,
+      {
+        tag: 'reviews',
+        summary: "Answer a patient's clinical thread; an open one becomes this provider's",
+        audit: async ({ session, body }) => ({
+          action: 'message',
+          subjectType: 'thread',
+          subjectId: body.thread_id,
+          customerId: await providerThreadPatient(ctx, session, body.thread_id),
+        }),
+      },
+      async ({ session, body }) => ({
+        message: await providerReply(ctx, session, body.thread_id, body.body),
       }),
     );
   };

@@ -4,14 +4,26 @@ import { queueEmail, sendQueuedSoon } from '#server/features/outbox/outbox.servi
 import { emailHtml, emailSignature } from '#server/lib/email-layout.ts';
 import { AppError, notFound } from '#server/lib/errors.ts';
 import { absoluteLink } from '#server/lib/links.ts';
-import type { CareInboxItem, Message, Thread } from '#shared/messages.ts';
+import type { StaffSession } from '#server/features/staff/staff.service.ts';
+import {
+  CHOOSE_TOPIC,
+  isClinical,
+  type CareInboxItem,
+  type Message,
+  type MessageTopic,
+  type PatientMessageItem,
+  type Thread,
+} from '#shared/messages.ts';
 import { paths } from '#shared/paths.ts';
 import * as q from './messages.queries.ts';
 
 /**
  * Threads between a patient and their care team. A thread may belong to a visit (the provider's
- * conversation about it). Bodies are health information: they are stored, shown to the two sides,
- * and never logged or e-mailed — the e-mail only says a message is waiting.
+ * conversation about it). Otherwise the patient says what it is about: a clinical one ("My
+ * treatment") is a provider's to answer (the provider of their latest visit, or any provider
+ * licensed in their state), the others are the care team's (operations staff), who may hand one
+ * to a provider. Bodies are health information: they are stored, shown to the patient and to
+ * whoever answers, and never logged or e-mailed — the e-mail only says a message is waiting.
  */
 
 function toMessage(row: q.MessageRow, patientFirstName: string): Message {
@@ -26,6 +38,25 @@ function toMessage(row: q.MessageRow, patientFirstName: string): Message {
   };
 }
 
+/** A thread as the patient and whoever answers see it. */
+function toThread(
+  thread: q.ThreadRow,
+  rows: q.MessageRow[],
+  patientFirstName: string,
+  unreadFrom: Message['sender'],
+): Thread {
+  return {
+    id: thread.id,
+    subject: thread.subject,
+    topic: thread.topic,
+    visit_id: thread.visitId,
+    order_number: thread.orderNumber,
+    updated_at: thread.updatedAt,
+    unread: rows.filter((m) => m.sender === unreadFrom && m.readAt === null).length,
+    messages: rows.map((m) => toMessage(m, patientFirstName)),
+  };
+}
+
 export async function threadsOf(
   ctx: AppContext,
   customerId: number,
@@ -37,18 +68,14 @@ export async function threadsOf(
     threads.map((t) => t.id),
   );
   return {
-    threads: threads.map((t) => {
-      const own = messages.filter((m) => m.threadId === t.id);
-      return {
-        id: t.id,
-        subject: t.subject,
-        visit_id: t.visitId,
-        order_number: t.orderNumber,
-        updated_at: t.updatedAt,
-        unread: own.filter((m) => m.sender === 'care_team' && m.readAt === null).length,
-        messages: own.map((m) => toMessage(m, user.first_name)),
-      };
-    }),
+    threads: threads.map((t) =>
+      toThread(
+        t,
+        messages.filter((m) => m.threadId === t.id),
+        user.first_name,
+        'care_team',
+      ),
+    ),
     unread: await q.countUnreadForPatient(ctx.db, customerId),
   };
 }
@@ -74,8 +101,8 @@ export function unreadCount(ctx: AppContext, customerId: number): Promise<number
 }
 
 /**
- * The patient writes: in one of their threads, or a new thread to the care team, about one of
- * their orders when they name it (another customer's order is "not found").
+ * The patient writes: in one of their threads, or a new thread about what they chose (`topic`),
+ * about one of their orders when they name it (another customer's order is "not found").
  */
 export async function sendAsPatient(
   ctx: AppContext,
@@ -83,6 +110,7 @@ export async function sendAsPatient(
   input: {
     threadId?: number | undefined;
     subject?: string | undefined;
+    topic?: MessageTopic | undefined;
     orderNumber?: string | undefined;
     body: string;
   },
@@ -99,9 +127,21 @@ export async function sendAsPatient(
       orderId = (await q.selectOwnOrderId(ctx.db, customerId, input.orderNumber)) ?? null;
       if (orderId === null) throw notFound('We could not find that order.');
     }
+    const topic = input.topic ?? (orderId !== null ? 'order' : undefined);
     const subject = input.subject ?? (input.orderNumber && `Order ${input.orderNumber}`);
-    if (!subject) throw new AppError('VALIDATION', 'Add a subject', { subject: 'Add a subject' });
-    threadId = await q.insertThread(ctx.db, customerId, subject, now, orderId);
+    if (!topic || !subject)
+      throw new AppError('VALIDATION', topic ? 'Add a subject' : CHOOSE_TOPIC, {
+        ...(topic ? {} : { topic: CHOOSE_TOPIC }),
+        ...(subject ? {} : { subject: 'Add a subject' }),
+      });
+    threadId = await q.insertThread(ctx.db, {
+      customerId,
+      subject,
+      topic,
+      orderId,
+      providerId: isClinical(topic) ? await providerFor(ctx, customerId) : null,
+      now,
+    });
   }
   const id = await q.insertMessage(ctx.db, {
     threadId,
@@ -114,6 +154,15 @@ export async function sendAsPatient(
   const [row] = (await q.selectMessages(ctx.db, [threadId])).filter((m) => m.id === id);
   if (!row) throw new Error('message missing after insert');
   return toMessage(row, user.first_name);
+}
+
+/**
+ * Who answers a patient's clinical question: the provider of their latest visit while they are
+ * active; otherwise nobody in particular (every provider licensed in the patient's state sees it).
+ */
+async function providerFor(ctx: AppContext, customerId: number): Promise<number | null> {
+  const latest = await q.selectLatestVisitProvider(ctx.db, customerId);
+  return latest?.active ? latest.providerId : null;
 }
 
 export async function markThreadRead(
@@ -139,15 +188,7 @@ export async function visitThread(
   const user = await sessionUser(ctx, customerId);
   const rows = await q.selectMessages(ctx.db, [thread.id]);
   await q.markRead(ctx.db, thread.id, 'patient', ctx.clock.now().toISOString());
-  return {
-    id: thread.id,
-    subject: thread.subject,
-    visit_id: thread.visitId,
-    order_number: thread.orderNumber,
-    updated_at: thread.updatedAt,
-    unread: rows.filter((m) => m.sender === 'patient' && m.readAt === null).length,
-    messages: rows.map((m) => toMessage(m, user.first_name)),
-  };
+  return toThread(thread, rows, user.first_name, 'patient');
 }
 
 /**
@@ -246,7 +287,10 @@ export async function careInbox(ctx: AppContext): Promise<CareInboxItem[]> {
   const rows = await q.selectCareInbox(ctx.db, 200);
   return rows.map((r) => ({
     thread_id: r.id,
-    subject: r.subject,
+    // A clinical thread's subject may name a medicine: it is the provider's to read.
+    subject: isClinical(r.topic) ? null : r.subject,
+    topic: r.topic,
+    provider: isClinical(r.topic) ? r.providerName : null,
     patient: r.patient,
     customer_id: r.customerId,
     order_number: r.orderNumber,
@@ -256,31 +300,57 @@ export async function careInbox(ctx: AppContext): Promise<CareInboxItem[]> {
   }));
 }
 
-/** A thread that is the care team's to answer: not about a visit (that one is the provider's). */
+/**
+ * A thread that is the care team's to answer: not about a visit, not clinical (those are a
+ * provider's).
+ */
 async function careThreadRow(ctx: AppContext, threadId: number): Promise<q.ThreadRow> {
   const thread = await q.selectThread(ctx.db, threadId);
-  if (!thread || thread.visitId !== null) throw notFound('We could not find that conversation.');
+  if (!thread || thread.visitId !== null || isClinical(thread.topic))
+    throw notFound('We could not find that conversation.');
   return thread;
 }
 
-/** Opens a thread for the care team: its messages, and the patient's are now read. */
+/**
+ * Opens a thread for the care team: its messages (the patient's are now read), and the providers
+ * it could be handed to, those licensed in the patient's state first.
+ */
 export async function careThread(ctx: AppContext, threadId: number) {
   const thread = await careThreadRow(ctx, threadId);
   const user = await sessionUser(ctx, thread.customerId);
   await q.markRead(ctx.db, thread.id, 'patient', ctx.clock.now().toISOString());
   const rows = await q.selectMessages(ctx.db, [thread.id]);
+  const state = await q.selectPatientState(ctx.db, thread.customerId);
+  const providers = (await q.selectActiveProviders(ctx.db))
+    .map((p) => ({
+      id: p.id,
+      name: p.name,
+      licensed_in_state: state !== null && p.licensedStates.includes(state),
+    }))
+    .sort((a, b) => Number(b.licensed_in_state) - Number(a.licensed_in_state));
   return {
-    thread: {
-      id: thread.id,
-      subject: thread.subject,
-      visit_id: null,
-      order_number: thread.orderNumber,
-      updated_at: thread.updatedAt,
-      unread: 0,
-      messages: rows.map((m) => toMessage(m, user.first_name)),
-    } satisfies Thread,
+    thread: toThread(thread, rows, user.first_name, 'patient'),
     patient: { name: `${user.first_name} ${user.last_name}`, customer_id: thread.customerId },
+    providers,
   };
+}
+
+/**
+ * Operations hand a thread of their inbox to an active provider: it becomes clinical and theirs,
+ * and leaves the inbox (operations no longer read it).
+ */
+export async function handToProvider(
+  ctx: AppContext,
+  threadId: number,
+  providerId: number,
+): Promise<void> {
+  const thread = await careThreadRow(ctx, threadId);
+  const provider = (await q.selectActiveProviders(ctx.db)).find((p) => p.id === providerId);
+  if (!provider)
+    throw new AppError('NOT_FOUND', 'We could not find that provider.', {
+      provider_id: 'Choose a provider',
+    });
+  await q.assignThread(ctx.db, thread.id, provider.id);
 }
 
 /** The care team answers in a thread of their inbox; the patient is told by e-mail. */
@@ -302,4 +372,110 @@ export async function careReply(
 /** The patient a care-team thread belongs to, for the audit entry of a reply in it. */
 export async function careThreadPatient(ctx: AppContext, threadId: number): Promise<number> {
   return (await careThreadRow(ctx, threadId)).customerId;
+}
+
+/**
+ * The patient a thread belongs to, for the audit entry of a call that has already checked access
+ * (a hand-off, after which the thread is no longer the care team's).
+ */
+export async function threadPatient(
+  ctx: AppContext,
+  threadId: number,
+): Promise<number | undefined> {
+  return (await q.selectThread(ctx.db, threadId))?.customerId;
+}
+
+// --- A provider's patient messages: clinical threads not about a visit ---------------------------
+
+export async function providerThreads(
+  ctx: AppContext,
+  staff: StaffSession,
+): Promise<PatientMessageItem[]> {
+  const rows = await q.selectProviderThreads(
+    ctx.db,
+    staff.staff.id,
+    staff.staff.licensed_states,
+    200,
+  );
+  return rows.map((r) => ({
+    thread_id: r.id,
+    subject: r.subject,
+    patient: r.patient,
+    state: r.state,
+    assigned: r.assigned,
+    updated_at: r.updatedAt,
+    unread: r.unread,
+    last_sender: r.lastSender,
+  }));
+}
+
+/**
+ * A clinical thread this provider may answer: theirs, or open (nobody assigned, or a provider no
+ * longer active) with the patient in a state they are licensed in, or in no state we know of. Any
+ * other is not found.
+ */
+async function providerThreadRow(
+  ctx: AppContext,
+  staff: StaffSession,
+  threadId: number,
+): Promise<{ thread: q.ThreadRow; assigned: 'me' | 'open'; state: string | null }> {
+  const thread = await q.selectThread(ctx.db, threadId);
+  const missing = () => notFound('We could not find that conversation.');
+  if (!thread || thread.visitId !== null || !isClinical(thread.topic)) throw missing();
+  const state = await q.selectPatientState(ctx.db, thread.customerId);
+  if (thread.providerId === staff.staff.id) return { thread, assigned: 'me', state };
+  const assignedActive =
+    thread.providerId !== null &&
+    (await q.selectActiveProviders(ctx.db)).some((p) => p.id === thread.providerId);
+  if (assignedActive || (state !== null && !staff.staff.licensed_states.includes(state)))
+    throw missing();
+  return { thread, assigned: 'open', state };
+}
+
+/** Opens a clinical thread for its provider: its messages, and the patient's are now read. */
+export async function providerThread(ctx: AppContext, staff: StaffSession, threadId: number) {
+  const { thread, assigned, state } = await providerThreadRow(ctx, staff, threadId);
+  const user = await sessionUser(ctx, thread.customerId);
+  await q.markRead(ctx.db, thread.id, 'patient', ctx.clock.now().toISOString());
+  const rows = await q.selectMessages(ctx.db, [thread.id]);
+  return {
+    thread: toThread(thread, rows, user.first_name, 'patient'),
+    patient: {
+      name: `${user.first_name} ${user.last_name}`,
+      customer_id: thread.customerId,
+      state,
+    },
+    assigned,
+    visit_id: await q.selectLatestChartVisit(
+      ctx.db,
+      thread.customerId,
+      staff.staff.licensed_states,
+    ),
+  };
+}
+
+/** The provider answers; an open thread becomes theirs. The patient is told by e-mail. */
+export async function providerReply(
+  ctx: AppContext,
+  staff: StaffSession,
+  threadId: number,
+  body: string,
+): Promise<Message> {
+  const { thread, assigned } = await providerThreadRow(ctx, staff, threadId);
+  if (assigned === 'open') await q.claimThread(ctx.db, thread.id, staff.staff.id);
+  return writeAndNotify(ctx, thread.customerId, {
+    threadId: thread.id,
+    staffId: staff.staff.id,
+    body,
+    now: ctx.clock.now().toISOString(),
+  });
+}
+
+/** The patient of a clinical thread this provider may answer, for the audit entry of a reply. */
+export async function providerThreadPatient(
+  ctx: AppContext,
+  staff: StaffSession,
+  threadId: number,
+): Promise<number> {
+  return (await providerThreadRow(ctx, staff, threadId)).thread.customerId;
 }

@@ -102,18 +102,45 @@ describe(`messages between patients and their care team (${testDialect})`, () =>
       { leads_id: c.leadsId, body: 'Hello' },
       c.cookie,
     );
-    expect(noSubject.json()).toMatchObject({ fields: { subject: 'Add a subject' } });
+    expect(noSubject.json()).toMatchObject({
+      fields: { topic: 'Choose what your message is about', subject: 'Add a subject' },
+    });
+    const noTopic = await post(
+      t.app,
+      '/lapi/messaging/send/',
+      { leads_id: c.leadsId, subject: 'Question', body: 'Hello' },
+      c.cookie,
+    );
+    expect(noTopic.statusCode).toBe(400);
+    expect(noTopic.json()).toMatchObject({
+      message: 'Choose what your message is about',
+      fields: { topic: 'Choose what your message is about' },
+    });
+    const badTopic = await post(
+      t.app,
+      '/lapi/messaging/send/',
+      { leads_id: c.leadsId, subject: 'Question', topic: 'billing', body: 'Hello' },
+      c.cookie,
+    );
+    expect(badTopic.json()).toMatchObject({
+      fields: { topic: 'Choose what your message is about' },
+    });
     const empty = await post(
       t.app,
       '/lapi/messaging/send/',
-      { leads_id: c.leadsId, subject: 'Question', body: '  ' },
+      { leads_id: c.leadsId, subject: 'Question', topic: 'other', body: '  ' },
       c.cookie,
     );
     expect(empty.json()).toMatchObject({ fields: { body: 'Write a message' } });
     const started = await post(
       t.app,
       '/lapi/messaging/send/',
-      { leads_id: c.leadsId, subject: 'A question about shipping', body: 'When will it arrive?' },
+      {
+        leads_id: c.leadsId,
+        subject: 'A question about shipping',
+        topic: 'order',
+        body: 'When will it arrive?',
+      },
       c.cookie,
     );
     const threadId = started.json<{ data: { message: { thread_id: number } } }>().data.message
@@ -175,7 +202,11 @@ describe(`messages between patients and their care team (${testDialect})`, () =>
     expect(asked.statusCode, asked.body).toBe(200);
     const mine = await post(t.app, '/lapi/messaging/getall/', { leads_id: c.leadsId }, c.cookie);
     const [thread] = mine.json<{ data: { threads: Thread[] } }>().data.threads;
-    expect(thread).toMatchObject({ subject: `Order ${orderNumber}`, order_number: orderNumber });
+    expect(thread).toMatchObject({
+      subject: `Order ${orderNumber}`,
+      order_number: orderNumber,
+      topic: 'order',
+    });
 
     // Providers answer visits in the chart; the inbox is for operations staff.
     expect((await post(t.app, '/lapi/staff/inbox/', {}, await providerCookie())).statusCode).toBe(
@@ -188,6 +219,8 @@ describe(`messages between patients and their care team (${testDialect})`, () =>
     const items = inbox.json<{ data: { threads: CareInboxItem[] } }>().data.threads;
     expect(items.find((i) => i.thread_id === thread!.id)).toMatchObject({
       subject: `Order ${orderNumber}`,
+      topic: 'order',
+      provider: null,
       order_number: orderNumber,
       customer_id: c.customerId,
       unread: 1,

@@ -1,15 +1,9 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
-import { useForm } from 'react-hook-form';
 import { Link, useSearchParams } from 'react-router';
-import { z } from 'zod';
-import { MessageBodySchema, SubjectSchema, type Thread } from '#shared/messages.ts';
-import { FieldError, FormAlert, TextField, inputClass } from '#client/components/forms/fields.tsx';
-import { applyApiError } from '#client/components/forms/form-errors.ts';
+import { isClinical, topicLabels, type Thread } from '#shared/messages.ts';
 import { buttonClass, textLinkClass } from '#client/components/ui/button.ts';
 import { QueryView } from '#client/components/ui/query-view.tsx';
-import { SubmitButton } from '#client/components/ui/submit-button.tsx';
 import { showToast } from '#client/components/ui/toast.tsx';
 import {
   AccountHeader,
@@ -22,6 +16,8 @@ import {
   messageTime,
   useScrollToEnd,
 } from '../components/message-thread.tsx';
+import { ReplyNotice } from '../components/care-notices.tsx';
+import { NewMessageForm } from '../components/new-message-form.tsx';
 import {
   markThreadRead,
   refreshThreads,
@@ -182,18 +178,24 @@ function ThreadView({
       <h2 id="thread-title" ref={heading} tabIndex={-1} className="text-xl text-ink outline-none">
         {thread.subject}
       </h2>
-      {thread.order_number ? (
+      {thread.visit_id === null ? (
         <p className="mt-1 text-sm text-ink-soft">
-          About{' '}
-          <Link to={`${paths.orders}#${thread.order_number}`} className={textLinkClass}>
-            order {thread.order_number}
-          </Link>
+          {topicLabels[thread.topic]}
+          {thread.order_number ? (
+            <>
+              {' · About '}
+              <Link to={`${paths.orders}#${thread.order_number}`} className={textLinkClass}>
+                order {thread.order_number}
+              </Link>
+            </>
+          ) : null}
         </p>
       ) : null}
       <div ref={scroller} className="mt-4 max-h-[32rem] overflow-y-auto">
         <MessageList messages={thread.messages} me="patient" label={thread.subject} />
       </div>
-      <div className="mt-4 border-t border-line pt-4">
+      <div className="mt-4 space-y-4 border-t border-line pt-4">
+        <ReplyNotice topic={thread.topic} />
         <ReplyForm
           label="Your reply"
           submitLabel="Send reply"
@@ -207,8 +209,6 @@ function ThreadView({
   );
 }
 
-const NewConversationSchema = z.object({ subject: SubjectSchema, body: MessageBodySchema });
-
 function NewConversation({
   leadsId,
   orderNumber,
@@ -221,33 +221,6 @@ function NewConversation({
   onSent: (threadId: number) => void;
 }) {
   const queryClient = useQueryClient();
-  const [alert, setAlert] = useState<string | null>(null);
-  const {
-    register,
-    handleSubmit,
-    setError,
-    setFocus,
-    formState: { errors, isSubmitting },
-  } = useForm({
-    resolver: zodResolver(NewConversationSchema),
-    defaultValues: { subject: orderNumber ? `Order ${orderNumber}` : '', body: '' },
-  });
-  useEffect(() => setFocus(orderNumber ? 'body' : 'subject'), [setFocus, orderNumber]);
-  const submit = handleSubmit(async (values) => {
-    setAlert(null);
-    try {
-      const message = await sendMessage(
-        leadsId,
-        orderNumber ? { ...values, order_number: orderNumber } : values,
-      );
-      await refreshThreads(queryClient, leadsId);
-      showToast({ kind: 'success', title: 'Your message was sent to your care team.' });
-      onSent(message.thread_id);
-    } catch (error) {
-      const outcome = applyApiError(error, setError, ['subject', 'body']);
-      if (!outcome.placed) setAlert(outcome.message);
-    }
-  });
   return (
     <section aria-labelledby="new-title" className={cardClass}>
       <BackButton onClick={onCancel} />
@@ -255,35 +228,24 @@ function NewConversation({
         New message to your care team
       </h2>
       {orderNumber ? <p className="mt-1 text-sm text-ink-soft">About order {orderNumber}</p> : null}
-      <form onSubmit={(event) => void submit(event)} noValidate className="mt-4 space-y-4">
-        {alert ? <FormAlert>{alert}</FormAlert> : null}
-        <TextField
-          label="Subject"
-          autoComplete="off"
-          error={errors.subject?.message}
-          {...register('subject')}
-        />
-        <div>
-          <label htmlFor="new-body" className="block text-[0.9375rem] font-medium text-ink">
-            Message
-          </label>
-          <textarea
-            id="new-body"
-            rows={5}
-            aria-invalid={errors.body ? true : undefined}
-            aria-describedby={errors.body ? 'new-body-error' : undefined}
-            className={`${inputClass(Boolean(errors.body))} mt-1.5 resize-y`}
-            {...register('body')}
-          />
-          <FieldError id="new-body-error" message={errors.body?.message} />
-        </div>
-        <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
-          <button type="button" onClick={onCancel} className={buttonClass('ghost')}>
-            Cancel
-          </button>
-          <SubmitButton pending={isSubmitting}>Send message</SubmitButton>
-        </div>
-      </form>
+      <NewMessageForm
+        orderNumber={orderNumber}
+        onCancel={onCancel}
+        onSend={async (values) => {
+          const message = await sendMessage(
+            leadsId,
+            orderNumber ? { ...values, order_number: orderNumber } : values,
+          );
+          await refreshThreads(queryClient, leadsId);
+          showToast({
+            kind: 'success',
+            title: isClinical(values.topic)
+              ? 'Your message was sent to your provider.'
+              : 'Your message was sent to your care team.',
+          });
+          onSent(message.thread_id);
+        }}
+      />
     </section>
   );
 }

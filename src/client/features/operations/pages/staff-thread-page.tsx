@@ -11,6 +11,7 @@ import type { operationsApi } from '#shared/operations.ts';
 import { paths } from '#shared/paths.ts';
 import { BackLink, StaffHeader } from '#client/features/staff/components/staff-frame.tsx';
 import { useStaff } from '#client/features/staff/components/staff-layout.tsx';
+import { HandOffButton } from '../components/hand-off-dialog.tsx';
 import { inboxKeys, replyInThread, useCareThread } from '../operations.api.ts';
 
 /** /staff/inbox/:id: one patient's conversation with the care team, and the answer. */
@@ -42,7 +43,7 @@ export function StaffThreadPage() {
 
 type CareThread = DataOf<typeof operationsApi.inboxThread>;
 
-function Conversation({ id, thread, patient }: CareThread & { id: number }) {
+function Conversation({ id, thread, patient, providers }: CareThread & { id: number }) {
   const queryClient = useQueryClient();
   const scroller = useScrollToEnd(thread.messages.length);
   return (
@@ -55,7 +56,12 @@ function Conversation({ id, thread, patient }: CareThread & { id: number }) {
             {thread.order_number ? ` · About order ${thread.order_number}` : ''}
           </p>
         }
+        aside={<HandOffButton threadId={id} patient={patient.name} providers={providers} />}
       />
+      <p className="mb-4 max-w-3xl text-[0.9375rem] text-ink-soft">
+        A question about medicines, side effects or how the patient feels is a provider’s to answer:
+        hand it to one rather than answering it here.
+      </p>
       <section
         aria-label={`Conversation with ${patient.name}`}
         className="max-w-3xl rounded-2xl border border-line bg-white p-5 shadow-[0_1px_2px_rgba(15,37,51,0.04)]"

@@ -74,6 +74,13 @@ export function StaffFrame({ staff, onLogOut, loggingOut = false, children }: St
               <ConsoleLink to={paths.staffInbox}>Inbox</ConsoleLink>
               <ConsoleLink to={paths.staffOutbox}>Outbox</ConsoleLink>
             </nav>
+          ) : staff?.role === 'provider' ? (
+            <nav aria-label="Console" className="flex items-center gap-1 text-sm">
+              <ConsoleLink to={paths.staff} end>
+                Review queue
+              </ConsoleLink>
+              <ConsoleLink to={paths.staffPatientMessages}>Patient messages</ConsoleLink>
+            </nav>
           ) : null}
           {staff ? (
             <div className="ml-auto flex items-center gap-3 text-sm">

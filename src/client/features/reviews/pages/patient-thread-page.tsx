@@ -1,0 +1,104 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { Link, Navigate, useParams } from 'react-router';
+import type { DataOf } from '#shared/contract.ts';
+import { paths } from '#shared/paths.ts';
+import type { reviewsApi } from '#shared/reviews.ts';
+import { buttonClass } from '#client/components/ui/button.ts';
+import { QueryView } from '#client/components/ui/query-view.tsx';
+import {
+  MessageList,
+  ReplyForm,
+  useScrollToEnd,
+} from '#client/features/messages/components/message-thread.tsx';
+import { BackLink, StaffHeader } from '#client/features/staff/components/staff-frame.tsx';
+import { useStaff } from '#client/features/staff/components/staff-layout.tsx';
+import { providerKeys, replyToPatient, usePatientThread } from '../reviews.api.ts';
+
+/** /staff/patient-messages/:id: a patient's question about their treatment, and the answer. */
+export function PatientThreadPage() {
+  const staff = useStaff();
+  const id = Number(useParams().id);
+  const thread = usePatientThread(id, { enabled: staff.role === 'provider' });
+  const back = <BackLink to={paths.staffPatientMessages}>Patient messages</BackLink>;
+
+  if (staff.role !== 'provider') return <Navigate to={paths.staff} replace />;
+  if (!Number.isInteger(id) || id <= 0) {
+    return (
+      <>
+        {back}
+        <StaffHeader title="Conversation not found" />
+        <p className="text-ink-soft">There is no conversation at this address.</p>
+      </>
+    );
+  }
+  return (
+    <>
+      {back}
+      <QueryView query={thread} loading="Loading the conversation…">
+        {(data) => <Conversation id={id} {...data} />}
+      </QueryView>
+    </>
+  );
+}
+
+type PatientThread = DataOf<typeof reviewsApi.patientThread>;
+
+function Conversation({
+  id,
+  thread,
+  patient,
+  assigned,
+  visit_id: visitId,
+}: PatientThread & { id: number }) {
+  const queryClient = useQueryClient();
+  const scroller = useScrollToEnd(thread.messages.length);
+  return (
+    <>
+      <StaffHeader
+        title={thread.subject}
+        subtitle={
+          <p>
+            {patient.name} · Customer {patient.customer_id}
+            {patient.state ? ` · ${patient.state}` : ''}
+            {thread.order_number ? ` · About order ${thread.order_number}` : ''}
+          </p>
+        }
+        aside={
+          visitId !== null ? (
+            <Link to={paths.staffVisit(visitId)} className={buttonClass('secondary')}>
+              Open the latest visit
+            </Link>
+          ) : undefined
+        }
+      />
+      {assigned === 'open' ? (
+        <p className="mb-4 max-w-3xl text-[0.9375rem] text-ink-soft">
+          Open to every provider licensed in the patient’s state. Answering makes it yours.
+        </p>
+      ) : null}
+      <section
+        aria-label={`Conversation with ${patient.name}`}
+        className="max-w-3xl rounded-2xl border border-line bg-white p-5 shadow-[0_1px_2px_rgba(15,37,51,0.04)]"
+      >
+        <div ref={scroller} className="max-h-[32rem] overflow-y-auto">
+          <MessageList
+            messages={thread.messages}
+            me="care_team"
+            label={`Conversation with ${patient.name}`}
+          />
+        </div>
+        <div className="mt-4 border-t border-line pt-4">
+          <ReplyForm
+            label="Answer to the patient"
+            submitLabel="Send answer"
+            onSend={async (body) => {
+              await replyToPatient(id, body);
+              await queryClient.invalidateQueries({ queryKey: providerKeys.patientThread(id) });
+              void queryClient.invalidateQueries({ queryKey: providerKeys.patientMessages });
+            }}
+          />
+        </div>
+      </section>
+    </>
+  );
+}
