@@ -185,6 +185,21 @@ export const CardExpirySchema = z
   .max(limits.cardExpiryMax, messages.cardExpiryInvalid)
   .regex(/^(0[1-9]|1[0-2])\/\d{2}$/, messages.cardExpiryInvalid);
 
+/** The gateway's word for a card past its month, said before it is asked. */
+export const cardExpiredMessage = 'Your card has expired.';
+
+/**
+ * Whether an 'MM/YY' expiry has passed on `today`: a card is good through the last day of its
+ * month (as the gateway counts). False for text that is not an expiry (the format rule says so).
+ */
+export function cardExpiryPassed(value: string, today: Date): boolean {
+  const match = /^(0[1-9]|1[0-2])\/(\d{2})$/.exec(value.trim());
+  if (!match) return false;
+  const month = Number(match[1]);
+  const year = 2000 + Number(match[2]);
+  return today.getTime() >= Date.UTC(year, month, 1);
+}
+
 /** The card number: spaces and dashes ignored, at most 16 digits (spec §5). */
 export const CardNumberSchema = z
   .string({ error: messages.cardNumberRequired })

@@ -2,7 +2,9 @@ import { z } from 'zod';
 import {
   AddressInputSchema,
   CardCvvSchema,
+  cardExpiredMessage,
   CardExpirySchema,
+  cardExpiryPassed,
   CardNumberSchema,
   PaymentConsentSchema,
   PhoneSchema,
@@ -63,6 +65,9 @@ export const PaymentFormSchema = z
     if (form.method === 'card') {
       check(CardNumberSchema, form.ccnum, ['ccnum']);
       check(CardExpirySchema, form.ccexp, ['ccexp']);
+      // Caught in the form (by this browser's today), not only by the gateway after a round trip.
+      if (cardExpiryPassed(form.ccexp, new Date()))
+        ctx.addIssue({ code: 'custom', message: cardExpiredMessage, path: ['ccexp'] });
       check(CardCvvSchema, form.cccvv, ['cccvv']);
     }
     if (!form.billingSame) check(AddressInputSchema, form.billing, ['billing']);

@@ -25,3 +25,24 @@ export function autoSlash(previous: string, next: string, groups: readonly numbe
 
 export const dateGroups = [2, 2, 4] as const;
 export const expiryGroups = [2, 2] as const;
+
+/**
+ * A card number grouped as it is typed: fours (4242 4242 4242 4242), or 4-6-5 for American Express
+ * (34…, 37…). Only when the customer types or pastes at the end; editing in the middle is left
+ * alone. Spaces are ignored by the schema, so the grouping never changes what is sent.
+ */
+export function groupCardNumber(previous: string, next: string): string {
+  if (next.length <= previous.length || !next.startsWith(previous)) return next;
+  if (!/^[\d\s-]*$/.test(next)) return next;
+  const digits = next.replace(/\D/g, '');
+  const sizes = /^3[47]/.test(digits) ? [4, 6, 5] : [4, 4, 4, 4, 4];
+  const groups: string[] = [];
+  let rest = digits;
+  for (const size of sizes) {
+    if (!rest) break;
+    groups.push(rest.slice(0, size));
+    rest = rest.slice(size);
+  }
+  // Digits past the last group (a number too long) stay visible for the schema to refuse.
+  return [...groups, ...(rest ? [rest] : [])].join(' ');
+}

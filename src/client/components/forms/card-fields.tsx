@@ -1,6 +1,6 @@
 import { useRef } from 'react';
 import type { UseFormRegisterReturn } from 'react-hook-form';
-import { autoSlash, expiryGroups } from './auto-slash.ts';
+import { autoSlash, expiryGroups, groupCardNumber } from './auto-slash.ts';
 import { TextField } from './fields.tsx';
 
 type CardField = 'ccnum' | 'ccexp' | 'cccvv';
@@ -17,7 +17,9 @@ interface CardFieldsProps {
  */
 export function CardFields({ fields, errors }: CardFieldsProps) {
   const previousExpiry = useRef('');
+  const previousNumber = useRef('');
   const expiry = fields.ccexp;
+  const number = fields.ccnum;
   return (
     <>
       <TextField
@@ -28,7 +30,16 @@ export function CardFields({ fields, errors }: CardFieldsProps) {
         maxLength={23}
         spellCheck={false}
         error={errors.ccnum}
-        {...fields.ccnum}
+        {...number}
+        onFocus={(event) => {
+          previousNumber.current = event.target.value;
+        }}
+        onChange={(event) => {
+          const next = groupCardNumber(previousNumber.current, event.target.value);
+          if (next !== event.target.value) event.target.value = next;
+          previousNumber.current = next;
+          void number.onChange(event);
+        }}
       />
       <div className="grid grid-cols-2 gap-5">
         <TextField

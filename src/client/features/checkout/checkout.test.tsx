@@ -253,6 +253,25 @@ describe('step 3, payment', () => {
     expect(await within(payment).findAllByText('Field required')).toHaveLength(4);
   });
 
+  it('catches a card past its month in the form, and groups the number as it is typed', async () => {
+    const u = userEvent.setup();
+    logIn();
+    setCheckoutShipping(shipping);
+    const api = memberApi();
+    renderRoutes(routes, { path: '/checkout/payment' });
+    const payment = await screen.findByRole('region', { name: 'Payment' });
+    await u.click(await within(payment).findByRole('radio', { name: 'A new card' }));
+    const number = within(payment).getByLabelText('Card number') as HTMLInputElement;
+    await u.type(number, '4242424242424242');
+    expect(number.value).toBe('4242 4242 4242 4242');
+    await u.type(within(payment).getByLabelText('Expiration'), '0120');
+    await u.type(within(payment).getByLabelText('Security code'), '123');
+    await u.click(within(payment).getByRole('checkbox', { name: /I authorize Pairwell/ }));
+    await u.click(within(payment).getByRole('button', { name: 'Place order' }));
+    expect(await within(payment).findByText('Your card has expired.')).toBeTruthy();
+    expect(api.calls.some((call) => call.path === '/v2/ecom/place-order')).toBe(false);
+  });
+
   it('places one order for a double click, without a price, and shows the order number', async () => {
     const u = userEvent.setup();
     logIn();

@@ -1,7 +1,12 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
-import { CardPayloadSchema, type CardSummary } from '#shared/accounts.ts';
+import {
+  CardPayloadSchema,
+  cardExpiredMessage,
+  cardExpiryPassed,
+  type CardSummary,
+} from '#shared/accounts.ts';
 import { CardFields } from '#client/components/forms/card-fields.tsx';
 import { applyApiError } from '#client/components/forms/form-errors.ts';
 import { CheckboxField, FlagField, FormAlert } from '#client/components/forms/fields.tsx';
@@ -17,6 +22,12 @@ interface CardFormProps {
   onSaved: (card: CardSummary) => void | Promise<void>;
 }
 
+/** The card payload's rules, and a card past its month caught here rather than by the gateway. */
+const CardFormSchema = CardPayloadSchema.superRefine((card, ctx) => {
+  if (cardExpiryPassed(card.ccexp, new Date()))
+    ctx.addIssue({ code: 'custom', message: cardExpiredMessage, path: ['ccexp'] });
+});
+
 /**
  * The card form (spec §3 "Card payload", §5 messages). The digits live only in this form's state
  * and the one request that sends them: never in a cache, a log, analytics or an error report.
@@ -31,7 +42,7 @@ export function CardForm({ hasShippingAddress, onSaved }: CardFormProps) {
     reset,
     formState: { errors, isSubmitting },
   } = useForm({
-    resolver: zodResolver(CardPayloadSchema),
+    resolver: zodResolver(CardFormSchema),
     defaultValues: { ccnum: '', ccexp: '', cccvv: '', shipping: 0 },
   });
   const cardNumber = register('ccnum');
