@@ -113,10 +113,11 @@ async function signUpAtCheckout(page: Page, email: string, screens?: Screens) {
   await expect(steps.locator('[aria-current="step"]')).toContainText('Shipping');
   await expect(page.getByRole('heading', { name: 'Your account' })).toBeVisible();
 
-  // The spec's sign-up messages, word for word.
+  // The spec's sign-up messages, word for word; a supplement order's consent is to the terms
+  // and privacy policy (the spec's consent words are the online visit's).
   await page.getByRole('button', { name: 'Create account and continue' }).click();
   await expect(
-    page.getByText('Continue your online visit by checking the box above'),
+    page.getByText('Agree to the Terms of Service and the Privacy Policy to continue'),
   ).toBeVisible();
   await expect(page.getByText('Field required').first()).toBeVisible();
   if (screens) {

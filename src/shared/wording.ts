@@ -29,6 +29,8 @@ export const messages = {
 
   // Signup (spec §5)
   visitConsent: 'Continue your online visit by checking the box above',
+  /** A supplement order's sign-up: the terms a store customer agrees to (ours). */
+  storeConsent: 'Agree to the Terms of Service and the Privacy Policy to continue',
 
   // Date of birth (spec §5)
   dobRequired: 'You must enter a date of birth.',

@@ -135,9 +135,11 @@ describe('step 1, shipping', () => {
     stubApi({ '/products/': catalogReply });
     renderRoutes(routes, { path: '/checkout/shipping' });
     await u.click(await screen.findByRole('button', { name: 'Create account and continue' }));
+    // A supplement order agrees to the terms and privacy policy, not to telehealth.
     expect(
-      await screen.findByText('Continue your online visit by checking the box above'),
+      await screen.findByText('Agree to the Terms of Service and the Privacy Policy to continue'),
     ).toBeTruthy();
+    expect(screen.queryByRole('link', { name: /Consent to Telehealth/ })).toBeNull();
     expect(screen.getAllByText('Field required').length).toBeGreaterThanOrEqual(4);
     expect(screen.getByText('Password is required')).toBeTruthy();
     expect(screen.getByText('You must enter a date of birth.')).toBeTruthy();

@@ -2,8 +2,10 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import { useForm } from 'react-hook-form';
+import { z } from 'zod';
 import { Link } from 'react-router';
 import { accountsApi, SignupSchema } from '#shared/accounts.ts';
+import { messages } from '#shared/wording.ts';
 import type { SessionUser } from '#shared/session.ts';
 import { applyApiError } from '#client/components/forms/form-errors.ts';
 import {
@@ -54,14 +56,30 @@ interface SignupFormProps {
   knownDob?: string;
   /** Called once the account exists and the session is set. */
   onSignedUp?: (user: SessionUser) => void;
+  /**
+   * What the account is made for: a supplement order agrees to the terms and privacy policy; an
+   * online visit (and /signup, where visits start too) also to telehealth, in the spec's words.
+   */
+  purpose?: 'visit' | 'store';
 }
+
+/** A supplement order's sign-up: the same rules, and the consent a store customer gives. */
+const StoreSignupSchema = SignupSchema.extend({
+  consent: z.literal(true, { error: messages.storeConsent }),
+});
 
 /**
  * Account creation with the sign-up and date-of-birth rules of spec §5 (SignupSchema), used by
  * /signup and by the checkout. On success the customer is logged in and their browser cart joins
  * the account's cart (spec §3); where they go next is up to the page around the form.
  */
-export function SignupForm({ submitLabel, emailTakenHelp, knownDob, onSignedUp }: SignupFormProps) {
+export function SignupForm({
+  submitLabel,
+  emailTakenHelp,
+  knownDob,
+  onSignedUp,
+  purpose = 'visit',
+}: SignupFormProps) {
   const queryClient = useQueryClient();
   const [alert, setAlert] = useState<{ message: string; emailTaken: boolean } | null>(null);
   const {
@@ -70,7 +88,7 @@ export function SignupForm({ submitLabel, emailTakenHelp, knownDob, onSignedUp }
     setError,
     formState: { errors, isSubmitting },
   } = useForm({
-    resolver: zodResolver(SignupSchema),
+    resolver: zodResolver(purpose === 'store' ? StoreSignupSchema : SignupSchema),
     defaultValues: {
       email: '',
       first_name: '',
@@ -167,9 +185,17 @@ export function SignupForm({ submitLabel, emailTakenHelp, knownDob, onSignedUp }
       <CheckboxField
         label={
           <>
-            I agree to the <PolicyLink to={paths.terms}>Terms of Service</PolicyLink>, the{' '}
-            <PolicyLink to={paths.privacy}>Privacy Policy</PolicyLink> and the{' '}
-            <PolicyLink to={paths.consentToTelehealth}>Consent to Telehealth</PolicyLink>.
+            I agree to the <PolicyLink to={paths.terms}>Terms of Service</PolicyLink>
+            {purpose === 'store' ? ' and the ' : ', the '}
+            <PolicyLink to={paths.privacy}>Privacy Policy</PolicyLink>
+            {purpose === 'store' ? null : (
+              <>
+                {' '}
+                and the{' '}
+                <PolicyLink to={paths.consentToTelehealth}>Consent to Telehealth</PolicyLink>
+              </>
+            )}
+            .
           </>
         }
         error={errors.consent?.message}

@@ -56,6 +56,7 @@ export function CheckoutAccount() {
       <div className="mt-6">
         {mode === 'signup' ? (
           <SignupForm
+            purpose="store"
             submitLabel="Create account and continue"
             emailTakenHelp={
               <>
