@@ -128,3 +128,36 @@ export function useScrollToEnd(count: number) {
   }, [count]);
   return ref;
 }
+
+/**
+ * A patient's conversation as the care team sees it in the console (operations' Inbox, a
+ * provider's Patient messages): the messages, scrolled to the newest, and the answer box.
+ */
+export function CareTeamConversation({
+  patientName,
+  messages,
+  onSend,
+}: {
+  patientName: string;
+  messages: readonly Message[];
+  onSend: (body: string) => Promise<unknown>;
+}) {
+  const scroller = useScrollToEnd(messages.length);
+  return (
+    <section
+      aria-label={`Conversation with ${patientName}`}
+      className="max-w-3xl rounded-2xl border border-line bg-white p-5 shadow-[0_1px_2px_rgba(15,37,51,0.04)]"
+    >
+      <div ref={scroller} className="max-h-[32rem] overflow-y-auto">
+        <MessageList
+          messages={messages}
+          me="care_team"
+          label={`Conversation with ${patientName}`}
+        />
+      </div>
+      <div className="mt-4 border-t border-line pt-4">
+        <ReplyForm label="Answer to the patient" submitLabel="Send answer" onSend={onSend} />
+      </div>
+    </section>
+  );
+}

@@ -1,11 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { Navigate, useParams } from 'react-router';
 import { QueryView } from '#client/components/ui/query-view.tsx';
-import {
-  MessageList,
-  ReplyForm,
-  useScrollToEnd,
-} from '#client/features/messages/components/message-thread.tsx';
+import { CareTeamConversation } from '#client/features/messages/components/message-thread.tsx';
 import type { DataOf } from '#shared/contract.ts';
 import type { operationsApi } from '#shared/operations.ts';
 import { paths } from '#shared/paths.ts';
@@ -45,7 +41,6 @@ type CareThread = DataOf<typeof operationsApi.inboxThread>;
 
 function Conversation({ id, thread, patient, providers }: CareThread & { id: number }) {
   const queryClient = useQueryClient();
-  const scroller = useScrollToEnd(thread.messages.length);
   return (
     <>
       <StaffHeader
@@ -62,29 +57,15 @@ function Conversation({ id, thread, patient, providers }: CareThread & { id: num
         A question about medicines, side effects or how the patient feels is a provider’s to answer:
         hand it to one rather than answering it here.
       </p>
-      <section
-        aria-label={`Conversation with ${patient.name}`}
-        className="max-w-3xl rounded-2xl border border-line bg-white p-5 shadow-[0_1px_2px_rgba(15,37,51,0.04)]"
-      >
-        <div ref={scroller} className="max-h-[32rem] overflow-y-auto">
-          <MessageList
-            messages={thread.messages}
-            me="care_team"
-            label={`Conversation with ${patient.name}`}
-          />
-        </div>
-        <div className="mt-4 border-t border-line pt-4">
-          <ReplyForm
-            label="Answer to the patient"
-            submitLabel="Send answer"
-            onSend={async (body) => {
-              await replyInThread(id, body);
-              await queryClient.invalidateQueries({ queryKey: inboxKeys.thread(id) });
-              void queryClient.invalidateQueries({ queryKey: inboxKeys.list });
-            }}
-          />
-        </div>
-      </section>
+      <CareTeamConversation
+        patientName={patient.name}
+        messages={thread.messages}
+        onSend={async (body) => {
+          await replyInThread(id, body);
+          await queryClient.invalidateQueries({ queryKey: inboxKeys.thread(id) });
+          void queryClient.invalidateQueries({ queryKey: inboxKeys.list });
+        }}
+      />
     </>
   );
 }

@@ -5,11 +5,7 @@ import { paths } from '#shared/paths.ts';
 import type { reviewsApi } from '#shared/reviews.ts';
 import { buttonClass } from '#client/components/ui/button.ts';
 import { QueryView } from '#client/components/ui/query-view.tsx';
-import {
-  MessageList,
-  ReplyForm,
-  useScrollToEnd,
-} from '#client/features/messages/components/message-thread.tsx';
+import { CareTeamConversation } from '#client/features/messages/components/message-thread.tsx';
 import { BackLink, StaffHeader } from '#client/features/staff/components/staff-frame.tsx';
 import { useStaff } from '#client/features/staff/components/staff-layout.tsx';
 import { providerKeys, replyToPatient, usePatientThread } from '../reviews.api.ts';
@@ -51,7 +47,6 @@ function Conversation({
   visit_id: visitId,
 }: PatientThread & { id: number }) {
   const queryClient = useQueryClient();
-  const scroller = useScrollToEnd(thread.messages.length);
   return (
     <>
       <StaffHeader
@@ -76,29 +71,15 @@ function Conversation({
           Open to every provider licensed in the patient’s state. Answering makes it yours.
         </p>
       ) : null}
-      <section
-        aria-label={`Conversation with ${patient.name}`}
-        className="max-w-3xl rounded-2xl border border-line bg-white p-5 shadow-[0_1px_2px_rgba(15,37,51,0.04)]"
-      >
-        <div ref={scroller} className="max-h-[32rem] overflow-y-auto">
-          <MessageList
-            messages={thread.messages}
-            me="care_team"
-            label={`Conversation with ${patient.name}`}
-          />
-        </div>
-        <div className="mt-4 border-t border-line pt-4">
-          <ReplyForm
-            label="Answer to the patient"
-            submitLabel="Send answer"
-            onSend={async (body) => {
-              await replyToPatient(id, body);
-              await queryClient.invalidateQueries({ queryKey: providerKeys.patientThread(id) });
-              void queryClient.invalidateQueries({ queryKey: providerKeys.patientMessages });
-            }}
-          />
-        </div>
-      </section>
+      <CareTeamConversation
+        patientName={patient.name}
+        messages={thread.messages}
+        onSend={async (body) => {
+          await replyToPatient(id, body);
+          await queryClient.invalidateQueries({ queryKey: providerKeys.patientThread(id) });
+          void queryClient.invalidateQueries({ queryKey: providerKeys.patientMessages });
+        }}
+      />
     </>
   );
 }
