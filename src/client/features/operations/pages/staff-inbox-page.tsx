@@ -1,14 +1,12 @@
-import { Link, Navigate } from 'react-router';
+import { Navigate } from 'react-router';
 import { QueryView } from '#client/components/ui/query-view.tsx';
 import { paths } from '#shared/paths.ts';
 import { StaffHeader } from '#client/features/staff/components/staff-frame.tsx';
 import { useStaff } from '#client/features/staff/components/staff-layout.tsx';
+import { ConversationCard } from '#client/features/messages/components/conversation-card.tsx';
 import { longDateTime } from '#client/features/staff/components/staff-order-status.tsx';
 import { isClinical, type CareInboxItem } from '#shared/messages.ts';
 import { useCareInbox } from '../operations.api.ts';
-
-const cardClass =
-  'block rounded-2xl border border-line bg-white p-4 shadow-[0_1px_2px_rgba(15,37,51,0.04)] hover:border-accent-400 sm:p-5';
 
 /**
  * /staff/inbox: what patients wrote to the care team outside a visit (questions about orders,
@@ -61,34 +59,14 @@ function Threads({ threads }: { threads: CareInboxItem[] }) {
     <ul className="max-w-3xl space-y-3">
       {threads.map((thread) => (
         <li key={thread.thread_id}>
-          <Link to={paths.staffThread(thread.thread_id)} className={cardClass}>
-            <span className="flex flex-wrap items-start justify-between gap-x-3 gap-y-1">
-              <span
-                className={`min-w-0 text-accent-800 ${thread.unread > 0 ? 'font-semibold' : 'font-medium'}`}
-              >
-                {thread.subject}
-              </span>
-              {thread.unread > 0 ? (
-                <span className="shrink-0 rounded-full bg-accent-700 px-2 py-0.5 text-sm font-semibold text-white">
-                  {thread.unread} new
-                </span>
-              ) : thread.last_sender === 'patient' ? (
-                <span className="shrink-0 rounded-full bg-warning-soft px-2.5 py-0.5 text-sm font-medium text-warning">
-                  Waiting for an answer
-                </span>
-              ) : (
-                <span className="shrink-0 text-sm text-muted">Answered</span>
-              )}
-            </span>
-            <span className="mt-1 block text-sm text-ink-soft">
-              {thread.patient} · Customer {thread.customer_id}
-              {thread.order_number ? ` · Order ${thread.order_number}` : ''}
-            </span>
-            <span className="mt-0.5 block text-sm text-muted">
-              Last message{' '}
-              <time dateTime={thread.updated_at}>{longDateTime(thread.updated_at)}</time>
-            </span>
-          </Link>
+          <ConversationCard
+            to={paths.staffThread(thread.thread_id)}
+            subject={thread.subject}
+            unread={thread.unread}
+            lastSender={thread.last_sender}
+            updatedAt={thread.updated_at}
+            details={`${thread.patient} · Customer ${thread.customer_id}${thread.order_number ? ` · Order ${thread.order_number}` : ''}`}
+          />
         </li>
       ))}
     </ul>
