@@ -70,22 +70,34 @@ export async function answerQuestion(
   return item;
 }
 
-/** Answers until the questionnaire hands over to the preferences step. */
+/**
+ * Answers until the questionnaire ends at the review of the answers; there, presses "Continue" and
+ * waits for the preferences step, unless `stopAtReview` (the journey reviews them itself).
+ */
 export async function answerAllQuestions(
   page: Page,
   questionnaire: Questionnaire,
   onQuestion?: (item: QuestionnaireItem) => Promise<void>,
+  { stopAtReview = false }: { stopAtReview?: boolean } = {},
 ): Promise<QuestionnaireItem[]> {
   const answered: QuestionnaireItem[] = [];
+  const atReview = () => /\/answers$/.test(page.url());
   for (let guard = 0; guard < questionnaire.items.length + 5; guard += 1) {
-    await expect(page).toHaveURL(/\/(questions|preferences)$/);
-    if (/\/preferences$/.test(page.url())) return answered;
-    // The last answer may still be on its way to the preferences step.
-    const item = await currentItem(page, questionnaire).catch(async (error: unknown) => {
-      if (/\/preferences$/.test(page.url())) return null;
-      throw error;
-    });
-    if (!item) return answered;
+    await expect(page).toHaveURL(/\/(questions|answers)$/);
+    // The last answer may still be on its way to the review.
+    const item = atReview()
+      ? null
+      : await currentItem(page, questionnaire).catch(async (error: unknown) => {
+          if (atReview()) return null;
+          throw error;
+        });
+    if (!item) {
+      await expect(page.getByRole('heading', { name: 'Review your answers' })).toBeVisible();
+      if (stopAtReview) return answered;
+      await page.getByRole('button', { name: 'Continue' }).click();
+      await expect(page).toHaveURL(/\/preferences$/);
+      return answered;
+    }
     if (onQuestion) await onQuestion(item);
     answered.push(await answerQuestion(page, questionnaire));
   }

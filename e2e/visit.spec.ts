@@ -8,12 +8,12 @@ import {
   test,
   unexpectedProblems,
 } from './fixtures.ts';
-import { answerAllQuestions, passEligibility } from './visit-helpers.ts';
+import { answerAllQuestions, passEligibility, safeAnswer } from './visit-helpers.ts';
 
 /**
  * The Sleep and Hair online visits in a real browser at 375px and 1280px: from the home page's
- * program card through eligibility and the whole questionnaire to the treatment preferences, which
- * are saved. Every kind of question screen and the preferences are checked with axe. (The ED visit,
+ * program card through eligibility and the whole questionnaire, the review of the answers (one is
+ * changed there), to the treatment preferences, which are saved. Every kind of question screen and the preferences are checked with axe. (The ED visit,
  * from sign-up to the provider's approval, is e2e/telehealth.spec.ts.)
  */
 
@@ -61,18 +61,67 @@ for (const walk of walks) {
     const progress = page.getByRole('progressbar', { name: 'Health questions' });
     await expect(progress).toHaveAttribute('aria-valuenow', '1');
     const kinds = new Set<string>();
-    const answered = await answerAllQuestions(page, questionnaire, async (item) => {
-      // Each screen shows where the patient is, and each kind of question is checked once.
-      await expect(progress).toHaveAttribute('aria-valuemax', /^\d+$/);
-      if (kinds.has(item.type)) return;
-      kinds.add(item.type);
-      await screens.check(`visit-${walk.category}-question-${item.type}`);
-    });
+    let last = { now: '', max: '' };
+    const answered = await answerAllQuestions(
+      page,
+      questionnaire,
+      async (item) => {
+        // Each screen shows where the patient is, and each kind of question is checked once.
+        await expect(progress).toHaveAttribute('aria-valuemax', /^\d+$/);
+        last = {
+          now: (await progress.getAttribute('aria-valuenow')) ?? '',
+          max: (await progress.getAttribute('aria-valuemax')) ?? '',
+        };
+        if (kinds.has(item.type)) return;
+        kinds.add(item.type);
+        await screens.check(`visit-${walk.category}-question-${item.type}`);
+      },
+      { stopAtReview: true },
+    );
     // The program's own questionnaire was asked, from its first item to its end.
     const ids = answered.map((item: QuestionnaireItem) => item.linkId);
     expect(ids[0]).toBe(questionnaire.items[0]?.linkId);
     expect(ids.length).toBeGreaterThan(10);
     expect(new Set(ids).size).toBe(ids.length);
+
+    // After the last question, the answers on one screen: every question asked, in order.
+    await expect(page).toHaveURL(new RegExp(`/visit/${walk.category}/answers$`));
+    const questions = answered.filter((item) => item.type !== 'display');
+    const list = page.getByRole('list', { name: 'Your answers' });
+    await expect(list.getByRole('listitem')).toHaveCount(questions.length);
+    for (const [index, item] of questions.entries())
+      await expect(list.getByRole('listitem').nth(index)).toContainText(item.text);
+    // The progress counted exactly those questions: the last was "n of n".
+    expect(last).toEqual({ now: String(questions.length), max: String(questions.length) });
+    await screens.check(`visit-${walk.category}-answers`);
+
+    // Change one answer (a choice, to another option that keeps the visit open).
+    const changed = questions.find(
+      (item) =>
+        item.type === 'choice' &&
+        item.options?.some((o) => o.code !== safeAnswer(item) && !o.disqualify),
+    );
+    const other = changed?.options?.find((o) => o.code !== safeAnswer(changed) && !o.disqualify);
+    if (!changed || !other) throw new Error(`No choice to change in ${walk.category}`);
+    await page.getByRole('button', { name: `Change your answer to: ${changed.text}` }).click();
+    await expect(page).toHaveURL(new RegExp(`/visit/${walk.category}/questions$`));
+    const form = page.locator('#main form').first();
+    await expect(form.getByRole('heading', { name: changed.text })).toBeVisible();
+    await expect(
+      page.getByRole('link', { name: 'Back to your answers without changing this one' }),
+    ).toBeVisible();
+    await screens.check(`visit-${walk.category}-answer-change`);
+    await form.getByRole('radio', { name: other.display, exact: true }).check();
+    await form.getByRole('button', { name: 'Next' }).click();
+    // Any question the new answer shows is asked; then the review again, with the new answer.
+    await answerAllQuestions(page, questionnaire, undefined, { stopAtReview: true });
+    const changedRow = list.getByRole('listitem').filter({ hasText: changed.text });
+    await expect(changedRow).toContainText(other.display);
+    // The review is the visit's place: a reload comes back to it.
+    await page.reload();
+    await expect(page.getByRole('heading', { name: 'Review your answers' })).toBeVisible();
+    await expect(changedRow).toContainText(other.display);
+    await page.getByRole('button', { name: 'Continue' }).click();
 
     await expect(page).toHaveURL(new RegExp(`/visit/${walk.category}/preferences$`));
     await expect(page.getByRole('heading', { name: 'Your treatment preferences' })).toBeVisible();

@@ -131,6 +131,9 @@ const visitPages = {
   questions: async () => ({
     Component: (await import('./features/visits/pages/questions-page.tsx')).QuestionsPage,
   }),
+  answers: async () => ({
+    Component: (await import('./features/visits/pages/answers-page.tsx')).AnswersPage,
+  }),
   preferences: async () => ({
     Component: (await import('./features/visits/pages/preferences-page.tsx')).PreferencesPage,
   }),
@@ -310,6 +313,7 @@ export const routes: RouteObject[] = [
                 children: [
                   { path: 'eligibility', element: page(visitPages.eligibility) },
                   { path: 'questions', element: page(visitPages.questions) },
+                  { path: 'answers', element: page(visitPages.answers) },
                   { path: 'preferences', element: page(visitPages.preferences) },
                   { path: 'photo', element: page(visitPages.photo) },
                   { path: 'consent', element: page(visitPages.consent) },

@@ -74,6 +74,10 @@ export const apiPaths = {
   visitsClosed: '/visit/closed/list/',
   /** The patient confirms the answer that ends the visit (ours). */
   questionConfirmKnockout: '/visit/questions/confirm-knockout/',
+  /** The questions the patient was shown, with their answers, before the next step (ours). */
+  questionAnswers: '/visit/questions/answers/',
+  /** Reopens one answered question from the review of answers (ours). */
+  questionChange: '/visit/questions/change/',
   /** After a knock-out answer: a provider reads the answers as given (ours). */
   visitRequestReview: '/visit/request-review/',
   /** "Tell me when my state opens" (ours). */

@@ -3,6 +3,7 @@ export type VisitScreen =
   | 'eligibility'
   | 'account'
   | 'questions'
+  | 'answers'
   | 'preferences'
   | 'photo'
   | 'consent'

@@ -338,7 +338,10 @@ export const QuestionStateSchema = z.object({
   item: PatientItemSchema.nullable(),
   answer: AnswerValueSchema.nullable(),
   progress: ProgressSchema,
-  /** True when every question is answered: the visit moves on to preferences. */
+  /**
+   * True when every question is answered: the visit moves on to preferences, by the review of the
+   * answers (`destination`).
+   */
   done: z.boolean(),
   /** Set when an answer ends the visit: the reason, in words for the patient. */
   disqualified: z.string().nullable(),
@@ -350,6 +353,22 @@ export const QuestionStateSchema = z.object({
   destination: z.string(),
 });
 export type QuestionState = z.infer<typeof QuestionStateSchema>;
+
+/** One question the patient was shown, with their answer in their words, on the review screen. */
+export const ReviewedAnswerSchema = z.object({
+  linkId: z.string(),
+  question: z.string(),
+  /** 'Yes', the option chosen, '3 hours'; 'Not answered' for an optional question skipped. */
+  answer: z.string(),
+});
+export type ReviewedAnswer = z.infer<typeof ReviewedAnswerSchema>;
+
+/** "Review your answers": every question shown, in order, and where "Continue" goes. */
+export const AnswersReviewSchema = z.object({
+  answers: z.array(ReviewedAnswerSchema),
+  destination: z.string(),
+});
+export type AnswersReview = z.infer<typeof AnswersReviewSchema>;
 
 /** The questionnaire as answered so far, and where the patient is. */
 export const QuestionsSchema = z.object({
@@ -652,6 +671,23 @@ export const visitsApi = {
     ...nextQuestion,
     body: VisitRequestSchema,
   }),
+
+  /**
+   * "Review your answers": the questions the patient was shown (visible ones, in order) with their
+   * answers in words, once every question is answered and no knock-out awaits confirmation.
+   */
+  reviewAnswers: endpoint({
+    path: apiPaths.questionAnswers,
+    access: 'customer',
+    body: VisitRequestSchema,
+    response: AnswersReviewSchema,
+    errors: visitErrors,
+  }),
+  /**
+   * "Change" on the review: the question is shown again with its answer; once it is answered, the
+   * questions it newly shows are asked and the patient is back at the review.
+   */
+  changeAnswer: endpoint({ path: apiPaths.questionChange, ...previousQuestion }),
 
   drug: endpoint({ path: apiPaths.productDrug, body: DrugPreferenceSchema, ...preference }),
   dosage: endpoint({ path: apiPaths.productDosage, body: DosagePreferenceSchema, ...preference }),

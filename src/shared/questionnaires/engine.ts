@@ -240,3 +240,29 @@ export function progress(
   const upcoming = shown.slice(position).find((i) => i.type !== 'display');
   return { index: upcoming ? questions.indexOf(upcoming) + 1 : total, total };
 }
+
+/** The questions the patient is shown, in order (no display items), given the answers so far. */
+export function shownQuestions(
+  questionnaire: Questionnaire,
+  answers: Answers,
+): QuestionnaireItem[] {
+  return visibleItems(questionnaire, effectiveAnswers(questionnaire, answers)).filter(
+    (i) => i.type !== 'display',
+  );
+}
+
+/**
+ * After an answer once every question is answered (the patient is changing one from the review of
+ * answers): the first question after `linkId` still without an answer — one the change newly
+ * shows, or an optional one not answered yet — or null when the patient goes back to the review.
+ */
+export function nextToAsk(
+  questionnaire: Questionnaire,
+  answers: Answers,
+  linkId: string,
+): QuestionnaireItem | null {
+  const effective = effectiveAnswers(questionnaire, answers);
+  const shown = shownQuestions(questionnaire, answers);
+  const index = shown.findIndex((i) => i.linkId === linkId);
+  return shown.slice(index + 1).find((i) => effective[i.linkId] === undefined) ?? null;
+}

@@ -155,3 +155,29 @@ export function requestReview(visitId: number) {
     fallbackMessage: 'We could not send your answers to a provider. Please try again.',
   });
 }
+
+/** The review of the answers: read afresh each time the screen opens (the server decides). */
+export const answersReviewKey = (visitId: number) => ['visit', visitId, 'answers'] as const;
+
+/** "Review your answers": every question shown, with the answer in words. */
+export function useAnswersReview(visitId: number) {
+  return useQuery({
+    queryKey: answersReviewKey(visitId),
+    queryFn: ({ signal }) =>
+      call(visitsApi.reviewAnswers, {
+        body: { visit_id: visitId },
+        fallbackMessage: messages.questionsFailed,
+        signal,
+      }),
+    staleTime: 0,
+    gcTime: 0,
+  });
+}
+
+/** "Change" on the review: the question opens again with its answer. */
+export function changeAnswer(visitId: number, linkId: string) {
+  return call(visitsApi.changeAnswer, {
+    body: { visit_id: visitId, linkId },
+    fallbackMessage: messages.nextQuestionFailed,
+  });
+}

@@ -77,8 +77,12 @@ export function closedScreen(
   return null;
 }
 
+/**
+ * Where a visit resumes: its step's screen; a visit whose questions are all answered and that has
+ * not moved on to a treatment yet resumes at the review of the answers, before preferences.
+ */
 export function destinationOf(visit: q.VisitRow): string {
-  return paths.visitScreen(visit.category, visit.step);
+  return paths.visitScreen(visit.category, visit.step === 'preferences' ? 'answers' : visit.step);
 }
 
 /**

@@ -1,5 +1,6 @@
 // The health questions, one at a time: saved as they are answered, a disqualifying answer closes the
-// visit, the last one moves it on to treatment preferences.
+// visit (once the patient confirms it), the last one moves it on to the review of the answers and
+// then treatment preferences. From the review, any answer can be changed.
 import type { AppContext } from '#server/context.ts';
 import type { ActiveSession } from '#server/features/auth/auth.service.ts';
 import { AppError } from '#server/lib/errors.ts';
@@ -9,8 +10,10 @@ import {
   firstDisqualification,
   firstUnanswered,
   nextItem,
+  nextToAsk,
   previousItem,
   progress,
+  shownQuestions,
   visibleItems,
 } from '#shared/questionnaires/engine.ts';
 import type {
@@ -20,7 +23,7 @@ import type {
   QuestionnaireItem,
 } from '#shared/questionnaires/format.ts';
 import { questionnaireVersion } from '#shared/questionnaires/registry.ts';
-import type { Knockout, PatientItem, QuestionState } from '#shared/visits.ts';
+import type { AnswersReview, Knockout, PatientItem, QuestionState } from '#shared/visits.ts';
 import { paths } from '#shared/paths.ts';
 import { ownVisit, requireOpen } from './visits.program.ts';
 import * as q from './visits.queries.ts';
@@ -67,6 +70,7 @@ function requireQuestionsStep(visit: q.VisitRow): void {
 /** An answer in the patient's words: the option's display, 'Yes' / 'No', the number and unit. */
 function answerWords(item: QuestionnaireItem, value: AnswerValue): string {
   if (typeof value === 'boolean') return value ? 'Yes' : 'No';
+  if (item.type === 'date' && typeof value === 'string') return usDateWords(value);
   if (Array.isArray(value))
     return value
       .map((code) => item.options?.find((o) => o.code === code)?.display ?? code)
@@ -101,6 +105,31 @@ function pendingKnockout(
   };
 }
 
+/** '2024-03-05' as 'March 5, 2024' (the calendar day as given, not moved by a time zone). */
+function usDateWords(iso: string): string {
+  const date = new Date(`${iso}T00:00:00Z`);
+  if (Number.isNaN(date.getTime())) return iso;
+  return new Intl.DateTimeFormat('en-US', {
+    month: 'long',
+    day: 'numeric',
+    year: 'numeric',
+    timeZone: 'UTC',
+  }).format(date);
+}
+
+/** The step a visit is on once every question is answered: preferences, or where it had got to. */
+function stepAfterQuestions(visit: q.VisitRow): q.VisitRow['step'] {
+  return visit.step === 'eligibility' || visit.step === 'questions' ? 'preferences' : visit.step;
+}
+
+/** Every question shown is answered (the optional ones may be skipped) and one at least is. */
+function isComplete(questionnaire: Questionnaire, answers: Answers): boolean {
+  return (
+    firstUnanswered(questionnaire, answers) === null &&
+    Object.keys(effectiveAnswers(questionnaire, answers)).length > 0
+  );
+}
+
 function state(
   visit: q.VisitRow,
   questionnaire: Questionnaire,
@@ -121,7 +150,7 @@ function state(
     destination: disqualified
       ? paths.visitScreen(visit.category, 'not-a-fit')
       : done
-        ? paths.visitScreen(visit.category, 'preferences')
+        ? paths.visitScreen(visit.category, 'answers')
         : paths.visitScreen(visit.category, 'questions'),
   };
 }
@@ -173,12 +202,16 @@ export async function nextQuestion(
       visibleItems(questionnaire, effectiveAnswers(questionnaire, answers)).find(
         (i) => i.linkId === visit.currentLinkId,
       ) ?? firstUnanswered(questionnaire, answers);
+  // Every question answered and none open: the patient is at the review of their answers.
+  else if (isComplete(questionnaire, answers)) item = null;
   else item = nextItem(questionnaire, answers);
+  const step = !item && isComplete(questionnaire, answers) ? stepAfterQuestions(visit) : visit.step;
   await q.updateVisit(ctx.db, visit.id, {
     currentLinkId: item?.linkId ?? null,
+    ...(step !== visit.step ? { step } : {}),
     now: ctx.clock.now().toISOString(),
   });
-  return state(visit, questionnaire, answers, item);
+  return state({ ...visit, step }, questionnaire, answers, item);
 }
 
 export async function previousQuestion(
@@ -236,20 +269,15 @@ export async function saveAnswer(
     });
     return state(visit, questionnaire, updated, pending.item, null, pending.knockout);
   }
-  const next = nextItem(questionnaire, updated, linkId);
-  const complete = firstUnanswered(questionnaire, updated) === null;
-  const target = next ?? (complete ? null : firstUnanswered(questionnaire, updated));
-  await q.updateVisit(ctx.db, visit.id, {
-    currentLinkId: target?.linkId ?? null,
-    step: complete && !target ? 'preferences' : 'questions',
-    now,
-  });
-  return state(
-    { ...visit, step: complete && !target ? 'preferences' : 'questions' },
-    questionnaire,
-    updated,
-    target,
-  );
+  const complete = isComplete(questionnaire, updated);
+  // Once every question is answered (the last one, or a change from the review), only a question
+  // still without an answer is asked — one the change newly shows — and then the review again.
+  const target = complete
+    ? nextToAsk(questionnaire, updated, linkId)
+    : (nextItem(questionnaire, updated, linkId) ?? firstUnanswered(questionnaire, updated));
+  const step = complete && !target ? stepAfterQuestions(visit) : 'questions';
+  await q.updateVisit(ctx.db, visit.id, { currentLinkId: target?.linkId ?? null, step, now });
+  return state({ ...visit, step }, questionnaire, updated, target);
 }
 
 /**
@@ -274,4 +302,78 @@ export async function confirmKnockout(
     now: ctx.clock.now().toISOString(),
   });
   return state(visit, questionnaire, answers, null, pending.knockout.reason);
+}
+
+/** Refuses the review while a question is open: unanswered, or a knock-out not yet confirmed. */
+function requireAllAnswered(questionnaire: Questionnaire, answers: Answers): void {
+  if (pendingKnockout(questionnaire, answers))
+    throw new AppError('VISIT_STEP', 'Please check your answer to the health questions first.');
+  if (!isComplete(questionnaire, answers))
+    throw new AppError('VISIT_STEP', 'Please answer all the health questions first.');
+}
+
+/**
+ * "Review your answers": every question the patient was shown, in order, with the answer in their
+ * words (answers to questions a change has hidden are neither shown nor used), and where
+ * "Continue" goes: treatment preferences, or the step the visit had already reached.
+ */
+export async function reviewAnswers(
+  ctx: AppContext,
+  session: ActiveSession,
+  visitId: number,
+): Promise<AnswersReview> {
+  const visit = await ownVisit(ctx, session, visitId);
+  requireQuestionsStep(visit);
+  const questionnaire = questionnaireOf(visit);
+  const answers = effectiveAnswers(questionnaire, await q.selectAnswers(ctx.db, visit.id));
+  requireAllAnswered(questionnaire, answers);
+  const step = stepAfterQuestions(visit);
+  if (step !== visit.step || visit.currentLinkId !== null)
+    await q.updateVisit(ctx.db, visit.id, {
+      currentLinkId: null,
+      step,
+      now: ctx.clock.now().toISOString(),
+    });
+  return {
+    answers: shownQuestions(questionnaire, answers).map((item) => {
+      const value = answers[item.linkId];
+      return {
+        linkId: item.linkId,
+        question: item.text,
+        answer: value === undefined ? 'Not answered' : answerWords(item, value),
+      };
+    }),
+    destination: paths.visitScreen(visit.category, step),
+  };
+}
+
+/**
+ * "Change" on the review: the question (one the patient is shown) opens again with its answer.
+ * Saving it returns to the review, by way of any question the new answer shows; a new answer that
+ * would end the visit asks to be confirmed, as on the first pass.
+ */
+export async function changeAnswer(
+  ctx: AppContext,
+  session: ActiveSession,
+  visitId: number,
+  linkId: string,
+): Promise<QuestionState> {
+  const visit = await ownVisit(ctx, session, visitId);
+  requireQuestionsStep(visit);
+  const questionnaire = questionnaireOf(visit);
+  const answers = await q.selectAnswers(ctx.db, visit.id);
+  const item = shownQuestions(questionnaire, answers).find((i) => i.linkId === linkId);
+  if (!item)
+    throw new AppError('VALIDATION', 'That question is not part of this visit.', {
+      linkId: 'That question is not part of this visit.',
+    });
+  // An answer that would end the visit is changed or confirmed first, as on the first pass.
+  const pending = pendingKnockout(questionnaire, answers);
+  if (pending) return state(visit, questionnaire, answers, pending.item, null, pending.knockout);
+  requireAllAnswered(questionnaire, answers);
+  await q.updateVisit(ctx.db, visit.id, {
+    currentLinkId: item.linkId,
+    now: ctx.clock.now().toISOString(),
+  });
+  return state(visit, questionnaire, answers, item);
 }

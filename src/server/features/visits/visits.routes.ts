@@ -9,10 +9,12 @@ import { viewPhotoId } from './visits.photo-id.ts';
 import { attachPhotoId, giveConsent, savePreference } from './visits.preferences.ts';
 import { pendingOrders, startProgram, statesAllowed } from './visits.program.ts';
 import {
+  changeAnswer,
   confirmKnockout,
   getQuestions,
   nextQuestion,
   previousQuestion,
+  reviewAnswers,
   saveAnswer,
 } from './visits.questionnaire.ts';
 import { closedVisit, closedVisits, joinWaitlist, requestReview } from './visits.closed.ts';
@@ -95,6 +97,18 @@ export const visitsRoutes =
       visitsApi.questions,
       { tag, summary: 'The questionnaire as answered so far' },
       async ({ session, body }) => getQuestions(ctx, session, body.visit_id),
+    );
+    route(
+      app,
+      visitsApi.reviewAnswers,
+      { tag, summary: 'The questions shown and their answers, before the next step' },
+      async ({ session, body }) => reviewAnswers(ctx, session, body.visit_id),
+    );
+    route(
+      app,
+      visitsApi.changeAnswer,
+      { tag, summary: 'Open one answered question again from the review' },
+      async ({ session, body }) => changeAnswer(ctx, session, body.visit_id, body.linkId),
     );
     // The v1 and v2 questionnaire families: the same calls, answered in their own envelope.
     for (const save of [visitsApi.saveQuestion, visitsApi.v2SubmitQuestion]) {

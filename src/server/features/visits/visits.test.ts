@@ -210,7 +210,8 @@ describe(`online visits (${testDialect})`, () => {
         expect(forward.json<{ data: QuestionState }>().data.item?.linkId).toBe(halfway);
       }
     }
-    expect(state).toMatchObject({ done: true, destination: '/visit/ed/preferences' });
+    // The last answer leads to the review of the answers, before treatment preferences.
+    expect(state).toMatchObject({ done: true, destination: '/visit/ed/answers' });
     const all = await post(t.app, '/lapi/questionnaire/get_questions/', { visit_id }, c.cookie);
     const body = all.json<{
       data: { answers: Record<string, unknown>; questionnaire: { version: string } };

@@ -25,13 +25,14 @@ const indexOf = (screen: string) => visitStepLabels.findIndex(([step]) => step =
 
 /**
  * Where the patient is among the visit's steps; the closing screens count as the step that closed
- * the visit, and the start (a visitor's eligibility) as the first.
+ * the visit, the review of the answers as the questions, and the start (a visitor's eligibility)
+ * as the first.
  */
 function stepIndex(pathname: string): number {
   const screen = pathname.split('/')[3] ?? '';
   if (screen === 'submitted') return visitStepLabels.length;
   if (screen === '' || screen === 'ineligible') return indexOf('eligibility');
-  if (screen === 'not-a-fit') return indexOf('questions');
+  if (screen === 'not-a-fit' || screen === 'answers') return indexOf('questions');
   return indexOf(screen);
 }
 

@@ -16,6 +16,7 @@ const routes = [
     element: <VisitLayout />,
     children: [
       { path: 'questions', element: <QuestionsPage /> },
+      { path: 'answers', element: <LocationProbe /> },
       { path: 'preferences', element: <LocationProbe /> },
       { path: 'not-a-fit', element: <LocationProbe /> },
     ],
@@ -163,7 +164,7 @@ describe('the health questions', () => {
       '/v2/questionnaire/submit_question': () =>
         ++saves === 1
           ? on(chestPain, 1, { answer: true, knockout })
-          : on(null, 2, { done: true, destination: '/visit/ed/preferences' }),
+          : on(null, 2, { done: true, destination: '/visit/ed/answers' }),
     });
     renderRoutes(routes, { path: '/visit/ed/questions' });
     await u.click(await screen.findByRole('radio', { name: 'Yes' }));
@@ -181,7 +182,7 @@ describe('the health questions', () => {
     expect(screen.getByRole<HTMLInputElement>('radio', { name: 'Yes' }).checked).toBe(true);
     await u.click(screen.getByRole('radio', { name: 'No' }));
     await u.click(screen.getByRole('button', { name: 'Next' }));
-    expect((await screen.findByTestId('location')).textContent).toBe('/visit/ed/preferences');
+    expect((await screen.findByTestId('location')).textContent).toBe('/visit/ed/answers');
     expect(api.calls.map((call) => call.path)).not.toContain('/visit/questions/confirm-knockout/');
   });
 
@@ -207,18 +208,31 @@ describe('the health questions', () => {
     });
   });
 
-  it('moves on to the treatment once the last question is answered', async () => {
+  it('moves on to the review of the answers once the last question is answered', async () => {
     const u = userEvent.setup();
     stubApi({
       '/v2/questionnaire/next_question': on(chestPain, 2),
       '/v2/questionnaire/submit_question': on(null, 2, {
         done: true,
-        destination: '/visit/ed/preferences',
+        destination: '/visit/ed/answers',
       }),
     });
     renderRoutes(routes, { path: '/visit/ed/questions' });
     await u.click(await screen.findByRole('radio', { name: 'No' }));
     await u.click(screen.getByRole('button', { name: 'Next' }));
-    expect((await screen.findByTestId('location')).textContent).toBe('/visit/ed/preferences');
+    expect((await screen.findByTestId('location')).textContent).toBe('/visit/ed/answers');
+  });
+
+  it('counts the questions as the server does, and says so to a screen reader', async () => {
+    stubApi({
+      '/v2/questionnaire/next_question': on(chestPain, 3, { progress: { index: 3, total: 7 } }),
+    });
+    renderRoutes(routes, { path: '/visit/ed/questions' });
+    await heading(chestPain.text);
+    const bar = screen.getByRole('progressbar', { name: 'Health questions' });
+    expect(bar.getAttribute('aria-valuenow')).toBe('3');
+    expect(bar.getAttribute('aria-valuemax')).toBe('7');
+    expect(bar.getAttribute('aria-valuetext')).toBe('Question 3 of 7');
+    expect(screen.getByText('Question 3 of 7')).toBeTruthy();
   });
 });

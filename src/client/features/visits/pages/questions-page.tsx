@@ -1,10 +1,10 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
-import { useNavigate } from 'react-router';
+import { Link, useLocation, useNavigate } from 'react-router';
 import { messages } from '#shared/wording.ts';
 import type { AnswerValue } from '#shared/questionnaires/format.ts';
 import type { Knockout, QuestionState } from '#shared/visits.ts';
-import { buttonClass } from '#client/components/ui/button.ts';
+import { buttonClass, textLinkClass } from '#client/components/ui/button.ts';
 import { QueryView } from '#client/components/ui/query-view.tsx';
 import { Spinner } from '#client/components/ui/spinner.tsx';
 import { showToast } from '#client/components/ui/toast.tsx';
@@ -17,6 +17,7 @@ import { VisitProblem } from '../components/visit-problem.tsx';
 import { WithVisit } from '../components/with-visit.tsx';
 import { visitDestination } from '../visit-state.ts';
 import { ClosedReason } from '../components/closed-visit.tsx';
+import type { FromReview } from './answers-page.tsx';
 import {
   confirmKnockout,
   nextQuestion,
@@ -189,6 +190,8 @@ function useQuestionCall<V>({
 function Questions({ visitId }: { visitId: number }) {
   const { category } = useVisitContext();
   const navigate = useNavigate();
+  // Opened by "Change" on the review of the answers: the way back to it, unchanged.
+  const fromReview = (useLocation().state as Partial<FromReview> | null)?.fromReview === true;
   const question = useCurrentQuestion(visitId);
   const [answerError, setAnswerError] = useState<string | null>(null);
   // On a knock-out answer: "Change answer" shows the question again until a new answer is saved.
@@ -274,6 +277,13 @@ function Questions({ visitId }: { visitId: number }) {
                   : save.mutate({ linkId: item.linkId, value })
               }
             />
+            {fromReview ? (
+              <p>
+                <Link to={paths.visitScreen(category, 'answers')} className={textLinkClass}>
+                  Back to your answers without changing this one
+                </Link>
+              </p>
+            ) : null}
           </div>
         ) : (
           <Spinner block label="Loading your questions…" />
@@ -283,7 +293,10 @@ function Questions({ visitId }: { visitId: number }) {
   );
 }
 
-/** /visit/:category/questions: the intake questionnaire, one question at a time. */
+/**
+ * /visit/:category/questions: the intake questionnaire, one question at a time; after the last,
+ * the review of the answers (/visit/:category/answers), where any one can be changed.
+ */
 export function QuestionsPage() {
   return (
     <section aria-label="Health questions" className={visitCardClass}>
