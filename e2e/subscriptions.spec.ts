@@ -92,8 +92,10 @@ test.describe('subscriptions', () => {
     consoleProblems: problems,
     screens,
     logIn,
+    outbox,
   }) => {
-    await logIn(await newSubscriber(page));
+    const customer = await newSubscriber(page);
+    await logIn(customer);
     await page.goto('/subscriptions');
     const card = page.getByRole('article', { name: 'Sleep Gummies' });
     await expect(card.getByText('$17.50/month')).toBeVisible();
@@ -150,9 +152,30 @@ test.describe('subscriptions', () => {
     await screens.checkAccessible();
     await screens.shot('subscriptions-changed');
 
+    // Before cancelling: a skip or a pause is offered, and cancelling is one more click away.
+    await card.getByRole('button', { name: 'Cancel subscription' }).click();
+    dialog = page.getByRole('dialog', { name: 'Cancel your subscription' });
+    await expect(dialog.getByRole('heading', { name: 'Need a break instead?' })).toBeFocused();
+    await expect(dialog.getByRole('button', { name: 'Skip the next delivery' })).toBeVisible();
+    await expect(dialog).toContainText(`Nothing ships or is charged on ${medium(skipped)}`);
+    await screens.checkAccessible();
+    await screens.windowShot('subscriptions-save-offer');
+    // The pause offer is the usual pause, asking for its date (from the keyboard).
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Tab');
+    await expect(dialog.getByRole('button', { name: 'Pause for a while' })).toBeFocused();
+    await page.keyboard.press('Enter');
+    dialog = page.getByRole('dialog', { name: 'Pause your subscription' });
+    await expect(dialog.getByLabel('Pause until')).toBeFocused();
+    await dialog.getByRole('button', { name: 'Keep as is' }).click();
+    await expect(dialog).toBeHidden();
+    await expect(card.getByText('Active', { exact: true })).toBeVisible();
+
     // Cancel needs a reason; a cancelled subscription can be reactivated.
     await card.getByRole('button', { name: 'Cancel subscription' }).click();
     dialog = page.getByRole('dialog', { name: 'Cancel your subscription' });
+    await dialog.getByRole('button', { name: 'Continue to cancel' }).click();
+    await expect(dialog.getByLabel('Why are you cancelling?')).toBeFocused();
     await dialog.getByRole('button', { name: 'Review change' }).click();
     await expect(dialog.getByText('Tell us why you are cancelling')).toBeVisible();
     await dialog.getByLabel('Why are you cancelling?').selectOption('Other');
@@ -167,6 +190,11 @@ test.describe('subscriptions', () => {
     await expect(dialog).toBeHidden();
     await expect(card.getByText('Cancelled', { exact: true })).toBeVisible();
     await expect(card).toContainText('Moving abroad');
+    // The confirmation e-mail says what ended and that nothing more is charged (the outbox job
+    // sends it a moment after the change).
+    await expect
+      .poll(() => outbox.text(customer.email, 'Your Pairwell subscription is cancelled'))
+      .toContain('We will not charge you for it again');
     await card.getByRole('button', { name: 'Reactivate' }).click();
     dialog = page.getByRole('dialog', { name: 'Reactivate your subscription' });
     await dialog.getByRole('button', { name: 'Confirm' }).click();

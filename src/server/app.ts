@@ -56,6 +56,7 @@ import { outboxRoutes } from './features/outbox/outbox.routes.ts';
 import { reconcilerJob } from './features/payments/payments.jobs.ts';
 import { staffRoutes } from './features/staff/staff.routes.ts';
 import { subscriptionsRoutes } from './features/subscriptions/subscriptions.routes.ts';
+import { renewalRemindersJob } from './features/subscriptions/subscriptions.emails.ts';
 import { reviewsRoutes } from './features/reviews/reviews.routes.ts';
 import { visitsRoutes } from './features/visits/visits.routes.ts';
 import { waitlistJob } from './features/visits/visits.waitlist.ts';
@@ -279,6 +280,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   );
 
   ctx.jobs.add(billingJob(ctx));
+  ctx.jobs.add(renewalRemindersJob(ctx));
   ctx.jobs.add(reconcilerJob(ctx));
   ctx.jobs.add(waitlistJob(ctx));
   ctx.jobs.add(

@@ -3,7 +3,13 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoStaff } from '#server/db/seed-demo.ts';
 import { runBilling } from '#server/features/billing/billing.service.ts';
+import {
+  RENEWAL_REMINDER_DAYS,
+  RENEWAL_REMINDER_JOB,
+} from '#server/features/subscriptions/subscriptions.emails.ts';
+import { usDateFromIso } from '#shared/dates.ts';
 import { site } from '#shared/site.ts';
+import { addDays } from '#shared/subscriptions.ts';
 import { programs, treatments } from '#shared/visits.ts';
 import { buildTestApp, testDialect, type TestApp } from '#test/app.ts';
 import {
@@ -508,6 +514,73 @@ describe(`every e-mail the product sends (${testDialect})`, () => {
       new RegExp(`^Your ${site.name} verification code is \\d{6}\\. It expires in 10 minutes\\.$`),
     );
     for (const pattern of [...healthWords, ...cardData]) expect(sms?.text).not.toMatch(pattern);
+  });
+
+  it('Renewal reminder and Subscription cancelled link to Subscriptions; a refill is never named', async () => {
+    // The patient's refill plan (the approval above) renews in two days; a supplement in three.
+    await t.app.db
+      .updateTable('subscriptions')
+      .set({ next_billing_date: addDays(t.clock.now().toISOString().slice(0, 10), 2) })
+      .where('customer_id', '=', patient.customerId)
+      .execute();
+    const supplement = await insertCustomer(t.app);
+    await post(
+      t.app,
+      '/lapi/v2/ecom/add-product',
+      { product_id: 41, quantity: 1 },
+      supplement.cookie,
+    );
+    const placed = await post(
+      t.app,
+      '/lapi/v2/ecom/place-order',
+      buildPlaceOrder(),
+      supplement.cookie,
+    );
+    expect(placed.statusCode, placed.body).toBe(200);
+    const renews = addDays(t.clock.now().toISOString().slice(0, 10), RENEWAL_REMINDER_DAYS);
+    await t.app.db
+      .updateTable('subscriptions')
+      .set({ next_billing_date: renews, quantity: 2 })
+      .where('customer_id', '=', supplement.customerId)
+      .execute();
+    await t.app.ctx.jobs.drain(RENEWAL_REMINDER_JOB);
+    await t.app.ctx.jobs.drain(RENEWAL_REMINDER_JOB);
+    const subscriptionsLink = { link: /^\/subscriptions$/ };
+
+    const refill = await received(patient.email, /^Your Pairwell subscription renews on /);
+    check('Renewal reminder', refill, { ...subscriptionsLink, secrets: secretsOf(patient) });
+    expect(refill.text).toContain('for your refill to the card on file');
+    const supplementMail = await received(
+      supplement.email,
+      `Your ${site.name} subscription renews on ${usDateFromIso(renews)}`,
+    );
+    check('Renewal reminder', supplementMail, {
+      ...subscriptionsLink,
+      secrets: secretsOf(supplement),
+    });
+    expect(supplementMail.text).toContain('$35.00 for Sleep Gummies (2 bottles a month)');
+    expect(supplementMail.text).toContain('To skip this delivery');
+
+    const { id } = await t.app.db
+      .selectFrom('subscriptions')
+      .select('id')
+      .where('customer_id', '=', patient.customerId)
+      .executeTakeFirstOrThrow();
+    const cancelled = await post(
+      t.app,
+      '/lapi/subscription/update/',
+      {
+        leads_id: patient.leadsId,
+        subscription_id: id,
+        change: { action: 'cancel', reason: 'canary-cancel-reason' },
+      },
+      patient.cookie,
+    );
+    expect(cancelled.statusCode, cancelled.body).toBe(200);
+    const cancel = await received(patient.email, `Your ${site.name} subscription is cancelled`);
+    check('Subscription cancelled', cancel, { ...subscriptionsLink, secrets: secretsOf(patient) });
+    expect(cancel.text).toContain('we have cancelled your refill plan');
+    expect(cancel.text).toContain('We will not charge you for it again');
   });
 
   it('Payment failed and Subscription paused link to the card page', async () => {

@@ -316,6 +316,15 @@ export interface StateWaitlistTable {
   notified_at: string | null;
 }
 
+/** A renewal announced to its subscriber: once per subscription and billing period. */
+export interface RenewalRemindersTable {
+  id: Generated<number>;
+  subscription_id: number;
+  /** The billing date (YYYY-MM-DD) the reminder announced. */
+  billing_period: string;
+  sent_at: string;
+}
+
 export interface VisitAnswersTable {
   visit_id: number;
   link_id: string;
@@ -509,4 +518,5 @@ export interface Database {
   email_change_undos: EmailChangeUndosTable;
   checkout_progress: CheckoutProgressTable;
   state_waitlist: StateWaitlistTable;
+  renewal_reminders: RenewalRemindersTable;
 }

@@ -356,3 +356,80 @@ export async function selectEarliestActiveBilling(
     .executeTakeFirst();
   return (row?.next as string | null | undefined) ?? undefined;
 }
+
+/**
+ * Active subscriptions that bill after `today` and no later than `until`, whose coming billing date
+ * has not been announced yet, in id order from `afterId` (the reminder job walks them a batch at a
+ * time).
+ */
+export async function selectRenewalsToRemind(
+  db: Db,
+  today: string,
+  until: string,
+  limit: number,
+  afterId: number,
+): Promise<SubscriptionRow[]> {
+  const rows = await db
+    .selectFrom('subscriptions')
+    .select(columns)
+    .where('status', '=', 'ACTIVE')
+    .where('next_billing_date', '>', today)
+    .where('next_billing_date', '<=', until)
+    .where('id', '>', afterId)
+    // A refill plan that will not bill that day (no fills left, past its prescription) is ending.
+    .where((eb) =>
+      eb.or([
+        eb('prescription_id', 'is', null),
+        eb.and([
+          eb('refills_remaining', '>', 0),
+          eb('refill_until', '>=', eb.ref('next_billing_date')),
+        ]),
+      ]),
+    )
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('renewal_reminders')
+            .select('renewal_reminders.id')
+            .whereRef('renewal_reminders.subscription_id', '=', 'subscriptions.id')
+            .whereRef('renewal_reminders.billing_period', '=', 'subscriptions.next_billing_date'),
+        ),
+      ),
+    )
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+  return rows.map(toRow);
+}
+
+/**
+ * Claims a subscription's reminder for one billing period, only while the subscription is still
+ * active and still bills on that day: true when this call claimed it (first one wins).
+ */
+export async function claimRenewalReminder(
+  db: Db,
+  subscriptionId: number,
+  period: string,
+  now: string,
+): Promise<boolean> {
+  // One statement that writes first: on SQLite it takes the write lock before reading anything.
+  const row = await db
+    .insertInto('renewal_reminders')
+    .columns(['subscription_id', 'billing_period', 'sent_at'])
+    .expression((eb) =>
+      eb
+        .selectFrom('subscriptions')
+        .select([
+          'subscriptions.id',
+          eb.val(period).as('billing_period'),
+          eb.val(now).as('sent_at'),
+        ])
+        .where('subscriptions.id', '=', subscriptionId)
+        .where('subscriptions.status', '=', 'ACTIVE')
+        .where('subscriptions.next_billing_date', '=', period),
+    )
+    .onConflict((oc) => oc.columns(['subscription_id', 'billing_period']).doNothing())
+    .returning('id')
+    .executeTakeFirst();
+  return row !== undefined;
+}

@@ -2,6 +2,7 @@ import type { AppContext } from '#server/context.ts';
 import { cardSummaryOf } from '#server/features/accounts/accounts.service.ts';
 import type { ActiveSession } from '#server/features/auth/auth.service.ts';
 import { offer, offersAt, siblingOffer } from '#server/features/catalog/catalog.service.ts';
+import { sendQueuedSoon } from '#server/features/outbox/outbox.service.ts';
 import { AppError, notFound } from '#server/lib/errors.ts';
 import type { Frequency } from '#shared/catalog.ts';
 import {
@@ -12,6 +13,7 @@ import {
   type SubscriptionChange,
   type SubscriptionFrequency,
 } from '#shared/subscriptions.ts';
+import { queueCancellationConfirmation } from './subscriptions.emails.ts';
 import * as q from './subscriptions.queries.ts';
 
 export type { SubscriptionRow } from './subscriptions.queries.ts';
@@ -212,20 +214,27 @@ export async function changeSubscription(
     };
 
   const now = ctx.clock.now().toISOString();
-  const stored = await q.saveSubscription(
-    ctx.db,
-    row.id,
-    row.updatedAt,
-    {
-      ...saved,
-      ...(change.action === 'cancel'
-        ? { cancelledAt: now }
-        : change.action === 'reactivate'
-          ? { cancelledAt: null }
-          : {}),
-    },
-    now,
-  );
+  // A cancellation and its confirmation e-mail: all or nothing.
+  const stored = await ctx.db.transaction().execute(async (trx) => {
+    const done = await q.saveSubscription(
+      trx,
+      row.id,
+      row.updatedAt,
+      {
+        ...saved,
+        ...(change.action === 'cancel'
+          ? { cancelledAt: now }
+          : change.action === 'reactivate'
+            ? { cancelledAt: null }
+            : {}),
+      },
+      now,
+    );
+    if (done && change.action === 'cancel')
+      await queueCancellationConfirmation({ ...ctx, db: trx }, saved);
+    return done;
+  });
+  if (stored && change.action === 'cancel') sendQueuedSoon(ctx);
   if (!stored)
     throw new AppError(
       'SUBSCRIPTION_CHANGED',

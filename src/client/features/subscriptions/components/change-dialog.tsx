@@ -1,8 +1,9 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { messages } from '#shared/wording.ts';
 import { formatCents, priceLabel } from '#shared/money.ts';
 import {
+  MAX_PAUSE_DAYS,
   subscriptionStatusLabels,
   type ChangeAction,
   type Subscription,
@@ -24,7 +25,12 @@ import {
   useChangePreview,
   type ChangeResult,
 } from '../subscriptions.api.ts';
-import { actionTitle, deliveryText, immediateChange } from '../subscription-actions.ts';
+import {
+  actionTitle,
+  availableActions,
+  deliveryText,
+  immediateChange,
+} from '../subscription-actions.ts';
 import { CancelForm, DateChangeForm, QuantityForm, SwapForm } from './change-inputs.tsx';
 
 /** An ApiError's message is the server's reason; anything else gets spec §8's wording. */
@@ -68,12 +74,33 @@ function ChangeFlow({
   onClose,
 }: ChangeDialogProps & { action: ChangeAction }) {
   const queryClient = useQueryClient();
-  const first = immediateChange(action, subscription);
+  // Before a cancellation, the changes that keep the subscription: skip one delivery, or pause.
+  const offers = action === 'cancel' ? saveOffers(subscription) : [];
+  const [offering, setOffering] = useState(offers.length > 0);
+  // The change under way: the one the dialog opened for, or a save offer the customer took.
+  const [current, setCurrent] = useState<ChangeAction>(action);
+  const first = immediateChange(current, subscription);
   // A change that needs no input is previewed as soon as the dialog opens.
-  const [change, setChange] = useState<SubscriptionChange | null>(first);
+  const [change, setChange] = useState<SubscriptionChange | null>(offering ? null : first);
   const [confirmAlert, setConfirmAlert] = useState<string | null>(null);
   // The card's state the preview was made from, so "before" stays what the customer saw.
   const [before, setBefore] = useState(subscription);
+  const content = useRef<HTMLDivElement>(null);
+  const moved = useRef(false);
+  // After the save offer, its buttons are gone: focus moves to the step that replaced them.
+  useEffect(() => {
+    if (!moved.current || offering || change) return;
+    content.current?.querySelector<HTMLElement>('input, select, textarea, button')?.focus();
+  }, [offering, current, change]);
+
+  const choose = (next: ChangeAction | null) => {
+    moved.current = true;
+    setOffering(false);
+    setConfirmAlert(null);
+    const target = next ?? action;
+    setCurrent(target);
+    setChange(immediateChange(target, subscription));
+  };
 
   const preview = useChangePreview(leadsId, subscription.id, change);
   const alert = preview.isError ? failureMessage(preview.error) : confirmAlert;
@@ -104,22 +131,41 @@ function ChangeFlow({
     setConfirmAlert(null);
     setChange(next);
   };
+  const backToOffer =
+    current !== action
+      ? () => {
+          setCurrent(action);
+          setChange(null);
+          setConfirmAlert(null);
+          setOffering(true);
+        }
+      : null;
   const backToInput = first
-    ? null
+    ? backToOffer
     : () => {
         setChange(null);
         setConfirmAlert(null);
       };
 
   let body: ReactNode;
-  if (!change) {
+  if (offering) {
+    body = (
+      <SaveOffer
+        subscription={subscription}
+        offers={offers}
+        onChoose={choose}
+        onKeep={onClose}
+        onContinue={() => choose(null)}
+      />
+    );
+  } else if (!change) {
     const inputProps = { subscription, onReview: review, onCancel: onClose };
     body =
-      action === 'move_date' || action === 'pause' ? (
-        <DateChangeForm action={action} {...inputProps} />
-      ) : action === 'change_quantity' ? (
+      current === 'move_date' || current === 'pause' ? (
+        <DateChangeForm action={current} {...inputProps} />
+      ) : current === 'change_quantity' ? (
         <QuantityForm {...inputProps} />
-      ) : action === 'swap' ? (
+      ) : current === 'swap' ? (
         <SwapForm {...inputProps} />
       ) : (
         <CancelForm {...inputProps} />
@@ -156,10 +202,10 @@ function ChangeFlow({
   return (
     <>
       <DialogHeader
-        title={actionTitle(action, subscription)}
+        title={actionTitle(current, subscription)}
         description={`${subscription.name} · ${deliveryText(subscription).toLowerCase()}`}
       />
-      <div className="overflow-y-auto px-5 py-5 sm:px-6">
+      <div ref={content} className="overflow-y-auto px-5 py-5 sm:px-6">
         {alert ? (
           <div className="mb-5">
             <FormAlert>{alert}</FormAlert>
@@ -168,6 +214,87 @@ function ChangeFlow({
         {body}
       </div>
     </>
+  );
+}
+
+type SaveOfferAction = 'skip' | 'pause';
+
+/** The changes offered instead of cancelling, when the subscription allows them. */
+function saveOffers(subscription: Subscription): SaveOfferAction[] {
+  const allowed = availableActions(subscription);
+  return (['skip', 'pause'] as const).filter((action) => allowed.includes(action));
+}
+
+interface SaveOfferProps {
+  subscription: Subscription;
+  offers: SaveOfferAction[];
+  onChoose: (action: SaveOfferAction) => void;
+  onKeep: () => void;
+  onContinue: () => void;
+}
+
+/**
+ * Before a cancellation: a break may be all the customer needs. Skipping or pausing goes through
+ * the usual review; cancelling is one more click away.
+ */
+function SaveOffer({ subscription, offers, onChoose, onKeep, onContinue }: SaveOfferProps) {
+  const heading = useRef<HTMLHeadingElement>(null);
+  const headingId = useId();
+  useEffect(() => heading.current?.focus(), []);
+  const what = subscription.refill ? 'refill' : 'delivery';
+  const details: Record<SaveOfferAction, { title: string; text: string }> = {
+    skip: {
+      title: 'Skip the next delivery',
+      text: `Nothing ships or is charged on ${mediumDate(subscription.next_billing_date)}. The ${what} after it comes as usual.`,
+    },
+    pause: {
+      title: 'Pause for a while',
+      text: `Choose a date up to ${MAX_PAUSE_DAYS} days away. Nothing ships or is charged until then.`,
+    },
+  };
+  return (
+    <section aria-labelledby={headingId}>
+      <h3
+        id={headingId}
+        ref={heading}
+        tabIndex={-1}
+        className="font-sans text-base font-semibold text-ink outline-none"
+      >
+        Need a break instead?
+      </h3>
+      <p className="mt-1 text-[0.9375rem] text-ink-soft">
+        You can keep your subscription and take a break from it. You will see the change before
+        anything is saved.
+      </p>
+      <ul className="mt-4 space-y-3">
+        {offers.map((action) => (
+          <li key={action}>
+            <button
+              type="button"
+              onClick={() => onChoose(action)}
+              aria-labelledby={`${headingId}-${action}-title`}
+              aria-describedby={`${headingId}-${action}`}
+              className="w-full rounded-2xl border border-line bg-white px-4 py-3 text-left transition hover:border-accent-400 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent-600"
+            >
+              <span id={`${headingId}-${action}-title`} className="block font-semibold text-ink">
+                {details[action].title}
+              </span>
+              <span id={`${headingId}-${action}`} className="mt-0.5 block text-sm text-muted">
+                {details[action].text}
+              </span>
+            </button>
+          </li>
+        ))}
+      </ul>
+      <div className="mt-6 flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
+        <button type="button" onClick={onContinue} className={buttonClass('ghost')}>
+          Continue to cancel
+        </button>
+        <button type="button" onClick={onKeep} className={buttonClass('primary')}>
+          Keep my subscription
+        </button>
+      </div>
+    </section>
   );
 }
 

@@ -433,6 +433,11 @@ describe('a change to a subscription', () => {
       within(await card('Sleep Gummies')).getByRole('button', { name: 'Cancel subscription' }),
     );
     const dialog = await screen.findByRole('dialog', { name: 'Cancel your subscription' });
+    // The save offer comes first; cancelling is one more click.
+    await u.click(within(dialog).getByRole('button', { name: 'Continue to cancel' }));
+    await waitFor(() =>
+      expect(document.activeElement).toBe(within(dialog).getByLabelText('Why are you cancelling?')),
+    );
     await u.click(within(dialog).getByRole('button', { name: 'Review change' }));
     expect(await within(dialog).findByText('Tell us why you are cancelling')).toBeTruthy();
     await u.selectOptions(
@@ -455,5 +460,80 @@ describe('a change to a subscription', () => {
     expect(within(cancelled).getByRole('button', { name: 'Reactivate' })).toBeTruthy();
     // The button that opened the dialog is gone: focus lands on the card, not lost.
     await waitFor(() => expect(document.activeElement).toBe(cancelled));
+  });
+
+  it('offers a skip or a pause before cancelling, and a skip taken there is previewed and saved', async () => {
+    const u = userEvent.setup();
+    const skipped = buildSubscription({ next_billing_date: '2026-07-14' });
+    const { api } = await openPage({
+      '/subscription/update/': (body) =>
+        updated(skipped, 'Your next delivery was skipped.', (body as { preview: boolean }).preview),
+    });
+    await u.click(
+      within(await card('Sleep Gummies')).getByRole('button', { name: 'Cancel subscription' }),
+    );
+    const dialog = await screen.findByRole('dialog', { name: 'Cancel your subscription' });
+    const offer = within(dialog).getByRole('heading', { name: 'Need a break instead?' });
+    // A screen reader lands on the offer, and each choice says what it does.
+    await waitFor(() => expect(document.activeElement).toBe(offer));
+    const skip = within(dialog).getByRole('button', { name: 'Skip the next delivery' });
+    expect(skip.getAttribute('aria-describedby')).toBeTruthy();
+    expect(
+      document.getElementById(skip.getAttribute('aria-describedby') ?? '')?.textContent,
+    ).toContain('Nothing ships or is charged on Jun 14, 2026');
+    expect(within(dialog).getByRole('button', { name: 'Pause for a while' })).toBeTruthy();
+    expect(within(dialog).getByRole('button', { name: 'Keep my subscription' })).toBeTruthy();
+    // Nothing is asked of the server until the customer chooses.
+    expect(api.calls.filter((call) => call.path === '/subscription/update/')).toEqual([]);
+
+    // From the keyboard: Tab to the skip, Enter; the same review as the card's own skip.
+    await u.tab();
+    expect(document.activeElement).toBe(skip);
+    await u.keyboard('{Enter}');
+    const skipDialog = await screen.findByRole('dialog', { name: 'Skip your next delivery' });
+    await within(skipDialog).findByRole('heading', { name: 'Review your change' });
+    expect(skipDialog.textContent).toContain('Jul 14, 2026');
+    // Back returns to the offer, not out of the dialog.
+    await u.click(within(skipDialog).getByRole('button', { name: 'Back' }));
+    await screen.findByRole('heading', { name: 'Need a break instead?' });
+    await u.click(screen.getByRole('button', { name: 'Skip the next delivery' }));
+    const again = await screen.findByRole('dialog', { name: 'Skip your next delivery' });
+    await u.click(await within(again).findByRole('button', { name: 'Confirm' }));
+    await waitForDialogToClose();
+    const changes = api.calls
+      .filter((call) => call.path === '/subscription/update/')
+      .map((call) => call.body as { change: unknown; preview: boolean });
+    expect(changes.at(-1)).toEqual(
+      expect.objectContaining({ change: { action: 'skip' }, preview: false }),
+    );
+    expect(changes.some((c) => (c.change as { action: string }).action === 'cancel')).toBe(false);
+    await waitFor(async () =>
+      expect((await card('Sleep Gummies')).textContent).toContain('Jul 14, 2026'),
+    );
+  });
+
+  it('a pause taken from the offer asks for its date, with focus on it', async () => {
+    const u = userEvent.setup();
+    await openPage();
+    await u.click(
+      within(await card('Sleep Gummies')).getByRole('button', { name: 'Cancel subscription' }),
+    );
+    const dialog = await screen.findByRole('dialog', { name: 'Cancel your subscription' });
+    await u.click(within(dialog).getByRole('button', { name: 'Pause for a while' }));
+    const pause = await screen.findByRole('dialog', { name: 'Pause your subscription' });
+    await waitFor(() =>
+      expect(document.activeElement).toBe(within(pause).getByLabelText('Pause until')),
+    );
+  });
+
+  it('offers no skip or pause to a subscription that cannot take them', async () => {
+    const u = userEvent.setup();
+    await openPage({}, [buildSubscription({ status: 'PAST_DUE' })]);
+    await u.click(
+      within(await card('Sleep Gummies')).getByRole('button', { name: 'Cancel subscription' }),
+    );
+    const dialog = await screen.findByRole('dialog', { name: 'Cancel your subscription' });
+    expect(within(dialog).queryByRole('button', { name: 'Skip the next delivery' })).toBeNull();
+    expect(within(dialog).getByLabelText('Why are you cancelling?')).toBeTruthy();
   });
 });
