@@ -1,7 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
-import { CardPayloadSchema, type CardSummary } from '#shared/accounts.ts';
+import { CardPayloadSchema, type CardSummary, type PaymentRetry } from '#shared/accounts.ts';
 import { CardFields } from '#client/components/forms/card-fields.tsx';
 import { applyApiError } from '#client/components/forms/form-errors.ts';
 import { CheckboxField, FlagField, FormAlert } from '#client/components/forms/fields.tsx';
@@ -14,7 +14,8 @@ const fieldNames = ['ccnum', 'ccexp', 'cccvv', 'consent'] as const;
 interface CardFormProps {
   /** Offer 'Use my shipping address as the billing address' (only when one is on file). */
   hasShippingAddress: boolean;
-  onSaved: (card: CardSummary) => void | Promise<void>;
+  /** The card as saved, and the failed payments charged again to it (see PaymentRetrySchema). */
+  onSaved: (result: { card: CardSummary; retries: PaymentRetry[] }) => void | Promise<void>;
 }
 
 /**
@@ -40,9 +41,9 @@ export function CardForm({ hasShippingAddress, onSaved }: CardFormProps) {
   const onSubmit = handleSubmit(async (values) => {
     setDeclined(null);
     try {
-      const card = await updateCard(hasShippingAddress ? values : { ...values, shipping: 0 });
+      const result = await updateCard(hasShippingAddress ? values : { ...values, shipping: 0 });
       reset();
-      await onSaved(card);
+      await onSaved(result);
     } catch (error) {
       const outcome = applyApiError(error, setError, fieldNames);
       // A decline always shows the gateway's reason: on the field it names, or else at the top.
