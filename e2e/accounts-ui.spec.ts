@@ -152,4 +152,47 @@ test.describe('account screens', () => {
     await expect(page).toHaveURL(/\/dashboard$/);
     expect(unexpectedProblems(problems, refusals)).toEqual([]);
   });
+
+  test('the demo customer opens a store order’s receipt from Orders and it prints on one page', async ({
+    page,
+    consoleProblems: problems,
+    screens,
+    logIn,
+  }) => {
+    await logIn(demo);
+    await page.goto('/orders');
+    const order = page.getByRole('article', { name: 'Order PW-100103' });
+    await expect(order.getByRole('button', { name: /^Buy again/ })).toBeVisible();
+    // A visit's order has neither.
+    const visit = page.getByRole('article', { name: 'Order PW-100102' });
+    await expect(visit.getByRole('heading', { name: 'Order PW-100102' })).toBeVisible();
+    await expect(visit.getByRole('button', { name: /^Buy again/ })).toHaveCount(0);
+    await expect(visit.getByRole('link', { name: /^Receipt/ })).toHaveCount(0);
+    await screens.expectAccessible();
+    await screens.shot('orders-store-actions');
+    await order.getByRole('link', { name: /^Receipt/ }).click();
+
+    await expect(page).toHaveURL(/\/orders\/receipt\/PW-100103$/);
+    await expect(page).toHaveTitle('Receipt PW-100103 — Pairwell');
+    const receipt = page.getByRole('article', { name: 'Receipt for order PW-100103' });
+    await expect(receipt.getByText('Subtotal')).toBeVisible();
+    await expect(receipt.getByText('1200 Harbor Street')).toBeVisible();
+    await screens.expectAccessible();
+    await screens.shot('receipt');
+
+    // On paper: no site header, footer or account menu, and one page.
+    await page.emulateMedia({ media: 'print' });
+    await expect(page.getByRole('navigation', { name: 'Main' })).toBeHidden();
+    await expect(page.getByRole('button', { name: 'Print' })).toBeHidden();
+    await expect(receipt).toBeVisible();
+    await screens.shot('receipt-print');
+    const pdf = await page.pdf({ format: 'Letter' });
+    expect(pdf.toString('latin1').match(/\/Type\s*\/Page[^s]/g)).toHaveLength(1);
+    await page.emulateMedia({ media: null });
+
+    // Another customer's order number, or one that does not exist, is not found.
+    await page.goto('/orders/receipt/PW-999999');
+    await expect(page.getByRole('heading', { name: 'Receipt not found' })).toBeVisible();
+    expect(unexpectedProblems(problems, refusals)).toEqual([]);
+  });
 });

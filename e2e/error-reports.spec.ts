@@ -67,9 +67,11 @@ test('error reports from the browser carry the errors and the release, and no to
     JSON.parse(fs.readFileSync('dist/client/version.json', 'utf8')) as { version: string }
   ).version;
 
-  // 1. A reset link, its token in the address; something on the page fails.
+  // 1. A reset link, its token in the address (one never sent, so the page says it cannot be
+  //    used); something on the page fails.
   await page.goto(`${server.url}/reset-password?id=${token}`);
-  await expect(page.getByRole('heading', { name: 'Update Password' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Reset Password' })).toBeVisible();
+  await expect(page.getByRole('alert')).toContainText('This link has already been used');
   await page.evaluate(() => {
     setTimeout(() => {
       throw new Error(`The password form failed at ${window.location.href}`);

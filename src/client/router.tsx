@@ -101,6 +101,9 @@ const accountPages = {
   orders: async () => ({
     Component: (await import('./features/orders/pages/orders-page.tsx')).OrdersPage,
   }),
+  receipt: async () => ({
+    Component: (await import('./features/orders/pages/receipt-page.tsx')).ReceiptPage,
+  }),
   messages: async () => ({
     Component: (await import('./features/messages/pages/messages-page.tsx')).MessagesPage,
   }),
@@ -291,6 +294,10 @@ export const routes: RouteObject[] = [
                   { path: paths.dashboard, element: page(accountPages.dashboard) },
                   { path: paths.messages, element: page(accountPages.messages) },
                   { path: paths.orders, element: page(accountPages.orders) },
+                  {
+                    path: `${paths.orders}/receipt/:orderNumber`,
+                    element: page(accountPages.receipt),
+                  },
                   { path: paths.subscriptions, element: page(accountPages.subscriptions) },
                   { path: paths.accounts, element: page(accountPages.accounts) },
                   { path: paths.editPaymentMethod, element: page(accountPages.editPaymentMethod) },

@@ -231,7 +231,25 @@ export const CardPayloadSchema = z.strictObject({
 });
 export type CardPayload = z.infer<typeof CardPayloadSchema>;
 
-export const CardUpdateResultSchema = z.object({ card: CardSummarySchema });
+/**
+ * What became of an order whose payment had failed, charged again to the new card at once:
+ * `paid`, `failed` (with the card's reason) or `pending` (another attempt was under way; Orders
+ * shows how it ends).
+ */
+export const PaymentRetrySchema = z.object({
+  order_number: z.string(),
+  amount_cents: z.number().int(),
+  outcome: z.enum(['paid', 'failed', 'pending']),
+  /** Why the charge failed, in the card issuer's words; null unless `failed`. */
+  reason: z.string().nullable(),
+});
+export type PaymentRetry = z.infer<typeof PaymentRetrySchema>;
+
+export const CardUpdateResultSchema = z.object({
+  card: CardSummarySchema,
+  /** The unpaid orders charged to the new card as it was saved; empty when none was waiting. */
+  retries: z.array(PaymentRetrySchema),
+});
 
 export const SmsAuthSchema = z.discriminatedUnion('action', [
   z.strictObject({ action: z.literal('send') }),

@@ -19,6 +19,8 @@ export const apiPaths = {
   logout: '/account/logout/',
   reset: '/account/reset/',
   passwordUpdate: '/account/passwordupdate/',
+  /** Whether a reset link can still be used, asked before its form shows (ours). */
+  passwordResetCheck: '/account/passwordupdate/check/',
   basics: '/account/basics',
   verifyAuthentication: '/account/verifyauthentication/',
   accountCreate: '/account/create/',

@@ -83,6 +83,13 @@ export const PasswordUpdateSchema = z.strictObject({
   password: NewPasswordSchema,
 });
 
+/** A reset link's token, to ask whether it can still be used (nothing is spent). */
+export const ResetLinkCheckSchema = z.strictObject({
+  token: z
+    .string({ error: 'This reset link is not valid.' })
+    .max(256, 'This reset link is not valid.'),
+});
+
 /** The update-mode form (spec §5): the confirmation never leaves the browser. */
 export const PasswordUpdateFormSchema = z
   .object({
@@ -174,6 +181,17 @@ export const authApi = {
     body: PasswordUpdateSchema,
     message: 'Your password has been updated. Please log in with your new password.',
     errors: ['WEAK_PASSWORD', 'RESET_LINK_INVALID'],
+  }),
+  /**
+   * Whether a reset link is unused and unexpired, so the page can say so before its form: the
+   * link is not spent, and the answer names no account.
+   */
+  passwordResetCheck: endpoint({
+    path: apiPaths.passwordResetCheck,
+    access: 'public',
+    body: ResetLinkCheckSchema,
+    response: z.object({ valid: z.boolean() }),
+    errors: [],
   }),
   changePassword: endpoint({
     path: apiPaths.changePassword,

@@ -15,8 +15,12 @@ export const orderStatuses = [
 ] as const;
 export type OrderStatus = (typeof orderStatuses)[number];
 
+export const orderKinds = ['store', 'renewal', 'visit'] as const;
+
 /** Spec §3 "Order history": each order as the member area shows it, keyed by order number. */
 export const OrderItemSchema = z.object({
+  /** The catalogue offer (product at one frequency) the line was bought as. */
+  product_id: z.number().int(),
   product_name: z.string(),
   product_image: z.string(),
   category: z.string(),
@@ -68,6 +72,10 @@ export const OrderSchema = z.object({
   /** One of `orderStatuses`; `orderStatusLabels` says how it reads ('Declined', …). */
   order_status: z.enum(orderStatuses),
   order_date: z.string(),
+  /** 'store' (the shop's checkout), 'renewal' (a plan's delivery) or 'visit' (an online visit). */
+  order_kind: z.enum(orderKinds),
+  /** The coupon the order was placed with, if any (its discount is `orderDiscount`). */
+  coupon_code: z.string().nullable(),
   order_total: z.number(),
   order_total_cents: z.number().int(),
   refund_amount: z.number(),
@@ -186,6 +194,27 @@ const transitions: Record<OrderStatus, readonly OrderStatus[]> = {
 /** The one place that says which status may follow which (STYLE.md: only services move them). */
 export function canTransition(from: OrderStatus, to: OrderStatus): boolean {
   return transitions[from].includes(to);
+}
+
+/**
+ * A supplement order from the shop or a supplement plan: one that may be bought again and has a
+ * receipt. Never an online visit's order or a prescription refill.
+ */
+export function isStoreOrder(order: Pick<Order, 'order_kind' | 'order_items'>): boolean {
+  return (
+    order.order_kind !== 'visit' &&
+    order.order_items.length > 0 &&
+    order.order_items.every((item) => item.category === 'supplements')
+  );
+}
+
+/** A store order that was paid for, so has a receipt (not one whose payment failed or never ran). */
+export function hasReceipt(order: Pick<Order, 'order_kind' | 'order_items' | 'order_status'>) {
+  return (
+    isStoreOrder(order) &&
+    order.order_status !== 'PAYMENT_FAILED' &&
+    order.order_status !== 'CANCELLED'
+  );
 }
 
 /** Spec §2: the tracking link goes to the postal service's tracking page. */

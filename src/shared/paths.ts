@@ -39,6 +39,8 @@ export const paths = {
   orders: '/orders',
   /** One order on the Orders page: the page scrolls to the order its hash names. */
   order: (orderNumber: string) => `/orders#${encodeURIComponent(orderNumber)}`,
+  /** A store order's printable receipt. */
+  orderReceipt: (orderNumber: string) => `/orders/receipt/${encodeURIComponent(orderNumber)}`,
   subscriptions: '/subscriptions',
   accounts: '/accounts',
   editPaymentMethod: '/accounts/editPaymentMethod',

@@ -41,6 +41,8 @@ export const messages = {
 
   // Reset and password (spec §8)
   somethingWentWrong: 'Something went wrong.',
+  /** A reset link opened after it was used or expired: said before any form (request mode). */
+  resetLinkUsed: 'This link has already been used or has expired.',
   resetRequested:
     'If an account under that email address is found we will email you a password reset email',
 

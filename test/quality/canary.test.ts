@@ -74,6 +74,9 @@ describe(`canary scan: no secret in clear anywhere the app writes (${testDialect
     );
     const resetToken = /\/reset-password\?id=([\w-]+)/.exec(resetMail?.text ?? '')?.[1] ?? '';
     expect(resetToken).toMatch(/^[\w-]{43}$/);
+    // The page asks about the link first; asking leaves no trace of the token either.
+    const checked = await post(t.app, '/lapi/account/passwordupdate/check/', { token: resetToken });
+    expect(checked.json()).toMatchObject({ data: { valid: true } });
     const used = await post(t.app, '/lapi/account/passwordupdate/', {
       token: resetToken,
       password: passwords.afterReset,

@@ -32,6 +32,8 @@ export function buildOrder(overrides: Partial<Order> = {}): Order {
     order_number: 'A1001',
     order_status: 'SHIPPED' as const,
     order_date: '2026-03-02T15:00:00.000Z',
+    order_kind: 'store' as const,
+    coupon_code: null,
     order_total: 24.99,
     order_total_cents: 2499,
     refund_amount: 0,
@@ -41,6 +43,7 @@ export function buildOrder(overrides: Partial<Order> = {}): Order {
     visit: null,
     order_items: [
       {
+        product_id: 120,
         product_name: 'Sleep Gummies',
         product_image: '/images/supp-sleep.webp',
         category: 'sleep',

@@ -8,7 +8,7 @@ const footerLink = 'text-sm text-ink-soft underline-offset-4 hover:text-accent-8
 export function SiteFooter() {
   const year = new Date().getFullYear();
   return (
-    <footer className="mt-auto border-t border-line bg-surface">
+    <footer className="mt-auto border-t print:hidden border-line bg-surface">
       <div className="container-page grid gap-10 py-12 md:grid-cols-[1.4fr_1fr_1fr]">
         <div className="max-w-sm">
           <Logo />

@@ -72,8 +72,9 @@ export const saveAddress = (body: BodyOf<typeof accountsApi.address>) =>
  * Card data goes straight from the form to this one call: never into the query or mutation cache,
  * a log, an analytics event or an error report.
  */
+/** The saved card, and what became of each failed payment charged again to it at once. */
 export async function updateCard(body: BodyOf<typeof accountsApi.ccUpdate>) {
-  return (await call(accountsApi.ccUpdate, { body })).card;
+  return call(accountsApi.ccUpdate, { body });
 }
 
 // --- Phone verification --------------------------------------------------------------------------

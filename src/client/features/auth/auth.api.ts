@@ -22,6 +22,10 @@ export const logOut = () => call(authApi.logout, { body: {} });
 export const requestPasswordReset = (body: BodyOf<typeof authApi.reset>) =>
   call(authApi.reset, { body });
 
+/** Whether a reset link can still be used; asking does not spend it. */
+export const checkResetLink = (token: string, signal?: AbortSignal) =>
+  call(authApi.passwordResetCheck, { body: { token }, ...(signal ? { signal } : {}) });
+
 export const updatePassword = (body: BodyOf<typeof authApi.passwordUpdate>) =>
   call(authApi.passwordUpdate, { body });
 

@@ -112,6 +112,17 @@ export function setServerQuantities(
   return changed(queryClient, cartCall(cartApi.updateCart, { mode: 'set', items }));
 }
 
+/**
+ * `merge` mode: these are added to the cart (a line that stacks grows, up to MAX_QUANTITY; a plan
+ * stays one line of one), as "Buy again" puts a past order back in the cart.
+ */
+export function mergeIntoServerCart(
+  queryClient: QueryClient,
+  items: { product_id: number; quantity: number }[],
+) {
+  return changed(queryClient, cartCall(cartApi.updateCart, { mode: 'merge', items }));
+}
+
 /** A refusal (400 COUPON_REFUSED) throws with the reason as its message. */
 export function applyServerCoupon(queryClient: QueryClient, code: string | null) {
   return changed(queryClient, cartCall(cartApi.applyCoupon, { code }));

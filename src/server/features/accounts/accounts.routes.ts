@@ -92,7 +92,7 @@ export const accountsRoutes =
       app,
       accountsApi.ccUpdate,
       { tag, summary: 'Replace the card on file (and retry a failed payment)' },
-      async ({ body, session }) => ({ card: await updateCardAndRetry(ctx, session, body) }),
+      async ({ body, session }) => updateCardAndRetry(ctx, session, body),
     );
 
     route(

@@ -228,6 +228,8 @@ describe(`the account (${testDialect})`, () => {
     expect(response.json()).toMatchObject({
       data: {
         card: { brand: 'Visa', last4: '4242', exp_month: 12, exp_year: 2030, expired: false },
+        // No payment had failed: nothing was charged again.
+        retries: [],
       },
     });
     const data = await as(customer, '/lapi/account/data/', { leads_id: customer.leadsId });

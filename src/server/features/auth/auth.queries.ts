@@ -217,6 +217,22 @@ export async function insertPasswordReset(
 }
 
 /** Marks a live reset token used, once: a second call, or an expired token, returns undefined. */
+/** Whether a reset token is unused and unexpired; nothing is spent. */
+export async function isPasswordResetUsable(
+  db: Db,
+  tokenHash: string,
+  now: string,
+): Promise<boolean> {
+  const row = await db
+    .selectFrom('password_resets')
+    .select('token_hash')
+    .where('token_hash', '=', tokenHash)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', now)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 export async function consumePasswordReset(
   db: Db,
   tokenHash: string,

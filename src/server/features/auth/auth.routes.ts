@@ -16,6 +16,7 @@ import {
   sessionUser,
   unlockRecipient,
   updatePasswordWithToken,
+  checkPasswordResetLink,
 } from './auth.service.ts';
 import { confirmLoginUnlock, requestLoginUnlock } from './auth.devices.ts';
 
@@ -105,6 +106,15 @@ export const authRoutes =
         await updatePasswordWithToken(ctx, body);
         clearSessionCookie(reply, ctx.env);
       },
+    );
+
+    route(
+      app,
+      authApi.passwordResetCheck,
+      { tag, summary: 'Whether a password reset link can still be used (it is not spent)' },
+      async ({ body, request }) => ({
+        valid: await checkPasswordResetLink(ctx, body.token, requestMeta(request)),
+      }),
     );
 
     route(

@@ -348,6 +348,26 @@ export async function mintPasswordReset(
 export const resetLinkInvalid =
   'This reset link has expired or has already been used. Please request a new one.';
 
+/**
+ * Whether a reset link can still set a password, asked when its page opens: the token is looked up
+ * by its hash (so the answer's timing says nothing of the token) and never spent, the answer names
+ * no account, and each address may ask only so often.
+ */
+export async function checkPasswordResetLink(
+  ctx: AppContext,
+  token: string,
+  meta: Pick<RequestMeta, 'ip'>,
+): Promise<boolean> {
+  await enforceAddressLimit(
+    ctx,
+    `reset-check:ip:${meta.ip}`,
+    resetLimits.perAddress * 3,
+    resetLimits.windowMs,
+  );
+  if (token.length === 0) return false;
+  return q.isPasswordResetUsable(ctx.db, hashToken(token), ctx.clock.now().toISOString());
+}
+
 /** Spends a reset token once, sets the password, ends every session and says so by e-mail. */
 export async function updatePasswordWithToken(
   ctx: AppContext,

@@ -412,6 +412,56 @@ describe(`password reset and change (${testDialect})`, () => {
     expect(response.json()).toMatchObject({ code: 'RESET_LINK_INVALID' });
   });
 
+  describe('asking whether a reset link can still be used', () => {
+    const check = (token: unknown, from = '127.0.0.9') =>
+      t.app.inject({
+        method: 'POST',
+        url: '/lapi/account/passwordupdate/check/',
+        payload: { token },
+        remoteAddress: from,
+      });
+
+    it('says yes to a fresh link without spending it, and no once it is used', async () => {
+      const customer = await insertCustomer(t.app);
+      await post(t.app, '/lapi/account/reset/', { email: customer.email });
+      const [token] = await resetLinks(customer.email);
+      const fresh = await check(token);
+      expect(fresh.statusCode).toBe(200);
+      // The answer names no account: only whether the link works.
+      expect(fresh.json()).toEqual({ status: 'SUCCESS', message: '', data: { valid: true } });
+      expect((await check(token)).json()).toMatchObject({ data: { valid: true } });
+      const update = await post(t.app, '/lapi/account/passwordupdate/', {
+        token,
+        password: 'checked then changed',
+      });
+      expect(update.statusCode).toBe(200);
+      expect((await check(token)).json()).toMatchObject({ data: { valid: false } });
+    });
+
+    it('says no to an expired link and a made-up one, the same way', async () => {
+      const customer = await insertCustomer(t.app);
+      await post(t.app, '/lapi/account/reset/', { email: customer.email });
+      const [token] = await resetLinks(customer.email);
+      t.clock.advance(60 * 60_000 + 1000);
+      const expired = await check(token);
+      const madeUp = await check('made-up');
+      expect(expired.json()).toEqual(madeUp.json());
+      expect(madeUp.json()).toMatchObject({ data: { valid: false } });
+      expect((await check('')).json()).toMatchObject({ data: { valid: false } });
+    });
+
+    it('refuses a body that is not a token, and limits how often one address may ask', async () => {
+      expect((await check(42)).statusCode).toBe(400);
+      expect((await check('x'.repeat(300))).statusCode).toBe(400);
+      const from = randomLoopback();
+      const answers: number[] = [];
+      for (let i = 0; i < 31 * t.env.ADDRESS_LIMIT_FACTOR; i += 1)
+        answers.push((await check(`guess-${i}`, from)).statusCode);
+      expect(answers.slice(0, 30 * t.env.ADDRESS_LIMIT_FACTOR).every((s) => s === 200)).toBe(true);
+      expect(answers.at(-1)).toBe(429);
+    });
+  });
+
   it('a made-up token is refused the same way', async () => {
     const response = await post(t.app, '/lapi/account/passwordupdate/', {
       token: 'made-up',

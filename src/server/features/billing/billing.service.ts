@@ -5,12 +5,13 @@ import {
   updateCard,
 } from '#server/features/accounts/accounts.service.ts';
 import type { ActiveSession } from '#server/features/auth/auth.service.ts';
-import type { CardPayload, CardSummary } from '#shared/accounts.ts';
+import type { CardPayload, CardSummary, PaymentRetry } from '#shared/accounts.ts';
 import { sessionUser } from '#server/features/auth/auth.service.ts';
 import { offer } from '#server/features/catalog/catalog.service.ts';
 import {
   selectDueRetries,
   selectOrderAttemptById,
+  selectPaymentFailure,
   selectUnpaidOrdersOf,
   recordPayment,
   recordPaymentFailure,
@@ -383,13 +384,28 @@ export async function finishInterruptedCharge(ctx: AppContext, call: LedgerRow):
   await refundIfUnused(ctx, orderId, record.id, record.amountCents);
 }
 
-/** After the customer updates their card: retry every unpaid order at once. */
-export async function retryUnpaidOrders(ctx: AppContext, customerId: number): Promise<number> {
-  let paid = 0;
+/**
+ * After the customer updates their card: retry every unpaid order at once, and say what became of
+ * each (a failure with the reason recorded for it).
+ */
+export async function retryUnpaidOrders(
+  ctx: AppContext,
+  customerId: number,
+): Promise<PaymentRetry[]> {
+  const retries: PaymentRetry[] = [];
   for (const order of await selectUnpaidOrdersOf(ctx.db, customerId)) {
-    if ((await chargeUnpaid(ctx, order, 'card_update')) === 'paid') paid++;
+    const outcome = await chargeUnpaid(ctx, order, 'card_update');
+    retries.push({
+      order_number: order.orderNumber,
+      amount_cents: order.totalCents,
+      outcome: outcome === 'busy' ? 'pending' : outcome,
+      reason:
+        outcome === 'failed'
+          ? ((await selectPaymentFailure(ctx.db, order.id)) ?? 'Your card was declined.')
+          : null,
+    });
   }
-  return paid;
+  return retries;
 }
 
 /**
@@ -450,13 +466,16 @@ async function sendSubscriptionPaused(ctx: AppContext, order: UnpaidOrder): Prom
   });
 }
 
-/** Spec §7 `/account/ccupdate/`: save the new card, then charge every unpaid order with it at once. */
+/**
+ * Spec §7 `/account/ccupdate/`: save the new card, then charge every unpaid order with it at once;
+ * the answer says what became of each, so the page can tell the customer.
+ */
 export async function updateCardAndRetry(
   ctx: AppContext,
   session: ActiveSession,
   input: CardPayload,
-): Promise<CardSummary> {
+): Promise<{ card: CardSummary; retries: PaymentRetry[] }> {
   const card = await updateCard(ctx, session, input);
-  await retryUnpaidOrders(ctx, session.customerId);
-  return card;
+  const retries = await retryUnpaidOrders(ctx, session.customerId);
+  return { card, retries };
 }

@@ -427,6 +427,19 @@ describe(`failed payments (${testDialect})`, () => {
       cookie,
     );
     expect(update.statusCode).toBe(200);
+    // The answer says the failed order was charged now: its number and amount.
+    expect(update.json()).toMatchObject({
+      data: {
+        retries: [
+          {
+            order_number: expect.stringMatching(/^PW-\d+$/),
+            amount_cents: 1750,
+            outcome: 'paid',
+            reason: null,
+          },
+        ],
+      },
+    });
     const after = await t.app.db
       .selectFrom('simulator_charges')
       .select('id')
@@ -443,6 +456,49 @@ describe(`failed payments (${testDialect})`, () => {
       status: 'ACTIVE',
       next_billing_date: '2026-12-22',
     });
+  });
+
+  it('a new card that is also declined is saved, and the answer says the order was not charged and why', async () => {
+    const c = await customerWithFailingCard();
+    t.clock.advance(DAY);
+    await runBilling(t.app.ctx);
+    const failed = await attempts(c.customerId);
+    expect(failed).toMatchObject({ payment_status: 'unpaid', payment_attempts: 1 });
+    const update = await post(
+      t.app,
+      '/lapi/account/ccupdate/',
+      { ccnum: '4000000000000341', ccexp: '11/31', cccvv: '123', consent: true },
+      await c.freshCookie(),
+    );
+    expect(update.statusCode).toBe(200);
+    const retries = update.json<{ data: { retries: unknown[] } }>().data.retries;
+    expect(retries).toEqual([
+      {
+        order_number: expect.stringMatching(/^PW-\d+$/),
+        amount_cents: 1750,
+        outcome: 'failed',
+        reason: expect.any(String),
+      },
+    ]);
+    const stored = await t.app.db
+      .selectFrom('orders')
+      .select('payment_failure')
+      .where('customer_id', '=', c.customerId)
+      .executeTakeFirstOrThrow();
+    expect(retries[0]).toMatchObject({ reason: stored.payment_failure });
+    expect(await attempts(c.customerId)).toMatchObject({
+      payment_status: 'unpaid',
+      payment_attempts: 2,
+    });
+    // Another customer's update answers only their own orders.
+    const other = await customerWithFailingCard();
+    const theirs = await post(
+      t.app,
+      '/lapi/account/ccupdate/',
+      { ccnum: '4242424242424242', ccexp: '12/30', cccvv: '123', consent: true },
+      other.cookie,
+    );
+    expect(theirs.json()).toMatchObject({ data: { retries: [] } });
   });
 
   it('a card that expires before the next billing date sets expiredFlag', async () => {

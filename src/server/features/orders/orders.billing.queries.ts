@@ -87,6 +87,16 @@ export async function selectUnpaidOrdersOf(db: Db, customerId: number): Promise<
   return rows.map(toUnpaid);
 }
 
+/** Why an order's last payment attempt failed, as the gateway said it. */
+export async function selectPaymentFailure(db: Db, orderId: number): Promise<string | null> {
+  const row = await db
+    .selectFrom('orders')
+    .select('payment_failure')
+    .where('id', '=', orderId)
+    .executeTakeFirst();
+  return row?.payment_failure ?? null;
+}
+
 export async function selectOrderAttemptById(
   db: Db,
   id: number,

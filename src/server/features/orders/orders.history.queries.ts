@@ -6,6 +6,7 @@ import type { OrderStatus } from '#shared/orders.ts';
 type Db = Kysely<Database>;
 
 export interface OrderItemRow {
+  productId: number;
   productName: string;
   productImage: string;
   category: string;
@@ -17,6 +18,8 @@ export interface OrderItemRow {
 export interface OrderRow {
   id: number;
   orderNumber: string;
+  kind: 'store' | 'renewal' | 'visit';
+  couponCode: string | null;
   status: OrderStatus;
   paymentStatus: string;
   totalCents: number;
@@ -42,6 +45,8 @@ export async function selectOrdersOf(db: Db, customerId: number): Promise<OrderR
     .select([
       'id',
       'order_number',
+      'kind',
+      'coupon_code',
       'status',
       'payment_status',
       'total_cents',
@@ -65,6 +70,7 @@ export async function selectOrdersOf(db: Db, customerId: number): Promise<OrderR
     .selectFrom('order_items')
     .select([
       'order_id',
+      'product_id',
       'product_name',
       'product_image',
       'category',
@@ -82,6 +88,8 @@ export async function selectOrdersOf(db: Db, customerId: number): Promise<OrderR
   return orders.map((o) => ({
     id: o.id,
     orderNumber: o.order_number,
+    kind: o.kind,
+    couponCode: o.coupon_code,
     status: o.status,
     paymentStatus: o.payment_status,
     totalCents: o.total_cents,
@@ -100,6 +108,7 @@ export async function selectOrdersOf(db: Db, customerId: number): Promise<OrderR
     items: items
       .filter((i) => i.order_id === o.id)
       .map((i) => ({
+        productId: i.product_id,
         productName: i.product_name,
         productImage: i.product_image,
         category: i.category,

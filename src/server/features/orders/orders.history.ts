@@ -35,6 +35,8 @@ function toOrder(row: q.OrderRow, care: q.VisitCareRow | undefined): Order {
     order_number: row.orderNumber,
     order_status: row.status,
     order_date: row.createdAt,
+    order_kind: row.kind,
+    coupon_code: row.couponCode,
     order_total: centsToAmount(row.totalCents),
     order_total_cents: row.totalCents,
     refund_amount: centsToAmount(row.refundCents),
@@ -43,6 +45,7 @@ function toOrder(row: q.OrderRow, care: q.VisitCareRow | undefined): Order {
     decline_reason: row.declineReason,
     visit: care ? toCare(care, row) : null,
     order_items: row.items.map((item) => ({
+      product_id: item.productId,
       product_name: item.productName,
       product_image: item.productImage,
       category: item.category,

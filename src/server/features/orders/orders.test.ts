@@ -38,16 +38,19 @@ describe(`orders details (${testDialect})`, () => {
     ]);
     expect(lander.order_history['PW-100103']).toMatchObject({
       order_status: 'SHIPPED',
+      order_kind: 'store',
+      coupon_code: null,
       tracking_number: '9400111899223197428490',
       order_total: 67.48,
       order_items: [
         {
+          product_id: 40,
           product_name: 'Sleep Gummies',
           product_image: '/images/supp-sleep.webp',
           category: 'supplements',
           quantity: 2,
         },
-        { product_name: 'Immunity Gummies', frequency: 'MONTHLY' },
+        { product_id: 36, product_name: 'Immunity Gummies', frequency: 'MONTHLY' },
       ],
       shippingAddress: {
         address: '1200 Harbor Street',
@@ -59,6 +62,7 @@ describe(`orders details (${testDialect})`, () => {
     });
     expect(lander.order_history['PW-100102']).toMatchObject({
       order_status: 'DECLINED',
+      order_kind: 'visit',
       decline_reason: expect.stringContaining('primary care'),
     });
     expect(lander.order_history['PW-100101']).toMatchObject({
@@ -66,6 +70,72 @@ describe(`orders details (${testDialect})`, () => {
       refund_amount: 5,
     });
     expect(lander.flags.map((f) => f.type)).toContain('payment_failed');
+  });
+
+  it('names the coupon an order was placed with, for its receipt', async () => {
+    const customer = await insertCustomer(t.app);
+    const now = t.clock.now().toISOString();
+    const order = await t.app.ctx.db
+      .insertInto('orders')
+      .values({
+        order_number: 'PW-190001',
+        customer_id: customer.customerId,
+        kind: 'store',
+        status: 'PROCESSING',
+        payment_status: 'paid',
+        subtotal_cents: 2499,
+        discount_cents: 250,
+        total_cents: 2249,
+        coupon_code: 'WELCOME10',
+        tracking_number: null,
+        decline_reason: null,
+        ship_address: '1 Main Street',
+        ship_address2: '',
+        ship_city: 'Portland',
+        ship_state: 'OR',
+        ship_zip: '97201',
+        ship_country: 'US',
+        click_id: null,
+        idempotency_key: null,
+        charge_id: null,
+        subscription_id: null,
+        billing_period: null,
+        next_retry_at: null,
+        payment_failure: null,
+        shipped_at: null,
+        delivered_at: null,
+        created_at: now,
+        updated_at: now,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await t.app.ctx.db
+      .insertInto('order_items')
+      .values({
+        order_id: order.id,
+        product_id: 40,
+        product_name: 'Sleep Gummies',
+        product_image: '/images/supp-sleep.webp',
+        category: 'supplements',
+        frequency: 'ONE_TIME',
+        unit_price_cents: 2499,
+        quantity: 1,
+      })
+      .execute();
+    const response = await post(
+      t.app,
+      '/lapi/account/orders/',
+      { leads_id: customer.leadsId },
+      customer.cookie,
+    );
+    expect(response.json<{ message: Lander }>().message.order_history).toEqual({
+      'PW-190001': expect.objectContaining({
+        order_kind: 'store',
+        coupon_code: 'WELCOME10',
+        order_total_cents: 2249,
+        order_items: [expect.objectContaining({ product_id: 40, price_cents: 2499 })],
+      }),
+    });
   });
 
   it('points billingFlag at the order whose payment failed', async () => {

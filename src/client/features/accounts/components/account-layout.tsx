@@ -64,10 +64,10 @@ export function AccountLayout() {
 
   const sidebarHidden = collapsed && !menuOpen;
   return (
-    <div className="bg-surface/60">
-      <div className="container-page py-6 md:py-10">
+    <div className="bg-surface/60 print:bg-white">
+      <div className="container-page py-6 md:py-10 print:p-0">
         {collapsed ? (
-          <div className="mb-4">
+          <div className="mb-4 print:hidden">
             <button
               ref={menuButton}
               type="button"
@@ -102,7 +102,7 @@ export function AccountLayout() {
             </button>
           </div>
         ) : null}
-        <div className="grid gap-6 min-[1025px]:grid-cols-[16.5rem_minmax(0,1fr)] min-[1025px]:gap-10">
+        <div className="grid gap-6 min-[1025px]:grid-cols-[16.5rem_minmax(0,1fr)] min-[1025px]:gap-10 print:block">
           <aside
             id={sidebarId}
             hidden={sidebarHidden}
@@ -112,7 +112,7 @@ export function AccountLayout() {
                 menuButton.current?.focus();
               }
             }}
-            className="min-[1025px]:sticky min-[1025px]:top-24 min-[1025px]:self-start"
+            className="min-[1025px]:sticky min-[1025px]:top-24 min-[1025px]:self-start print:hidden"
           >
             <AccountSidebar basics={basics.data} onNavigate={collapsed ? closeMenu : undefined} />
           </aside>

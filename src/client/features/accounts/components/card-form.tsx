@@ -6,6 +6,7 @@ import {
   cardExpiredMessage,
   cardExpiryPassed,
   type CardSummary,
+  type PaymentRetry,
 } from '#shared/accounts.ts';
 import { CardFields } from '#client/components/forms/card-fields.tsx';
 import { applyApiError } from '#client/components/forms/form-errors.ts';
@@ -19,7 +20,8 @@ const fieldNames = ['ccnum', 'ccexp', 'cccvv', 'consent'] as const;
 interface CardFormProps {
   /** Offer 'Use my shipping address as the billing address' (only when one is on file). */
   hasShippingAddress: boolean;
-  onSaved: (card: CardSummary) => void | Promise<void>;
+  /** The card as saved, and the failed payments charged again to it (see PaymentRetrySchema). */
+  onSaved: (result: { card: CardSummary; retries: PaymentRetry[] }) => void | Promise<void>;
 }
 
 /** The card payload's rules, and a card past its month caught here rather than by the gateway. */
@@ -51,9 +53,9 @@ export function CardForm({ hasShippingAddress, onSaved }: CardFormProps) {
   const onSubmit = handleSubmit(async (values) => {
     setDeclined(null);
     try {
-      const card = await updateCard(hasShippingAddress ? values : { ...values, shipping: 0 });
+      const result = await updateCard(hasShippingAddress ? values : { ...values, shipping: 0 });
       reset();
-      await onSaved(card);
+      await onSaved(result);
     } catch (error) {
       const outcome = applyApiError(error, setError, fieldNames);
       // A decline always shows the gateway's reason: on the field it names, or else at the top.

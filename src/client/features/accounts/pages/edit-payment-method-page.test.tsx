@@ -118,7 +118,7 @@ describe('the card form', () => {
     const { api, router } = await openForm({
       '/account/ccupdate/': () => {
         saved = true;
-        return ok({ card: newCard });
+        return ok({ card: newCard, retries: [] });
       },
       '/account/data/': () => ok(buildAccountData(saved ? { card: newCard } : {})),
     });
@@ -139,6 +139,54 @@ describe('the card form', () => {
     const payment = await screen.findByRole('region', { name: 'Payment method' });
     expect(within(payment).getByText('Expires 01/31')).toBeTruthy();
     expect(JSON.stringify(window.dataLayer)).not.toContain('4242');
+  });
+
+  describe('after a failed payment, the card is charged for that order at once', () => {
+    const newCard = { brand: 'Visa', last4: '4242', exp_month: 1, exp_year: 2031, expired: false };
+    async function save(retry: { outcome: 'paid' | 'failed' | 'pending'; reason: string | null }) {
+      const u = userEvent.setup();
+      const result = await openForm({
+        '/account/ccupdate/': ok({
+          card: newCard,
+          retries: [{ order_number: 'PW-100104', amount_cents: 1750, ...retry }],
+        }),
+      });
+      await fill(u, { ccnum: '4242 4242 4242 4242', ccexp: '01/31', cccvv: '123' });
+      await u.click(screen.getByLabelText(consentText));
+      await u.click(screen.getByRole('button', { name: 'Save card' }));
+      return result;
+    }
+
+    it('says the order was charged now, how much and which order, and stays', async () => {
+      const { router } = await save({ outcome: 'paid', reason: null });
+      const result = await screen.findByRole('status', {
+        name: 'Card saved and your order is paid',
+      });
+      expect(result.textContent).toContain(
+        'We charged $17.50 to your Visa ending in 4242 for order PW-100104.',
+      );
+      expect(document.activeElement).toBe(result);
+      expect(
+        within(result).getByRole('link', { name: 'See order PW-100104' }).getAttribute('href'),
+      ).toBe('/orders#PW-100104');
+      expect(router.location().pathname).toBe('/accounts/editPaymentMethod');
+    });
+
+    it('says the order was not charged, and why, when the new card is declined too', async () => {
+      await save({ outcome: 'failed', reason: 'Your card has insufficient funds.' });
+      const result = await screen.findByRole('alert', {
+        name: 'Card saved, but your order was not charged',
+      });
+      expect(result.textContent).toContain(
+        'Order PW-100104 ($17.50) was not charged: Your card has insufficient funds. Your new card is saved, but the order is still unpaid.',
+      );
+    });
+
+    it('says a charge still under way is being made', async () => {
+      await save({ outcome: 'pending', reason: null });
+      const result = await screen.findByRole('status', { name: 'Card saved' });
+      expect(result.textContent).toContain('Order PW-100104 ($17.50) is being charged');
+    });
   });
 
   it("shows 'No card on file' and an 'Expired' badge where they apply", async () => {

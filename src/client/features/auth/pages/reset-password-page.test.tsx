@@ -8,6 +8,7 @@ import { resetAppStateForTests } from '#client/lib/app-state.ts';
 import {
   failure,
   LocationProbe,
+  ok,
   okMessage,
   renderRoutes,
   stubApi,
@@ -88,10 +89,50 @@ describe('request mode (no id in the address)', () => {
   });
 });
 
+const linkWorks = { '/account/passwordupdate/check/': ok({ valid: true }) };
+
+describe('a reset link already used or expired', () => {
+  it('says so at once, before any form, with request mode’s way to a new link', async () => {
+    const user = userEvent.setup();
+    const api = stubApi({
+      '/account/passwordupdate/check/': ok({ valid: false }),
+      '/account/reset/': okMessage('Sent'),
+    });
+    renderRoutes(routes, { path: '/reset-password?id=spent' });
+    expect((await screen.findByRole('alert')).textContent).toContain(
+      'This link has already been used or has expired.',
+    );
+    expect(screen.getByRole('heading', { level: 1, name: 'Reset Password' })).toBeTruthy();
+    expect(
+      screen.getByText(
+        "Enter the email address and we'll email you a link to reset your password.",
+      ),
+    ).toBeTruthy();
+    expect(screen.queryByLabelText('New password')).toBeNull();
+    // Asking spends nothing: only the check was sent, with the token.
+    expect(api.calls).toEqual([
+      { path: '/account/passwordupdate/check/', body: { token: 'spent' } },
+    ]);
+    await user.type(screen.getByLabelText('Email'), 'ann@example.com');
+    await user.click(screen.getByRole('button', { name: 'Send reset link' }));
+    expect(await screen.findByText(messages.resetRequested)).toBeTruthy();
+    await waitFor(() => expect(screen.queryByRole('alert')).toBeNull());
+  });
+
+  it('when the check cannot answer, shows the update form (the update then says)', async () => {
+    stubApi({
+      '/account/passwordupdate/check/': failure(429, 'TOO_MANY_ATTEMPTS', 'Too many attempts.'),
+    });
+    renderRoutes(routes, { path: '/reset-password?id=tok' });
+    expect(await screen.findByRole('heading', { level: 1, name: 'Update Password' })).toBeTruthy();
+  });
+});
+
 describe('update mode (?id=<token>)', () => {
-  it('has the spec title, two password fields and the button', () => {
+  it('has the spec title, two password fields and the button', async () => {
+    stubApi(linkWorks);
     renderRoutes(routes, { path: '/reset-password?id=tok123' });
-    expect(screen.getByRole('heading', { level: 1, name: 'Update Password' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Update Password' })).toBeTruthy();
     expect(screen.getByLabelText('New password')).toBeTruthy();
     expect(screen.getByLabelText('Confirm password')).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Update Password' })).toBeTruthy();
@@ -99,28 +140,31 @@ describe('update mode (?id=<token>)', () => {
 
   it("says 'Password is required', 'Password confirm is required' and 'Passwords must match'", async () => {
     const user = userEvent.setup();
-    const api = stubApi({});
+    const api = stubApi(linkWorks);
     renderRoutes(routes, { path: '/reset-password?id=tok123' });
-    await user.click(screen.getByRole('button', { name: 'Update Password' }));
+    await user.click(await screen.findByRole('button', { name: 'Update Password' }));
     expect(await screen.findByText('Password is required')).toBeTruthy();
     expect(screen.getByText('Password confirm is required')).toBeTruthy();
     await user.type(screen.getByLabelText('New password'), 'correct horse battery');
     await user.type(screen.getByLabelText('Confirm password'), 'correct horse battery!');
     await user.click(screen.getByRole('button', { name: 'Update Password' }));
     expect(await screen.findByText('Passwords must match')).toBeTruthy();
-    expect(api.calls).toEqual([]);
+    expect(api.calls.map((call) => call.path)).toEqual(['/account/passwordupdate/check/']);
   });
 
   it('on SUCCESS sends the token and password, then goes to /login with a toast', async () => {
     const user = userEvent.setup();
-    const api = stubApi({ '/account/passwordupdate/': okMessage('Your password was updated.') });
+    const api = stubApi({
+      ...linkWorks,
+      '/account/passwordupdate/': okMessage('Your password was updated.'),
+    });
     renderRoutes(routes, { path: '/reset-password?id=tok123' });
-    await user.type(screen.getByLabelText('New password'), 'correct horse battery');
+    await user.type(await screen.findByLabelText('New password'), 'correct horse battery');
     await user.type(screen.getByLabelText('Confirm password'), 'correct horse battery');
     await user.click(screen.getByRole('button', { name: 'Update Password' }));
     expect((await screen.findByTestId('location')).textContent).toBe('/login');
     expect(screen.getByText('Password updated')).toBeTruthy();
-    expect(api.calls).toEqual([
+    expect(api.calls.slice(1)).toEqual([
       {
         path: '/account/passwordupdate/',
         body: { token: 'tok123', password: 'correct horse battery' },
@@ -131,6 +175,7 @@ describe('update mode (?id=<token>)', () => {
   it('otherwise shows the server message and stays', async () => {
     const user = userEvent.setup();
     stubApi({
+      ...linkWorks,
       '/account/passwordupdate/': failure(
         400,
         'TOKEN_INVALID',
@@ -138,7 +183,7 @@ describe('update mode (?id=<token>)', () => {
       ),
     });
     renderRoutes(routes, { path: '/reset-password?id=old' });
-    await user.type(screen.getByLabelText('New password'), 'correct horse battery');
+    await user.type(await screen.findByLabelText('New password'), 'correct horse battery');
     await user.type(screen.getByLabelText('Confirm password'), 'correct horse battery');
     await user.click(screen.getByRole('button', { name: 'Update Password' }));
     expect((await screen.findByRole('alert')).textContent).toContain(
@@ -150,6 +195,7 @@ describe('update mode (?id=<token>)', () => {
   it('puts a password the server refuses on the password field', async () => {
     const user = userEvent.setup();
     stubApi({
+      ...linkWorks,
       '/account/passwordupdate/': failure(
         400,
         'VALIDATION',
@@ -160,7 +206,7 @@ describe('update mode (?id=<token>)', () => {
       ),
     });
     renderRoutes(routes, { path: '/reset-password?id=tok' });
-    await user.type(screen.getByLabelText('New password'), 'password123');
+    await user.type(await screen.findByLabelText('New password'), 'password123');
     await user.type(screen.getByLabelText('Confirm password'), 'password123');
     await user.click(screen.getByRole('button', { name: 'Update Password' }));
     expect(await screen.findByText(messages.passwordTooCommon)).toBeTruthy();

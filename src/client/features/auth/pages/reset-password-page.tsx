@@ -1,4 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
+import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useNavigate, useSearchParams } from 'react-router';
@@ -8,10 +9,11 @@ import { applyApiError } from '#client/components/forms/form-errors.ts';
 import { FormAlert, PasswordField, TextField } from '#client/components/forms/fields.tsx';
 import { textLinkClass } from '#client/components/ui/button.ts';
 import { SubmitButton } from '#client/components/ui/submit-button.tsx';
+import { Spinner } from '#client/components/ui/spinner.tsx';
 import { showToast } from '#client/components/ui/toast.tsx';
 import { paths } from '#shared/paths.ts';
 import { storedClickId } from '#client/features/clicks/clicks.ts';
-import { requestPasswordReset, updatePassword } from '../auth.api.ts';
+import { checkResetLink, requestPasswordReset, updatePassword } from '../auth.api.ts';
 import { AuthCard } from '../components/auth-card.tsx';
 
 const backToLogin = (
@@ -23,8 +25,12 @@ const backToLogin = (
   </>
 );
 
-/** Request mode (spec §2): an e-mail address; the answer is the same whether or not it is known. */
-function RequestReset() {
+/**
+ * Request mode (spec §2): an e-mail address; the answer is the same whether or not it is known.
+ * Opened from a link already used or expired, it says so first (`linkUsed`).
+ */
+function RequestReset({ linkUsed = false }: { linkUsed?: boolean }) {
+  const navigate = useNavigate();
   const {
     register,
     handleSubmit,
@@ -43,6 +49,8 @@ function RequestReset() {
         description: messages.resetRequested,
       });
       reset();
+      // The spent link's notice has been answered: the address loses its `?id=`.
+      if (linkUsed) await navigate(paths.resetPassword, { replace: true });
     } catch (error) {
       const outcome = applyApiError(error, setError, ['email']);
       if (!outcome.placed) showToast({ kind: 'error', title: messages.somethingWentWrong });
@@ -56,6 +64,12 @@ function RequestReset() {
       footer={backToLogin}
     >
       <form onSubmit={(event) => void onSubmit(event)} noValidate className="space-y-5">
+        {linkUsed ? (
+          <FormAlert>
+            <p className="font-semibold">{messages.resetLinkUsed}</p>
+            <p className="mt-1">Send yourself a new link below.</p>
+          </FormAlert>
+        ) : null}
         <TextField
           label="Email"
           type="email"
@@ -141,9 +155,28 @@ function UpdatePassword({ token }: { token: string }) {
   );
 }
 
+/**
+ * The e-mailed link (`?id=<token>`): asked about first, without spending it. A link already used or
+ * expired says so at once, with the way to a new one; a working link, or one the check could not
+ * answer for (the update then says), shows the update form.
+ */
+function ResetLink({ token }: { token: string }) {
+  const check = useQuery({
+    queryKey: ['/account/passwordupdate/check/', token],
+    queryFn: ({ signal }) => checkResetLink(token, signal),
+    retry: false,
+    // Asked each time the link is opened: a link used since must not read as working.
+    gcTime: 0,
+    refetchOnWindowFocus: false,
+  });
+  if (check.isPending) return <Spinner screen label="Checking your reset link…" />;
+  if (check.data?.valid === false) return <RequestReset linkUsed />;
+  return <UpdatePassword token={token} />;
+}
+
 /** /reset-password: request mode, or update mode when the e-mailed link carries `?id=<token>`. */
 export function ResetPasswordPage() {
   const [params] = useSearchParams();
   const token = params.get('id');
-  return token ? <UpdatePassword key={token} token={token} /> : <RequestReset />;
+  return token ? <ResetLink key={token} token={token} /> : <RequestReset />;
 }

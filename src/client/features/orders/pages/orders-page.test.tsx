@@ -1,5 +1,6 @@
 // @vitest-environment jsdom
-import { cleanup, screen, within } from '@testing-library/react';
+import { cleanup, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import type { RouteObject } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Order } from '#shared/orders.ts';
@@ -8,7 +9,13 @@ import { RequireAuth } from '#client/features/auth/components/route-guards.tsx';
 import { resetAppStateForTests, setLeadsId } from '#client/lib/app-state.ts';
 import { buildOrder, buildPatientData, memberApi } from '#client/testing/member-fixtures.ts';
 import { ok, renderRoutes, stubApi } from '#client/testing/render-app.tsx';
+import { useCartDrawerOpen, setCartDrawerOpen } from '#client/features/cart/cart-drawer-state.ts';
+import { buildCart, cartReply, catalogReply } from '#client/features/cart/cart.fixtures.ts';
 import { OrdersPage } from './orders-page.tsx';
+
+function DrawerProbe() {
+  return <p data-testid="drawer">{useCartDrawerOpen() ? 'open' : 'closed'}</p>;
+}
 
 const routes: RouteObject[] = [
   {
@@ -16,7 +23,17 @@ const routes: RouteObject[] = [
     children: [
       {
         element: <AccountLayout />,
-        children: [{ path: '/orders', element: <OrdersPage /> }],
+        children: [
+          {
+            path: '/orders',
+            element: (
+              <>
+                <OrdersPage />
+                <DrawerProbe />
+              </>
+            ),
+          },
+        ],
       },
     ],
   },
@@ -24,6 +41,7 @@ const routes: RouteObject[] = [
 
 type Item = Order['order_items'][number];
 const item = (overrides: Partial<Item>): Item => ({
+  product_id: 42,
   product_name: 'Sleep Gummies',
   product_image: '/images/supp-sleep.webp',
   category: 'supplements',
@@ -39,8 +57,90 @@ beforeEach(() => {
   resetAppStateForTests();
   setLeadsId('lead-1');
   window.innerWidth = 1280;
+  setCartDrawerOpen(false);
 });
 afterEach(() => cleanup());
+
+describe('a past store order', () => {
+  const storeOrder = buildOrder({
+    order_number: 'PW-100200',
+    order_items: [
+      item({ product_id: 40, frequency: 'ONE_TIME', quantity: 2, price_cents: 2499 }),
+      item({ product_id: 31, product_name: 'Biotin Gummies', frequency: 'MONTHLY' }),
+      item({ product_id: 77, product_name: 'Calm Gummies', frequency: 'ONE_TIME' }),
+    ],
+  });
+
+  function renderStoreOrder(order: Order) {
+    const patientData = buildPatientData([order]);
+    const api = stubApi({
+      ...memberApi({ patientData }),
+      '/account/orders/': { body: { status: 'SUCCESS', message: patientData.lander } },
+      '/account/pendingorders/': ok([]),
+      '/products/': catalogReply,
+      '/v2/ecom/update-cart': cartReply(buildCart([])),
+    });
+    renderRoutes(routes, { path: '/orders' });
+    return api;
+  }
+
+  it('Buy again puts the products still sold in the cart, says which are not, and opens the cart', async () => {
+    const api = renderStoreOrder(storeOrder);
+    const card = await screen.findByRole('article', { name: 'Order PW-100200' });
+    expect(
+      within(card)
+        .getByRole('link', { name: /^Receipt/ })
+        .getAttribute('href'),
+    ).toBe('/orders/receipt/PW-100200');
+    await userEvent.click(within(card).getByRole('button', { name: /^Buy again/ }));
+    await waitFor(() => expect(screen.getByTestId('drawer').textContent).toBe('open'));
+    expect(api.calls.find((call) => call.path === '/v2/ecom/update-cart')?.body).toEqual({
+      mode: 'merge',
+      items: [
+        { product_id: 40, quantity: 2 },
+        { product_id: 31, quantity: 1 },
+      ],
+    });
+    expect(within(card).getByRole('status').textContent).toBe(
+      'Calm Gummies is no longer sold, so we left it out.',
+    );
+  });
+
+  it('when nothing is sold any more, says so and leaves the cart as it was', async () => {
+    const api = renderStoreOrder(
+      buildOrder({
+        order_number: 'PW-100201',
+        order_items: [item({ product_id: 77, product_name: 'Calm Gummies' })],
+      }),
+    );
+    const card = await screen.findByRole('article', { name: 'Order PW-100201' });
+    await userEvent.click(within(card).getByRole('button', { name: /Buy again/ }));
+    await waitFor(() =>
+      expect(within(card).getByRole('status').textContent).toBe(
+        'Calm Gummies is no longer sold, so we left it out. Nothing was added to your cart.',
+      ),
+    );
+    expect(api.calls.some((call) => call.path === '/v2/ecom/update-cart')).toBe(false);
+    expect(screen.getByTestId('drawer').textContent).toBe('closed');
+  });
+
+  it('a visit’s order offers neither Buy again nor a receipt, nor does an unpaid one', async () => {
+    renderStoreOrder(
+      buildOrder({
+        order_kind: 'visit',
+        order_items: [item({ product_name: 'Sildenafil 50 mg', category: 'ed' })],
+      }),
+    );
+    const card = await screen.findByRole('article', { name: 'Order A1001' });
+    expect(within(card).queryByRole('button', { name: /Buy again/ })).toBeNull();
+    expect(within(card).queryByRole('link', { name: /Receipt/ })).toBeNull();
+    cleanup();
+    renderStoreOrder(buildOrder({ order_status: 'PAYMENT_FAILED', order_items: [item({})] }));
+    const failed = await screen.findByRole('article', { name: 'Order A1001' });
+    expect(within(failed).queryByRole('link', { name: /Receipt/ })).toBeNull();
+    expect(within(failed).queryByRole('button', { name: /Buy again/ })).toBeNull();
+  });
+});
 
 describe('the orders page', () => {
   it('says the bottles a supplement plan’s line brought; other lines keep their count', async () => {

@@ -3,7 +3,13 @@ import { Link, useLocation, useNavigate } from 'react-router';
 import { bottlesText, categoryLabel } from '#shared/catalog.ts';
 import { messages } from '#shared/wording.ts';
 import { formatCents } from '#shared/money.ts';
-import { trackingUrl, type Order, type OrderHistory } from '#shared/orders.ts';
+import {
+  hasReceipt,
+  isStoreOrder,
+  trackingUrl,
+  type Order,
+  type OrderHistory,
+} from '#shared/orders.ts';
 import { buttonClass, textLinkClass } from '#client/components/ui/button.ts';
 import { QueryView } from '#client/components/ui/query-view.tsx';
 import {
@@ -25,6 +31,7 @@ import { startProgram } from '#client/features/visits/visits.api.ts';
 import { showToast } from '#client/components/ui/toast.tsx';
 import type { PendingOrder } from '#shared/visits.ts';
 import { useOrdersDetails, usePendingOrders } from '../orders.api.ts';
+import { BuyAgainButton } from '../components/buy-again-button.tsx';
 
 /**
  * What an order line brought. A supplement plan's line says its bottles ('3 bottles every 3
@@ -291,15 +298,27 @@ function OrderCard({ order, paymentFailed }: { order: Order; paymentFailed: bool
           </div>
         ) : null}
       </dl>
-      <p className="mt-4 border-t border-line pt-4 text-[0.9375rem]">
-        <Link
-          to={`${paths.messages}?order=${encodeURIComponent(order.order_number)}`}
-          className={textLinkClass}
-        >
-          Ask about this order
-          <span className="sr-only"> ({order.order_number})</span>
-        </Link>
-      </p>
+      <div className="mt-4 flex flex-wrap items-start justify-between gap-4 border-t border-line pt-4 text-[0.9375rem]">
+        <p className="flex flex-wrap gap-x-6 gap-y-2">
+          <Link
+            to={`${paths.messages}?order=${encodeURIComponent(order.order_number)}`}
+            className={textLinkClass}
+          >
+            Ask about this order
+            <span className="sr-only"> ({order.order_number})</span>
+          </Link>
+          {hasReceipt(order) ? (
+            <Link to={paths.orderReceipt(order.order_number)} className={textLinkClass}>
+              Receipt
+              <span className="sr-only"> ({order.order_number})</span>
+            </Link>
+          ) : null}
+        </p>
+        {/* An unpaid order is put right with a card, not bought a second time. */}
+        {isStoreOrder(order) && !paymentFailed && order.order_status !== 'PAYMENT_FAILED' ? (
+          <BuyAgainButton order={order} />
+        ) : null}
+      </div>
     </article>
   );
 }
