@@ -54,27 +54,28 @@ export function WaitlistOffer({
       {joined ? `We’ll e-mail you once when online visits open in ${state}.` : ''}
     </p>
   );
-  if (compact)
-    return (
-      <div>
-        {joined ? null : (
-          <button
-            type="button"
-            className={buttonClass('secondary')}
-            disabled={join.isPending}
-            onClick={() => join.mutate()}
-          >
-            Tell me when {state} opens
-          </button>
-        )}
-        {join.isError ? (
-          <p role="alert" className="mt-2 text-sm text-danger">
-            {join.error.message}
-          </p>
-        ) : null}
-        {status}
-      </div>
-    );
+  // The button, its failure and what happened: a plain row on Home, a box on the visit's page.
+  const controls = (
+    <>
+      {joined ? null : (
+        <button
+          type="button"
+          className={buttonClass(compact ? 'secondary' : 'primary')}
+          disabled={join.isPending}
+          onClick={() => join.mutate()}
+        >
+          Tell me when {state} opens
+        </button>
+      )}
+      {join.isError ? (
+        <p role="alert" className="mt-2 text-sm text-danger">
+          {join.error.message}
+        </p>
+      ) : null}
+      {status}
+    </>
+  );
+  if (compact) return <div>{controls}</div>;
   return (
     <div className={offerClass}>
       <h3 className="font-sans text-lg font-semibold text-ink">Waiting for {state}?</h3>
@@ -82,24 +83,7 @@ export function WaitlistOffer({
         We’ll send one e-mail to the address on your account when our providers can see patients
         there. Nothing else.
       </p>
-      <div className="mt-4">
-        {joined ? null : (
-          <button
-            type="button"
-            className={buttonClass('primary')}
-            disabled={join.isPending}
-            onClick={() => join.mutate()}
-          >
-            Tell me when {state} opens
-          </button>
-        )}
-        {join.isError ? (
-          <p role="alert" className="mt-2 text-sm text-danger">
-            {join.error.message}
-          </p>
-        ) : null}
-        {status}
-      </div>
+      <div className="mt-4">{controls}</div>
     </div>
   );
 }
