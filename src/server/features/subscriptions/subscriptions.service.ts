@@ -2,7 +2,6 @@ import type { AppContext } from '#server/context.ts';
 import { cardSummaryOf } from '#server/features/accounts/accounts.service.ts';
 import type { ActiveSession } from '#server/features/auth/auth.service.ts';
 import { offer, offersAt, siblingOffer } from '#server/features/catalog/catalog.service.ts';
-import { voidUnpaidRenewals } from '#server/features/orders/orders.billing.queries.ts';
 import { sendQueuedSoon } from '#server/features/outbox/outbox.service.ts';
 import { AppError, notFound } from '#server/lib/errors.ts';
 import type { Frequency } from '#shared/catalog.ts';
@@ -231,11 +230,8 @@ export async function changeSubscription(
       },
       now,
     );
-    if (done && change.action === 'cancel') {
-      // Cancelled means no further charge: an unpaid renewal is no longer owed nor retried.
-      await voidUnpaidRenewals(trx, row.id, now);
+    if (done && change.action === 'cancel')
       await queueCancellationConfirmation({ ...ctx, db: trx }, saved);
-    }
     return done;
   });
   if (stored && change.action === 'cancel') sendQueuedSoon(ctx);
