@@ -12,8 +12,8 @@ import {
 
 /**
  * The account protections in a real browser at 375px and 1280px: an owner on a new device gets in
- * with an e-mailed one-time link while wrong passwords from elsewhere have paused the account; an
- * e-mail change needs the current password and the old address can undo it; operations staff see
+ * with an emailed one-time link while wrong passwords from elsewhere have paused the account; an
+ * email change needs the current password and the old address can undo it; operations staff see
  * the outbox of messages that could not be sent. Every journey uses a fresh customer, so the two
  * viewports and the demo data stay apart.
  */
@@ -43,7 +43,7 @@ async function session(page: Page): Promise<{ authenticated: boolean; email?: st
 }
 
 test.describe('account protection', () => {
-  test('an owner on a new device, paused by wrong passwords from elsewhere, gets in with the e-mailed one-time link, which works once', async ({
+  test('an owner on a new device, paused by wrong passwords from elsewhere, gets in with the emailed one-time link, which works once', async ({
     page,
     playwright,
     baseURL,
@@ -89,7 +89,7 @@ test.describe('account protection', () => {
     await screens.check('login-link-sent');
 
     const link = await outbox.link(email, 'Log in to Pairwell on a new device', '/login/unlock');
-    // No password travels in the e-mail.
+    // No password travels in the email.
     expect(await outbox.text(email, 'Log in to Pairwell on a new device')).not.toContain(password);
 
     // Opening the link spends nothing: only the button does.
@@ -136,7 +136,7 @@ test.describe('account protection', () => {
     expect(unexpectedProblems(problems, refusals)).toEqual([]);
   });
 
-  test('a new e-mail needs the current password, the old address is told, and its undo link puts it back and logs the customer out', async ({
+  test('a new email needs the current password, the old address is told, and its undo link puts it back and logs the customer out', async ({
     page,
     consoleProblems: problems,
     screens,
@@ -240,11 +240,11 @@ test.describe('account protection', () => {
       'aria-current',
       'page',
     );
-    await expect(page.getByText('Every e-mail and text message has been sent.')).toBeVisible();
+    await expect(page.getByText('Every email and text message has been sent.')).toBeVisible();
     await expect(page.getByRole('heading', { level: 2, name: 'Nothing to do' })).toBeVisible();
     await expect(
       page.getByText(
-        'When an e-mail or a text message cannot be sent after several tries, or waits longer than 15 minutes, it appears here so you can send it again.',
+        'When an email or a text message cannot be sent after several tries, or waits longer than 15 minutes, it appears here so you can send it again.',
       ),
     ).toBeVisible();
     await expect(page.getByRole('button', { name: 'Send again' })).toHaveCount(0);

@@ -40,7 +40,7 @@ test.describe('account screens', () => {
 
     await expect(page).toHaveURL(/\/dashboard$/);
     await expect(page.getByRole('heading', { level: 1, name: 'Hi, Robin' })).toBeVisible();
-    await expect(page.getByText('You’re all caught up.', { exact: false })).toBeVisible();
+    await expect(page.getByText("You're all caught up.", { exact: false })).toBeVisible();
     await expect(page.getByRole('link', { name: 'Shop supplements' })).toHaveAttribute(
       'href',
       '/#supplements',
@@ -85,7 +85,7 @@ test.describe('account screens', () => {
       .getByRole('link', { name: 'Log out' })
       .click();
     await expect(page).toHaveURL(/\/login$/);
-    await expect(page.getByText('You’re logged out', { exact: true })).toBeVisible();
+    await expect(page.getByText("You're logged out", { exact: true })).toBeVisible();
     expect(await page.evaluate(() => localStorage.length)).toBe(0);
     await page.goto('/dashboard');
     await expect(page).toHaveURL(/\/login$/);
@@ -153,7 +153,7 @@ test.describe('account screens', () => {
     expect(unexpectedProblems(problems, refusals)).toEqual([]);
   });
 
-  test('the demo customer opens a store order’s receipt from Orders and it prints on one page', async ({
+  test("the demo customer opens a store order's receipt from Orders and it prints on one page", async ({
     page,
     consoleProblems: problems,
     screens,

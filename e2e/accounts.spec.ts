@@ -56,7 +56,7 @@ test.describe('accounts', () => {
     await expect(page).toHaveURL(/\/orders$/);
   });
 
-  test('the full reset journey: request, read the e-mail, set a new password, log in with it', async ({
+  test('the full reset journey: request, read the email, set a new password, log in with it', async ({
     page,
     screens,
     newCustomer,
@@ -91,7 +91,7 @@ test.describe('accounts', () => {
     await screens.expectAccessible();
     await screens.picture('reset-request');
 
-    // The e-mail is queued with the request and sent by the outbox job a moment later.
+    // The email is queued with the request and sent by the outbox job a moment later.
     await page.goto(await outbox.link(email, 'Reset your Pairwell password', '/reset-password'));
 
     await expect(page.getByRole('heading', { level: 1, name: 'Update Password' })).toBeVisible();

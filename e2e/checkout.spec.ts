@@ -493,7 +493,7 @@ test.describe('storefront and checkout', () => {
     );
     await page.goto('/shop/no-such-gummies');
     await expect(
-      page.getByRole('heading', { level: 1, name: 'We can’t find that page' }),
+      page.getByRole('heading', { level: 1, name: "We can't find that page" }),
     ).toBeVisible();
     await page.goto('/checkout/payment');
     await expect(page).toHaveURL(/\/shop$/);

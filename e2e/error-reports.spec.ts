@@ -8,10 +8,10 @@ import { demo, expect, submitLogIn, test } from './fixtures.ts';
 /**
  * What the browser's error reports carry (finding 13, DESIGN §7), in a real browser against the built
  * server with SENTRY_DSN pointing at a local endpoint that keeps every envelope the page's Sentry
- * client sends. A visitor opens a reset link (its token in the address), logs in (an e-mail address
+ * client sends. A visitor opens a reset link (its token in the address), logs in (an email address
  * typed), opens an online visit's page (/visit/ed says what they are treated for) and types a card
  * number; errors happen along the way. Every report arrives — the errors, with the release — and
- * none carries the token, the e-mail address, the card number or the program.
+ * none carries the token, the email address, the card number or the program.
  *
  * The journeys' shared server has no DSN, so this one starts its own (on a free port, with its own
  * data folder; on PostgreSQL when E2E_DATABASE_URL is set, in a schema of its own).
@@ -59,7 +59,7 @@ async function reported(pattern: RegExp): Promise<CapturedEvent> {
   return events().find((event) => pattern.test(valueOf(event))) as CapturedEvent;
 }
 
-test('error reports from the browser carry the errors and the release, and no token, e-mail address, card number or program', async ({
+test('error reports from the browser carry the errors and the release, and no token, email address, card number or program', async ({
   page,
 }) => {
   const token = crypto.randomBytes(32).toString('base64url');
@@ -84,7 +84,7 @@ test('error reports from the browser carry the errors and the release, and no to
   expect(onResetPage.tags).toMatchObject({ context: 'uncaught' });
 
   // 2. On to log in (the link keeps the page, so the visit leaves a navigation breadcrumb from
-  //    the reset link); the e-mail address is typed into the form.
+  //    the reset link); the email address is typed into the form.
   await page.getByRole('link', { name: 'Back to log in' }).click();
   await expect(page).toHaveURL(/\/login$/);
   await submitLogIn(page, demo);

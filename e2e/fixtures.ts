@@ -69,7 +69,7 @@ export interface Customer extends Credentials {
   leadsId: string;
 }
 
-/** An e-mail no other journey (or earlier run on the same database) has used. */
+/** An email no other journey (or earlier run on the same database) has used. */
 export function uniqueEmail(prefix: string): string {
   return `${prefix}-${crypto.randomBytes(5).toString('hex')}@example.test`;
 }
@@ -335,15 +335,15 @@ interface OutboxMessage {
   text: string;
 }
 
-/** The e-mail the app sent, as the development outbox shows it. */
+/** The email the app sent, as the development outbox shows it. */
 export interface Outbox {
   /**
-   * The path and query of the link to `linkPath` in the latest e-mail to `to` with `subject`. The
+   * The path and query of the link to `linkPath` in the latest email to `to` with `subject`. The
    * outbox job sends a moment after the request, so it is polled for (bounded), as a person
    * refreshing the page would.
    */
   link(to: string, subject: string, linkPath: string): Promise<string>;
-  /** The text of the latest e-mail to `to` with `subject` ('' when there is none). */
+  /** The text of the latest email to `to` with `subject` ('' when there is none). */
   text(to: string, subject: string): Promise<string>;
 }
 
@@ -389,7 +389,7 @@ export interface JourneyFixtures {
   staffLogIn: (who: StaffMember, on?: Page) => Promise<void>;
   /** A new customer signed up through the test's own API context (apart from the page), logged out. */
   newCustomer: (prefix: string, details?: Partial<NewCustomer>) => Promise<Customer>;
-  /** The e-mail the app sent, read through the test's API context. */
+  /** The email the app sent, read through the test's API context. */
   outbox: Outbox;
 }
 

@@ -95,7 +95,7 @@ test.describe('the public site', () => {
   test('an unknown path shows the 404 page with a way home', async ({ page, screens }) => {
     await page.goto('/no-such-page');
     await expect(
-      page.getByRole('heading', { level: 1, name: 'We can’t find that page' }),
+      page.getByRole('heading', { level: 1, name: "We can't find that page" }),
     ).toBeVisible();
     await expect(page.getByText('Error 404')).toBeVisible();
     await screens.expectAccessible();

@@ -222,7 +222,7 @@ test('a patient asks about their treatment and the provider of their visit answe
   await opsPage.getByRole('button', { name: 'Hand to a provider' }).click();
   const dialog = opsPage.getByRole('dialog', { name: 'Hand to a provider' });
   await expect(
-    dialog.locator('optgroup[label="Licensed in the patient’s state"] option'),
+    dialog.locator('optgroup[label="Licensed in the patient\'s state"] option'),
   ).toHaveText(['Dr. Maya Chen, MD']);
   await opsScreens.checkAccessible();
   await opsScreens.windowShot('ops-hand-off-dialog');

@@ -103,7 +103,7 @@ test.describe('staff console', () => {
     await expect(list.getByRole('link', { name: /PW-100103/ })).toBeVisible();
     await expect(list.getByRole('link', { name: new RegExp(order.order_number) })).toHaveCount(0);
 
-    // Find the new order by the customer's e-mail, among the processing ones.
+    // Find the new order by the customer's email, among the processing ones.
     await page.getByLabel('Status').selectOption('PROCESSING');
     await page.getByRole('searchbox', { name: 'Search' }).fill(order.email);
     await page.getByRole('button', { name: 'Search', exact: true }).click();
@@ -135,7 +135,7 @@ test.describe('staff console', () => {
     await dialog.getByRole('button', { name: 'Mark shipped' }).click();
     await expect(dialog).toBeHidden();
     await expect(
-      page.getByText('Marked shipped; the customer was e-mailed the tracking link.', {
+      page.getByText('Marked shipped; the customer was emailed the tracking link.', {
         exact: true,
       }),
     ).toBeVisible();

@@ -179,7 +179,7 @@ test.describe('subscriptions', () => {
     await dialog.getByRole('button', { name: 'Review change' }).click();
     await expect(dialog.getByText('Tell us why you are cancelling')).toBeVisible();
     await dialog.getByLabel('Why are you cancelling?').selectOption('Other');
-    await dialog.getByLabel('Anything else you’d like us to know?').fill('Moving abroad');
+    await dialog.getByLabel("Anything else you'd like us to know?").fill('Moving abroad');
     await screens.checkAccessible();
     await screens.windowShot('subscriptions-cancel-input');
     await dialog.getByRole('button', { name: 'Review change' }).click();
@@ -190,7 +190,7 @@ test.describe('subscriptions', () => {
     await expect(dialog).toBeHidden();
     await expect(card.getByText('Cancelled', { exact: true })).toBeVisible();
     await expect(card).toContainText('Moving abroad');
-    // The confirmation e-mail says what ended and that nothing more is charged (the outbox job
+    // The confirmation email says what ended and that nothing more is charged (the outbox job
     // sends it a moment after the change).
     await expect
       .poll(() => outbox.text(customer.email, 'Your Pairwell subscription is cancelled'))

@@ -373,7 +373,7 @@ test('a patient in Alabama is stopped at eligibility, before any health question
   await page.getByRole('button', { name: 'Continue' }).click();
   await expect(page).toHaveURL(/\/visit\/ed\/ineligible$/);
   await expect(
-    page.getByRole('heading', { name: 'We can’t offer this online visit to you right now' }),
+    page.getByRole('heading', { name: "We can't offer this online visit to you right now" }),
   ).toBeVisible();
   await expect(page.getByRole('progressbar')).toHaveCount(0);
   await expect(questionHeading(page)).toHaveCount(0);

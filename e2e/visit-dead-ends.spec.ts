@@ -63,7 +63,7 @@ test('a visit closed for the state says why, offers the waitlist, and is never a
   await page.getByRole('button', { name: 'Continue' }).click();
   await expect(page).toHaveURL(/\/visit\/hair\/ineligible$/);
   await expect(
-    page.getByRole('heading', { name: 'We can’t offer this online visit to you right now' }),
+    page.getByRole('heading', { name: "We can't offer this online visit to you right now" }),
   ).toBeVisible();
   await expect(page.getByText(/people living in Alabama/)).toBeVisible();
   await expect(page.getByRole('link', { name: 'See the supplement' })).toBeVisible();
@@ -71,7 +71,7 @@ test('a visit closed for the state says why, offers the waitlist, and is never a
 
   await page.getByRole('button', { name: 'Tell me when Alabama opens' }).click();
   await expect(page.getByRole('status')).toHaveText(
-    'We’ll e-mail you once when online visits open in Alabama.',
+    "We'll email you once when online visits open in Alabama.",
   );
   await expect(page.getByRole('button', { name: 'Tell me when Alabama opens' })).toHaveCount(0);
 
@@ -79,14 +79,14 @@ test('a visit closed for the state says why, offers the waitlist, and is never a
   await page.goto('/visit/hair');
   await expect(page).toHaveURL(/\/visit\/hair\/ineligible$/);
   await expect(page.getByRole('status')).toHaveText(
-    'We’ll e-mail you once when online visits open in Alabama.',
+    "We'll email you once when online visits open in Alabama.",
   );
 
   await nothingToFinish(page);
   await page.goto('/dashboard');
   const closed = page.getByRole('region', { name: 'Your online visits' });
   await expect(closed).toContainText("Closed: We're not yet able to offer");
-  await expect(closed).toContainText('We’ll e-mail you once when online visits open in Alabama.');
+  await expect(closed).toContainText("We'll email you once when online visits open in Alabama.");
   await screens.check('dead-end-home-ineligible');
   expect(unexpectedProblems(problems, clientErrorStatuses)).toEqual([]);
 });
@@ -135,10 +135,10 @@ test('a not-a-fit answer can be changed; confirmed, it closes the visit, and a n
 
   // This time it is right: only "Yes, that's right" closes the visit.
   await answerWith(page, knockout, knockoutAnswer(knockout));
-  await page.getByRole('button', { name: 'Yes, that’s right' }).click();
+  await page.getByRole('button', { name: "Yes, that's right" }).click();
   await expect(page).toHaveURL(/\/visit\/ed\/not-a-fit$/);
   await expect(
-    page.getByRole('heading', { name: 'Online treatment isn’t the right fit for you' }),
+    page.getByRole('heading', { name: "Online treatment isn't the right fit for you" }),
   ).toBeVisible();
   await screens.check('dead-end-not-a-fit');
   await nothingToFinish(page);

@@ -56,7 +56,7 @@ test('a new visitor goes from "Start your visit" to a submitted visit, the accou
 
   // --- A program that does not exist: the missing page, with the programs there are.
   await page.goto('/visit/weight-loss');
-  await expect(page.getByRole('heading', { name: 'We can’t find that page' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: "We can't find that page" })).toBeVisible();
   const programs = page.getByRole('navigation', { name: 'Start an online visit' });
   await expect(programs.getByRole('link')).toHaveCount(3);
   await screens.check('visit-start-unknown-program');
@@ -171,7 +171,7 @@ test('a new visitor goes from "Start your visit" to a submitted visit, the accou
   expect(unexpectedProblems(problems, clientErrorStatuses)).toEqual([]);
 });
 
-test('a returning patient logs in from the visit’s account step and continues where they were', async ({
+test("a returning patient logs in from the visit's account step and continues where they were", async ({
   page,
   request,
   consoleProblems: problems,

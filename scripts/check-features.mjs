@@ -9,9 +9,9 @@ const root = process.argv[2] ?? '.';
 const at = (...parts) => path.join(root, ...parts);
 
 const serverOnly = {
-  billing: 'the renewal job; its notices are e-mails and its screens are subscriptions’',
+  billing: "the renewal job; its notices are emails and its screens are subscriptions'",
   payments: 'the gateway ledger and its reconciliation job; no screen of its own',
-  coupons: 'the coupon rules; the coupon endpoints and screens are the cart’s',
+  coupons: "the coupon rules; the coupon endpoints and screens are the cart's",
   health: '/healthz for the load balancer',
   'dev-outbox': 'the development mail viewer, loopback only (decision 013)',
 };

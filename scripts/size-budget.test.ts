@@ -53,7 +53,7 @@ describe('size budget', () => {
     );
   });
 
-  it('is what CI enforces: the issue’s budgets, with the room left or the excess reported', () => {
+  it("is what CI enforces: the issue's budgets, with the room left or the excess reported", () => {
     expect(budgets).toEqual(issueBudgets);
     const fits = [size('/', 'storefront', 78.5), size('/dashboard', 'member', 120)];
     expect(checkBudgets(fits)).toEqual([]);

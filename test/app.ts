@@ -35,7 +35,7 @@ export function testEnv(overrides: Record<string, string> = {}): Env {
     BILLING_INTERVAL_SECONDS: '0',
     // and reconcile payments themselves (ctx.jobs.drain), after moving the clock past the grace.
     RECONCILE_INTERVAL_SECONDS: '0',
-    // …and send queued e-mail when they read it (`sentMessages` in test/outbox.ts), so what they
+    // …and send queued email when they read it (`sentMessages` in test/outbox.ts), so what they
     // read never depends on a timer.
     OUTBOX_INTERVAL_SECONDS: '0',
     // …and tell waiting patients their state opened themselves (ctx.jobs.drain).

@@ -16,7 +16,7 @@ export interface Place {
 
 /** Where the app writes: its database (every row; on SQLite the files too), its log, its outbox. */
 export async function placesTheAppWrites(t: TestApp): Promise<Place[]> {
-  // Whatever is still queued is sent first, so its e-mail is searched too.
+  // Whatever is still queued is sent first, so its email is searched too.
   await t.app.ctx.jobs.drain('outbox');
   const dir = outboxDir(t.dataDir);
   const outbox = fs.existsSync(dir)

@@ -9,7 +9,7 @@ import type { Signup } from '#shared/accounts.ts';
 import type { PlaceOrderSchema } from '#shared/checkout.ts';
 import type { TestApp } from './app.ts';
 
-/** A valid sign-up with a unique e-mail; override any field. */
+/** A valid sign-up with a unique email; override any field. */
 export function buildSignup(overrides: Partial<Signup> = {}): Signup {
   return {
     email: `customer-${crypto.randomBytes(5).toString('hex')}@example.test`,
@@ -112,7 +112,7 @@ export function buildPlaceOrder<
   return { ...valid, ...overrides } as Omit<PlaceOrderBody, keyof Override> & Override;
 }
 
-/** A staff member's log-in: e-mail, password and the secret of their authenticator app. */
+/** A staff member's log-in: email, password and the secret of their authenticator app. */
 export interface StaffCredentials {
   email: string;
   password: string;

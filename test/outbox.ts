@@ -13,7 +13,7 @@ export async function sentMessages(t: Pick<TestApp, 'app' | 'dataDir'>): Promise
 }
 
 /**
- * Every sign-up is welcomed by e-mail; a test about another e-mail to the same person looks past
+ * Every sign-up is welcomed by email; a test about another email to the same person looks past
  * that one.
  */
 export function notWelcome(message: { subject: string }): boolean {

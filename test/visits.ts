@@ -14,7 +14,7 @@ export { knockoutAnswer, safeAnswer };
 /**
  * An active provider licensed in `licensedStates`: a visit is accepted only from a state where one
  * is (eligibility and checkout refuse the others). They have no usable password: tests that log a
- * provider in use the demo staff. Answers the provider's e-mail, to change their licences by.
+ * provider in use the demo staff. Answers the provider's email, to change their licences by.
  */
 export async function insertProvider(
   app: FastifyInstance,

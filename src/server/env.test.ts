@@ -49,7 +49,7 @@ describe('environment', () => {
   it('production refuses to start without PUBLIC_URL, with one line naming it', () => {
     expect(() => parseEnv({ NODE_ENV: 'production' })).toThrow(EnvError);
     expect(() => parseEnv({ NODE_ENV: 'production', PUBLIC_URL: '' })).toThrow(
-      /^Invalid environment variable PUBLIC_URL: is required when NODE_ENV=production \(the address e-mail links point to, such as https:\/\/pairwell\.example\)$/,
+      /^Invalid environment variable PUBLIC_URL: is required when NODE_ENV=production \(the address email links point to, such as https:\/\/pairwell\.example\)$/,
     );
     expect(
       parseEnv({ NODE_ENV: 'production', PUBLIC_URL: 'https://shop.example' }).PUBLIC_URL,

@@ -51,7 +51,7 @@ const EnvFields = z.object({
     .int('must be a whole number of seconds (0 turns billing off)')
     .min(0, 'must be a whole number of seconds (0 turns billing off)')
     .default(60),
-  /** How often the outbox job looks for e-mail and text messages to send or retry; 0 turns it off. */
+  /** How often the outbox job looks for email and text messages to send or retry; 0 turns it off. */
   OUTBOX_INTERVAL_SECONDS: z.coerce
     .number({ error: 'must be a whole number of seconds (0 turns sending off)' })
     .int('must be a whole number of seconds (0 turns sending off)')
@@ -62,9 +62,9 @@ const EnvFields = z.object({
    * (and tells each once); it also runs at start, so a new STATES_ALLOWED is noticed. 0 turns it off.
    */
   WAITLIST_INTERVAL_SECONDS: z.coerce
-    .number({ error: 'must be a whole number of seconds (0 turns waitlist e-mails off)' })
-    .int('must be a whole number of seconds (0 turns waitlist e-mails off)')
-    .min(0, 'must be a whole number of seconds (0 turns waitlist e-mails off)')
+    .number({ error: 'must be a whole number of seconds (0 turns waitlist emails off)' })
+    .int('must be a whole number of seconds (0 turns waitlist emails off)')
+    .min(0, 'must be a whole number of seconds (0 turns waitlist emails off)')
     .default(300),
   /** How often the payment reconciler looks for gateway calls a crash interrupted; 0 turns it off. */
   RECONCILE_INTERVAL_SECONDS: z.coerce
@@ -99,7 +99,7 @@ const EnvFields = z.object({
     .default(1),
 });
 
-// Links in e-mail (reset, undo, unlock) are built from PUBLIC_URL alone, never from a request's
+// Links in email (reset, undo, unlock) are built from PUBLIC_URL alone, never from a request's
 // Host header, so in production it must be set: a guessed origin would send people elsewhere.
 const EnvSchema = EnvFields.superRefine((env, check) => {
   if (env.NODE_ENV === 'production' && env.PUBLIC_URL === undefined)
@@ -107,7 +107,7 @@ const EnvSchema = EnvFields.superRefine((env, check) => {
       code: 'custom',
       path: ['PUBLIC_URL'],
       message:
-        'is required when NODE_ENV=production (the address e-mail links point to, such as https://pairwell.example)',
+        'is required when NODE_ENV=production (the address email links point to, such as https://pairwell.example)',
     });
 });
 

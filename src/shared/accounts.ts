@@ -26,7 +26,7 @@ const requiredText = (max: number) =>
     .min(1, messages.fieldRequired)
     .max(max, `Must be at most ${max} characters`);
 
-/** Sign-up and profile e-mail (spec §5 signup: 'Field required'). */
+/** Sign-up and profile email (spec §5 signup: 'Field required'). */
 export const AccountEmailSchema = emailSchema(messages.fieldRequired);
 
 /** US phone: 10 digits, punctuation allowed, an optional leading +1. */
@@ -59,7 +59,7 @@ export const DobSchema = z
 
 export { LeadsIdSchema };
 
-// --- Sign-up and undoing an e-mail change ------------------------------------------------------
+// --- Sign-up and undoing an email change ------------------------------------------------------
 
 export const SignupSchema = z.strictObject({
   email: AccountEmailSchema,
@@ -75,7 +75,7 @@ export const SignupSchema = z.strictObject({
 });
 export type Signup = z.infer<typeof SignupSchema>;
 
-/** The link sent to the old address after an e-mail change puts the old address back. */
+/** The link sent to the old address after an email change puts the old address back. */
 export const EmailRestoreSchema = z.strictObject({
   token: oneTimeLink('This link is not valid.'),
 });
@@ -130,7 +130,7 @@ export const AccountUpdateSchema = z.strictObject({
     phoneNo: PhoneSchema,
     dob: DobSchema,
   }),
-  /** Needed only when the e-mail changes: a session alone must not be able to move the account. */
+  /** Needed only when the email changes: a session alone must not be able to move the account. */
   current_password: z.string().max(1024).optional(),
 });
 export type AccountUpdate = z.infer<typeof AccountUpdateSchema>;
@@ -295,7 +295,7 @@ export type PatientData = z.infer<typeof PatientDataSchema>;
 
 const NoBody = z.strictObject({}).optional();
 
-/** The account calls (spec §7 and decision 004's e-mail change undo). */
+/** The account calls (spec §7 and decision 004's email change undo). */
 export const accountsApi = {
   /** Sign-up: the account, its first session and this device (spec §4 Signup). */
   accountCreate: endpoint({
@@ -336,7 +336,7 @@ export const accountsApi = {
     message: messages.accountUpdateContent,
     errors: ['EMAIL_TAKEN', 'CURRENT_PASSWORD_REQUIRED', 'WRONG_PASSWORD'],
   }),
-  /** The link sent to the old address after an e-mail change: anyone holding it may use it. */
+  /** The link sent to the old address after an email change: anyone holding it may use it. */
   emailRestore: endpoint({
     path: apiPaths.emailRestore,
     access: 'public',

@@ -27,10 +27,10 @@ export const apiPaths = {
   accountData: '/account/data/',
   accountUpdate: '/account/update/',
   changePassword: '/account/password/',
-  /** Log-in protection (ours, decision 004): the e-mailed link that lets a new device log in. */
+  /** Log-in protection (ours, decision 004): the emailed link that lets a new device log in. */
   loginUnlock: '/account/login/unlock/',
   loginUnlockConfirm: '/account/login/unlock/confirm/',
-  /** The link sent to the old address puts it back after an e-mail change. */
+  /** The link sent to the old address puts it back after an email change. */
   emailRestore: '/account/email/restore/',
   sessions: '/account/sessions/',
   sessionsRevoke: '/account/sessions/revoke/',
@@ -130,7 +130,7 @@ export const apiPaths = {
   staffDeliver: '/staff/orders/deliver/',
   staffRefund: '/staff/orders/refund/',
   staffCancel: '/staff/orders/cancel/',
-  /** Operations staff see e-mail and text messages that could not be sent, and send them again. */
+  /** Operations staff see email and text messages that could not be sent, and send them again. */
   staffOutbox: '/staff/outbox/',
   staffOutboxRetry: '/staff/outbox/retry/',
   /** Operations staff see which offered states have a licensed provider. */

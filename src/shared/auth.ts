@@ -7,12 +7,12 @@ import { SessionUserSchema } from './session.ts';
 import { messages } from './wording.ts';
 
 /*
- * Logging in and out, passwords, the e-mailed log-in unlock and the signed-in devices (spec §3,
+ * Logging in and out, passwords, the emailed log-in unlock and the signed-in devices (spec §3,
  * §5, §7; decision 004). Whether this browser is logged in is apart, in session.ts: every page asks
  * it, and these forms' schemas do not belong in a first visit's download.
  */
 
-/** An e-mail address, trimmed and lower-cased, with its own "required" message. */
+/** An email address, trimmed and lower-cased, with its own "required" message. */
 export const emailSchema = (requiredMessage: string) =>
   z
     .string({ error: requiredMessage })
@@ -22,7 +22,7 @@ export const emailSchema = (requiredMessage: string) =>
     .max(254, messages.invalidEmail)
     .pipe(z.email(messages.invalidEmail));
 
-/** The log-in and reset forms' e-mail (spec §5: 'Email is required', 'Invalid Email'). */
+/** The log-in and reset forms' email (spec §5: 'Email is required', 'Invalid Email'). */
 export const EmailSchema = emailSchema(messages.emailRequired);
 
 /** A password someone is choosing now (DESIGN §7: 8 to 128 characters; commonness is checked on the server). */
@@ -48,7 +48,7 @@ export const LoginResultSchema = z.object({ leads_id: z.string(), user: SessionU
 
 /**
  * The code of the 429 a log-in gets from a device that has never logged in to the account, while
- * that account's log-ins are limited after many wrong passwords: the screen then offers an e-mailed
+ * that account's log-ins are limited after many wrong passwords: the screen then offers an emailed
  * one-time link that lets the device log in.
  */
 export const LOGIN_LOCKED = 'LOGIN_LOCKED' satisfies ErrorCode;
@@ -60,7 +60,7 @@ export const UnlockRequestSchema = z.strictObject({ email: EmailSchema });
 export const oneTimeLink = (invalid: string) =>
   z.string({ error: invalid }).min(1, invalid).max(256, invalid);
 
-/** Spend the link from the e-mail on the device that opened it. */
+/** Spend the link from the email on the device that opened it. */
 export const UnlockConfirmSchema = z.strictObject({
   token: oneTimeLink('This link is not valid.'),
 });
@@ -142,7 +142,7 @@ export const authApi = {
     response: LoginResultSchema,
     errors: ['INVALID_CREDENTIALS', 'LOGIN_LOCKED'],
   }),
-  /** While an account's log-ins are paused: e-mail a link that lets this device log in. */
+  /** While an account's log-ins are paused: email a link that lets this device log in. */
   loginUnlock: endpoint({
     path: apiPaths.loginUnlock,
     access: 'public',
@@ -152,7 +152,7 @@ export const authApi = {
       'If that address has an account whose log-ins are paused, we have emailed it a link. Open it on this device within 30 minutes to log in.',
     errors: [],
   }),
-  /** The link from that e-mail, opened on the device that should log in. */
+  /** The link from that email, opened on the device that should log in. */
   loginUnlockConfirm: endpoint({
     path: apiPaths.loginUnlockConfirm,
     access: 'public',

@@ -37,7 +37,7 @@ describe('the cart pricing', () => {
     });
   });
 
-  it('finds a placed order’s discount from its lines and what was charged', () => {
+  it("finds a placed order's discount from its lines and what was charged", () => {
     expect(orderDiscount(lines, 6248)).toBe(500);
     expect(orderDiscount(lines, 6748)).toBe(0);
   });

@@ -17,7 +17,7 @@ describe('bottles per delivery', () => {
     expect(bottlesPerUnit[frequency]).toBe(numberWords[word ?? '']);
   });
 
-  it('multiplies a plan’s quantity by the bottles one unit brings', () => {
+  it("multiplies a plan's quantity by the bottles one unit brings", () => {
     expect(bottlesPerDelivery({ frequency: 'QUARTERLY' }, 1)).toBe(3);
     expect(bottlesPerDelivery({ frequency: 'QUARTERLY' }, 2)).toBe(6);
     expect(bottlesPerDelivery({ frequency: 'MONTHLY' }, 4)).toBe(4);

@@ -105,7 +105,7 @@ export const bottleCount = (bottles: number) =>
 
 /**
  * What arrives, in the customer's words, wherever a quantity of supplement is shown (cards,
- * dialogs, cart, orders, e-mails): '3 bottles every 3 months', '1 bottle a month', '2 bottles',
+ * dialogs, cart, orders, emails): '3 bottles every 3 months', '1 bottle a month', '2 bottles',
  * '3 bottles, one of each' (the bundle). Prescription refills are not bottles and never come here.
  */
 export function bottlesText(offer: BottleOffer, quantity: number): string {

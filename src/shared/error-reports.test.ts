@@ -30,7 +30,7 @@ describe('scrubbing error reports', () => {
       expect(scrubUrl('/faq#shipping')).toBe('/faq');
     });
 
-    it('replace tokens, e-mail addresses and card numbers in the path', () => {
+    it('replace tokens, email addresses and card numbers in the path', () => {
       expect(scrubUrl(`/lapi/unlock/${resetToken}`)).toBe('/lapi/unlock/[token]');
       expect(scrubUrl('/lapi/lookup/jane.doe%40example.com')).toBe('/lapi/lookup/[email]');
       expect(scrubUrl('/pay/4242-4242-4242-4242')).toBe('/pay/[card]');
@@ -59,7 +59,7 @@ describe('scrubbing error reports', () => {
   });
 
   describe('text', () => {
-    it('replaces e-mail addresses', () => {
+    it('replaces email addresses', () => {
       expect(
         scrubText(
           "Can't send mail - all recipients were rejected: 550 5.1.1 <Jane.Doe+x@mail.example.co.uk>: Recipient address rejected",

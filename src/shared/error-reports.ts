@@ -4,8 +4,8 @@
  * leaves. It removes what identifies a person or opens their account, and what says what they are
  * being treated for:
  *
- * - query strings and fragments of URLs (reset tokens, e-mail addresses, searches);
- * - e-mail addresses → `[email]`; card-like digit runs (12–19 digits, spaces or dashes allowed)
+ * - query strings and fragments of URLs (reset tokens, email addresses, searches);
+ * - email addresses → `[email]`; card-like digit runs (12–19 digits, spaces or dashes allowed)
  *   → `[card]`; long random-looking strings (hex, base64url: tokens, ids) → `[token]`;
  * - `/visit/<program>` paths and everything below them → `/visit/[program]`, and program words
  *   (`ed`, `sleep`, `hair`) or category fields in tags, extras and breadcrumb data → `[program]`;
@@ -44,7 +44,7 @@ function looksRandom(run: string): boolean {
   return /\d/.test(run) && /[a-z]/.test(run) && !UUID.test(run);
 }
 
-/** E-mail addresses, card-like numbers and tokens in a piece of text that holds no URL. */
+/** Email addresses, card-like numbers and tokens in a piece of text that holds no URL. */
 function scrubWords(text: string): string {
   return text
     .replace(EMAIL, '[email]')
@@ -56,7 +56,7 @@ function scrubWords(text: string): string {
 
 /**
  * A URL (absolute, or a path) without its query string, fragment and user info, with program
- * paths, e-mail addresses, card-like numbers and tokens in its path replaced. The hashed files
+ * paths, email addresses, card-like numbers and tokens in its path replaced. The hashed files
  * under /assets/ are the same for everyone and keep their names.
  */
 export function scrubUrl(full: string): string {

@@ -21,7 +21,7 @@ import { orderStatuses } from './orders.ts';
 
 export const StaffOrderListRequestSchema = z.strictObject({
   status: z.enum(orderStatuses).optional(),
-  /** An order number, or part of a customer's e-mail or name. */
+  /** An order number, or part of a customer's email or name. */
   query: z.string().trim().max(100).optional(),
 });
 
@@ -121,7 +121,7 @@ export const operationsApi = {
     access: 'operations',
     body: ShipOrderSchema,
     response: OrderResultSchema,
-    message: 'Marked shipped; the customer was e-mailed the tracking link.',
+    message: 'Marked shipped; the customer was emailed the tracking link.',
     errors: ['NOT_FOUND', 'ORDER_STATE'],
   }),
   deliver: endpoint({
@@ -129,7 +129,7 @@ export const operationsApi = {
     access: 'operations',
     body: StaffOrderIdSchema,
     response: OrderResultSchema,
-    message: 'Marked delivered; the customer was e-mailed a link to the order.',
+    message: 'Marked delivered; the customer was emailed a link to the order.',
     errors: ['NOT_FOUND', 'ORDER_STATE'],
   }),
   refund: endpoint({

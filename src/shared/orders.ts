@@ -158,7 +158,7 @@ export const careStateNext: Record<CareState, string> = {
   UNDER_REVIEW:
     'A licensed provider is reviewing your visit, usually within one business day. Your card is charged only if they approve.',
   APPROVED:
-    'Your provider approved your treatment. Our pharmacy is preparing it, and we’ll e-mail you the tracking number when it ships.',
+    "Your provider approved your treatment. Our pharmacy is preparing it, and we'll email you the tracking number when it ships.",
   DECLINED:
     'Your provider explained why in a note you can answer in Messages. The hold on your card was released, so you were not charged.',
   SHIPPED: 'Your treatment is on its way. Follow the package with the tracking number below.',

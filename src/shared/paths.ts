@@ -14,7 +14,7 @@ export type VisitScreen =
 
 /**
  * Every route of the web app: the spec's (§2) and ours (DESIGN §6). Links are built from here, by
- * the pages and by the server (visit destinations, the links in e-mails), so a route changes in one
+ * the pages and by the server (visit destinations, the links in emails), so a route changes in one
  * place.
  */
 export const paths = {
@@ -29,9 +29,9 @@ export const paths = {
   login: '/login',
   signup: '/signup',
   resetPassword: '/reset-password',
-  /** The e-mailed link that lets a new device log in while an account is paused (decision 004). */
+  /** The emailed link that lets a new device log in while an account is paused (decision 004). */
   loginUnlock: '/login/unlock',
-  /** The link e-mailed to the old address after an e-mail change. */
+  /** The link emailed to the old address after an email change. */
   undoEmailChange: '/undo-email-change',
   logout: '/logout',
   dashboard: '/dashboard',

@@ -1,4 +1,4 @@
-/** The site configuration of spec §9: one place for the brand, shared by the page shell and e-mails. */
+/** The site configuration of spec §9: one place for the brand, shared by the page shell and emails. */
 export const site = {
   brandId: 'pairwell',
   name: 'Pairwell',

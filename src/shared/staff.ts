@@ -37,7 +37,7 @@ export const StaffMeSchema = z.object({
 });
 
 /**
- * The staff console's own log-in (DESIGN §7): password and authenticator code, the e-mailed unlock
+ * The staff console's own log-in (DESIGN §7): password and authenticator code, the emailed unlock
  * of a device while the account's log-ins are limited, log-out, and who is logged in.
  */
 export const staffApi = {

@@ -59,7 +59,7 @@ describe('renewal dates', () => {
 });
 
 describe('the renewal terms the recurring consent states', () => {
-  it('says each subscription’s amount, how often and its first renewal; one-time lines renew nothing', () => {
+  it("says each subscription's amount, how often and its first renewal; one-time lines renew nothing", () => {
     const lines = [
       { name: 'Sleep Gummies', frequency: 'MONTHLY' as const, unitCents: 1750, quantity: 1 },
       { name: 'Biotin Gummies', frequency: 'ONE_TIME' as const, unitCents: 2499, quantity: 2 },

@@ -639,7 +639,7 @@ export const visitsApi = {
     access: 'customer',
     body: VisitRequestSchema,
     response: WaitlistResultSchema,
-    message: 'We’ll e-mail you when online visits open in your state.',
+    message: "We'll email you when online visits open in your state.",
     errors: ['NOT_FOUND', 'VISIT_STEP'],
   }),
   /** After a confirmed knock-out: the answers as given go to a provider; nothing is charged. */

@@ -55,7 +55,7 @@ interface Target {
   /** The photo ID's opaque id (or a made-up one). */
   uploadKey: string;
   leadsId: string;
-  /** The owner's e-mail (an account update sends it back unchanged). */
+  /** The owner's email (an account update sends it back unchanged). */
   email: string;
 }
 

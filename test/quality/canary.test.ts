@@ -82,7 +82,7 @@ describe(`canary scan: no secret in clear anywhere the app writes (${testDialect
       password: passwords.afterReset,
     });
     expect(used.statusCode, used.body).toBe(200);
-    // The link in the e-mail is spent: it cannot set a password again.
+    // The link in the email is spent: it cannot set a password again.
     const replay = await post(t.app, '/lapi/account/passwordupdate/', {
       token: resetToken,
       password: 'canary-replayed-passphrase-0000',
@@ -118,13 +118,13 @@ describe(`canary scan: no secret in clear anywhere the app writes (${testDialect
       ...Object.fromEntries(sessions.map((s, i) => [`session token ${i + 1}`, cookieValue(s)])),
     };
     const places = await placesTheAppWrites(t);
-    // The scan reaches real data: the account, its log lines and its e-mail are all there.
+    // The scan reaches real data: the account, its log lines and its email are all there.
     expect(places.find((p) => p.name === 'database')?.text).toContain(signup.email);
     expect(places.find((p) => p.name === 'logs')?.text).toContain('/lapi/account/ccupdate/');
     expect(places.filter((p) => p.name.startsWith('outbox/')).length).toBeGreaterThan(1);
 
     expect(secretsIn(places, secrets)).toEqual([]);
-    // The reset token travels in its e-mail (spent now, as shown above), and nowhere else.
+    // The reset token travels in its email (spent now, as shown above), and nowhere else.
     const outsideTheOutbox = places.filter((p) => !p.name.startsWith('outbox/'));
     expect(secretsIn(outsideTheOutbox, { 'reset token': resetToken })).toEqual([]);
     const inTheOutbox = secretsIn(

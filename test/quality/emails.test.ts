@@ -27,7 +27,7 @@ import { TestSmtpServer } from '#test/smtp.ts';
 import { submittedEdVisit } from '#test/visits.ts';
 
 /**
- * Every e-mail the product sends (docs/emails.md), triggered through the API or the job that sends
+ * Every email the product sends (docs/emails.md), triggered through the API or the job that sends
  * it, received over real SMTP and read as a mail client would: Reply-To, both parts, absolute links
  * that go where the news is, and nothing a stranger reading over the patient's shoulder should see.
  */
@@ -50,7 +50,7 @@ const healthWords: RegExp[] = [
 ];
 /** The test card, its expiry and CVV as every checkout here sends them (factories, visits). */
 const cardData: RegExp[] = [/4242/, /\b12\/30\b/, /\b123\b/, /cvv|cvc/i];
-/** What a provider writes, or declines with: health information the e-mail must not carry. */
+/** What a provider writes, or declines with: health information the email must not carry. */
 const providerCanary = 'canary-provider-words about the dose';
 const declineCanary = 'canary-decline-reason: your blood pressure needs an in-person check.';
 
@@ -149,12 +149,12 @@ function readMail(raw: string): ReadMail {
   return { headers, subject: decodeHeader(headers.subject ?? ''), text, html, hrefs, textUrls };
 }
 
-// --- The checks every e-mail passes ---------------------------------------------------------------
+// --- The checks every email passes ---------------------------------------------------------------
 
 interface Expected {
-  /** Where the e-mail's link must go (a path on PUBLIC_URL, or the carrier's page). */
+  /** Where the email's link must go (a path on PUBLIC_URL, or the carrier's page). */
   link: RegExp;
-  /** The e-mail exists to carry a one-time token in that link. */
+  /** The email exists to carry a one-time token in that link. */
   oneTime?: boolean;
   /** Secrets of the recipient's that must not appear (session cookie, leads id…). */
   secrets?: string[];
@@ -202,12 +202,12 @@ function expectSafeEmail(mail: ReadMail, expected: Expected): void {
   expect(rest.match(tokenLike) ?? [], mail.subject).toEqual([]);
 }
 
-// --- The e-mails ----------------------------------------------------------------------------------
+// --- The emails ----------------------------------------------------------------------------------
 
-describe(`every e-mail the product sends (${testDialect})`, () => {
+describe(`every email the product sends (${testDialect})`, () => {
   const smtp = new TestSmtpServer();
   let t: TestApp;
-  /** The name (docs/emails.md's first column) of every e-mail checked here. */
+  /** The name (docs/emails.md's first column) of every email checked here. */
   const checked = new Set<string>();
 
   beforeAll(async () => {
@@ -219,7 +219,7 @@ describe(`every e-mail the product sends (${testDialect})`, () => {
     await smtp.stop();
   });
 
-  /** The e-mail to `to` whose subject matches, once the outbox has sent everything due. */
+  /** The email to `to` whose subject matches, once the outbox has sent everything due. */
   async function received(to: string, subject: string | RegExp): Promise<ReadMail> {
     await t.app.ctx.jobs.drain('outbox');
     const mails = smtp.accepted
@@ -228,7 +228,7 @@ describe(`every e-mail the product sends (${testDialect})`, () => {
       .filter((m) =>
         typeof subject === 'string' ? m.subject === subject : subject.test(m.subject),
       );
-    expect(mails, `no e-mail "${String(subject)}" to ${to}`).toHaveLength(1);
+    expect(mails, `no email "${String(subject)}" to ${to}`).toHaveLength(1);
     return mails[0] as ReadMail;
   }
 
@@ -266,7 +266,7 @@ describe(`every e-mail the product sends (${testDialect})`, () => {
       link: new RegExp(`^/orders#${escapeRegExp(number)}$`),
       secrets: secretsOf(c),
     });
-    expect(mail.html).toContain('Just reply to this e-mail');
+    expect(mail.html).toContain('Just reply to this email');
     // An itemised receipt, in both parts: the line, then the sums.
     for (const row of ['Sleep Gummies', 'Subtotal', 'Shipping', 'Tax', 'Total charged'])
       expect(mail.text).toContain(row);
@@ -279,7 +279,7 @@ describe(`every e-mail the product sends (${testDialect})`, () => {
     const c = await insertCustomer(t.app);
     const mail = await received(c.email, `Welcome to ${site.name}`);
     check('Welcome', mail, { link: /^\/dashboard$/, secrets: secretsOf(c) });
-    expect(mail.text).toContain('Just reply to this e-mail');
+    expect(mail.text).toContain('Just reply to this email');
     // An address already in use makes no second account and no second welcome.
     const again = await t.app.inject({
       method: 'POST',
@@ -459,7 +459,7 @@ describe(`every e-mail the product sends (${testDialect})`, () => {
     check('Password changed', mail, { link: /^\/reset-password$/, secrets: secretsOf(c) });
   });
 
-  it('E-mail address changed goes to the old address with its one-time undo link', async () => {
+  it('Email address changed goes to the old address with its one-time undo link', async () => {
     const c = await insertCustomer(t.app);
     const moved = `moved-${c.customerId}@example.test`;
     const updated = await post(
@@ -480,7 +480,7 @@ describe(`every e-mail the product sends (${testDialect})`, () => {
     );
     expect(updated.statusCode, updated.body).toBe(200);
     const mail = await received(c.email, `Your ${site.name} email address was changed`);
-    check('E-mail address changed', mail, {
+    check('Email address changed', mail, {
       link: /^\/undo-email-change\?id=[\w-]{43}$/,
       oneTime: true,
       secrets: [...secretsOf(c), moved],
@@ -612,7 +612,7 @@ describe(`every e-mail the product sends (${testDialect})`, () => {
     const card = { link: /^\/accounts\/editPaymentMethod$/ };
     const failed = await received(email, `We couldn't process your ${site.name} payment`);
     check('Payment failed', failed, card);
-    expect(failed.html).toContain('reply to this e-mail');
+    expect(failed.html).toContain('reply to this email');
     check('Subscription paused', await received(email, paused), card);
   });
 
@@ -675,9 +675,9 @@ describe(`every e-mail the product sends (${testDialect})`, () => {
     });
   });
 
-  it('docs/emails.md lists exactly the e-mails checked here', () => {
+  it('docs/emails.md lists exactly the emails checked here', () => {
     const doc = fs.readFileSync(path.resolve(import.meta.dirname, '../../docs/emails.md'), 'utf8');
-    const section = doc.split('## E-mails')[1]?.split('## ')[0] ?? '';
+    const section = doc.split('## Emails')[1]?.split('## ')[0] ?? '';
     const names = [...section.matchAll(/^\| ([^|]+?) +\|/gm)]
       .map((m) => m[1] ?? '')
       .filter((name) => name !== 'Name' && !name.startsWith('---'));

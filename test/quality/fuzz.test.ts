@@ -323,7 +323,7 @@ let customerCookie = customer.cookie;
 
 /**
  * A call that ended or replaced the session (log-out, sign-up, log-in) leaves the customer logged
- * in again, whatever the fuzz did to their e-mail or password.
+ * in again, whatever the fuzz did to their email or password.
  */
 async function keepCustomerLoggedIn(response: LightMyRequestResponse): Promise<boolean> {
   if (!response.cookies.some((c) => c.name === 'pw_session')) return false;

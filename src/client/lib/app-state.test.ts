@@ -104,7 +104,7 @@ describe('the inbound leads-id cookie', () => {
 });
 
 describe('forgetting the browser state at logout', () => {
-  it('clears all local storage, the click id, a visit’s kept eligibility and the in-memory login', () => {
+  it("clears all local storage, the click id, a visit's kept eligibility and the in-memory login", () => {
     setLoggedIn(true);
     setLeadsId('lead-1');
     localStorage.setItem(storageKeys.cart, '[]');

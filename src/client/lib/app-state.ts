@@ -180,7 +180,7 @@ export function useLeadsId(): string | null {
 const LEADS_ID_COOKIE = 'leads_id';
 
 /**
- * Spec §4: a leads id may arrive in a cookie (from a landing page or an e-mail link). It is copied
+ * Spec §4: a leads id may arrive in a cookie (from a landing page or an email link). It is copied
  * to local storage and the cookie is removed. It grants nothing: protected pages still need the
  * server to say the session is authenticated.
  */

@@ -32,7 +32,7 @@ function loadSentry() {
         defaults.filter((integration) => integration.name !== 'GlobalHandlers'),
       // Nothing leaves unscrubbed (src/shared/error-reports.ts): the page's URL and the links
       // followed lose their query strings (reset tokens), program pages read /visit/[program],
-      // messages lose e-mail addresses, card numbers and tokens; click and input breadcrumbs,
+      // messages lose email addresses, card numbers and tokens; click and input breadcrumbs,
       // which could carry what was typed or chosen, are dropped.
       beforeBreadcrumb: (crumb) => scrubBreadcrumb(crumb),
       beforeSend: (event) => scrubEvent(event),

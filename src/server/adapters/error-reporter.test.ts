@@ -83,7 +83,7 @@ describe(`error reports from the server leave scrubbed (${testDialect})`, () => 
     return { text: envelopes.join('\n'), count: envelopes.length };
   };
 
-  it('a job whose e-mail the SMTP server rejects is reported with the address scrubbed', async () => {
+  it('a job whose email the SMTP server rejects is reported with the address scrubbed', async () => {
     const before = capture.envelopes().length;
     t.app.ctx.jobs.add({
       name: 'test-only-mail',

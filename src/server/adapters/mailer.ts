@@ -14,7 +14,7 @@ export interface MailMessage {
   html: string;
 }
 
-/** Sends e-mail. Bodies carry no health data, card data or passwords (DESIGN §7). */
+/** Sends email. Bodies carry no health data, card data or passwords (DESIGN §7). */
 export interface Mailer {
   send(message: MailMessage): Promise<void>;
 }
@@ -22,7 +22,7 @@ export interface Mailer {
 export interface OutboxEntry {
   id: string;
   kind: 'email' | 'sms';
-  /** An e-mail's Message-ID: a retried message shows the same one again. */
+  /** An email's Message-ID: a retried message shows the same one again. */
   messageId?: string;
   to: string;
   subject: string;
@@ -30,7 +30,7 @@ export interface OutboxEntry {
   sentAt: string;
 }
 
-/** Where development e-mail and SMS are written: one .eml (RFC 5322) or .txt each, plus a .json index. */
+/** Where development email and SMS are written: one .eml (RFC 5322) or .txt each, plus a .json index. */
 export function outboxDir(dataDir: string): string {
   return path.resolve(dataDir, 'outbox');
 }
@@ -70,8 +70,8 @@ export function createMailer(options: {
   dataDir: string;
   now: () => Date;
 }): Mailer {
-  // From stays the no-reply sender; every reply goes to support, so "reply to this e-mail" reaches
-  // a person. Set here, once, for every e-mail whichever transport sends it.
+  // From stays the no-reply sender; every reply goes to support, so "reply to this email" reaches
+  // a person. Set here, once, for every email whichever transport sends it.
   const sender = { from: options.from, replyTo: site.supportEmail };
   if (options.smtpUrl) {
     // Bounded waits: the outbox job holds a claim on its batch for a limited time (its lease), and

@@ -311,7 +311,7 @@ export function createSimulatorGateway(db: Kysely<Database>): PaymentGateway {
         return {
           ok: false,
           code: 'incorrect_cvc',
-          message: 'Your card’s security code is incorrect.',
+          message: "Your card's security code is incorrect.",
           field: 'cccvv',
         };
       }

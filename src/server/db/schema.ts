@@ -397,7 +397,7 @@ export interface FeedbackTable {
   created_at: string;
 }
 
-/** An e-mail or text message waiting to be sent, being sent, sent or given up on (migration 0014). */
+/** An email or text message waiting to be sent, being sent, sent or given up on (migration 0014). */
 export interface OutboxMessagesTable {
   id: Generated<number>;
   kind: 'email' | 'sms';
@@ -436,7 +436,7 @@ export interface LoginUnlocksTable {
   used_at: string | null;
 }
 
-/** A one-time link, sent to the old address, that undoes an e-mail change. */
+/** A one-time link, sent to the old address, that undoes an email change. */
 export interface EmailChangeUndosTable {
   id: Generated<number>;
   /** Null until the notice is sent and its token minted. */

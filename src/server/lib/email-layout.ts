@@ -36,8 +36,8 @@ export function receiptText(lines: ReceiptLine[]): string[] {
 }
 
 /**
- * A plain, accessible e-mail layout in the brand's colours. Paragraphs are text (escaped here),
- * with an itemised receipt after the first and further links under the button when given; e-mails never carry health
+ * A plain, accessible email layout in the brand's colours. Paragraphs are text (escaped here),
+ * with an itemised receipt after the first and further links under the button when given; emails never carry health
  * information, card data, passwords or session tokens.
  */
 export function emailHtml(

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parseEnv } from '#server/env.ts';
 import { absoluteLink, publicUrl } from './links.ts';
 
-describe('links in e-mail', () => {
+describe('links in email', () => {
   it('use PUBLIC_URL when it is set, without a doubled slash', () => {
     const env = parseEnv({ PUBLIC_URL: 'https://shop.example/' });
     expect(publicUrl(env)).toBe('https://shop.example');

@@ -1,7 +1,7 @@
 import type { Env } from '#server/env.ts';
 
 /**
- * The origin every link we send (e-mail, text messages) points to. Only configuration decides it,
+ * The origin every link we send (email, text messages) points to. Only configuration decides it,
  * never a request's Host or X-Forwarded-Host header: a link built from those could be pointed at
  * someone else's site by whoever sends the request (reset-link poisoning). Production requires
  * PUBLIC_URL (env.ts); in development the configured HOST and PORT stand in for it.

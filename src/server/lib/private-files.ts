@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 /**
- * Files under DATA_DIR hold health data, e-mails with reset links and the database itself: only
+ * Files under DATA_DIR hold health data, emails with reset links and the database itself: only
  * the account the server runs as may read them. Directories 0700, files 0600, whatever the umask.
  */
 export const PRIVATE_DIR_MODE = 0o700;

@@ -11,16 +11,16 @@ import type { AnswerOption, Questionnaire } from './format.ts';
 const none: AnswerOption = { code: 'none', display: 'None of these', exclusive: true };
 
 const NITRATE_REASON =
-  'Nitrate medicines (such as nitroglycerin or isosorbide) taken with ED medicines can make your blood pressure drop suddenly to a dangerous level, which can cause fainting, a heart attack or a stroke. For your safety we can’t prescribe ED treatment online. Please talk with your doctor or cardiologist in person about options that are safe for you.';
+  "Nitrate medicines (such as nitroglycerin or isosorbide) taken with ED medicines can make your blood pressure drop suddenly to a dangerous level, which can cause fainting, a heart attack or a stroke. For your safety we can't prescribe ED treatment online. Please talk with your doctor or cardiologist in person about options that are safe for you.";
 
 const POPPERS_REASON =
-  'Poppers taken with ED medicines can make your blood pressure drop suddenly to a dangerous level, which can cause fainting, a heart attack or a stroke. For your safety we can’t prescribe ED treatment online while you use poppers. Please talk with a doctor in person; the conversation is confidential.';
+  "Poppers taken with ED medicines can make your blood pressure drop suddenly to a dangerous level, which can cause fainting, a heart attack or a stroke. For your safety we can't prescribe ED treatment online while you use poppers. Please talk with a doctor in person; the conversation is confidential.";
 
 const RECENT_HEART_EVENT_REASON =
-  'After a recent heart attack, stroke or serious heart-rhythm problem, your heart doctor needs to confirm that sexual activity and ED medicines are safe for you, and that can’t be done safely online in the first 6 months. Please talk with your cardiologist or doctor in person.';
+  "After a recent heart attack, stroke or serious heart-rhythm problem, your heart doctor needs to confirm that sexual activity and ED medicines are safe for you, and that can't be done safely online in the first 6 months. Please talk with your cardiologist or doctor in person.";
 
 const CHEST_PAIN_REASON =
-  'Chest pain during sex or activity, or chest pain that is new, getting worse or comes on at rest, can be a sign of a heart problem such as unstable angina. Sex and ED medicines aren’t safe until a doctor has checked your heart, so please see a doctor in person soon. If you have chest pain now, or it lasts more than a few minutes, call 911.';
+  "Chest pain during sex or activity, or chest pain that is new, getting worse or comes on at rest, can be a sign of a heart problem such as unstable angina. Sex and ED medicines aren't safe until a doctor has checked your heart, so please see a doctor in person soon. If you have chest pain now, or it lasts more than a few minutes, call 911.";
 
 const BP_READING_REASON =
   'Your blood pressure reading is outside the range where ED medicine can be started safely online (a top number from 90 to 170 and a bottom number from 50 to 110). Blood pressure that is too low can lead to fainting with ED medicine, and blood pressure that is too high needs treatment first. Please see a doctor in person to recheck it. If you have chest pain, a severe headache, shortness of breath, vision changes, weakness or confusion, call 911.';
@@ -38,7 +38,7 @@ export const edIntakeV1: Questionnaire = {
     {
       linkId: 'intro',
       type: 'display',
-      text: 'Welcome to your ED visit. We’ll ask about your erections, your heart, your blood pressure and the medicines you take. A licensed provider reads every answer before deciding whether treatment is right for you, so please answer as accurately as you can. If you have chest pain, pain spreading to your arm, neck or jaw, or sudden trouble breathing, stop now and call 911.',
+      text: "Welcome to your ED visit. We'll ask about your erections, your heart, your blood pressure and the medicines you take. A licensed provider reads every answer before deciding whether treatment is right for you, so please answer as accurately as you can. If you have chest pain, pain spreading to your arm, neck or jaw, or sudden trouble breathing, stop now and call 911.",
     },
     {
       linkId: 'ed_duration',
@@ -85,7 +85,7 @@ export const edIntakeV1: Questionnaire = {
         },
         {
           code: 'lifelong',
-          display: 'I’ve always had this problem',
+          display: "I've always had this problem",
           flag: {
             code: 'ed-lifelong',
             severity: 'info',
@@ -109,7 +109,7 @@ export const edIntakeV1: Questionnaire = {
     {
       linkId: 'morning_erections',
       type: 'choice',
-      text: 'Do you still sometimes wake up with an erection, or get a firm erection when you’re on your own (for example, when masturbating)?',
+      text: "Do you still sometimes wake up with an erection, or get a firm erection when you're on your own (for example, when masturbating)?",
       options: [
         { code: 'regularly', display: 'Yes, regularly' },
         { code: 'sometimes', display: 'Sometimes' },
@@ -270,7 +270,7 @@ export const edIntakeV1: Questionnaire = {
           display:
             'Heart failure that makes you short of breath with light activity (such as getting dressed) or at rest',
           disqualify:
-            'Heart failure that limits everyday activity needs your heart doctor’s advice before ED treatment, because sex and ED medicines both put extra strain on your heart and circulation. Please talk with your cardiologist in person.',
+            "Heart failure that limits everyday activity needs your heart doctor's advice before ED treatment, because sex and ED medicines both put extra strain on your heart and circulation. Please talk with your cardiologist in person.",
         },
         {
           code: 'heart-attack-stroke-past',
@@ -292,7 +292,7 @@ export const edIntakeV1: Questionnaire = {
         },
         {
           code: 'mild-heart-failure',
-          display: 'Heart failure that is mild and doesn’t limit your everyday activity',
+          display: "Heart failure that is mild and doesn't limit your everyday activity",
           flag: {
             code: 'heart-failure',
             severity: 'high',
@@ -374,7 +374,7 @@ export const edIntakeV1: Questionnaire = {
           display:
             'High blood pressure that is not under control, or a doctor recently told me it is too high',
           disqualify:
-            'ED medicines aren’t recommended while blood pressure is high and not under control, because it adds to the strain on your heart during sex. Please see a doctor in person to get your blood pressure under control first; ED treatment may then be an option. If you have a severe headache, chest pain, shortness of breath, vision changes or weakness, call 911.',
+            "ED medicines aren't recommended while blood pressure is high and not under control, because it adds to the strain on your heart during sex. Please see a doctor in person to get your blood pressure under control first; ED treatment may then be an option. If you have a severe headache, chest pain, shortness of breath, vision changes or weakness, call 911.",
         },
         {
           code: 'low',
@@ -384,7 +384,7 @@ export const edIntakeV1: Questionnaire = {
         },
         {
           code: 'unknown',
-          display: 'I don’t know',
+          display: "I don't know",
           flag: {
             code: 'bp-unknown',
             severity: 'caution',
@@ -397,10 +397,10 @@ export const edIntakeV1: Questionnaire = {
       linkId: 'bp_measured',
       type: 'choice',
       text: 'Have you had your blood pressure measured in the last 12 months?',
-      helpText: 'A reading at a pharmacy, at home or at a doctor’s office counts.',
+      helpText: "A reading at a pharmacy, at home or at a doctor's office counts.",
       options: [
         { code: 'yes-numbers', display: 'Yes, and I know the numbers' },
-        { code: 'yes-no-numbers', display: 'Yes, but I don’t know the numbers' },
+        { code: 'yes-no-numbers', display: "Yes, but I don't know the numbers" },
         {
           code: 'no',
           display: 'No',
@@ -451,7 +451,7 @@ export const edIntakeV1: Questionnaire = {
           code: 'severe-liver-disease',
           display: 'Severe liver disease, such as cirrhosis or liver failure',
           disqualify:
-            'Severe liver disease changes how your body clears ED medicines and needs your specialist’s advice. Please talk with your doctor in person about erection problems.',
+            "Severe liver disease changes how your body clears ED medicines and needs your specialist's advice. Please talk with your doctor in person about erection problems.",
         },
         {
           code: 'severe-kidney-disease',
@@ -525,20 +525,20 @@ export const edIntakeV1: Questionnaire = {
           code: 'retinitis-pigmentosa',
           display: 'Retinitis pigmentosa (an inherited eye disease)',
           disqualify:
-            'ED medicines act on a protein in the retina, and people with retinitis pigmentosa weren’t included in their safety studies, so these medicines aren’t recommended for you. Please talk with your eye doctor and a doctor in person about other options.',
+            "ED medicines act on a protein in the retina, and people with retinitis pigmentosa weren't included in their safety studies, so these medicines aren't recommended for you. Please talk with your eye doctor and a doctor in person about other options.",
         },
         {
           code: 'naion',
           display:
             'Sudden loss of vision in one eye from reduced blood flow to the optic nerve (NAION, sometimes called an “eye stroke”)',
           disqualify:
-            'People who have had NAION have a higher chance of it happening again, and ED medicines may add to that risk, so we can’t prescribe them online. Please talk with your eye doctor about whether any ED treatment is safe for you.',
+            "People who have had NAION have a higher chance of it happening again, and ED medicines may add to that risk, so we can't prescribe them online. Please talk with your eye doctor about whether any ED treatment is safe for you.",
         },
         {
           code: 'unexplained-vision-loss',
-          display: 'Sudden loss or change of vision in either eye that hasn’t been explained',
+          display: "Sudden loss or change of vision in either eye that hasn't been explained",
           disqualify:
-            'Sudden vision loss that hasn’t been explained needs an eye doctor’s exam before you take ED medicine. If it is happening now, go to an emergency room today.',
+            "Sudden vision loss that hasn't been explained needs an eye doctor's exam before you take ED medicine. If it is happening now, go to an emergency room today.",
         },
         {
           code: 'sudden-hearing-loss',
@@ -569,11 +569,11 @@ export const edIntakeV1: Questionnaire = {
         {
           code: 'curvature',
           display:
-            'A curve or bend in your penis when erect, a lump, or pain with erections (such as Peyronie’s disease)',
+            "A curve or bend in your penis when erect, a lump, or pain with erections (such as Peyronie's disease)",
           flag: {
             code: 'penile-deformity',
             severity: 'caution',
-            text: 'Penile angulation or Peyronie’s disease: PDE5 inhibitor caution per label; consider urology.',
+            text: "Penile angulation or Peyronie's disease: PDE5 inhibitor caution per label; consider urology.",
           },
         },
         {
@@ -607,7 +607,7 @@ export const edIntakeV1: Questionnaire = {
             text: 'Has used second-line ED treatment: ask about response and urology care.',
           },
         },
-        { code: 'none', display: 'None — I haven’t tried an ED treatment', exclusive: true },
+        { code: 'none', display: "None — I haven't tried an ED treatment", exclusive: true },
       ],
     },
     {
@@ -626,14 +626,14 @@ export const edIntakeV1: Questionnaire = {
         { code: 'partly', display: 'It helped a little' },
         {
           code: 'not-at-all',
-          display: 'It didn’t help',
+          display: "It didn't help",
           flag: {
             code: 'pde5-non-response',
             severity: 'info',
             text: 'No response to a PDE5 inhibitor: check dose, timing (sildenafil with a heavy meal), number of attempts and sexual stimulation; consider urology.',
           },
         },
-        { code: 'not-sure', display: 'I’m not sure, or I only tried it once' },
+        { code: 'not-sure', display: "I'm not sure, or I only tried it once" },
       ],
     },
     {
@@ -778,7 +778,7 @@ export const edIntakeV1: Questionnaire = {
     {
       linkId: 'anything_else',
       type: 'text',
-      text: 'Is there anything else you’d like your provider to know?',
+      text: "Is there anything else you'd like your provider to know?",
       required: false,
       maxLength: 2000,
     },

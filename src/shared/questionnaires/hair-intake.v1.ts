@@ -12,7 +12,7 @@ import type { AnswerOption, Questionnaire } from './format.ts';
 const none: AnswerOption = { code: 'none', display: 'None of these', exclusive: true };
 
 const PREGNANCY_REASON =
-  'Hair-loss medicines — finasteride, and minoxidil tablets or solution — aren’t safe during pregnancy, while breastfeeding, or when you’re trying to become pregnant, because they can affect a baby’s development. Please talk with your OB-GYN or a dermatologist in person: hair shedding around pregnancy is common, and they can advise you on safe options.';
+  "Hair-loss medicines — finasteride, and minoxidil tablets or solution — aren't safe during pregnancy, while breastfeeding, or when you're trying to become pregnant, because they can affect a baby's development. Please talk with your OB-GYN or a dermatologist in person: hair shedding around pregnancy is common, and they can advise you on safe options.";
 
 const SCALP_REASON =
   'Redness, pain, sores, or smooth shiny patches where hair has gone can be signs of a scalp infection or of an inflammatory or scarring type of hair loss. A dermatologist needs to examine your scalp soon, because early treatment can prevent permanent hair loss. Please see a dermatologist in person.';
@@ -30,14 +30,14 @@ export const hairIntakeV1: Questionnaire = {
     {
       linkId: 'intro',
       type: 'display',
-      text: 'Welcome to your Hair visit. We’ll ask about your hair loss, your health and the medicines you take. A licensed provider reads every answer before deciding whether a treatment such as finasteride or minoxidil is right for you, and may ask you for photos of your scalp.',
+      text: "Welcome to your Hair visit. We'll ask about your hair loss, your health and the medicines you take. A licensed provider reads every answer before deciding whether a treatment such as finasteride or minoxidil is right for you, and may ask you for photos of your scalp.",
     },
     {
       linkId: 'sex_at_birth',
       type: 'choice',
       text: 'What sex were you assigned at birth?',
       helpText:
-        'Hair-loss medicines work and are used differently depending on your body, and some aren’t safe in pregnancy. You can tell your provider more, including your gender identity, in your messages.',
+        "Hair-loss medicines work and are used differently depending on your body, and some aren't safe in pregnancy. You can tell your provider more, including your gender identity, in your messages.",
       options: [
         { code: 'female', display: 'Female' },
         { code: 'male', display: 'Male' },
@@ -49,16 +49,16 @@ export const hairIntakeV1: Questionnaire = {
       text: 'Do any of these apply to you?',
       enableWhen: [{ question: 'sex_at_birth', operator: '=', answer: 'female' }],
       options: [
-        { code: 'pregnant', display: 'I’m pregnant', disqualify: PREGNANCY_REASON },
+        { code: 'pregnant', display: "I'm pregnant", disqualify: PREGNANCY_REASON },
         { code: 'may-be-pregnant', display: 'I might be pregnant', disqualify: PREGNANCY_REASON },
         {
           code: 'breastfeeding',
-          display: 'I’m breastfeeding or chestfeeding',
+          display: "I'm breastfeeding or chestfeeding",
           disqualify: PREGNANCY_REASON,
         },
         {
           code: 'planning',
-          display: 'I’m trying to become pregnant, or plan to in the next 12 months',
+          display: "I'm trying to become pregnant, or plan to in the next 12 months",
           disqualify: PREGNANCY_REASON,
         },
         none,
@@ -81,7 +81,7 @@ export const hairIntakeV1: Questionnaire = {
         },
         {
           code: 'post-menopause',
-          display: 'I’ve gone through menopause',
+          display: "I've gone through menopause",
           flag: {
             code: 'postmenopausal',
             severity: 'info',
@@ -90,7 +90,7 @@ export const hairIntakeV1: Questionnaire = {
         },
         {
           code: 'cannot-become-pregnant',
-          display: 'I can’t become pregnant for another reason (for example, a hysterectomy)',
+          display: "I can't become pregnant for another reason (for example, a hysterectomy)",
         },
       ],
     },
@@ -106,7 +106,7 @@ export const hairIntakeV1: Questionnaire = {
         flag: {
           code: 'household-pregnancy-exposure',
           severity: 'info',
-          text: 'Someone at home is or could become pregnant: counsel that they must not handle crushed or broken finasteride tablets; don’t split tablets; store safely.',
+          text: "Someone at home is or could become pregnant: counsel that they must not handle crushed or broken finasteride tablets; don't split tablets; store safely.",
         },
       },
     },
@@ -171,7 +171,7 @@ export const hairIntakeV1: Questionnaire = {
           code: 'sudden-shedding',
           display: 'Hair suddenly coming out in clumps or handfuls over days or weeks',
           disqualify:
-            'Hair that falls out suddenly or in clumps usually isn’t pattern hair loss. It can follow an illness, a medicine, or a hormone or thyroid change, or be a condition such as alopecia areata, and it needs an exam and sometimes blood tests. Please see a dermatologist or your doctor in person.',
+            "Hair that falls out suddenly or in clumps usually isn't pattern hair loss. It can follow an illness, a medicine, or a hormone or thyroid change, or be a condition such as alopecia areata, and it needs an exam and sometimes blood tests. Please see a dermatologist or your doctor in person.",
         },
         {
           code: 'scalp-inflammation',
@@ -262,7 +262,7 @@ export const hairIntakeV1: Questionnaire = {
       options: [
         { code: 'yes', display: 'Yes' },
         { code: 'no', display: 'No' },
-        { code: 'not-sure', display: 'I’m not sure' },
+        { code: 'not-sure', display: "I'm not sure" },
       ],
     },
     // Your health
@@ -438,7 +438,7 @@ export const hairIntakeV1: Questionnaire = {
       disqualifyWhen: {
         answer: true,
         reason:
-          'Thank you for telling us. You deserve support right now, and an online hair visit isn’t the right care for what you’re going through, so we’ve stopped here. Please call or text 988 (the Suicide & Crisis Lifeline) to talk with someone now — it’s free, confidential and open 24 hours a day, and you can also chat at 988lifeline.org. If you might act on these thoughts or are in danger, call 911 or go to the nearest emergency room. Please also let your own doctor or a mental health professional know how you’re feeling.',
+          "Thank you for telling us. You deserve support right now, and an online hair visit isn't the right care for what you're going through, so we've stopped here. Please call or text 988 (the Suicide & Crisis Lifeline) to talk with someone now — it's free, confidential and open 24 hours a day, and you can also chat at 988lifeline.org. If you might act on these thoughts or are in danger, call 911 or go to the nearest emergency room. Please also let your own doctor or a mental health professional know how you're feeling.",
       },
     },
     // Treatment
@@ -457,7 +457,7 @@ export const hairIntakeV1: Questionnaire = {
           display:
             'Something else, such as ketoconazole shampoo, biotin, a laser device, PRP injections or a hair transplant',
         },
-        { code: 'none', display: 'None — I haven’t tried a treatment', exclusive: true },
+        { code: 'none', display: "None — I haven't tried a treatment", exclusive: true },
       ],
     },
     {
@@ -474,7 +474,7 @@ export const hairIntakeV1: Questionnaire = {
       ],
       options: [
         { code: 'helped', display: 'It helped' },
-        { code: 'no-change', display: 'I didn’t notice a change' },
+        { code: 'no-change', display: "I didn't notice a change" },
         { code: 'too-soon', display: 'I used it for less than 6 months' },
         {
           code: 'side-effects',
@@ -502,7 +502,7 @@ export const hairIntakeV1: Questionnaire = {
         { code: 'oral', display: 'A daily tablet' },
         { code: 'topical', display: 'Something I apply to my scalp' },
         { code: 'both', display: 'Both, if my provider recommends it' },
-        { code: 'no-preference', display: 'No preference — I’d like my provider’s advice' },
+        { code: 'no-preference', display: "No preference — I'd like my provider's advice" },
       ],
     },
     {
@@ -534,7 +534,7 @@ export const hairIntakeV1: Questionnaire = {
     {
       linkId: 'anything_else',
       type: 'text',
-      text: 'Is there anything else you’d like your provider to know?',
+      text: "Is there anything else you'd like your provider to know?",
       required: false,
       maxLength: 2000,
     },

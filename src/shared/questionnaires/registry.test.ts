@@ -153,7 +153,7 @@ describe('versioning: a new version does not change answers given to an earlier 
       storedVisit.questionnaireId,
       storedVisit.questionnaireVersion,
     );
-    if (!answeredOn) throw new Error('the visit’s version is missing');
+    if (!answeredOn) throw new Error("the visit's version is missing");
     const { answers } = storedVisit;
 
     // On 1.0.0, as answered: complete, not disqualified, the alpha-blocker flagged.

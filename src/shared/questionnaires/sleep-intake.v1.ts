@@ -38,10 +38,10 @@ const phqFrequency = (flagCode: string, flagText: string): AnswerOption[] => [
 ];
 
 const PREGNANCY_REASON =
-  'Prescription sleep medicines aren’t recommended during pregnancy or while breastfeeding, because they can reach your baby. Please talk with your OB-GYN, midwife or doctor in person: sleep problems around pregnancy are common, and they can help you safely.';
+  "Prescription sleep medicines aren't recommended during pregnancy or while breastfeeding, because they can reach your baby. Please talk with your OB-GYN, midwife or doctor in person: sleep problems around pregnancy are common, and they can help you safely.";
 
 const SEDATIVE_REASON =
-  'Taking a prescription sleep medicine together with this medicine can cause dangerous drowsiness, slowed breathing, falls and accidents, so we can’t prescribe one online. Please talk with the doctor who prescribes your medicine about your sleep. If you use it without a prescription and would like help, a doctor in person can help confidentially, and you can call SAMHSA’s free helpline at 1-800-662-4357.';
+  "Taking a prescription sleep medicine together with this medicine can cause dangerous drowsiness, slowed breathing, falls and accidents, so we can't prescribe one online. Please talk with the doctor who prescribes your medicine about your sleep. If you use it without a prescription and would like help, a doctor in person can help confidentially, and you can call SAMHSA's free helpline at 1-800-662-4357.";
 
 export const sleepIntakeV1: Questionnaire = {
   id: 'sleep-intake',
@@ -56,7 +56,7 @@ export const sleepIntakeV1: Questionnaire = {
     {
       linkId: 'intro',
       type: 'display',
-      text: 'Welcome to your Sleep visit. We’ll ask about your sleep, your breathing at night, your mood and the medicines you take. A licensed provider reads every answer before deciding whether a prescription sleep aid, sleep-habit guidance or a different kind of care is right for you. If you are thinking about harming yourself, call or text 988 now. In an emergency, call 911.',
+      text: "Welcome to your Sleep visit. We'll ask about your sleep, your breathing at night, your mood and the medicines you take. A licensed provider reads every answer before deciding whether a prescription sleep aid, sleep-habit guidance or a different kind of care is right for you. If you are thinking about harming yourself, call or text 988 now. In an emergency, call 911.",
     },
     {
       linkId: 'age',
@@ -71,7 +71,7 @@ export const sleepIntakeV1: Questionnaire = {
         min: 19,
         max: 99,
         reason:
-          'Pairwell online visits are for adults aged 19 to 99, so we can’t continue this visit. Please talk with a doctor in person about your sleep.',
+          "Pairwell online visits are for adults aged 19 to 99, so we can't continue this visit. Please talk with a doctor in person about your sleep.",
       },
     },
     {
@@ -79,7 +79,7 @@ export const sleepIntakeV1: Questionnaire = {
       type: 'choice',
       text: 'What sex were you assigned at birth?',
       helpText:
-        'Some medicines aren’t safe in pregnancy or while breastfeeding. You can tell your provider more, including your gender identity, in your messages.',
+        "Some medicines aren't safe in pregnancy or while breastfeeding. You can tell your provider more, including your gender identity, in your messages.",
       options: [
         { code: 'female', display: 'Female' },
         { code: 'male', display: 'Male' },
@@ -91,16 +91,16 @@ export const sleepIntakeV1: Questionnaire = {
       text: 'Do any of these apply to you right now?',
       enableWhen: [{ question: 'sex_at_birth', operator: '=', answer: 'female' }],
       options: [
-        { code: 'pregnant', display: 'I’m pregnant', disqualify: PREGNANCY_REASON },
+        { code: 'pregnant', display: "I'm pregnant", disqualify: PREGNANCY_REASON },
         { code: 'may-be-pregnant', display: 'I might be pregnant', disqualify: PREGNANCY_REASON },
         {
           code: 'breastfeeding',
-          display: 'I’m breastfeeding or chestfeeding',
+          display: "I'm breastfeeding or chestfeeding",
           disqualify: PREGNANCY_REASON,
         },
         {
           code: 'planning',
-          display: 'I’m trying to become pregnant',
+          display: "I'm trying to become pregnant",
           flag: {
             code: 'planning-pregnancy',
             severity: 'caution',
@@ -231,18 +231,18 @@ export const sleepIntakeV1: Questionnaire = {
             text: 'Treated sleep apnea: confirm nightly use; low-dose doxepin is not recommended in severe sleep apnea.',
           },
         },
-        { code: 'ruled-out', display: 'Yes — the sleep study showed I don’t have sleep apnea' },
+        { code: 'ruled-out', display: "Yes — the sleep study showed I don't have sleep apnea" },
         {
           code: 'untreated',
-          display: 'Yes — I have sleep apnea but don’t use treatment',
+          display: "Yes — I have sleep apnea but don't use treatment",
           disqualify:
             'Untreated sleep apnea can cause poor sleep on its own, and a sleep medicine may make breathing pauses worse. Please talk with your sleep doctor in person about restarting or adjusting treatment such as CPAP — that is often the best way to improve your sleep.',
         },
         {
           code: 'not-checked',
-          display: 'No, I haven’t been checked',
+          display: "No, I haven't been checked",
           disqualify:
-            'Pauses in breathing or waking up gasping can be signs of sleep apnea, a common condition that disturbs sleep and strains the heart. A sleep medicine won’t treat it and may make breathing pauses worse, so we can’t prescribe one online until you’ve been checked. Please ask a doctor in person about a sleep study — it can often be done at home, and treating sleep apnea often improves sleep a lot.',
+            "Pauses in breathing or waking up gasping can be signs of sleep apnea, a common condition that disturbs sleep and strains the heart. A sleep medicine won't treat it and may make breathing pauses worse, so we can't prescribe one online until you've been checked. Please ask a doctor in person about a sleep study — it can often be done at home, and treating sleep apnea often improves sleep a lot.",
         },
       ],
     },
@@ -289,7 +289,7 @@ export const sleepIntakeV1: Questionnaire = {
       linkId: 'drowsy_driving',
       type: 'boolean',
       text: 'In the last 3 months, have you nodded off or nearly fallen asleep while driving?',
-      helpText: 'Please don’t drive when you feel drowsy.',
+      helpText: "Please don't drive when you feel drowsy.",
       flagWhen: {
         answer: true,
         flag: {
@@ -303,7 +303,7 @@ export const sleepIntakeV1: Questionnaire = {
     {
       linkId: 'mood_intro',
       type: 'display',
-      text: 'Sleep and mood are closely linked, so the next questions are about how you’ve been feeling. If you ever feel you might harm yourself, call or text 988 (the Suicide & Crisis Lifeline) any time.',
+      text: "Sleep and mood are closely linked, so the next questions are about how you've been feeling. If you ever feel you might harm yourself, call or text 988 (the Suicide & Crisis Lifeline) any time.",
     },
     {
       linkId: 'little_interest',
@@ -330,7 +330,7 @@ export const sleepIntakeV1: Questionnaire = {
       disqualifyWhen: {
         answer: true,
         reason:
-          'Thank you for telling us. You deserve support right now, and an online sleep visit isn’t the right care for what you’re going through, so we’ve stopped here. Please call or text 988 (the Suicide & Crisis Lifeline) to talk with someone now — it’s free, confidential and open 24 hours a day, and you can also chat at 988lifeline.org. If you might act on these thoughts or are in danger, call 911 or go to the nearest emergency room. Please also let your own doctor or a mental health professional know how you’re feeling.',
+          "Thank you for telling us. You deserve support right now, and an online sleep visit isn't the right care for what you're going through, so we've stopped here. Please call or text 988 (the Suicide & Crisis Lifeline) to talk with someone now — it's free, confidential and open 24 hours a day, and you can also chat at 988lifeline.org. If you might act on these thoughts or are in danger, call 911 or go to the nearest emergency room. Please also let your own doctor or a mental health professional know how you're feeling.",
       },
     },
     // Medicines and health conditions
@@ -345,7 +345,7 @@ export const sleepIntakeV1: Questionnaire = {
           display:
             'Opioid pain medicine or opioid treatment, such as oxycodone, hydrocodone, morphine, codeine, tramadol, fentanyl, methadone or buprenorphine',
           disqualify:
-            'Sleep medicines taken with opioids can slow your breathing to a dangerous level, so we can’t prescribe one online while you take an opioid. Please talk with the doctor who prescribes it about your sleep, and ask about having naloxone at home. If you use opioids without a prescription and would like help, call SAMHSA’s free helpline at 1-800-662-4357.',
+            "Sleep medicines taken with opioids can slow your breathing to a dangerous level, so we can't prescribe one online while you take an opioid. Please talk with the doctor who prescribes it about your sleep, and ask about having naloxone at home. If you use opioids without a prescription and would like help, call SAMHSA's free helpline at 1-800-662-4357.",
         },
         {
           code: 'benzodiazepines',
@@ -392,7 +392,7 @@ export const sleepIntakeV1: Questionnaire = {
       linkId: 'maoi',
       type: 'boolean',
       text: 'In the last 2 weeks, have you taken an MAO inhibitor — phenelzine (Nardil), tranylcypromine (Parnate), isocarboxazid (Marplan), selegiline (Emsam, Zelapar), rasagiline (Azilect) or safinamide (Xadago)?',
-      helpText: 'These medicines are used for depression or Parkinson’s disease.',
+      helpText: "These medicines are used for depression or Parkinson's disease.",
       disqualifyWhen: {
         answer: true,
         reason:
@@ -407,7 +407,7 @@ export const sleepIntakeV1: Questionnaire = {
         {
           code: 'narrow-angle-glaucoma',
           display:
-            'Narrow-angle (angle-closure) glaucoma, or “narrow angles”, that hasn’t been treated with laser or surgery — or you’re not sure',
+            "Narrow-angle (angle-closure) glaucoma, or “narrow angles”, that hasn't been treated with laser or surgery — or you're not sure",
           disqualify:
             'Doxepin can cause a sudden, serious rise in eye pressure in people with untreated narrow-angle glaucoma, which can damage your sight. Please talk with your eye doctor and a doctor in person about treating your sleep safely. If you have sudden eye pain, redness, blurred vision or halos around lights, go to an emergency room.',
         },
@@ -417,15 +417,15 @@ export const sleepIntakeV1: Questionnaire = {
           flag: {
             code: 'glaucoma-other',
             severity: 'info',
-            text: 'Open-angle or treated narrow-angle glaucoma: confirm with the patient’s eye care.',
+            text: "Open-angle or treated narrow-angle glaucoma: confirm with the patient's eye care.",
           },
         },
         {
           code: 'urinary-retention',
           display:
-            'Severe trouble emptying your bladder — for example, you’ve needed a catheter, or you often can’t pass urine when you need to',
+            "Severe trouble emptying your bladder — for example, you've needed a catheter, or you often can't pass urine when you need to",
           disqualify:
-            'Doxepin can make it harder to pass urine, which can be dangerous if you already have severe trouble emptying your bladder. Please talk with a doctor in person about your sleep and your bladder. If you can’t pass urine at all, get urgent care.',
+            "Doxepin can make it harder to pass urine, which can be dangerous if you already have severe trouble emptying your bladder. Please talk with a doctor in person about your sleep and your bladder. If you can't pass urine at all, get urgent care.",
         },
         {
           code: 'enlarged-prostate',
@@ -521,7 +521,7 @@ export const sleepIntakeV1: Questionnaire = {
       type: 'choice',
       text: 'How much alcohol do you usually drink?',
       options: [
-        { code: 'none', display: 'I don’t drink alcohol' },
+        { code: 'none', display: "I don't drink alcohol" },
         { code: '1-7', display: '1 to 7 drinks a week' },
         {
           code: '8-14',

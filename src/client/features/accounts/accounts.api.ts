@@ -16,7 +16,7 @@ export const accountKeys = {
 export const signUp = (body: BodyOf<typeof accountsApi.accountCreate>) =>
   call(accountsApi.accountCreate, { body });
 
-/** The link sent to the old address after an e-mail change: puts that address back. */
+/** The link sent to the old address after an email change: puts that address back. */
 export async function restoreEmail(body: BodyOf<typeof accountsApi.emailRestore>) {
   await call(accountsApi.emailRestore, { body });
   return { message: accountsApi.emailRestore.message };

@@ -362,7 +362,7 @@ describe('/logout', () => {
       '/account/verifyauthentication/': ok({ authenticated: false, user: null }),
     });
     await act(() => router.navigate('/logout'));
-    expect(await screen.findByText('You’re logged out')).toBeTruthy();
+    expect(await screen.findByText("You're logged out")).toBeTruthy();
     await waitFor(() => expect(router.location().pathname).toBe('/login'));
     expect(localStorage.getItem(storageKeys.leadsId)).toBeNull();
     expect(localStorage.getItem(storageKeys.cart)).toBeNull();

@@ -34,11 +34,11 @@ export const changePassword = (body: BodyOf<typeof authApi.changePassword>) =>
 
 // --- Log-in protection (decision 004) ------------------------------------------------------------
 
-/** While an account's log-ins are paused: e-mail a link that lets this device log in. */
+/** While an account's log-ins are paused: email a link that lets this device log in. */
 export const requestLoginUnlock = (body: BodyOf<typeof authApi.loginUnlock>) =>
   call(authApi.loginUnlock, { body });
 
-/** The link from that e-mail, opened on the device that should log in. */
+/** The link from that email, opened on the device that should log in. */
 export const confirmLoginUnlock = (body: BodyOf<typeof authApi.loginUnlockConfirm>) =>
   call(authApi.loginUnlockConfirm, { body });
 

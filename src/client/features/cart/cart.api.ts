@@ -163,7 +163,7 @@ export async function rememberSessionWithCart(
     } catch (error) {
       showToast({
         kind: 'error',
-        title: 'We couldn’t add your cart to your account',
+        title: "We couldn't add your cart to your account",
         description: error instanceof Error ? error.message : messages.v2Failed,
       });
     }

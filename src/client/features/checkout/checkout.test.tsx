@@ -115,7 +115,7 @@ afterEach(() => {
 });
 
 describe('step 1, shipping', () => {
-  it('asks a visitor to sign up with the spec’s messages', async () => {
+  it("asks a visitor to sign up with the spec's messages", async () => {
     const u = userEvent.setup();
     localStorage.setItem(
       storageKeys.cart,
@@ -147,7 +147,7 @@ describe('step 1, shipping', () => {
     expect(events()[0]?.ecommerce).toMatchObject({ checkout_step: 1, checkout_option: 'Shipping' });
   });
 
-  it('fills the address from the account and checks it with the spec’s messages', async () => {
+  it("fills the address from the account and checks it with the spec's messages", async () => {
     const u = userEvent.setup();
     logIn();
     const api = memberApi();
@@ -352,7 +352,7 @@ describe('step 3, payment', () => {
     );
   });
 
-  it('shows a decline’s reason on the payment step and makes a new key for the next try', async () => {
+  it("shows a decline's reason on the payment step and makes a new key for the next try", async () => {
     const u = userEvent.setup();
     logIn();
     setCheckoutShipping(shipping);

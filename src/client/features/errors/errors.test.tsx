@@ -16,7 +16,7 @@ afterEach(() => {
 });
 
 describe('the error boundary', () => {
-  it("shows 'Unexpected error' with the support e-mail and 'Refresh page', and reports it as critical", async () => {
+  it("shows 'Unexpected error' with the support email and 'Refresh page', and reports it as critical", async () => {
     render(
       <ErrorBoundary>
         <Broken />
@@ -60,7 +60,7 @@ describe('feature flags', () => {
   it('a disabled feature shows the no-access page naming it, with a link home', () => {
     renderGated(false);
     expect(
-      screen.getByRole('heading', { name: 'You don’t have access to Online visit' }),
+      screen.getByRole('heading', { name: "You don't have access to Online visit" }),
     ).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Back to the home page' }).getAttribute('href')).toBe(
       '/',

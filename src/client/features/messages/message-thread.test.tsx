@@ -45,7 +45,7 @@ describe('a message thread', () => {
     expect(screen.getByText('No messages yet.')).toBeTruthy();
   });
 
-  it('sends a reply, clears the box, and puts the server’s field message on the field', async () => {
+  it("sends a reply, clears the box, and puts the server's field message on the field", async () => {
     const u = userEvent.setup();
     const onSend = vi
       .fn<(body: string) => Promise<unknown>>()

@@ -48,7 +48,7 @@ describe('a new message to the care team', () => {
     expect(screen.queryByText('Choose what your message is about')).toBeNull();
   });
 
-  it('starts a question about an order as "My order", and puts the server’s message on the topic', async () => {
+  it('starts a question about an order as "My order", and puts the server\'s message on the topic', async () => {
     const u = userEvent.setup();
     const onSend = vi.fn<(message: NewMessage) => Promise<unknown>>().mockRejectedValue(
       new ApiError(400, 'VALIDATION', 'Choose what your message is about', {

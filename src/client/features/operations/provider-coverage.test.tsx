@@ -33,7 +33,7 @@ afterEach(() => {
 const panel = async () => screen.findByRole('region', { name: 'Provider coverage' });
 
 describe('provider coverage on the operations dashboard', () => {
-  it('names the offered states without a licensed provider, in words, and counts each state’s providers', async () => {
+  it("names the offered states without a licensed provider, in words, and counts each state's providers", async () => {
     const api = stubApi({
       '/staff/me/': loggedIn,
       '/staff/orders/': noOrders,
@@ -52,7 +52,7 @@ describe('provider coverage on the operations dashboard', () => {
       await within(coverage).findByText('No licensed provider in Arizona and Nevada.'),
     ).toBeTruthy();
     expect(coverage.textContent).toContain(
-      'Patients there are told we can’t offer online visits right now.',
+      "Patients there are told we can't offer online visits right now.",
     );
     expect(
       within(coverage)

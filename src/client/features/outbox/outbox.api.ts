@@ -2,7 +2,7 @@ import { useQuery, type QueryClient } from '@tanstack/react-query';
 import { outboxApi, type OutboxProblem } from '#shared/outbox.ts';
 import { call } from '#client/lib/api.ts';
 
-/** E-mail and text messages that could not be sent (operations staff), under the console's `/staff`. */
+/** Email and text messages that could not be sent (operations staff), under the console's `/staff`. */
 export const outboxKeys = { problems: ['/staff', 'outbox'] as const };
 
 export function useOutboxProblems(options: { enabled?: boolean } = {}) {

@@ -92,7 +92,7 @@ describe('the outbox in the staff console', () => {
     expect(within(confirmation).getByText('Failed')).toBeTruthy();
     expect(
       within(confirmation).getByText(
-        'E-mail to r***@example.test · 6 attempts · Last error: SMTP 550 EENVELOPE',
+        'Email to r***@example.test · 6 attempts · Last error: SMTP 550 EENVELOPE',
       ),
     ).toBeTruthy();
     const code = screen.getByRole('article', { name: 'Text message' });
@@ -134,7 +134,7 @@ describe('the outbox in the staff console', () => {
 
     stubApi({ '/staff/me/': loggedIn(ops), '/staff/outbox/': ok({ messages: [] }) });
     renderRoutes(routes, { path: '/staff/outbox' });
-    expect(await screen.findByText('Every e-mail and text message has been sent.')).toBeTruthy();
+    expect(await screen.findByText('Every email and text message has been sent.')).toBeTruthy();
     expect(screen.getByRole('heading', { level: 2, name: 'Nothing to do' })).toBeTruthy();
   });
 

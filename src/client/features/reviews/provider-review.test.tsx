@@ -41,7 +41,7 @@ afterEach(() => {
 const routes = (chart: Chart) => [{ path: '/', element: <VisitDecisionPanel chart={chart} /> }];
 
 describe('the decision panel', () => {
-  it('approves with the prescription prefilled from the preferences (a month’s quantity of the chosen frequency), directions required, and shows what happened to the payment', async () => {
+  it("approves with the prescription prefilled from the preferences (a month's quantity of the chosen frequency), directions required, and shows what happened to the payment", async () => {
     const u = userEvent.setup();
     const api = stubApi({
       '/staff/visits/approve/': ok(
@@ -52,7 +52,7 @@ describe('the decision panel', () => {
     });
     renderRoutes(routes(buildChart()));
     await u.click(screen.getByRole('button', { name: 'Approve' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Approve Robin Hale’s visit?' });
+    const dialog = await screen.findByRole('dialog', { name: "Approve Robin Hale's visit?" });
     expect(within(dialog).getByLabelText('Drug')).toHaveProperty('value', 'sildenafil');
     expect(within(dialog).getByLabelText('Dosage')).toHaveProperty('value', '50mg');
     // '6 doses a month, as needed': six.
@@ -96,7 +96,7 @@ describe('the decision panel', () => {
     });
   });
 
-  it('declines with a reason of at least 10 characters; the server’s field message lands on the field', async () => {
+  it("declines with a reason of at least 10 characters; the server's field message lands on the field", async () => {
     const u = userEvent.setup();
     stubApi({
       '/staff/visits/decline/': failure(400, 'VALIDATION', 'Check the form', {
@@ -105,7 +105,7 @@ describe('the decision panel', () => {
     });
     renderRoutes(routes(buildChart()));
     await u.click(screen.getByRole('button', { name: 'Decline' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Decline Robin Hale’s visit?' });
+    const dialog = await screen.findByRole('dialog', { name: "Decline Robin Hale's visit?" });
     await u.type(within(dialog).getByLabelText('Reason the patient sees'), 'Too short');
     await u.click(within(dialog).getByRole('button', { name: 'Decline visit' }));
     expect(
@@ -123,7 +123,7 @@ describe('the decision panel', () => {
   });
 });
 
-describe('the chart’s risk flags', () => {
+describe("the chart's risk flags", () => {
   it('reads each severity in words; information is not styled as an alarm, only a high risk is red', () => {
     stubApi({});
     renderRoutes([

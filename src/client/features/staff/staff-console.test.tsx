@@ -166,7 +166,7 @@ describe('the staff log-in', () => {
     expect(code).toBe(document.activeElement);
   });
 
-  it('puts the server’s field messages on the fields and shows a rate limit as a message', async () => {
+  it("puts the server's field messages on the fields and shows a rate limit as a message", async () => {
     const u = userEvent.setup();
     let attempt = 0;
     stubApi({
@@ -193,7 +193,7 @@ describe('the staff log-in', () => {
     );
   });
 
-  it('offers an e-mailed link when the account is paused for new devices, and the link then lets this device log in', async () => {
+  it('offers an emailed link when the account is paused for new devices, and the link then lets this device log in', async () => {
     const u = userEvent.setup();
     const paused =
       'Too many wrong passwords were tried for this account, so log-ins from new devices are paused. If it is your account, we can email you a link that lets this device log in.';
@@ -363,7 +363,7 @@ describe('the staff session', () => {
 });
 
 describe('an order in the console', () => {
-  it('is marked shipped with a checked tracking number, and the server’s message is shown', async () => {
+  it("is marked shipped with a checked tracking number, and the server's message is shown", async () => {
     const u = userEvent.setup();
     const shipped = buildOrder({
       order_status: 'SHIPPED',
@@ -375,7 +375,7 @@ describe('an order in the console', () => {
       '/staff/orders/detail/': ok({ order: buildOrder() }),
       '/staff/orders/ship/': ok(
         { order: shipped },
-        'Marked shipped; the customer was e-mailed the tracking link.',
+        'Marked shipped; the customer was emailed the tracking link.',
       ),
     });
     renderRoutes(routes, { path: '/staff/orders/12' });
@@ -394,7 +394,7 @@ describe('an order in the console', () => {
       tracking_number: '9400111899223197428490',
     });
     expect(
-      await screen.findByText('Marked shipped; the customer was e-mailed the tracking link.'),
+      await screen.findByText('Marked shipped; the customer was emailed the tracking link.'),
     ).toBeTruthy();
     expect(screen.getByRole('link', { name: /9400111899223197428490/ })).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Mark delivered' })).toBeTruthy();
@@ -447,7 +447,7 @@ describe('an order in the console', () => {
     renderRoutes(routes, { path: '/staff/orders/12' });
     await u.click(await screen.findByRole('button', { name: 'Cancel order' }));
     const dialog = await screen.findByRole('dialog', { name: 'Cancel order PW-100112?' });
-    expect(dialog.textContent).toContain('$35.00 is refunded to the customer’s card in full.');
+    expect(dialog.textContent).toContain("$35.00 is refunded to the customer's card in full.");
     await waitForDialogToOpen(dialog);
     await u.click(within(dialog).getByRole('button', { name: 'Cancel order' }));
     expect((await within(dialog).findByRole('alert')).textContent).toBe(
@@ -456,7 +456,7 @@ describe('an order in the console', () => {
   });
 });
 
-describe('the care team’s inbox', () => {
+describe("the care team's inbox", () => {
   const question = {
     id: 41,
     thread_id: 9,
@@ -586,8 +586,8 @@ describe('the care team’s inbox', () => {
         [...group.querySelectorAll('option')].map((o) => o.textContent),
       ]),
     ).toEqual([
-      ['Licensed in the patient’s state', ['Dr. Maya Chen, MD']],
-      ['Not licensed in the patient’s state', ['Dr. Lee Park, MD']],
+      ["Licensed in the patient's state", ['Dr. Maya Chen, MD']],
+      ["Not licensed in the patient's state", ['Dr. Lee Park, MD']],
     ]);
     await u.click(within(dialog).getByRole('button', { name: 'Hand to this provider' }));
     await waitFor(() =>
@@ -607,7 +607,7 @@ describe('the care team’s inbox', () => {
   });
 });
 
-describe('a provider’s patient messages', () => {
+describe("a provider's patient messages", () => {
   const question = {
     id: 51,
     thread_id: 12,

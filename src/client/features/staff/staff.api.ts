@@ -4,7 +4,7 @@ import { staffApi, type StaffLogin, type StaffUser } from '#shared/staff.ts';
 import { call, failedWithCode, type ApiError } from '#client/lib/api.ts';
 
 /*
- * The console's frame: who is logged in, log-in, the e-mailed unlock and log-out. The provider's
+ * The console's frame: who is logged in, log-in, the emailed unlock and log-out. The provider's
  * and operations' calls are in their features (reviews, operations, outbox), under the same
  * `/staff` cache key so that logging out forgets them all.
  */
@@ -41,12 +41,12 @@ export async function staffLogIn(body: StaffLogin): Promise<StaffUser> {
   return (await call(staffApi.login, { body })).staff;
 }
 
-/** While a staff account's log-ins are paused: e-mail a link that lets this device log in. */
+/** While a staff account's log-ins are paused: email a link that lets this device log in. */
 export function requestStaffUnlock(body: { email: string }) {
   return call(staffApi.unlock, { body });
 }
 
-/** The link from that e-mail, opened on the device that should log in. */
+/** The link from that email, opened on the device that should log in. */
 export function confirmStaffUnlock(body: { token: string }) {
   return call(staffApi.unlockConfirm, { body });
 }

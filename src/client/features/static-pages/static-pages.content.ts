@@ -44,13 +44,13 @@ export const privacyPolicy: StaticPage = {
         'We collect only the information we need to run our clinic and shop, to care for you safely, and to keep our service working well. Depending on how you use Pairwell, this may include:',
       ],
       list: [
-        'Account information: your name, e-mail address, phone number, date of birth, password (stored only in hashed form) and communication preferences.',
+        'Account information: your name, email address, phone number, date of birth, password (stored only in hashed form) and communication preferences.',
         'Order information: the products and programs you choose, shipping and billing addresses, order history, subscription frequency and status, and delivery and tracking details.',
         'Payment information: card payments are handled by our payment processor. Pairwell never sees or stores your full card number or security code. We keep only a payment token issued by the processor, the card brand, the last four digits and the expiry date, so we can show you which card is on file and charge it when you ask us to.',
         "Health information for online visits: your answers to the intake questionnaire for the ED, Sleep or Hair program, your medical history, medications and allergies, your telehealth consent, your provider's notes and decisions, any prescriptions, and the messages you exchange with your care team.",
         'Photo ID: the image of a government-issued photo ID you upload so your provider can confirm who you are and that you meet our age requirements. We strip embedded metadata (such as location and device details) from uploaded ID photos when we receive them.',
         'Device and usage information: basic technical details such as your browser type, device type, IP address, pages visited and the time of your visit, collected to keep the service secure, fix problems and understand how our checkout is used.',
-        'Support communications: what you tell us when you e-mail, call or message our support team.',
+        'Support communications: what you tell us when you email, call or message our support team.',
       ],
     },
     {
@@ -88,7 +88,7 @@ export const privacyPolicy: StaticPage = {
         'Licensed providers and the affiliated medical group, who review your visit, make clinical decisions and care for you.',
         'Pharmacy and fulfilment partners, who dispense prescriptions, pack and ship your orders, and need your name, address, order details and, for prescriptions, the prescription itself.',
         'Our payment processor, which authorises and charges your card and helps us prevent fraud.',
-        'E-mail and SMS delivery providers, which send service messages on our behalf. We keep health details out of these messages; they will tell you to sign in to read anything sensitive.',
+        'Email and SMS delivery providers, which send service messages on our behalf. We keep health details out of these messages; they will tell you to sign in to read anything sensitive.',
         'Hosting, infrastructure and security providers, who store and protect our systems under strict confidentiality obligations.',
         'Legal and safety: when required by law, subpoena or court order; to protect the rights, safety or property of our patients, staff or the public; or in connection with a merger, acquisition or sale of assets, in which case this policy (or one at least as protective) will continue to apply to your information.',
       ],
@@ -148,13 +148,13 @@ export const privacyPolicy: StaticPage = {
     {
       heading: 'Changes to this policy',
       paragraphs: [
-        'We may update this Privacy Policy from time to time. When we do, we will change the "Last updated" date at the top of this page. If we make material changes, especially to how we use or share health information, we will tell you by e-mail or in the member portal before the changes take effect and, where required, ask for your consent.',
+        'We may update this Privacy Policy from time to time. When we do, we will change the "Last updated" date at the top of this page. If we make material changes, especially to how we use or share health information, we will tell you by email or in the member portal before the changes take effect and, where required, ask for your consent.',
       ],
     },
     {
       heading: 'Contact us',
       paragraphs: [
-        `If you have questions about this policy or want to make a privacy request, e-mail us at ${SUPPORT_EMAIL} or call ${SUPPORT_PHONE}. Please include “Privacy request” in the subject line so we can route your message quickly.`,
+        `If you have questions about this policy or want to make a privacy request, email us at ${SUPPORT_EMAIL} or call ${SUPPORT_PHONE}. Please include “Privacy request” in the subject line so we can route your message quickly.`,
       ],
     },
   ],
@@ -285,19 +285,19 @@ export const termsOfService: StaticPage = {
       heading: 'Dispute resolution and governing law',
       paragraphs: [
         `These Terms are governed by the laws of the State of Delaware, without regard to its conflict-of-law rules, except where the law of your state of residence applies and cannot be waived. If you have a concern, please contact us first at ${SUPPORT_EMAIL}; most problems can be solved quickly and informally.`,
-        'If we cannot resolve a dispute within 60 days, you and Pairwell agree to resolve it through final and binding individual arbitration administered by the American Arbitration Association under its Consumer Arbitration Rules, rather than in court, except that either of us may bring an individual claim in small claims court. You and Pairwell each waive the right to a jury trial and to take part in a class action or class-wide arbitration. You may opt out of this arbitration agreement by e-mailing us within 30 days of first accepting these Terms.',
+        'If we cannot resolve a dispute within 60 days, you and Pairwell agree to resolve it through final and binding individual arbitration administered by the American Arbitration Association under its Consumer Arbitration Rules, rather than in court, except that either of us may bring an individual claim in small claims court. You and Pairwell each waive the right to a jury trial and to take part in a class action or class-wide arbitration. You may opt out of this arbitration agreement by emailing us within 30 days of first accepting these Terms.',
       ],
     },
     {
       heading: 'Changes to these Terms',
       paragraphs: [
-        'We may update these Terms from time to time. We will post the new version on this page with a new "Last updated" date and, for material changes, notify you by e-mail or in the member portal before they take effect. If you keep using the Services after the changes take effect, you accept the updated Terms. Changes will not apply to disputes that arose before they took effect.',
+        'We may update these Terms from time to time. We will post the new version on this page with a new "Last updated" date and, for material changes, notify you by email or in the member portal before they take effect. If you keep using the Services after the changes take effect, you accept the updated Terms. Changes will not apply to disputes that arose before they took effect.',
       ],
     },
     {
       heading: 'Contact us',
       paragraphs: [
-        `Questions about these Terms? E-mail ${SUPPORT_EMAIL} or call ${SUPPORT_PHONE}. We are here to help.`,
+        `Questions about these Terms? Email ${SUPPORT_EMAIL} or call ${SUPPORT_PHONE}. We are here to help.`,
       ],
     },
   ],
@@ -323,7 +323,7 @@ export const consentToTelehealth: StaticPage = {
       heading: 'How your online visit works',
       paragraphs: [
         'Pairwell online visits are asynchronous, which means your provider reviews your information at a different time from when you submit it, rather than in a live video call. You complete an intake questionnaire about your health, upload a government-issued photo ID and agree to this consent. A provider licensed in the state where you live then reviews your information.',
-        "Your provider may message you in the member portal with follow-up questions, or may ask for a live phone or video call if they need more information. They will then approve treatment and issue a prescription, recommend something different, or decline to treat you through telehealth. We e-mail you when your provider has decided; the decision is shown with your visit's order on the Orders page of your account, and your provider's questions and instructions arrive in Messages.",
+        "Your provider may message you in the member portal with follow-up questions, or may ask for a live phone or video call if they need more information. They will then approve treatment and issue a prescription, recommend something different, or decline to treat you through telehealth. We email you when your provider has decided; the decision is shown with your visit's order on the Orders page of your account, and your provider's questions and instructions arrive in Messages.",
       ],
     },
     {
@@ -412,7 +412,7 @@ export const faq: {
 } = {
   title: 'Frequently Asked Questions',
   updated: UPDATED,
-  intro: `Quick answers to the questions we hear most. Can't find what you're looking for? E-mail ${SUPPORT_EMAIL} or call ${SUPPORT_PHONE} and a real person will help.`,
+  intro: `Quick answers to the questions we hear most. Can't find what you're looking for? Email ${SUPPORT_EMAIL} or call ${SUPPORT_PHONE} and a real person will help.`,
   groups: [
     {
       heading: 'Getting started',
@@ -450,7 +450,7 @@ export const faq: {
         {
           question: 'How long does a provider review take?',
           answer: [
-            'Most visits are reviewed within one business day. If your provider needs more information, they will message you, and the review continues once you reply. We will e-mail you when there is an update to read in your account.',
+            'Most visits are reviewed within one business day. If your provider needs more information, they will message you, and the review continues once you reply. We will email you when there is an update to read in your account.',
           ],
         },
         {
@@ -480,7 +480,7 @@ export const faq: {
         {
           question: 'How do I track my order?',
           answer: [
-            "Go to the Orders page in your account and select your order. Once it has shipped, you will see a tracking link that shows where your package is. We'll also e-mail you the tracking details when your order ships.",
+            "Go to the Orders page in your account and select your order. Once it has shipped, you will see a tracking link that shows where your package is. We'll also email you the tracking details when your order ships.",
           ],
         },
         {
@@ -492,7 +492,7 @@ export const faq: {
         {
           question: 'What if my order arrives damaged or something is missing?',
           answer: [
-            `We're sorry! E-mail ${SUPPORT_EMAIL} within 14 days of the expected delivery date with your order number and, if you can, a photo, and we'll send a replacement or refund you.`,
+            `We're sorry! Email ${SUPPORT_EMAIL} within 14 days of the expected delivery date with your order number and, if you can, a photo, and we'll send a replacement or refund you.`,
           ],
         },
       ],
@@ -522,7 +522,7 @@ export const faq: {
         {
           question: 'What happens if a payment fails?',
           answer: [
-            "We'll e-mail you and try the charge again over the next few days. To keep your order or subscription on track, update your card under Accounts → Payment method. If payment still can't be completed, your order may be put on hold until your payment details are updated. Your subscription settings are kept, so you can pick up where you left off.",
+            "We'll email you and try the charge again over the next few days. To keep your order or subscription on track, update your card under Accounts → Payment method. If payment still can't be completed, your order may be put on hold until your payment details are updated. Your subscription settings are kept, so you can pick up where you left off.",
           ],
         },
       ],
@@ -540,7 +540,7 @@ export const faq: {
         {
           question: 'I forgot my password. How do I reset it?',
           answer: [
-            "On the sign-in page, select Forgot password and enter the e-mail address on your account. We'll send you a link to choose a new password. The link expires after a short time for your security, so use it promptly. If the e-mail doesn't arrive within a few minutes, check your spam folder or contact us.",
+            "On the sign-in page, select Forgot password and enter the email address on your account. We'll send you a link to choose a new password. The link expires after a short time for your security, so use it promptly. If the email doesn't arrive within a few minutes, check your spam folder or contact us.",
           ],
         },
         {
@@ -552,7 +552,7 @@ export const faq: {
         {
           question: 'How do I contact support?',
           answer: [
-            `E-mail ${SUPPORT_EMAIL} or call ${SUPPORT_PHONE}. For questions about your treatment, message your provider through Messages in your account. In a medical emergency, always call 911.`,
+            `Email ${SUPPORT_EMAIL} or call ${SUPPORT_PHONE}. For questions about your treatment, message your provider through Messages in your account. In a medical emergency, always call 911.`,
           ],
         },
       ],

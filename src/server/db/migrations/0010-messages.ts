@@ -16,7 +16,7 @@ export async function up(db: MigrationDb): Promise<void> {
     .columns(['customer_id', 'updated_at'])
     .execute();
 
-  // Message bodies are health information: never logged, never in e-mail or analytics (DESIGN §7).
+  // Message bodies are health information: never logged, never in email or analytics (DESIGN §7).
   await db.schema
     .createTable('messages')
     .addColumn('id', idColumnType(db), autoId(db))

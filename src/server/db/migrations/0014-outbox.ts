@@ -1,7 +1,7 @@
 import { autoId, idColumnType, type MigrationDb } from './helpers.ts';
 
 /**
- * The outbox: every e-mail and text message, written in the same transaction as the change that
+ * The outbox: every email and text message, written in the same transaction as the change that
  * causes it and sent by the outbox job (decision 012). `message_id` is the RFC 5322 Message-ID
  * given when it is queued, so a retry is recognisable as the same message. `claimed_until` is a
  * lease: a sender that dies mid-send lets another take the message over when it runs out.

@@ -3,7 +3,7 @@ import { autoId, idColumnType, type MigrationDb } from './helpers.ts';
 /**
  * Account protection (issue 11): the browsers that have logged in to an account before, the
  * one-time links that unlock a new browser when an account's log-in is limited, and the links that
- * undo an e-mail change. Every token is random; only its SHA-256 is stored.
+ * undo an email change. Every token is random; only its SHA-256 is stored.
  */
 export async function up(db: MigrationDb): Promise<void> {
   // `account` is `customer:<id>` or `staff:<id>`: customers and staff log in the same way.

@@ -4,7 +4,7 @@ import { autoId, idColumnType } from './helpers.ts';
 /**
  * Dead-end visits (issue 13). A patient whose state is not covered yet may ask to be told when it
  * is: one row per patient and state, `notified_at` set once, in the transaction that queues the
- * e-mail. A patient closed out by a knock-out answer may ask a provider to review their answers:
+ * email. A patient closed out by a knock-out answer may ask a provider to review their answers:
  * `review_requested_at` marks that visit in the provider's queue (it holds nothing on the card).
  */
 export async function up(db: MigrationDb): Promise<void> {

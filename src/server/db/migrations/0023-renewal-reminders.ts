@@ -3,7 +3,7 @@ import { autoId, idColumnType } from './helpers.ts';
 
 /**
  * Renewal reminders (issue 13): one row per subscription and billing period (the billing date the
- * reminder announced), written in the transaction that queues the e-mail, so however many runs or
+ * reminder announced), written in the transaction that queues the email, so however many runs or
  * instances race, each renewal is announced once. A moved date is a new period, and gets its own.
  */
 export async function up(db: MigrationDb): Promise<void> {

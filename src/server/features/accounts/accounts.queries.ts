@@ -15,7 +15,7 @@ export interface NewCustomer {
   now: string;
 }
 
-/** Inserts a customer; returns undefined when the e-mail is already taken (unique key). */
+/** Inserts a customer; returns undefined when the email is already taken (unique key). */
 export async function insertCustomer(db: Db, customer: NewCustomer): Promise<number | undefined> {
   const row = await db
     .insertInto('customers')
@@ -160,7 +160,7 @@ export interface ProfileUpdate {
   now: string;
 }
 
-/** Updates the profile; returns false when the new e-mail belongs to someone else. */
+/** Updates the profile; returns false when the new email belongs to someone else. */
 export async function updateProfile(
   db: Db,
   customerId: number,
@@ -311,7 +311,7 @@ export async function markPhoneVerified(
   return Number(result.numUpdatedRows) > 0;
 }
 
-// --- Undoing an e-mail change --------------------------------------------------------------------
+// --- Undoing an email change --------------------------------------------------------------------
 
 export async function insertEmailChangeUndo(
   db: Db,

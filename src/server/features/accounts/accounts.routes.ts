@@ -61,7 +61,7 @@ export const accountsRoutes =
     route(
       app,
       accountsApi.accountUpdate,
-      { tag, summary: 'Change name, e-mail, phone and date of birth' },
+      { tag, summary: 'Change name, email, phone and date of birth' },
       async ({ body, session }) => {
         await updateAccount(ctx, session, body);
       },
@@ -70,7 +70,7 @@ export const accountsRoutes =
     route(
       app,
       accountsApi.emailRestore,
-      { tag, summary: 'Undo an e-mail change with the link sent to the old address' },
+      { tag, summary: 'Undo an email change with the link sent to the old address' },
       async ({ body, reply }) => {
         // Anyone holding the link may use it: the owner may have no session left to use.
         const restored = await restoreEmail(ctx, body.token);

@@ -72,7 +72,7 @@ function checkedPhone(phone: string, field: string): string {
 
 // --- Sign-up -------------------------------------------------------------------------------------
 
-/** Creates the account and logs it in. An e-mail already in use gets a clear message and no second account. */
+/** Creates the account and logs it in. An email already in use gets a clear message and no second account. */
 export async function createAccount(
   ctx: AppContext,
   input: Signup,
@@ -85,7 +85,7 @@ export async function createAccount(
   if (problem) throw new AppError('WEAK_PASSWORD', problem, { password: problem });
 
   const passwordHash = await hashPassword(input.password);
-  // The account and its welcome e-mail appear together, or neither does.
+  // The account and its welcome email appear together, or neither does.
   const customerId = await ctx.db.transaction().execute(async (trx) => {
     const id = await q.insertCustomer(trx, {
       leadsId: newLeadsId(),
@@ -110,14 +110,14 @@ export async function createAccount(
   return { ...session, device, user: await sessionUser(ctx, customerId) };
 }
 
-/** The welcome e-mail: what the account is for, where it lives, and a person to reply to. */
+/** The welcome email: what the account is for, where it lives, and a person to reply to. */
 async function queueWelcome(ctx: AppContext, to: string, firstName: string): Promise<void> {
   const link = absoluteLink(ctx.env, paths.dashboard);
   const lines = [
     `Welcome to ${site.name}, ${firstName}. Your account is ready.`,
     'It keeps your orders, subscriptions, online visits and messages with your care team in one place. Sign in any time to see them.',
   ];
-  const footnote = `Questions? Just reply to this e-mail, or write to us at ${site.supportEmail}. If you did not create this account, let us know.`;
+  const footnote = `Questions? Just reply to this email, or write to us at ${site.supportEmail}. If you did not create this account, let us know.`;
   await queueEmail(ctx, {
     to,
     subject: `Welcome to ${site.name}`,
@@ -174,7 +174,7 @@ export async function accountData(ctx: AppContext, session: ActiveSession): Prom
 // --- Changes -------------------------------------------------------------------------------------
 
 /**
- * Name, e-mail, phone and date of birth. A new e-mail needs the current password; the old address
+ * Name, email, phone and date of birth. A new email needs the current password; the old address
  * is told, with a link that undoes the change, and every other session of the account ends, all
  * in one transaction with the change.
  */
@@ -240,7 +240,7 @@ async function queueEmailChangedNotice(
   ctx: AppContext,
   notice: { to: string; firstName: string; newEmail: string; undoId: number },
 ): Promise<void> {
-  // The token is made when the e-mail goes out (mintEmailUndo), so none waits in the outbox.
+  // The token is made when the email goes out (mintEmailUndo), so none waits in the outbox.
   const link = absoluteLink(ctx.env, `${paths.undoEmailChange}?id=${SECRET_SLOT}`);
   const lines = [
     `Hello ${notice.firstName},`,

@@ -138,7 +138,7 @@ describe(`the account (${testDialect})`, () => {
     });
   });
 
-  it("refuses to take another customer's e-mail, with a FAILURE and its message", async () => {
+  it("refuses to take another customer's email, with a FAILURE and its message", async () => {
     const customer = await insertCustomer(t.app);
     const response = await as(customer, '/lapi/account/update/', {
       leads_id: customer.leadsId,
@@ -149,7 +149,7 @@ describe(`the account (${testDialect})`, () => {
         phoneNo: '9715550188',
         dob: '07/04/1985',
       },
-      // A new e-mail needs the current password (email-change.test.ts); this one is taken.
+      // A new email needs the current password (email-change.test.ts); this one is taken.
       current_password: customer.password,
     });
     expect(response.statusCode).toBe(409);

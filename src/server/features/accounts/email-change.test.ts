@@ -5,11 +5,11 @@ import { insertCustomer, post, sessionCookie, type TestCustomer } from '#test/fa
 import { sentMessages } from '#test/outbox.ts';
 
 /**
- * Finding 7 of issue 11: a stolen session could change the e-mail and then take the account
- * through a reset. Now a new e-mail needs the current password, the old address is told and can
+ * Finding 7 of issue 11: a stolen session could change the email and then take the account
+ * through a reset. Now a new email needs the current password, the old address is told and can
  * undo the change once, and every other session ends.
  */
-describe(`changing the e-mail protects the owner (${testDialect})`, () => {
+describe(`changing the email protects the owner (${testDialect})`, () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await buildTestApp();
@@ -79,13 +79,13 @@ describe(`changing the e-mail protects the owner (${testDialect})`, () => {
       .execute();
     expect(undos).toEqual([]);
 
-    // Other details change without it: only the e-mail can hand the account to someone else.
+    // Other details change without it: only the email can hand the account to someone else.
     const sameEmail = await update(customer, customer.email.toUpperCase());
     expect(sameEmail.statusCode).toBe(200);
     expect(sameEmail.json()).toMatchObject({ message: 'Account updated successfully' });
   });
 
-  it('with the right password the e-mail changes, every other session ends, and the old address gets a notice with an undo link', async () => {
+  it('with the right password the email changes, every other session ends, and the old address gets a notice with an undo link', async () => {
     const customer = await insertCustomer(t.app);
     const otherDevice = sessionCookie(await logIn(customer.email, customer.password));
     const target = newAddress();

@@ -16,7 +16,7 @@ import * as q from './auth.queries.ts';
  * per account). Wrong passwords from unknown devices are limited per address and per account; once
  * an account is limited, unknown devices are refused before any password is checked, while the
  * owner's known devices still log in with the right password. An owner on a new device asks for an
- * e-mailed one-time link that makes that device known. Customers and staff work the same way.
+ * emailed one-time link that makes that device known. Customers and staff work the same way.
  */
 
 export type AccountKind = 'customer' | 'staff';
@@ -31,7 +31,7 @@ export const lockoutLimits = {
     prefix: 'login',
     /** Every attempt from an unknown device, per client address. */
     perAddress: 30,
-    /** Wrong passwords from unknown devices, per account e-mail; past it, unknown devices wait. */
+    /** Wrong passwords from unknown devices, per account email; past it, unknown devices wait. */
     unknownDeviceFailures: 5,
     /** Wrong passwords from one known device: a stolen device cookie does not buy many guesses. */
     knownDeviceFailures: 10,
@@ -52,14 +52,14 @@ const accountRef = (kind: AccountKind, id: number) => `${kind}:${id}`;
 
 const tooMany = () => new AppError('TOO_MANY_ATTEMPTS', messages.tooManyRequests);
 
-/** The same words whether or not the e-mail has an account: nothing here confirms one exists. */
+/** The same words whether or not the email has an account: nothing here confirms one exists. */
 export const loginLockedMessage =
   'Too many wrong passwords were tried for this account, so log-ins from new devices are paused. If it is your account, we can email you a link that lets this device log in.';
 
 export interface LoginAttempt {
   kind: AccountKind;
   email: string;
-  /** The account the e-mail names, if any. */
+  /** The account the email names, if any. */
   accountId: number | undefined;
   ip: string;
   /** The device cookie the browser sent, if any. */
@@ -106,7 +106,7 @@ export async function admitLogin(ctx: AppContext, attempt: LoginAttempt): Promis
     limits.windowMs,
   );
   if (perAddress > limits.perAddress * ctx.env.ADDRESS_LIMIT_FACTOR) throw tooMany();
-  // Keyed by the e-mail as typed, account or not, so a limited answer confirms nothing.
+  // Keyed by the email as typed, account or not, so a limited answer confirms nothing.
   const key = `${limits.prefix}:account:${attempt.email}`;
   const failures = await q.hitRateLimit(ctx.db, key, now, limits.windowMs);
   if (failures > limits.unknownDeviceFailures) throw new AppError(LOGIN_LOCKED, loginLockedMessage);
@@ -168,7 +168,7 @@ const unlockPaths: Record<AccountKind, string> = {
 };
 
 /**
- * E-mails a one-time link that makes a device known, when the address has an account of this kind
+ * Emails a one-time link that makes a device known, when the address has an account of this kind
  * and that account is limited. The caller answers the same in every case.
  */
 export async function requestLoginUnlock(
@@ -195,7 +195,7 @@ export async function requestLoginUnlock(
   );
   if (perAccount > unlockLimits.perAccount) return;
 
-  // The token is made when the e-mail goes out (mintLoginUnlock), so none waits in the outbox.
+  // The token is made when the email goes out (mintLoginUnlock), so none waits in the outbox.
   const link = absoluteLink(ctx.env, `${unlockPaths[kind]}?id=${SECRET_SLOT}`);
   const where = kind === 'staff' ? `the ${site.name} staff console` : `your ${site.name} account`;
   const lines = [
@@ -205,7 +205,7 @@ export async function requestLoginUnlock(
       (kind === 'staff' ? ' and your authenticator code.' : '.'),
   ];
   const footnote =
-    'If you did not ask for this link, you can ignore this e-mail: nobody has logged in, and the link does nothing without your password.';
+    'If you did not ask for this link, you can ignore this email: nobody has logged in, and the link does nothing without your password.';
   await queueEmail(ctx, {
     to: account.email,
     secret: { purpose: LOGIN_UNLOCK_SECRET, ref: accountRef(kind, account.id) },
@@ -221,8 +221,8 @@ export async function requestLoginUnlock(
 export const LOGIN_UNLOCK_SECRET = 'login-unlock';
 
 /**
- * The outbox's minter for unlock e-mails: a fresh one-time token, valid 30 minutes from when it is
- * sent, for the account (`customer:<id>` or `staff:<id>`) the e-mail was queued for.
+ * The outbox's minter for unlock emails: a fresh one-time token, valid 30 minutes from when it is
+ * sent, for the account (`customer:<id>` or `staff:<id>`) the email was queued for.
  */
 export async function mintLoginUnlock(ctx: AppContext, ref: string): Promise<string | null> {
   if (!/^(customer|staff):\d{1,15}$/.test(ref)) return null;

@@ -404,7 +404,7 @@ export async function consumeLoginUnlock(
   return row?.account;
 }
 
-/** Spends every reset link of a customer still unused (after an e-mail change is undone). */
+/** Spends every reset link of a customer still unused (after an email change is undone). */
 export async function revokePasswordResets(db: Db, customerId: number, now: string): Promise<void> {
   await db
     .updateTable('password_resets')

@@ -32,7 +32,7 @@ export const authRoutes =
     route(
       app,
       authApi.login,
-      { tag, summary: 'Log in with e-mail and password' },
+      { tag, summary: 'Log in with email and password' },
       async ({ body, session, request, reply }) => {
         // A new token at every log-in (no session fixation); the old one, if any, ends then, and
         // only then: a refused attempt changes nothing.
@@ -50,7 +50,7 @@ export const authRoutes =
     route(
       app,
       authApi.loginUnlock,
-      { tag, summary: 'E-mail a link that lets this device log in while log-ins are paused' },
+      { tag, summary: 'Email a link that lets this device log in while log-ins are paused' },
       async ({ body, request }) => {
         await requestLoginUnlock(ctx, 'customer', body.email, request.ip, () =>
           unlockRecipient(ctx, body.email),
@@ -61,7 +61,7 @@ export const authRoutes =
     route(
       app,
       authApi.loginUnlockConfirm,
-      { tag, summary: 'Let this device log in with the link from that e-mail' },
+      { tag, summary: 'Let this device log in with the link from that email' },
       async ({ body, request, reply }) => {
         const device = await confirmLoginUnlock(
           ctx,
@@ -91,9 +91,9 @@ export const authRoutes =
     route(
       app,
       authApi.reset,
-      { tag, summary: 'E-mail a password reset link' },
+      { tag, summary: 'Email a password reset link' },
       async ({ body, request }) => {
-        // The link in the e-mail comes from configuration only (lib/links.ts), never this request.
+        // The link in the email comes from configuration only (lib/links.ts), never this request.
         await requestPasswordReset(ctx, body.email, requestMeta(request));
       },
     );

@@ -255,7 +255,7 @@ export async function login(
   return { ...session, device, user: await sessionUser(ctx, credentials.customerId) };
 }
 
-/** Who gets the e-mailed link that lets a new device log in, when the address has an account. */
+/** Who gets the emailed link that lets a new device log in, when the address has an account. */
 export async function unlockRecipient(ctx: AppContext, email: string) {
   const user = await q.selectCredentialsByEmail(ctx.db, email);
   if (!user) return undefined;
@@ -290,7 +290,7 @@ export async function requestPasswordReset(
 
   const credentials = await q.selectCredentialsByEmail(ctx.db, email);
   if (!credentials) return;
-  // The token is made when the e-mail goes out (mintPasswordReset), so none waits in the outbox.
+  // The token is made when the email goes out (mintPasswordReset), so none waits in the outbox.
   const link = absoluteLink(ctx.env, `${paths.resetPassword}?id=${SECRET_SLOT}`);
   await queueEmail(ctx, {
     to: email,
@@ -303,7 +303,7 @@ export async function requestPasswordReset(
       '',
       link,
       '',
-      'If you did not ask for this, you can ignore this e-mail: your password stays the same.',
+      'If you did not ask for this, you can ignore this email: your password stays the same.',
       '',
       ...emailSignature,
     ].join('\n'),
@@ -313,7 +313,7 @@ export async function requestPasswordReset(
         `We received a request to reset the password of your ${site.name} account. Use the button below to choose a new one. It works once and expires in 60 minutes.`,
       ],
       { href: link, label: 'Choose a new password' },
-      'If you did not ask for this, you can ignore this e-mail: your password stays the same.',
+      'If you did not ask for this, you can ignore this email: your password stays the same.',
     ),
   });
 }
@@ -321,8 +321,8 @@ export async function requestPasswordReset(
 export const PASSWORD_RESET_SECRET = 'password-reset';
 
 /**
- * The outbox's minter for reset e-mails: a fresh token, valid 60 minutes from when it is sent,
- * for the account the e-mail was queued for, while that account still has this address.
+ * The outbox's minter for reset emails: a fresh token, valid 60 minutes from when it is sent,
+ * for the account the email was queued for, while that account still has this address.
  */
 export async function mintPasswordReset(
   ctx: AppContext,
@@ -368,7 +368,7 @@ export async function checkPasswordResetLink(
   return q.isPasswordResetUsable(ctx.db, hashToken(token), ctx.clock.now().toISOString());
 }
 
-/** Spends a reset token once, sets the password, ends every session and says so by e-mail. */
+/** Spends a reset token once, sets the password, ends every session and says so by email. */
 export async function updatePasswordWithToken(
   ctx: AppContext,
   input: z.infer<typeof PasswordUpdateSchema>,
@@ -394,7 +394,7 @@ export const currentPasswordNeeded = 'Enter your current password to change your
 const wrongCurrentPassword = 'Your current password is incorrect.';
 
 /**
- * Changes that could hand the account to someone else (password, e-mail) need the current
+ * Changes that could hand the account to someone else (password, email) need the current
  * password, not only a session: a stolen session alone cannot keep the account. Limited per
  * customer, so a session cannot be used to guess it either.
  */
@@ -421,7 +421,7 @@ export async function confirmCurrentPassword(
 }
 
 /**
- * After the owner undoes an e-mail change (someone else had the account): every session ends,
+ * After the owner undoes an email change (someone else had the account): every session ends,
  * every reset link still unused stops working and every device must log in anew. Runs in the
  * caller's transaction (`ctx.db`).
  */
@@ -453,7 +453,7 @@ export async function changePassword(
 async function sendPasswordChanged(ctx: AppContext, customerId: number): Promise<void> {
   const user = await q.selectSessionUser(ctx.db, customerId);
   if (!user) return;
-  // The page that e-mails a reset link: the owner asks for one there if the change was not theirs.
+  // The page that emails a reset link: the owner asks for one there if the change was not theirs.
   const link = absoluteLink(ctx.env, paths.resetPassword);
   await queueEmail(ctx, {
     to: user.email,

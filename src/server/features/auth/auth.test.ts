@@ -38,7 +38,7 @@ describe(`sign-up, log-in and sessions (${testDialect})`, () => {
     expect((await verify()).json()).toMatchObject({ data: { authenticated: false, user: null } });
   });
 
-  it('an e-mail already in use gets a clear message and no second account', async () => {
+  it('an email already in use gets a clear message and no second account', async () => {
     const first = await insertCustomer(t.app);
     const again = await post(
       t.app,
@@ -112,7 +112,7 @@ describe(`sign-up, log-in and sessions (${testDialect})`, () => {
     });
   });
 
-  it('log-in with the right password opens a new session; a wrong one or an unknown e-mail says the same', async () => {
+  it('log-in with the right password opens a new session; a wrong one or an unknown email says the same', async () => {
     const customer = await insertCustomer(t.app);
     const wrong = await post(t.app, '/lapi/account/login/', {
       email: customer.email,
@@ -237,7 +237,7 @@ describe(`sign-up, log-in and sessions (${testDialect})`, () => {
     expect((await verify(customer.cookie)).json()).toMatchObject({ data: { authenticated: true } });
   });
 
-  it('tells devices apart and logs out one of them, only ever one of the customer’s own', async () => {
+  it("tells devices apart and logs out one of them, only ever one of the customer's own", async () => {
     const customer = await insertCustomer(t.app);
     const phone = await t.app.inject({
       method: 'POST',
@@ -326,7 +326,7 @@ describe(`password reset and change (${testDialect})`, () => {
       .filter((m) => m.to === email && m.subject === 'Reset your Pairwell password')
       .map((m) => /\/reset-password\?id=([\w-]+)/.exec(m.text)?.[1]);
 
-  it('answers the same for known and unknown addresses, and e-mails a link only to a real account', async () => {
+  it('answers the same for known and unknown addresses, and emails a link only to a real account', async () => {
     const customer = await insertCustomer(t.app);
     const known = await post(t.app, '/lapi/account/reset/', {
       email: customer.email,
@@ -359,7 +359,7 @@ describe(`password reset and change (${testDialect})`, () => {
     expect(response.json()).toMatchObject({ fields: { email: message } });
   });
 
-  it('a reset token works once, ends every session, and the password-changed e-mail follows', async () => {
+  it('a reset token works once, ends every session, and the password-changed email follows', async () => {
     const customer = await insertCustomer(t.app);
     await post(t.app, '/lapi/account/reset/', { email: customer.email });
     const [token] = await resetLinks(customer.email);
@@ -521,7 +521,7 @@ describe(`password reset and change (${testDialect})`, () => {
     await t.app.inject({ method: 'GET', url: `/reset-password?id=${token}` });
     await post(t.app, '/lapi/account/passwordupdate/', { token, password: `${canary}-new` });
     // The log and the database (every row; on SQLite the files too) hold none of them; the reset
-    // link is only in its e-mail. test/quality/canary.test.ts follows a whole account's life.
+    // link is only in its email. test/quality/canary.test.ts follows a whole account's life.
     const places = (await placesTheAppWrites(t)).filter((p) => !p.name.startsWith('outbox/'));
     expect(places.find((p) => p.name === 'logs')?.text.length).toBeGreaterThan(0);
     expect(

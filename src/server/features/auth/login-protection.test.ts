@@ -10,7 +10,7 @@ import { notWelcome, sentMessages } from '#test/outbox.ts';
 /**
  * Finding 8 of issue 11: wrong passwords from anywhere used to lock the owner out. Now a browser
  * that has logged in to the account (a known device) still gets in with the right password while
- * unknown devices are paused, and an owner on a new device gets an e-mailed one-time link that lets
+ * unknown devices are paused, and an owner on a new device gets an emailed one-time link that lets
  * that device log in. The same for staff, whose second factor stays required.
  */
 
@@ -33,7 +33,7 @@ function deviceCookie(response: LightMyRequestResponse): string {
   return cookie;
 }
 
-/** The one-time token of the latest e-mail to `to` whose link goes to `path`. */
+/** The one-time token of the latest email to `to` whose link goes to `path`. */
 async function linkToken(t: TestApp, to: string, path: string): Promise<string | undefined> {
   const mail = (await sentMessages(t)).filter((m) => m.to === to && m.text.includes(path));
   const pattern = new RegExp(`${path.replace(/\//g, '\\/')}\\?id=([\\w-]+)`);
@@ -158,7 +158,7 @@ describe(`customers: lock-out that stops attackers, not owners (${testDialect})`
     expect(statuses).toEqual([401, 401, 401, 401, 401, 429, 429]);
   });
 
-  it('an owner on a new device is offered an e-mailed link that lets that device log in, once', async () => {
+  it('an owner on a new device is offered an emailed link that lets that device log in, once', async () => {
     const owner = await insertCustomer(t.app);
     const right = { email: owner.email, password: owner.password };
     for (let i = 0; i < 5; i++) await login({ email: owner.email, password: `guess ${i}!` });
@@ -289,7 +289,7 @@ describe(`staff: lock-out that stops attackers, not staff (${testDialect})`, () 
     });
   });
 
-  it('a staff member on a new device gets an e-mailed link that works once', async () => {
+  it('a staff member on a new device gets an emailed link that works once', async () => {
     // Still paused from the test above (the window is 15 minutes); make sure of it.
     for (let i = 0; i < 5; i++) await staffLogin({ password: `again ${i}!`, code: '123456' });
     expect((await staffLogin({ password: ops.password, code: freshCode() })).json()).toMatchObject(

@@ -17,7 +17,7 @@ export async function verifyPassword(passwordHash: string, password: string): Pr
   }
 }
 
-/** A valid hash of a random string, so an unknown e-mail costs as much time as a wrong password. */
+/** A valid hash of a random string, so an unknown email costs as much time as a wrong password. */
 let decoyHash: Promise<string> | undefined;
 export function decoyPasswordHash(): Promise<string> {
   decoyHash ??= hashPassword(`decoy-${Math.random()}`);

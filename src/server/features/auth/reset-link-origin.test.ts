@@ -4,7 +4,7 @@ import { insertCustomer } from '#test/factories.ts';
 import { notWelcome, sentMessages } from '#test/outbox.ts';
 
 /**
- * Finding 1 of issue 11: a reset request with `Host: evil.example` e-mailed a valid token to
+ * Finding 1 of issue 11: a reset request with `Host: evil.example` emailed a valid token to
  * `http://evil.example/…`. Links now come from configuration only (src/server/lib/links.ts).
  */
 describe(`reset links come only from configuration (${testDialect})`, () => {

@@ -310,7 +310,7 @@ async function chargeUnpaid(
   const nextDay = retryPolicyDays.find((days) => firstFailureAt + days * DAY_MS > now);
   const nextRetryAt =
     nextDay === undefined ? null : new Date(firstFailureAt + nextDay * DAY_MS).toISOString();
-  // The failure, what it does to the subscription and the customer's e-mail: all or nothing.
+  // The failure, what it does to the subscription and the customer's email: all or nothing.
   const recorded = await ctx.db.transaction().execute(async (trx) => {
     const tx = { ...ctx, db: trx };
     await settleCall(tx, key, outcomeOf(result));
@@ -409,8 +409,8 @@ export async function retryUnpaidOrders(
 }
 
 /**
- * What a renewal brings, for its e-mails: 'Sleep Gummies (3 bottles every 3 months)'. Null for a
- * prescription refill, which e-mails never name (they carry no health information).
+ * What a renewal brings, for its emails: 'Sleep Gummies (3 bottles every 3 months)'. Null for a
+ * prescription refill, which emails never name (they carry no health information).
  */
 async function renewalItems(ctx: AppContext, orderId: number): Promise<string | null> {
   const lines = await selectOrderLines(ctx.db, orderId);
@@ -440,7 +440,7 @@ async function sendPaymentFailed(ctx: AppContext, order: UnpaidOrder): Promise<v
     html: emailHtml(
       lines,
       { href: link, label: 'Update your card' },
-      'You can also reply to this e-mail if you need help.',
+      'You can also reply to this email if you need help.',
     ),
   });
 }
@@ -461,7 +461,7 @@ async function sendSubscriptionPaused(ctx: AppContext, order: UnpaidOrder): Prom
     html: emailHtml(
       lines,
       { href: link, label: 'Update your card' },
-      'You can also reply to this e-mail if you need help.',
+      'You can also reply to this email if you need help.',
     ),
   });
 }

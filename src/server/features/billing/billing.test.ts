@@ -363,7 +363,7 @@ describe(`failed payments (${testDialect})`, () => {
       .where('id', '=', id)
       .executeTakeFirstOrThrow();
 
-  it('sets billingFlag, e-mails, retries after 1, 3 and 7 days, then pauses; a card update clears it with one charge', async () => {
+  it('sets billingFlag, emails, retries after 1, 3 and 7 days, then pauses; a card update clears it with one charge', async () => {
     const c = await customerWithFailingCard();
     t.clock.advance(DAY);
     await runBilling(t.app.ctx);
@@ -388,7 +388,7 @@ describe(`failed payments (${testDialect})`, () => {
     expect(flag?.orders_id).toBeGreaterThan(0);
     const mailTo = async (subject: string) =>
       (await sentMessages(t)).find((m) => m.to === c.email && m.subject === subject);
-    // The e-mail says what the renewal brings, in bottles.
+    // The email says what the renewal brings, in bottles.
     expect((await mailTo("We couldn't process your Pairwell payment"))?.text).toMatch(
       /for your subscription renewal of Sleep Gummies \(1 bottle a month\), order PW-\d+\./,
     );

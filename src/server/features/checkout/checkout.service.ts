@@ -259,7 +259,7 @@ async function completeCheckout(
     });
     await removeOrdered(tx, order.customerId, lines);
     await forgetCheckoutProgress(tx, order.customerId);
-    // Paid and confirmed, or neither: the e-mail is queued with the change it tells of.
+    // Paid and confirmed, or neither: the email is queued with the change it tells of.
     await sendConfirmation(tx, order.customerId, await placedOrder(tx, order.idempotencyKey));
     return true;
   });
@@ -384,7 +384,7 @@ async function waitForAttempt(
 
 /**
  * An ordered supplement as the confirmation lists it: what arrives and what it costs, e.g. 'Immunity
- * Gummies: 3 bottles every 3 months, $45.00/quarterly'. Only supplements are named: e-mails carry
+ * Gummies: 3 bottles every 3 months, $45.00/quarterly'. Only supplements are named: emails carry
  * no health information.
  */
 /** The receipt's rows: each line, then subtotal, discount, shipping, tax and the total. */
@@ -425,7 +425,7 @@ async function sendConfirmation(
   const to = await sessionUser(ctx, customerId);
   const link = absoluteLink(ctx.env, paths.order(order.order_number));
   const placed = usDateFromIso(order.placed_at.slice(0, 10));
-  const opening = `Thank you, ${to.first_name}. We have your order ${order.order_number}, placed ${placed}, and will e-mail you when it ships. Here is your receipt.`;
+  const opening = `Thank you, ${to.first_name}. We have your order ${order.order_number}, placed ${placed}, and will email you when it ships. Here is your receipt.`;
   const after = [
     `Charged to your card on file on ${placed}.`,
     ...(order.subscriptions > 0
@@ -452,7 +452,7 @@ async function sendConfirmation(
     html: emailHtml(
       [opening, ...after],
       { href: link, label: 'See your order' },
-      'Questions? Just reply to this e-mail or write to us.',
+      'Questions? Just reply to this email or write to us.',
       { receipt },
     ),
   });

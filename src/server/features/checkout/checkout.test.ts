@@ -271,7 +271,7 @@ describe(`cart and checkout (${testDialect})`, () => {
     expect(ok.json()).toMatchObject({ status: 'SUCCESS', data: { discount_cents: 500 } });
   });
 
-  it('places the order: lines copy the catalogue, monthly lines start subscriptions, the cart empties, an e-mail confirms', async () => {
+  it('places the order: lines copy the catalogue, monthly lines start subscriptions, the cart empties, an email confirms', async () => {
     const c = await insertCustomer(t.app);
     await add(c, 41);
     await add(c, 30, 2);

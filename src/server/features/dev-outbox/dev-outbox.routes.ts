@@ -27,7 +27,7 @@ export function devOutboxAllowed(env: Pick<Env, 'NODE_ENV' | 'HOST'>): boolean {
 const proxyHeaders = ['forwarded', 'x-forwarded-for', 'x-real-ip'];
 
 /**
- * `/dev/outbox` (see `devOutboxAllowed`): the e-mail and text messages the app would have sent, so
+ * `/dev/outbox` (see `devOutboxAllowed`): the email and text messages the app would have sent, so
  * a person trying Pairwell locally can open a password-reset link. `/dev/outbox.json` for tests.
  */
 export const devOutboxRoutes =
@@ -53,7 +53,7 @@ export const devOutboxRoutes =
         ? `<ul>${entries
             .map(
               (e) =>
-                `<li><a href="/dev/outbox/${encodeURIComponent(e.id)}">${escapeHtml(e.subject)}</a><br><small>${e.kind === 'sms' ? 'Text' : 'E-mail'} to ${escapeHtml(e.to)} · ${escapeHtml(e.sentAt)}</small></li>`,
+                `<li><a href="/dev/outbox/${encodeURIComponent(e.id)}">${escapeHtml(e.subject)}</a><br><small>${e.kind === 'sms' ? 'Text' : 'Email'} to ${escapeHtml(e.to)} · ${escapeHtml(e.sentAt)}</small></li>`,
             )
             .join('')}</ul>`
         : '<p>Nothing has been sent yet.</p>';

@@ -144,7 +144,7 @@ describe(`clinical questions go to a provider, not to operations (${testDialect}
         .statusCode,
     ).toBe(401);
 
-    // The provider finds it, reads it, answers; the patient is e-mailed without the words.
+    // The provider finds it, reads it, answers; the patient is emailed without the words.
     const doctor = await staffCookie(t, provider);
     expect((await patientMessages(doctor)).find((i) => i.thread_id === threadId)).toMatchObject({
       subject: 'Melatonin and wine',

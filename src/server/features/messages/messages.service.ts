@@ -23,7 +23,7 @@ import * as q from './messages.queries.ts';
  * treatment") is a provider's to answer (the provider of their latest visit, or any provider
  * licensed in their state), the others are the care team's (operations staff), who may hand one
  * to a provider. Bodies are health information: they are stored, shown to the patient and to
- * whoever answers, and never logged or e-mailed — the e-mail only says a message is waiting.
+ * whoever answers, and never logged or emailed — the email only says a message is waiting.
  */
 
 function toMessage(row: q.MessageRow, patientFirstName: string): Message {
@@ -194,7 +194,7 @@ export async function visitThread(
 /**
  * The provider's words that come with a decision (a decline's reason), written into the visit's
  * conversation in the caller's transaction so the patient reads them in Messages and can reply.
- * No e-mail of its own: the decision's e-mail says where to read them.
+ * No email of its own: the decision's email says where to read them.
  */
 export async function writeDecisionNote(
   tx: AppContext,
@@ -223,7 +223,7 @@ export async function careTeamWroteAbout(
   return (await q.selectMessages(ctx.db, [thread.id])).some((m) => m.sender === 'care_team');
 }
 
-/** A provider writes to the patient about a visit; the patient is told by e-mail that a message waits. */
+/** A provider writes to the patient about a visit; the patient is told by email that a message waits. */
 export async function sendAsCareTeam(
   ctx: AppContext,
   staffId: number,
@@ -242,7 +242,7 @@ export async function sendAsCareTeam(
 }
 
 /**
- * Writes the care team's message and queues the patient's e-mail in one transaction. The e-mail
+ * Writes the care team's message and queues the patient's email in one transaction. The email
  * says only that a message waits: its words are health information.
  */
 async function writeAndNotify(
@@ -267,7 +267,7 @@ async function writeAndNotify(
         html: emailHtml(
           lines,
           { href: link, label: 'Read your message' },
-          'We never put health details in e-mail.',
+          'We never put health details in email.',
         ),
       },
     );
@@ -353,7 +353,7 @@ export async function handToProvider(
   await q.assignThread(ctx.db, thread.id, provider.id);
 }
 
-/** The care team answers in a thread of their inbox; the patient is told by e-mail. */
+/** The care team answers in a thread of their inbox; the patient is told by email. */
 export async function careReply(
   ctx: AppContext,
   staffId: number,
@@ -454,7 +454,7 @@ export async function providerThread(ctx: AppContext, staff: StaffSession, threa
   };
 }
 
-/** The provider answers; an open thread becomes theirs. The patient is told by e-mail. */
+/** The provider answers; an open thread becomes theirs. The patient is told by email. */
 export async function providerReply(
   ctx: AppContext,
   staff: StaffSession,

@@ -18,7 +18,7 @@ describe(`messages between patients and their care team (${testDialect})`, () =>
 
   const providerCookie = (who: (typeof demoStaff)[number] = provider) => staffCookie(t, who);
 
-  it('a provider writes about a visit; the patient sees it unread, is e-mailed without the text, replies, and the provider sees the reply', async () => {
+  it('a provider writes about a visit; the patient sees it unread, is emailed without the text, replies, and the provider sees the reply', async () => {
     const c = await insertCustomer(t.app);
     const { visitId } = await submittedEdVisit(t.app, c);
     const staff = await providerCookie();

@@ -26,7 +26,7 @@ export const operationsRoutes =
       operationsApi.orders,
       {
         tag,
-        summary: 'Orders, by status or by number, e-mail or name',
+        summary: 'Orders, by status or by number, email or name',
         audit: () => ({ action: 'view', subjectType: 'order_list' }),
       },
       async ({ body }) => ({ orders: await staffOrders(ctx, body) }),
@@ -48,7 +48,7 @@ export const operationsRoutes =
       operationsApi.ship,
       {
         tag,
-        summary: 'Mark an order shipped and e-mail the tracking link',
+        summary: 'Mark an order shipped and email the tracking link',
         audit: (_, { order }) => ({ action: 'ship', ...orderOf(order) }),
       },
       async ({ body }) => ({

@@ -71,7 +71,7 @@ describe(`staff console: log-in and operations (${testDialect})`, () => {
     expect((await post(t.app, '/lapi/staff/orders/', {}, customer.cookie)).statusCode).toBe(401);
   });
 
-  it('ships with a tracking number (the customer is e-mailed), marks delivered, refunds in part then in full — each audited', async () => {
+  it('ships with a tracking number (the customer is emailed), marks delivered, refunds in part then in full — each audited', async () => {
     const customer = await insertCustomer(t.app);
     await post(
       t.app,

@@ -98,7 +98,7 @@ function refuse(row: q.StaffOrderRow, to: string): AppError {
   );
 }
 
-/** Marks an order shipped with its tracking number and e-mails the customer the tracking link. */
+/** Marks an order shipped with its tracking number and emails the customer the tracking link. */
 export async function shipOrder(
   ctx: AppContext,
   id: number,
@@ -145,7 +145,7 @@ export async function shipOrder(
 }
 
 /**
- * Marks an order delivered and e-mails the customer a link to the order on Orders (nothing about
+ * Marks an order delivered and emails the customer a link to the order on Orders (nothing about
  * what it held: a visit's order is a prescription).
  */
 export async function markDelivered(ctx: AppContext, id: number): Promise<StaffOrderDetail> {
@@ -177,7 +177,7 @@ export async function markDelivered(ctx: AppContext, id: number): Promise<StaffO
         html: emailHtml(
           lines,
           { href: link, label: 'See your order' },
-          'Not there? Reply to this e-mail and we will help.',
+          'Not there? Reply to this email and we will help.',
         ),
       },
     );

@@ -107,7 +107,7 @@ function toStaffOrder(r: StaffOrderDbRow): StaffOrderRow {
   };
 }
 
-/** Orders for the console, newest first, filtered by status and by number, e-mail or name. */
+/** Orders for the console, newest first, filtered by status and by number, email or name. */
 export async function selectStaffOrders(
   db: Db,
   filter: { status?: OrderStatus; query?: string },

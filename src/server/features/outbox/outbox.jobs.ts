@@ -4,7 +4,7 @@ import type { Job } from '#server/lib/jobs.ts';
 import { OUTBOX_JOB, sendDueBatch, type SecretMinter } from './outbox.service.ts';
 
 /**
- * Sends queued e-mail and text messages every OUTBOX_INTERVAL_SECONDS (0 turns it off), and soon
+ * Sends queued email and text messages every OUTBOX_INTERVAL_SECONDS (0 turns it off), and soon
  * after anything is queued. Every instance may run it: each message is claimed by one of them.
  * `minters` make the one-time secrets some messages carry (see SECRET_SLOT), by purpose.
  */

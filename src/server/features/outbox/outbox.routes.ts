@@ -15,7 +15,7 @@ export const outboxRoutes =
       outboxApi.problems,
       {
         tag,
-        summary: 'E-mail and text messages that failed to send, or are late',
+        summary: 'Email and text messages that failed to send, or are late',
         audit: () => ({ action: 'view', subjectType: 'outbox' }),
       },
       async () => ({ messages: await outboxProblems(ctx) }),

@@ -5,7 +5,7 @@ import type { OutboxProblem } from '#shared/outbox.ts';
 import * as q from './outbox.queries.ts';
 
 /**
- * The outbox (decision 012): every e-mail and text message is a row written through `ctx.db`, which
+ * The outbox (decision 012): every email and text message is a row written through `ctx.db`, which
  * the caller passes as its transaction (`{ ...ctx, db: trx }`) so the message exists exactly when
  * the change that causes it does. The outbox job sends it later, retrying with backoff; no request
  * waits for SMTP, so none fails because of it.
@@ -60,7 +60,7 @@ function messageIdFor(ctx: AppContext): string {
   return `<${crypto.randomUUID()}@${domain}>`;
 }
 
-/** Queues an e-mail in `ctx.db`'s transaction; returns its Message-ID. */
+/** Queues an email in `ctx.db`'s transaction; returns its Message-ID. */
 export async function queueEmail(ctx: AppContext, message: QueuedEmail): Promise<string> {
   const messageId = messageIdFor(ctx);
   await q.insertMessage(ctx.db, {

@@ -28,14 +28,14 @@ function outboxRows(t: TestApp) {
     .execute();
 }
 
-/** An e-mail body as sent over SMTP (quoted-printable), decoded enough to read a link from it. */
+/** An email body as sent over SMTP (quoted-printable), decoded enough to read a link from it. */
 function decodedBody(raw: string): string {
   return raw
     .replace(/=\r?\n/g, '')
     .replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
 }
 
-describe(`outbox: e-mail survives an SMTP outage and arrives exactly once (${testDialect})`, () => {
+describe(`outbox: email survives an SMTP outage and arrives exactly once (${testDialect})`, () => {
   const smtp = new TestSmtpServer();
   let t: TestApp;
   const reports: string[] = [];
@@ -54,7 +54,7 @@ describe(`outbox: e-mail survives an SMTP outage and arrives exactly once (${tes
     await smtp.stop();
   });
 
-  it('with SMTP down, place-order, reset and mark-shipped answer 2xx; once it is back each e-mail arrives once, with the Message-ID it was given when queued', async () => {
+  it('with SMTP down, place-order, reset and mark-shipped answer 2xx; once it is back each email arrives once, with the Message-ID it was given when queued', async () => {
     const customer = await insertCustomer(t.app);
     await post(
       t.app,
@@ -111,7 +111,7 @@ describe(`outbox: e-mail survives an SMTP outage and arrives exactly once (${tes
       queued.map((row) => expect.objectContaining({ id: row.id, status: 'sent', attempts: 2 })),
     );
 
-    // The reset link was made when the e-mail went out, and it works.
+    // The reset link was made when the email went out, and it works.
     const resetMail = smtp.accepted.find((m) => m.messageId === queued[1]!.message_id);
     const token = /\/reset-password\?id=([\w-]{43})/.exec(decodedBody(resetMail?.raw ?? ''))?.[1];
     expect(token).toBeDefined();

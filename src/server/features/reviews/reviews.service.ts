@@ -446,7 +446,7 @@ async function sendApproved(
   const lines = [
     `Hello ${user.first_name},`,
     `Good news: your provider approved your treatment plan. Sign in to see the details on your order ${approval.orderNumber}, on the Orders page.`,
-    `The ${formatCents(approval.chargedCents)} held on your card has now been charged. We will e-mail you again when your order ships.`,
+    `The ${formatCents(approval.chargedCents)} held on your card has now been charged. We will email you again when your order ships.`,
     ...(approval.message
       ? ['Your provider also wrote to you: sign in to read their message in Messages.']
       : []),
@@ -465,7 +465,7 @@ async function sendApproved(
     html: emailHtml(
       lines,
       { href: link, label: 'See your order' },
-      'For your privacy, we never put health details in e-mail.',
+      'For your privacy, we never put health details in email.',
       { more: approval.message ? [{ href: messagesLink, label: 'Read your message' }] : [] },
     ),
   });
@@ -502,7 +502,7 @@ async function sendDeclined(
     html: emailHtml(
       lines,
       { href: link, label: 'Read their reply' },
-      'For your privacy, we never put health details in e-mail.',
+      'For your privacy, we never put health details in email.',
       { more: orderLink ? [{ href: orderLink, label: 'See your order' }] : [] },
     ),
   });

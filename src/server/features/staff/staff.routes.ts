@@ -32,7 +32,7 @@ export const staffRoutes =
     route(
       app,
       staffApi.unlock,
-      { tag, summary: 'E-mail a link that lets this device log in while log-ins are paused' },
+      { tag, summary: 'Email a link that lets this device log in while log-ins are paused' },
       async ({ body, request }) => {
         // The same answer whether or not the address has an account, or is limited.
         await requestStaffUnlock(ctx, body.email, request.ip);
@@ -42,7 +42,7 @@ export const staffRoutes =
     route(
       app,
       staffApi.unlockConfirm,
-      { tag, summary: "Let this device log in with the e-mailed link's token" },
+      { tag, summary: "Let this device log in with the emailed link's token" },
       async ({ body, request, reply }) => {
         const device = await confirmLoginUnlock(
           ctx,

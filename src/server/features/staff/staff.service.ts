@@ -74,7 +74,7 @@ export async function staffLogin(
   return { token, maxAgeSeconds: STAFF_ABSOLUTE_MS / 1000, staff: toUser(staff), device };
 }
 
-/** The e-mailed link that lets a new device log in while a staff account's log-ins are limited. */
+/** The emailed link that lets a new device log in while a staff account's log-ins are limited. */
 export function requestStaffUnlock(ctx: AppContext, email: string, ip: string): Promise<void> {
   return requestLoginUnlock(ctx, 'staff', email, ip, async () => {
     const staff = await q.selectStaffByEmail(ctx.db, email);

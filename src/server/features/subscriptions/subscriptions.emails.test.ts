@@ -10,7 +10,7 @@ import {
   remindRenewals,
 } from './subscriptions.emails.ts';
 
-describe(`subscription e-mails (${testDialect})`, () => {
+describe(`subscription emails (${testDialect})`, () => {
   let t: TestApp;
   /** Another instance on the same database; SQLite is the single-instance embedded default. */
   let second: FastifyInstance;
@@ -41,7 +41,7 @@ describe(`subscription e-mails (${testDialect})`, () => {
     return { ...c, subscriptionId: row.id };
   }
 
-  /** The subscription e-mails the outbox holds for a subscriber, queued or sent. */
+  /** The subscription emails the outbox holds for a subscriber, queued or sent. */
   function queuedFor(s: Subscriber) {
     return t.app.db
       .selectFrom('outbox_messages')
@@ -137,7 +137,7 @@ describe(`subscription e-mails (${testDialect})`, () => {
     expect(body).toContain('Sleep Gummies (1 bottle a month)');
     expect(body).toContain('We will not charge you for it again');
     expect(body).toContain('restart it any time');
-    // The reason is the customer's own words: not repeated in e-mail.
+    // The reason is the customer's own words: not repeated in email.
     expect(body).not.toContain('Too many bottles');
 
     // A preview, or a refused second cancel, queues nothing.

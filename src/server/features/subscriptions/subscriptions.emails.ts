@@ -1,4 +1,4 @@
-// The e-mails a subscription sends on its own account: a reminder before each renewal, and a
+// The emails a subscription sends on its own account: a reminder before each renewal, and a
 // confirmation when the customer cancels. Neither names a prescription refill's medicine.
 import type { AppContext } from '#server/context.ts';
 import { sessionUser } from '#server/features/auth/auth.service.ts';
@@ -20,10 +20,10 @@ export const RENEWAL_REMINDER_DAYS = 3;
 export const RENEWAL_REMINDER_JOB = 'renewal-reminders';
 const BATCH = 25;
 
-const privacyNote = 'For your privacy, we never put health details in e-mail.';
+const privacyNote = 'For your privacy, we never put health details in email.';
 
 /**
- * What a subscription brings, as an e-mail may say it: a supplement by name and bottles ('Sleep
+ * What a subscription brings, as an email may say it: a supplement by name and bottles ('Sleep
  * Gummies (1 bottle a month)'); a prescription refill never by name, only as 'your refill'.
  */
 async function whatItBrings(
@@ -66,7 +66,7 @@ async function queueRenewalReminder(
     html: emailHtml(
       lines,
       { href: link, label: 'Skip or change it' },
-      `You can also reply to this e-mail if you need help. ${row.refill ? privacyNote : ''}`.trim(),
+      `You can also reply to this email if you need help. ${row.refill ? privacyNote : ''}`.trim(),
     ),
   });
 }
@@ -74,7 +74,7 @@ async function queueRenewalReminder(
 /**
  * One batch of reminders: active subscriptions renewing within RENEWAL_REMINDER_DAYS (after today),
  * not yet reminded of that billing date. Each is claimed in the transaction that queues its
- * e-mail, so however many runs or instances race, each renewal is announced once. Walks in id
+ * email, so however many runs or instances race, each renewal is announced once. Walks in id
  * order from `afterId`; answers where it got to and whether more may be left.
  */
 export async function remindRenewals(
@@ -155,7 +155,7 @@ export async function queueCancellationConfirmation(
     html: emailHtml(
       lines,
       { href: link, label },
-      `If you did not ask for this, reply to this e-mail and we will help. ${row.refill ? privacyNote : ''}`.trim(),
+      `If you did not ask for this, reply to this email and we will help. ${row.refill ? privacyNote : ''}`.trim(),
     ),
   });
 }

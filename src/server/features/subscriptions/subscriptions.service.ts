@@ -214,7 +214,7 @@ export async function changeSubscription(
     };
 
   const now = ctx.clock.now().toISOString();
-  // A cancellation and its confirmation e-mail: all or nothing.
+  // A cancellation and its confirmation email: all or nothing.
   const stored = await ctx.db.transaction().execute(async (trx) => {
     const done = await q.saveSubscription(
       trx,

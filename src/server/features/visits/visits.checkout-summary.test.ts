@@ -71,7 +71,7 @@ describe(`the visit checkout's summary (${testDialect})`, () => {
     expect(held).toEqual([{ amount_cents: summary.authorized_cents, status: 'succeeded' }]);
     // Once submitted, the summary is the order's (a resubmission answers that order).
     expect(await summaryData(c, visitId)).toEqual(summary);
-    // The e-mail that acknowledges the visit repeats the amount and the renewal terms.
+    // The email that acknowledges the visit repeats the amount and the renewal terms.
     const received = (await sentMessages(t)).find(
       (m) => m.to === c.email && m.subject === 'We received your online visit',
     );

@@ -88,7 +88,7 @@ export async function closedVisits(
 
 /**
  * "Tell me when {State} opens": puts the session's patient on the waitlist of the state their
- * ineligible visit gave. Asking twice changes nothing; the e-mail goes to the account's address.
+ * ineligible visit gave. Asking twice changes nothing; the email goes to the account's address.
  */
 export async function joinWaitlist(
   ctx: AppContext,

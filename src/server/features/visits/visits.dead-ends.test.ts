@@ -15,7 +15,7 @@ const provider = demoStaff.find((s) => s.role === 'provider')!;
 /**
  * Dead-end visits (issue 13): an ineligible or not-a-fit visit is closed — never pending, never
  * "Finish your visit" — says why, and offers what can be done instead: the waitlist for the state
- * (one e-mail when it opens), or a provider's review of the answers as given.
+ * (one email when it opens), or a provider's review of the answers as given.
  */
 describe(`dead-end visits (${testDialect})`, () => {
   let t: TestApp;
@@ -127,7 +127,7 @@ describe(`dead-end visits (${testDialect})`, () => {
     expect(join.json()).toMatchObject({ code: 'VISIT_STEP' });
   });
 
-  it('joins the waitlist once, for the session’s own patient only', async () => {
+  it("joins the waitlist once, for the session's own patient only", async () => {
     const c = await insertCustomer(t.app);
     const { visit_id } = await start(c, 'ed');
     await eligibility(c, visit_id, 'AL');
@@ -163,7 +163,7 @@ describe(`dead-end visits (${testDialect})`, () => {
     expect(early.statusCode).toBe(409);
   });
 
-  it('when a waiting state gains a provider, each patient is e-mailed once, however many runs race', async () => {
+  it('when a waiting state gains a provider, each patient is emailed once, however many runs race', async () => {
     const a = await insertCustomer(t.app);
     const b = await insertCustomer(t.app);
     const visits: number[] = [];
@@ -286,7 +286,7 @@ describe(`dead-end visits (${testDialect})`, () => {
     expect(again.json()).toMatchObject({ code: 'VISIT_CLOSED' });
   });
 
-  it('after a not-a-fit closure a new attempt offers a provider’s review: the answers go to the queue, flagged, and nothing is charged', async () => {
+  it("after a not-a-fit closure a new attempt offers a provider's review: the answers go to the queue, flagged, and nothing is charged", async () => {
     const c = await insertCustomer(t.app);
     const { visit_id, state } = await knockedOut(c);
     await post(t.app, '/lapi/visit/questions/confirm-knockout/', { visit_id }, c.cookie);

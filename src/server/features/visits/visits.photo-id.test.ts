@@ -122,7 +122,7 @@ describe(`photo IDs: least privilege (${testDialect})`, () => {
     ]);
   });
 
-  it('refuses a provider not licensed in the visit’s state', async () => {
+  it("refuses a provider not licensed in the visit's state", async () => {
     const c = await insertCustomer(t.app);
     const { visitId, key } = await visitWithPhoto(c, 'AZ');
     await submit(c, visitId, 'AZ');

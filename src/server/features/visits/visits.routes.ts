@@ -76,7 +76,7 @@ export const visitsRoutes =
     route(
       app,
       visitsApi.joinWaitlist,
-      { tag, summary: 'E-mail the patient when online visits open in their state' },
+      { tag, summary: 'Email the patient when online visits open in their state' },
       async ({ session, body }) => joinWaitlist(ctx, session, body.visit_id),
     );
     route(

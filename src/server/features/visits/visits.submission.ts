@@ -194,7 +194,7 @@ const authorizationKey = (orderId: number) => `authorize:${orderId}`;
 
 /**
  * Makes an authorised visit order a submitted visit, in one transaction with the ledger's record of
- * the authorisation: the order waits for review, the visit for its provider, the e-mail is queued.
+ * the authorisation: the order waits for review, the visit for its provider, the email is queued.
  * The request and the reconciler both finish a submission through here. False when the order is
  * gone (the attempt was undone): the caller releases the hold.
  */
@@ -209,7 +209,7 @@ async function completeSubmission(
   const provider = await q.selectProviderFor(ctx.db, visit.state ?? '');
   const user = await sessionUser(ctx, visit.customerId);
   const placed = await selectVisitOrder(ctx.db, orderId);
-  // Submitted and acknowledged, or neither; a repeated submission queues no second e-mail.
+  // Submitted and acknowledged, or neither; a repeated submission queues no second email.
   const submitted = await ctx.db.transaction().execute(async (trx) => {
     const tx = { ...ctx, db: trx };
     await settleCall(tx, authorizationKey(orderId), { ok: true, ref: authorizationId });
@@ -276,7 +276,7 @@ export async function finishVisitAuthorization(ctx: AppContext, call: LedgerRow)
 }
 
 /**
- * No program, answer or medicine in the e-mail: it says only that a visit is waiting for review, and
+ * No program, answer or medicine in the email: it says only that a visit is waiting for review, and
  * (the acknowledgement California's automatic renewal law asks for) the amount held and how refills
  * renew and stop. The provider's decision is shown on the visit's order (Orders), so that is where
  * the link goes; their words (a decline's reason, any message) are in Messages.

@@ -1,5 +1,5 @@
 // "Tell me when my state opens": when the states online visits cover gain one (a new
-// STATES_ALLOWED at start, a provider licensed there), each patient waiting for it is e-mailed once.
+// STATES_ALLOWED at start, a provider licensed there), each patient waiting for it is emailed once.
 import type { AppContext } from '#server/context.ts';
 import { queueEmail, sendQueuedSoon } from '#server/features/outbox/outbox.service.ts';
 import { emailHtml, emailSignature } from '#server/lib/email-layout.ts';
@@ -31,14 +31,14 @@ async function queueStateOpened(ctx: AppContext, patient: WaitingPatient): Promi
     html: emailHtml(
       lines,
       { href: link, label: 'Start your visit' },
-      'You are receiving this one e-mail because you asked for it. For your privacy, we never put health details in e-mail.',
+      'You are receiving this one email because you asked for it. For your privacy, we never put health details in email.',
     ),
   });
 }
 
 /**
  * One batch: patients waiting for a state that is covered now. Each is claimed (notified_at set
- * where it was empty) in the transaction that queues their e-mail, so however many runs or
+ * where it was empty) in the transaction that queues their email, so however many runs or
  * instances race, each patient is told once. Answers whether more may be left.
  */
 export async function notifyWaitlist(ctx: AppContext): Promise<{ sent: number; more: boolean }> {

@@ -14,7 +14,7 @@ import { dobForForm } from './account-dates.ts';
 import { AccountSection } from './account-section.tsx';
 import { DobField } from './dob-field.tsx';
 
-/** The prospect, plus the current password that a new e-mail needs (it never goes otherwise). */
+/** The prospect, plus the current password that a new email needs (it never goes otherwise). */
 const DetailsFormSchema = AccountUpdateSchema.shape.prospect.extend({
   current_password: z.string().max(1024),
 });
@@ -28,7 +28,7 @@ const fieldNames = [
 ] as const;
 const currentPasswordNeeded = 'Enter your current password to change your email.';
 
-/** Accounts (a): name, e-mail, phone and date of birth → /account/update/ (spec §7). */
+/** Accounts (a): name, email, phone and date of birth → /account/update/ (spec §7). */
 export function AccountDetailsForm({ account }: { account: AccountData }) {
   const queryClient = useQueryClient();
   const {
@@ -49,7 +49,7 @@ export function AccountDetailsForm({ account }: { account: AccountData }) {
       current_password: '',
     },
   });
-  // A new e-mail could hand the account to someone else, so it alone asks for the password.
+  // A new email could hand the account to someone else, so it alone asks for the password.
   const emailChanging =
     useWatch({ control, name: 'email' }).trim().toLowerCase() !== account.email.toLowerCase();
 

@@ -62,7 +62,7 @@ export function PhoneVerification({ account }: { account: AccountData }) {
     } catch (error) {
       showToast({
         kind: 'error',
-        title: error instanceof Error ? error.message : 'We couldn’t send the code.',
+        title: error instanceof Error ? error.message : "We couldn't send the code.",
       });
     } finally {
       setSending(false);

@@ -68,7 +68,7 @@ export function CareStatus({ care, titleId }: { care: VisitCare; titleId: string
         <p className="mt-1 text-[0.9375rem] text-ink">{careStateNext[care.state]}</p>
         {care.state === 'DECLINED' ? (
           <Link to={paths.messages} className={`${textLinkClass} mt-2 inline-block`}>
-            Read your provider’s note in Messages
+            Read your provider's note in Messages
           </Link>
         ) : null}
       </div>

@@ -44,7 +44,7 @@ function NeedsAttention({ flags }: { flags: Flag[] }) {
           >
             <path d="M4 10.5l4 4 8-9" strokeLinecap="round" strokeLinejoin="round" />
           </svg>
-          You’re all caught up. Nothing needs your attention.
+          You're all caught up. Nothing needs your attention.
         </p>
       ) : (
         <ul className="mt-4 space-y-3">
@@ -125,7 +125,7 @@ function RecentOrders({ orders }: { orders: Order[] }) {
       {orders.length === 0 ? (
         <div className="mt-3">
           <p className="text-ink-soft">
-            You haven’t placed an order yet. Our gummies for sleep, hair and immunity ship free.
+            You haven't placed an order yet. Our gummies for sleep, hair and immunity ship free.
           </p>
           <Link
             to={{ pathname: paths.home, hash: '#supplements' }}
@@ -248,7 +248,7 @@ export function DashboardPage() {
       <AccountHeader
         title={`Hi, ${basics.first_name}`}
         documentTitle="Home"
-        subtitle="Here’s what needs your attention and your latest orders."
+        subtitle="Here's what needs your attention and your latest orders."
         link={{ to: paths.accounts, label: 'Account settings' }}
       />
       <div className="space-y-6">

@@ -126,7 +126,7 @@ describe('the sign-up form', () => {
     await u.click(screen.getByRole('checkbox'));
   }
 
-  it('puts a taken e-mail on the e-mail field and offers to log in', async () => {
+  it('puts a taken email on the email field and offers to log in', async () => {
     const u = userEvent.setup();
     stubApi({
       '/account/verifyauthentication/': loggedOut,

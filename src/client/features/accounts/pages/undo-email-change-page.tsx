@@ -9,7 +9,7 @@ import { OneTimeLinkAction } from '#client/features/auth/components/one-time-lin
 import { forgetSession } from '#client/features/auth/session.api.ts';
 
 /**
- * /undo-email-change?id=<token>: the link e-mailed to the old address after an e-mail change.
+ * /undo-email-change?id=<token>: the link emailed to the old address after an email change.
  * It puts that address back and logs every device out; then the owner chooses a new password.
  */
 export function UndoEmailChangePage() {

@@ -36,7 +36,7 @@ export function LoginForm({
 }: LoginFormProps) {
   const queryClient = useQueryClient();
   const [alert, setAlert] = useState<string | null>(null);
-  /** The account is paused for new devices: offer the e-mailed link for the address typed. */
+  /** The account is paused for new devices: offer the emailed link for the address typed. */
   const [locked, setLocked] = useState<{ email: string; message: string } | null>(null);
   const {
     register,

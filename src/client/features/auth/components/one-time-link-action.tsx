@@ -17,7 +17,7 @@ interface OneTimeLinkActionProps {
 }
 
 /**
- * The page an e-mailed one-time link opens (unlock a device, undo an e-mail change). The link is
+ * The page an emailed one-time link opens (unlock a device, undo an email change). The link is
  * spent only when the person presses the button, never as the page loads, so a mail scanner that
  * opens links cannot use it up.
  */

@@ -76,7 +76,7 @@ export function SignedInDevices() {
     <AccountSection
       id="devices"
       title="Signed-in devices"
-      description="Where your account is logged in right now. Don’t recognise one? Log it out and change your password."
+      description="Where your account is logged in right now. Don't recognise one? Log it out and change your password."
     >
       <QueryView query={sessions} loading="Loading your devices…" size="inline">
         {(list) => (

@@ -15,7 +15,7 @@ interface UnlockOfferProps {
 
 /**
  * Shown when an account's log-ins from new devices are paused after many wrong passwords
- * (decision 004): the owner asks for an e-mailed one-time link that lets this device log in.
+ * (decision 004): the owner asks for an emailed one-time link that lets this device log in.
  */
 export function UnlockOffer({ email, message, requestLink }: UnlockOfferProps) {
   const [pending, setPending] = useState(false);

@@ -48,7 +48,7 @@ afterEach(() => {
 });
 
 describe('log-in while the account is paused for new devices', () => {
-  it('offers an e-mailed link for the address typed, and says when it is sent', async () => {
+  it('offers an emailed link for the address typed, and says when it is sent', async () => {
     const u = userEvent.setup();
     const api = stubApi({
       '/account/verifyauthentication/': visitor,
@@ -142,7 +142,7 @@ describe('the unlock link (/login/unlock?id=…)', () => {
   });
 });
 
-describe('undoing an e-mail change (/undo-email-change?id=…)', () => {
+describe('undoing an email change (/undo-email-change?id=…)', () => {
   it('puts the address back when the button is pressed, then leads to a new password', async () => {
     const u = userEvent.setup();
     const api = stubApi({

@@ -7,7 +7,7 @@ import { LoginForm } from '../components/login-form.tsx';
 import { OneTimeLinkAction } from '../components/one-time-link-action.tsx';
 
 /**
- * /login/unlock?id=<token>: the e-mailed link that lets this device log in while the account's
+ * /login/unlock?id=<token>: the emailed link that lets this device log in while the account's
  * log-ins from new devices are paused (decision 004). The password is still needed. No link of
  * its own under the card: once the link is spent the log-in form offers "Forgot password?" (a
  * reset alone would not let this device in while the account is paused).

@@ -31,7 +31,7 @@ export function LogoutPage() {
         if (!isUnauthenticated(error)) {
           showToast({
             kind: 'error',
-            title: 'We couldn’t log you out',
+            title: "We couldn't log you out",
             description: error instanceof Error ? error.message : undefined,
           });
           await navigate(paths.dashboard, { replace: true });
@@ -40,7 +40,7 @@ export function LogoutPage() {
       }
       queryClient.clear();
       clearBrowserState();
-      showToast({ kind: 'success', title: 'You’re logged out', description: 'See you soon.' });
+      showToast({ kind: 'success', title: "You're logged out", description: 'See you soon.' });
       await navigate(paths.login, { replace: true });
     })();
   }, [navigate, queryClient]);

@@ -31,7 +31,7 @@ afterEach(() => {
 });
 
 describe('request mode (no id in the address)', () => {
-  it('has the spec title, text, e-mail field and button', () => {
+  it('has the spec title, text, email field and button', () => {
     renderRoutes(routes, { path: '/reset-password' });
     expect(screen.getByRole('heading', { level: 1, name: 'Reset Password' })).toBeTruthy();
     expect(
@@ -92,7 +92,7 @@ describe('request mode (no id in the address)', () => {
 const linkWorks = { '/account/passwordupdate/check/': ok({ valid: true }) };
 
 describe('a reset link already used or expired', () => {
-  it('says so at once, before any form, with request mode’s way to a new link', async () => {
+  it("says so at once, before any form, with request mode's way to a new link", async () => {
     const user = userEvent.setup();
     const api = stubApi({
       '/account/passwordupdate/check/': ok({ valid: false }),

@@ -26,7 +26,7 @@ const backToLogin = (
 );
 
 /**
- * Request mode (spec §2): an e-mail address; the answer is the same whether or not it is known.
+ * Request mode (spec §2): an email address; the answer is the same whether or not it is known.
  * Opened from a link already used or expired, it says so first (`linkUsed`).
  */
 function RequestReset({ linkUsed = false }: { linkUsed?: boolean }) {
@@ -156,7 +156,7 @@ function UpdatePassword({ token }: { token: string }) {
 }
 
 /**
- * The e-mailed link (`?id=<token>`): asked about first, without spending it. A link already used or
+ * The emailed link (`?id=<token>`): asked about first, without spending it. A link already used or
  * expired says so at once, with the way to a new one; a working link, or one the check could not
  * answer for (the update then says), shows the update form.
  */
@@ -174,7 +174,7 @@ function ResetLink({ token }: { token: string }) {
   return <UpdatePassword token={token} />;
 }
 
-/** /reset-password: request mode, or update mode when the e-mailed link carries `?id=<token>`. */
+/** /reset-password: request mode, or update mode when the emailed link carries `?id=<token>`. */
 export function ResetPasswordPage() {
   const [params] = useSearchParams();
   const token = params.get('id');

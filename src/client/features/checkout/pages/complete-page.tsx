@@ -53,12 +53,12 @@ export function CompletePage() {
   const discount = orderDiscount(order.items, order.total_cents);
   const steps = [
     {
-      title: 'Confirmation by e-mail',
-      text: 'We’ve sent a receipt with your order number to the e-mail address on your account.',
+      title: 'Confirmation by email',
+      text: "We've sent a receipt with your order number to the email address on your account.",
     },
     {
       title: 'Packed and shipped',
-      text: 'Your order ships free in plain packaging, usually within 1–2 business days. You’ll get a tracking number by e-mail, and it appears on your Orders page.',
+      text: "Your order ships free in plain packaging, usually within 1–2 business days. You'll get a tracking number by email, and it appears on your Orders page.",
     },
     ...(order.subscriptions > 0
       ? [

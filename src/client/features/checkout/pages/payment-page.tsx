@@ -291,7 +291,7 @@ export function PaymentPage() {
       >
         Payment
       </h2>
-      <p className="mt-2 text-ink-soft">You’ll see your order number as soon as it’s placed.</p>
+      <p className="mt-2 text-ink-soft">You'll see your order number as soon as it's placed.</p>
       <div className="mt-6">
         <MemberPayment shipping={shipping} />
       </div>

@@ -24,9 +24,9 @@ export function NoAccessPage({ feature }: { feature: string }) {
           <path d="M8 11V8a4 4 0 1 1 8 0v3" strokeLinecap="round" />
         </svg>
       </div>
-      <h1 className="text-3xl text-ink">You don’t have access to {feature}</h1>
+      <h1 className="text-3xl text-ink">You don't have access to {feature}</h1>
       <p className="mt-4 max-w-md text-ink-soft">
-        {feature} isn’t available on your account right now. If you think you should have access,
+        {feature} isn't available on your account right now. If you think you should have access,
         contact our support team at{' '}
         <a
           className="font-medium text-accent-800 underline underline-offset-4"
@@ -34,7 +34,7 @@ export function NoAccessPage({ feature }: { feature: string }) {
         >
           {site.supportEmail}
         </a>{' '}
-        and we’ll help.
+        and we'll help.
       </p>
       <Link to={paths.home} className={`${buttonClass('primary', 'lg')} mt-8`}>
         Back to the home page

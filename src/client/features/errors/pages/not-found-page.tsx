@@ -12,9 +12,9 @@ export function NotFoundPage({ children }: { children?: ReactNode }) {
       <PageTitle>{`Page not found — ${site.name}`}</PageTitle>
       <NoIndex />
       <p className="text-sm font-semibold uppercase tracking-wider text-accent-800">Error 404</p>
-      <h1 className="mt-3 text-4xl text-ink">We can’t find that page</h1>
+      <h1 className="mt-3 text-4xl text-ink">We can't find that page</h1>
       <p className="mt-4 max-w-md text-ink-soft">
-        The page you were looking for has moved or no longer exists. Let’s get you back on track.
+        The page you were looking for has moved or no longer exists. Let's get you back on track.
       </p>
       <div className="mt-8 flex flex-wrap justify-center gap-3">
         <Link to={paths.home} className={buttonClass('primary', 'lg')}>

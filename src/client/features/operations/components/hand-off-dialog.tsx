@@ -101,7 +101,7 @@ function HandOffForm({
   return (
     <DialogFrame
       title="Hand to a provider"
-      description={`For a question about ${patient}’s treatment. The provider answers from their console; the conversation leaves the inbox and operations no longer read it.`}
+      description={`For a question about ${patient}'s treatment. The provider answers from their console; the conversation leaves the inbox and operations no longer read it.`}
       alert={alert}
     >
       {providers.length === 0 ? (
@@ -124,7 +124,7 @@ function HandOffForm({
             error={error}
           >
             {licensed.length > 0 ? (
-              <optgroup label="Licensed in the patient’s state">
+              <optgroup label="Licensed in the patient's state">
                 {licensed.map((p) => (
                   <option key={p.id} value={p.id}>
                     {p.name}
@@ -133,7 +133,7 @@ function HandOffForm({
               </optgroup>
             ) : null}
             {others.length > 0 ? (
-              <optgroup label="Not licensed in the patient’s state">
+              <optgroup label="Not licensed in the patient's state">
                 {others.map((p) => (
                   <option key={p.id} value={p.id}>
                     {p.name}

@@ -171,7 +171,7 @@ function ShipForm({
   return (
     <DialogFrame
       title={`Ship order ${order.order_number}`}
-      description={`The customer is e-mailed the USPS tracking link for ${order.customer_name}’s order.`}
+      description={`The customer is emailed the USPS tracking link for ${order.customer_name}'s order.`}
       alert={alert}
     >
       <form onSubmit={(event) => void submit(event)} noValidate>
@@ -242,7 +242,7 @@ function RefundForm({
       description={
         <>
           {formatCents(left)} of {formatCents(order.total_cents)} is left to refund to the
-          customer’s card. A full refund marks the order Refunded.
+          customer's card. A full refund marks the order Refunded.
         </>
       }
       alert={alert}
@@ -282,9 +282,9 @@ function ConfirmOnly({
       }
       description={
         action === 'deliver'
-          ? 'Use this once the package has reached the customer; they are e-mailed a link to the order.'
+          ? 'Use this once the package has reached the customer; they are emailed a link to the order.'
           : paid
-            ? `${formatCents(left)} is refunded to the customer’s card in full. This cannot be undone.`
+            ? `${formatCents(left)} is refunded to the customer's card in full. This cannot be undone.`
             : 'Nothing was charged for this order. This cannot be undone.'
       }
       alert={alert}

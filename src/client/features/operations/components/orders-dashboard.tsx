@@ -38,7 +38,7 @@ function useFilters() {
 
 /**
  * The operations dashboard: where visits can be reviewed (provider coverage), then every order,
- * filtered by status and found by number, e-mail or name.
+ * filtered by status and found by number, email or name.
  */
 export function OrdersDashboard() {
   const { filters, update } = useFilters();
@@ -92,7 +92,7 @@ export function OrdersDashboard() {
               type="search"
               value={query}
               onChange={(event) => setQuery(event.target.value)}
-              placeholder="Order number, e-mail or name"
+              placeholder="Order number, email or name"
               maxLength={100}
               autoComplete="off"
               spellCheck={false}

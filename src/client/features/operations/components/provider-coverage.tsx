@@ -47,7 +47,7 @@ function CoverageList({ states }: { states: StateCoverage[] }) {
       {uncovered.length > 0 ? (
         <p className="rounded-xl border border-warning/30 bg-warning-soft px-3 py-2 text-[0.9375rem] text-warning">
           <strong className="font-semibold">No licensed provider in {listOf(uncovered)}.</strong>{' '}
-          Patients there are told we can’t offer online visits right now.
+          Patients there are told we can't offer online visits right now.
         </p>
       ) : (
         <p className="text-[0.9375rem] text-ink-soft">

@@ -26,7 +26,7 @@ export function StaffInboxPage() {
         subtitle={
           <p>
             {waiting === undefined
-              ? 'Patients’ questions to the care team. Questions about their treatment go to a provider.'
+              ? "Patients' questions to the care team. Questions about their treatment go to a provider."
               : waiting === 0
                 ? 'Every patient has an answer.'
                 : `${waiting} ${waiting === 1 ? 'conversation is' : 'conversations are'} waiting for an answer.`}
@@ -109,7 +109,7 @@ function WithProviders({ threads }: { threads: CareInboxItem[] }) {
             <span className="mt-1 block text-sm text-ink-soft">
               {thread.provider
                 ? `With ${thread.provider}`
-                : 'Open to the providers licensed in the patient’s state'}
+                : "Open to the providers licensed in the patient's state"}
             </span>
             <span className="mt-0.5 block text-sm text-muted">
               Last message{' '}

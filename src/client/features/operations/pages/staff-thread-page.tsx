@@ -54,7 +54,7 @@ function Conversation({ id, thread, patient, providers }: CareThread & { id: num
         aside={<HandOffButton threadId={id} patient={patient.name} providers={providers} />}
       />
       <p className="mb-4 max-w-3xl text-[0.9375rem] text-ink-soft">
-        A question about medicines, side effects or how the patient feels is a provider’s to answer:
+        A question about medicines, side effects or how the patient feels is a provider's to answer:
         hand it to one rather than answering it here.
       </p>
       <CareTeamConversation

@@ -124,7 +124,7 @@ describe('a past store order', () => {
     expect(screen.getByTestId('drawer').textContent).toBe('closed');
   });
 
-  it('a visit’s order offers neither Buy again nor a receipt, nor does an unpaid one', async () => {
+  it("a visit's order offers neither Buy again nor a receipt, nor does an unpaid one", async () => {
     renderStoreOrder(
       buildOrder({
         order_kind: 'visit',
@@ -143,7 +143,7 @@ describe('a past store order', () => {
 });
 
 describe('the orders page', () => {
-  it('says the bottles a supplement plan’s line brought; other lines keep their count', async () => {
+  it("says the bottles a supplement plan's line brought; other lines keep their count", async () => {
     const order = buildOrder({
       order_items: [
         item({}),
@@ -178,7 +178,7 @@ describe('the orders page', () => {
   });
 });
 
-describe('a visit’s order', () => {
+describe("a visit's order", () => {
   const prescription = {
     drug: 'Sildenafil (generic Viagra®)',
     dose: '50 mg',
@@ -209,7 +209,7 @@ describe('a visit’s order', () => {
     return screen.findByRole('article', { name: `Order ${order.order_number}` });
   }
 
-  it('approved: says so in words beside the spec’s status, what happens next, and the prescription with its directions', async () => {
+  it("approved: says so in words beside the spec's status, what happens next, and the prescription with its directions", async () => {
     const card = await renderOrder(visitOrder({ visit: { state: 'APPROVED', prescription } }));
     // The spec's status label stays; the clinical state is beside it.
     expect(within(card).getByText('Processing')).toBeTruthy();
@@ -238,7 +238,7 @@ describe('a visit’s order', () => {
     expect(within(card).queryByRole('region', { name: 'Your prescription' })).toBeNull();
   });
 
-  it('declined: red, with the way to the provider’s note in Messages', async () => {
+  it("declined: red, with the way to the provider's note in Messages", async () => {
     const card = await renderOrder(
       visitOrder({
         order_status: 'DECLINED',
@@ -252,7 +252,7 @@ describe('a visit’s order', () => {
     // The spec's badge and the clinical state: both red.
     expect(words.length).toBe(2);
     for (const className of words) expect(className).toContain('text-danger');
-    const link = within(card).getByRole('link', { name: 'Read your provider’s note in Messages' });
+    const link = within(card).getByRole('link', { name: "Read your provider's note in Messages" });
     expect(link.getAttribute('href')).toBe('/messages');
     expect(within(card).getByText(/you were not charged/)).toBeTruthy();
   });

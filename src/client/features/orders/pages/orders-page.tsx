@@ -111,7 +111,7 @@ function PastOrders({
       </h2>
       {orders.length === 0 ? (
         <div className={cardClass}>
-          <p className="text-ink-soft">You haven’t placed an order yet.</p>
+          <p className="text-ink-soft">You haven't placed an order yet.</p>
           <Link
             to={{ pathname: paths.home, hash: '#supplements' }}
             className={`${buttonClass('primary')} mt-4`}

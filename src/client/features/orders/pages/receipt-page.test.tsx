@@ -82,7 +82,7 @@ afterEach(() => {
 });
 
 describe('the receipt page', () => {
-  it('shows the order’s number, date, lines in bottles, totals with the coupon, and the address', async () => {
+  it("shows the order's number, date, lines in bottles, totals with the coupon, and the address", async () => {
     renderReceipt([order], 'PW-100103');
     const receipt = await screen.findByRole('article', { name: 'Receipt for order PW-100103' });
     expect(within(receipt).getByText('03/02/2026')).toBeTruthy();
@@ -112,14 +112,14 @@ describe('the receipt page', () => {
     expect(receipt.textContent).not.toMatch(/ending|Paid with/);
   });
 
-  it('Print opens the browser’s print dialog', async () => {
+  it("Print opens the browser's print dialog", async () => {
     const print = vi.spyOn(window, 'print').mockImplementation(() => undefined);
     renderReceipt([order], 'PW-100103');
     await userEvent.click(await screen.findByRole('button', { name: 'Print' }));
     expect(print).toHaveBeenCalledOnce();
   });
 
-  it('an order number not in this account, or a visit’s order, reads as not found', async () => {
+  it("an order number not in this account, or a visit's order, reads as not found", async () => {
     renderReceipt([order], 'PW-999999');
     expect(await screen.findByRole('heading', { name: 'Receipt not found' })).toBeTruthy();
     expect(screen.queryByText('PW-999999')).toBeNull();

@@ -56,7 +56,7 @@ function NoReceipt() {
       <AccountHeader title="Receipt not found" />
       <div className="rounded-3xl border border-line bg-white p-5 sm:p-6">
         <p className="text-ink-soft">
-          We couldn’t find a receipt for that order number in your account.
+          We couldn't find a receipt for that order number in your account.
         </p>
         <Link to={paths.orders} className={`${buttonClass('primary')} mt-4`}>
           Back to Orders

@@ -14,8 +14,8 @@ const cardClass =
   'rounded-2xl border border-line bg-white p-4 shadow-[0_1px_2px_rgba(15,37,51,0.04)] sm:p-5';
 
 function summary(messages: OutboxProblem[] | undefined): string {
-  if (messages === undefined) return 'E-mail and text messages that could not be sent.';
-  if (messages.length === 0) return 'Every e-mail and text message has been sent.';
+  if (messages === undefined) return 'Email and text messages that could not be sent.';
+  if (messages.length === 0) return 'Every email and text message has been sent.';
   const failed = messages.filter((m) => m.status === 'failed').length;
   const late = messages.length - failed;
   const parts = [
@@ -28,7 +28,7 @@ function summary(messages: OutboxProblem[] | undefined): string {
 }
 
 /**
- * /staff/outbox: e-mail and text messages the outbox could not send (failed after every retry, or
+ * /staff/outbox: email and text messages the outbox could not send (failed after every retry, or
  * waiting longer than it should), for operations staff to send again once the cause is fixed.
  * Never the words of a message, and recipients masked: the list is for finding a problem, not
  * for reading mail.
@@ -53,7 +53,7 @@ function Problems({ messages }: { messages: OutboxProblem[] }) {
     <section className="max-w-2xl rounded-3xl border border-line bg-white p-6 shadow-[0_1px_2px_rgba(15,37,51,0.04)] sm:p-8">
       <h2 className="text-xl text-ink">Nothing to do</h2>
       <p className="mt-2 text-ink-soft">
-        When an e-mail or a text message cannot be sent after several tries, or waits longer than 15
+        When an email or a text message cannot be sent after several tries, or waits longer than 15
         minutes, it appears here so you can send it again.
       </p>
     </section>
@@ -99,7 +99,7 @@ function OutboxItem({ message }: { message: OutboxProblem }) {
         )}
       </div>
       <p className="mt-1 text-sm text-ink-soft">
-        {message.kind === 'sms' ? 'Text' : 'E-mail'} to {message.recipient} · {message.attempts}{' '}
+        {message.kind === 'sms' ? 'Text' : 'Email'} to {message.recipient} · {message.attempts}{' '}
         {message.attempts === 1 ? 'attempt' : 'attempts'}
         {message.last_error ? ` · Last error: ${message.last_error}` : ''}
       </p>

@@ -70,7 +70,7 @@ export function VisitDecisionPanel({ chart }: { chart: Chart }) {
             The patient asked for a review after a knock-out answer.
           </strong>{' '}
           Their answers are as they gave them, and nothing is held on their card, so this visit
-          can’t be approved here. Write to them in Messages, or decline it with a reason they’ll
+          can't be approved here. Write to them in Messages, or decline it with a reason they'll
           read.
         </p>
       ) : (
@@ -232,8 +232,8 @@ function ApproveForm({
   );
   return (
     <DialogFrame
-      title={`Approve ${chart.patient.name}’s visit?`}
-      description="The card is charged and the prescription goes to the pharmacy; each refill ships and is billed monthly until the last one or the prescription’s end. This cannot be undone."
+      title={`Approve ${chart.patient.name}'s visit?`}
+      description="The card is charged and the prescription goes to the pharmacy; each refill ships and is billed monthly until the last one or the prescription's end. This cannot be undone."
       alert={alert}
     >
       <form onSubmit={(event) => void submit(event)} noValidate className="space-y-4">
@@ -314,7 +314,7 @@ function DeclineForm({ chart, alert, pending, onCancel, onSubmit }: FormProps<st
   );
   return (
     <DialogFrame
-      title={`Decline ${chart.patient.name}’s visit?`}
+      title={`Decline ${chart.patient.name}'s visit?`}
       description="The hold on the card is released and nothing is charged. The patient reads your reason on their order and in Messages, where they can reply."
       alert={alert}
     >

@@ -24,7 +24,7 @@ export function PatientMessagesPage() {
         subtitle={
           <p>
             {waiting === undefined
-              ? 'Patients’ questions about their treatment.'
+              ? "Patients' questions about their treatment."
               : waiting === 0
                 ? 'Every patient has an answer.'
                 : `${waiting} ${waiting === 1 ? 'question is' : 'questions are'} waiting for an answer.`}

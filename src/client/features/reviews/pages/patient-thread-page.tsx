@@ -68,7 +68,7 @@ function Conversation({
       />
       {assigned === 'open' ? (
         <p className="mb-4 max-w-3xl text-[0.9375rem] text-ink-soft">
-          Open to every provider licensed in the patient’s state. Answering makes it yours.
+          Open to every provider licensed in the patient's state. Answering makes it yours.
         </p>
       ) : null}
       <CareTeamConversation

@@ -10,11 +10,11 @@ import { UnlockOffer } from '#client/features/auth/components/unlock-offer.tsx';
 import { failedWith } from '#client/lib/api.ts';
 import { rememberStaff, requestStaffUnlock, staffLogIn } from '../staff.api.ts';
 
-/** E-mail, password and the 6-digit code of the staff member's authenticator app. */
+/** Email, password and the 6-digit code of the staff member's authenticator app. */
 export function StaffLoginForm({ onLoggedIn }: { onLoggedIn: (staff: StaffUser) => void }) {
   const queryClient = useQueryClient();
   const [alert, setAlert] = useState<string | null>(null);
-  /** The account is paused for new devices: offer the e-mailed link for the address typed. */
+  /** The account is paused for new devices: offer the emailed link for the address typed. */
   const [locked, setLocked] = useState<{ email: string; message: string } | null>(null);
   const {
     register,

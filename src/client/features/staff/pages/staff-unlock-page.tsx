@@ -10,7 +10,7 @@ import { StaffLoginForm } from '../components/staff-login-form.tsx';
 import { confirmStaffUnlock } from '../staff.api.ts';
 
 /**
- * /staff/login/unlock?id=<token>: the e-mailed link that lets this device log in to the console
+ * /staff/login/unlock?id=<token>: the emailed link that lets this device log in to the console
  * while the account's log-ins from new devices are paused. Password and code are still needed.
  */
 export function StaffUnlockPage() {

@@ -175,7 +175,7 @@ export function SwapForm({ subscription, onReview, onCancel }: InputProps) {
         ))}
       </SelectField>
       <p className="mt-2 text-sm text-muted">
-        Same delivery schedule and quantity; the price is the new supplement’s.
+        Same delivery schedule and quantity; the price is the new supplement's.
       </p>
       <InputActions onCancel={onCancel} />
     </form>
@@ -237,7 +237,7 @@ export function CancelForm({ onReview, onCancel }: InputProps) {
       </SelectField>
       <div>
         <label htmlFor={detailsId} className="block text-[0.9375rem] font-medium text-ink">
-          Anything else you’d like us to know?
+          Anything else you'd like us to know?
         </label>
         <p id={`${detailsId}-hint`} className="mt-0.5 text-sm text-muted">
           Optional, unless you chose Other.

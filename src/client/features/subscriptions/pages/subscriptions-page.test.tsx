@@ -168,7 +168,7 @@ describe('a prescription refill plan', () => {
       ...overrides,
     });
 
-  it('shows the refills left and the prescription’s end, and offers only date changes', async () => {
+  it("shows the refills left and the prescription's end, and offers only date changes", async () => {
     await openPage({}, [refill({})]);
     const plan = await card('Low-dose doxepin 3 mg');
     expect(plan.textContent).toContain('$30.00/month');
@@ -250,7 +250,7 @@ describe('a change to a subscription', () => {
     );
   });
 
-  it('offers a quarterly plan’s quantity in bottles and previews them from → to', async () => {
+  it("offers a quarterly plan's quantity in bottles and previews them from → to", async () => {
     const u = userEvent.setup();
     const doubled = { ...quarterly, quantity: 2, price_cents: 9000 };
     const { api } = await openPage(
@@ -324,7 +324,7 @@ describe('a change to a subscription', () => {
     });
   });
 
-  it('shows the server’s reason when a change is refused', async () => {
+  it("shows the server's reason when a change is refused", async () => {
     const u = userEvent.setup();
     await openPage({
       '/subscription/update/': failure(
@@ -343,7 +343,7 @@ describe('a change to a subscription', () => {
     expect(within(dialog).queryByRole('button', { name: 'Confirm' })).toBeNull();
   });
 
-  it('says ‘Failed to update subscription.’ when the server gives no reason', async () => {
+  it("says ‘Failed to update subscription.' when the server gives no reason", async () => {
     const u = userEvent.setup();
     const skipped = buildSubscription({ next_billing_date: '2026-07-14' });
     await openPage({
@@ -369,7 +369,7 @@ describe('a change to a subscription', () => {
     expect((await card('Sleep Gummies')).textContent).toContain('Jun 14, 2026');
   });
 
-  it('says ‘Failed to update subscription.’ when the network fails', async () => {
+  it("says ‘Failed to update subscription.' when the network fails", async () => {
     const u = userEvent.setup();
     const { api } = await openPage();
     const sleep = await card('Sleep Gummies');
@@ -419,7 +419,7 @@ describe('a change to a subscription', () => {
     expect(api.calls.filter((call) => call.path === '/subscription/update/').length).toBe(3);
   });
 
-  it('needs a reason to cancel, and sends the reason with the customer’s words', async () => {
+  it("needs a reason to cancel, and sends the reason with the customer's words", async () => {
     const u = userEvent.setup();
     const { api } = await openPage({
       '/subscription/update/': (body) =>
@@ -445,7 +445,7 @@ describe('a change to a subscription', () => {
       'It costs more than I want to spend',
     );
     await u.type(
-      within(dialog).getByLabelText('Anything else you’d like us to know?'),
+      within(dialog).getByLabelText("Anything else you'd like us to know?"),
       'Back in spring',
     );
     await u.click(within(dialog).getByRole('button', { name: 'Review change' }));

@@ -35,7 +35,7 @@ function useRefreshClosed() {
 }
 
 /**
- * "Tell me when {State} opens": one e-mail to the account's address once online visits open there.
+ * "Tell me when {State} opens": one email to the account's address once online visits open there.
  * Once on the list, it says so instead of asking again.
  */
 export function WaitlistOffer({
@@ -51,7 +51,7 @@ export function WaitlistOffer({
   const joined = visit.waitlisted || join.isSuccess;
   const status = (
     <p role="status" className="text-[0.9375rem] text-ink">
-      {joined ? `We’ll e-mail you once when online visits open in ${state}.` : ''}
+      {joined ? `We'll email you once when online visits open in ${state}.` : ''}
     </p>
   );
   // The button, its failure and what happened: a plain row on Home, a box on the visit's page.
@@ -80,7 +80,7 @@ export function WaitlistOffer({
     <div className={offerClass}>
       <h3 className="font-sans text-lg font-semibold text-ink">Waiting for {state}?</h3>
       <p className="mt-1 text-[0.9375rem] text-ink-soft">
-        We’ll send one e-mail to the address on your account when our providers can see patients
+        We'll send one email to the address on your account when our providers can see patients
         there. Nothing else.
       </p>
       <div className="mt-4">{controls}</div>
@@ -148,12 +148,12 @@ function IneligibleView({ visit }: { visit: ClosedVisit }) {
       <h2 id="closed-title" className="text-2xl text-ink">
         {visit.state_open
           ? `Online visits are now open in ${name}`
-          : 'We can’t offer this online visit to you right now'}
+          : "We can't offer this online visit to you right now"}
       </h2>
       {visit.state_open ? (
         <>
           <p className="mt-3 text-ink-soft">
-            Your earlier visit was closed because we couldn’t see patients in {name} yet. Our
+            Your earlier visit was closed because we couldn't see patients in {name} yet. Our
             providers can now, so you can start a new visit.
           </p>
           <Link to={paths.visit(visit.category)} className={`${buttonClass('primary')} mt-5`}>
@@ -174,7 +174,7 @@ function IneligibleView({ visit }: { visit: ClosedVisit }) {
             <a href={`mailto:${site.supportEmail}`} className={textLinkClass}>
               {site.supportEmail}
             </a>{' '}
-            and we’ll help.
+            and we'll help.
           </p>
         </>
       )}
@@ -188,7 +188,7 @@ function NotAFitView({ visit }: { visit: ClosedVisit }) {
   return (
     <section aria-labelledby="closed-title" className={visitCardClass}>
       <h2 id="closed-title" className="text-2xl text-ink">
-        Online treatment isn’t the right fit for you
+        Online treatment isn't the right fit for you
       </h2>
       <ClosedReason reason={visit.reason} />
       <p className="mt-3 text-ink-soft">
@@ -209,8 +209,8 @@ function ReviewRequestedView() {
         A provider will review your answers
       </h2>
       <p className="mt-3 text-ink-soft">
-        A licensed provider will read your answers exactly as you gave them. They’ll write to you in
-        Messages, and we’ll e-mail you when they do.
+        A licensed provider will read your answers exactly as you gave them. They'll write to you in
+        Messages, and we'll email you when they do.
       </p>
       <p className="mt-3 text-ink-soft">
         Nothing has been charged, and nothing is held on your card.
@@ -262,12 +262,12 @@ export function ClosedVisitNotice({ visit }: { visit: ClosedVisit }) {
       <h3 className="font-sans text-base font-semibold text-ink">{title}</h3>
       {visit.kind === 'review-requested' ? (
         <p className="mt-1 text-[0.9375rem] text-ink-soft">
-          You asked a provider to review your answers. They’ll write to you in Messages. Nothing has
+          You asked a provider to review your answers. They'll write to you in Messages. Nothing has
           been charged.
         </p>
       ) : visit.state_open ? (
         <p className="mt-1 text-[0.9375rem] text-ink-soft">
-          This visit was closed because we couldn’t see patients in {name}. Online visits are now
+          This visit was closed because we couldn't see patients in {name}. Online visits are now
           open there.
         </p>
       ) : (

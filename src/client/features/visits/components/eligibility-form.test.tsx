@@ -156,7 +156,7 @@ describe('the eligibility form', () => {
     expect(onResult).not.toHaveBeenCalled();
   });
 
-  it('puts the server’s word on a field onto that field', async () => {
+  it("puts the server's word on a field onto that field", async () => {
     const u = userEvent.setup();
     stubApi({
       '/visit/eligibility/': failure(400, 'VALIDATION', 'Check the form', {
@@ -235,7 +235,7 @@ describe('the eligibility screen', () => {
     await u.click(submit());
     expect(
       await screen.findByRole('heading', {
-        name: 'We can’t offer this online visit to you right now',
+        name: "We can't offer this online visit to you right now",
       }),
     ).toBeTruthy();
     expect(screen.getByText(reason)).toBeTruthy();

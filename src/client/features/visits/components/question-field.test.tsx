@@ -158,7 +158,7 @@ describe('a single-choice question', () => {
     ).toBe(true);
   });
 
-  it('shows the server’s message about the answer on the group', () => {
+  it("shows the server's message about the answer on the group", () => {
     renderItem(choice, { serverError: 'That answer was not saved.' });
     const group = screen.getByRole('radiogroup', { name: choice.text });
     expect(group.getAttribute('aria-invalid')).toBe('true');

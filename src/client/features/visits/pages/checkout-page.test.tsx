@@ -44,7 +44,7 @@ afterEach(() => {
   clearToasts();
 });
 
-describe('the visit’s checkout', () => {
+describe("the visit's checkout", () => {
   it('puts the focus on the first field with a problem, top to bottom', async () => {
     const u = userEvent.setup();
     const api = stubApi({

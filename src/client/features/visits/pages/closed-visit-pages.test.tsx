@@ -66,7 +66,7 @@ describe('a visit closed for the state', () => {
     renderRoutes(routes, { path: '/visit/hair/ineligible' });
     expect(
       await screen.findByRole('heading', {
-        name: 'We can’t offer this online visit to you right now',
+        name: "We can't offer this online visit to you right now",
       }),
     ).toBeTruthy();
     expect(screen.getByText(/people living in Alabama/)).toBeTruthy();
@@ -77,7 +77,7 @@ describe('a visit closed for the state', () => {
     await u.click(screen.getByRole('button', { name: 'Tell me when Alabama opens' }));
     await waitFor(() =>
       expect(screen.getByRole('status').textContent).toBe(
-        'We’ll e-mail you once when online visits open in Alabama.',
+        "We'll email you once when online visits open in Alabama.",
       ),
     );
     expect(screen.queryByRole('button', { name: 'Tell me when Alabama opens' })).toBeNull();
@@ -111,7 +111,7 @@ describe('a visit closed for the state', () => {
 });
 
 describe('a visit closed as not a fit', () => {
-  it('offers a provider’s review, and then says what happens next', async () => {
+  it("offers a provider's review, and then says what happens next", async () => {
     const u = userEvent.setup();
     setOnlineVisitUser({ visits: { ed: 7 } });
     let visit: ClosedVisit = { ...notAFit, visit_id: 7 };
@@ -124,7 +124,7 @@ describe('a visit closed as not a fit', () => {
     });
     renderRoutes(routes, { path: '/visit/ed/not-a-fit' });
     expect(
-      await screen.findByRole('heading', { name: 'Online treatment isn’t the right fit for you' }),
+      await screen.findByRole('heading', { name: "Online treatment isn't the right fit for you" }),
     ).toBeTruthy();
     expect(screen.getByText(notAFit.reason)).toBeTruthy();
     await u.click(screen.getByRole('button', { name: 'Ask a provider to review' }));

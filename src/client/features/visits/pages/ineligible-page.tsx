@@ -26,7 +26,7 @@ function VisitorIneligible() {
   return (
     <section aria-labelledby="ineligible-title" className={visitCardClass}>
       <h2 id="ineligible-title" className="text-2xl text-ink">
-        We can’t offer this online visit to you right now
+        We can't offer this online visit to you right now
       </h2>
       <p className="mt-3 text-ink-soft">
         {reason ??

@@ -76,7 +76,7 @@ function PhotoForm({ visitId }: { visitId: number }) {
           Photo of your ID
         </label>
         <p id="photo-id-hint" className="mt-0.5 text-sm text-muted">
-          A driver’s license, state ID or passport. JPEG, PNG or WebP, up to 10 MB.
+          A driver's license, state ID or passport. JPEG, PNG or WebP, up to 10 MB.
         </p>
         <input
           id="photo-id"
@@ -116,7 +116,7 @@ export function PhotoPage() {
       </h2>
       <p className="mt-2 text-ink-soft">
         US law requires your provider to confirm your identity before prescribing. Your ID is seen
-        only by your care team, stored securely, and never shared. We remove the photo’s hidden
+        only by your care team, stored securely, and never shared. We remove the photo's hidden
         details (such as location) when it is uploaded.
       </p>
       <div className="mt-6">

@@ -239,7 +239,7 @@ export function PreferencesPage() {
       <h2 id="preferences-title" className="text-2xl text-ink">
         Your treatment preferences
       </h2>
-      <p className="mt-2 text-ink-soft">Choose what you’d like your provider to consider.</p>
+      <p className="mt-2 text-ink-soft">Choose what you'd like your provider to consider.</p>
       <div className="mt-6">
         <WithVisit>{(visitId) => <PreferencesForm visitId={visitId} />}</WithVisit>
       </div>

@@ -153,7 +153,7 @@ describe('the health questions', () => {
     linkId: 'chest_pain',
     question: chestPain.text,
     answer: 'Yes',
-    reason: 'Chest pain during sex needs a doctor’s check in person.',
+    reason: "Chest pain during sex needs a doctor's check in person.",
   };
 
   it('asks before an answer ends the visit, and “Change answer” shows the question again', async () => {
@@ -186,7 +186,7 @@ describe('the health questions', () => {
     expect(api.calls.map((call) => call.path)).not.toContain('/visit/questions/confirm-knockout/');
   });
 
-  it('closes the visit only on “Yes, that’s right”, then goes to not-a-fit', async () => {
+  it("closes the visit only on “Yes, that's right”, then goes to not-a-fit", async () => {
     const u = userEvent.setup();
     const api = stubApi({
       '/v2/questionnaire/next_question': on(chestPain, 1, { answer: true, knockout }),
@@ -200,7 +200,7 @@ describe('the health questions', () => {
     renderRoutes(routes, { path: '/visit/ed/questions' });
     // Coming back to a visit with an unconfirmed knock-out asks again.
     await heading('Please check your answer');
-    await u.click(screen.getByRole('button', { name: 'Yes, that’s right' }));
+    await u.click(screen.getByRole('button', { name: "Yes, that's right" }));
     expect((await screen.findByTestId('location')).textContent).toBe('/visit/ed/not-a-fit');
     expect(api.calls.at(-1)).toEqual({
       path: '/visit/questions/confirm-knockout/',

@@ -61,12 +61,12 @@ export function KnockoutConfirm({
         <dd className="mt-0.5 font-semibold text-ink">{knockout.answer}</dd>
       </dl>
       <p className="mt-4 text-ink-soft">
-        Based on your answer, an online visit isn’t right for you:
+        Based on your answer, an online visit isn't right for you:
       </p>
       <ClosedReason reason={knockout.reason} />
       <p className="mt-3 text-ink-soft">
-        Did you mean to give this answer? If you tapped the wrong one, change it. If it’s right,
-        we’ll close this visit — nothing is charged, and you can still ask a provider to look at
+        Did you mean to give this answer? If you tapped the wrong one, change it. If it's right,
+        we'll close this visit — nothing is charged, and you can still ask a provider to look at
         your answers.
       </p>
       <div className="mt-6 flex flex-col gap-3 sm:flex-row">
@@ -84,7 +84,7 @@ export function KnockoutConfirm({
           disabled={pending}
           onClick={onConfirm}
         >
-          Yes, that’s right
+          Yes, that's right
         </button>
       </div>
     </div>

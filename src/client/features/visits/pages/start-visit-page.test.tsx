@@ -241,7 +241,7 @@ describe("a visitor's start of a visit", () => {
   it('shows a visitor the missing page, with the programs, for a program that does not exist', async () => {
     stubApi({});
     renderRoutes(routes, { path: '/visit/weight' });
-    expect(screen.getByRole('heading', { level: 1, name: 'We can’t find that page' })).toBeTruthy();
+    expect(screen.getByRole('heading', { level: 1, name: "We can't find that page" })).toBeTruthy();
     const programs = screen.getByRole('navigation', { name: 'Start an online visit' });
     expect(
       within(programs)

@@ -33,7 +33,7 @@ export function SubmittedPage() {
         <li>
           A US-licensed provider in your state reviews your answers and ID, usually within a day.
         </li>
-        <li>They may message you with a question. We’ll e-mail you when they do.</li>
+        <li>They may message you with a question. We'll email you when they do.</li>
         <li>
           If they approve, your card is charged and your treatment ships free in discreet packaging.
           If not, the hold on your card is released and they explain why.
