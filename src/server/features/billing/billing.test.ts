@@ -458,6 +458,115 @@ describe(`failed payments (${testDialect})`, () => {
     });
   });
 
+  it('cancelling a past-due subscription ends what it owed: no retry, no flag, no charge at a card update', async () => {
+    const c = await customerWithFailingCard();
+    t.clock.advance(DAY);
+    await runBilling(t.app.ctx);
+    expect(await attempts(c.customerId)).toMatchObject({ payment_status: 'unpaid' });
+    const cookie = await c.freshCookie();
+    const cancelled = await post(
+      t.app,
+      '/lapi/subscription/update/',
+      {
+        leads_id: c.leadsId,
+        subscription_id: c.subscriptionId,
+        change: { action: 'cancel', reason: 'Moving abroad' },
+        preview: false,
+      },
+      cookie,
+    );
+    expect(cancelled.statusCode, cancelled.body).toBe(200);
+    expect(await attempts(c.customerId)).toMatchObject({
+      payment_status: 'voided',
+      status: 'CANCELLED',
+      next_retry_at: null,
+    });
+    const before = await t.app.db.selectFrom('simulator_charges').select('id').execute();
+    // The retry days pass: nothing is tried.
+    for (let day = 0; day < 8; day++) {
+      t.clock.advance(DAY);
+      await runBilling(t.app.ctx);
+    }
+    const later = await c.freshCookie();
+    const flag = await post(t.app, '/lapi/leads/patientdata', { leads_id: c.leadsId }, later);
+    expect(flag.json()).toMatchObject({ message: { billingFlag: null } });
+    // A new card charges nothing for it.
+    const update = await post(
+      t.app,
+      '/lapi/account/ccupdate/',
+      { ccnum: '4242424242424242', ccexp: '12/30', cccvv: '123', consent: true },
+      later,
+    );
+    expect(update.statusCode).toBe(200);
+    expect(update.json()).toMatchObject({ data: { retries: [] } });
+    const after = await t.app.db.selectFrom('simulator_charges').select('id').execute();
+    expect(after.length).toBe(before.length);
+  });
+
+  it('a cancel racing a card update never leaves a voided order charged', async () => {
+    for (let round = 0; round < 8; round++) {
+      const c = await customerWithFailingCard();
+      t.clock.advance(DAY);
+      await runBilling(t.app.ctx);
+      const cookie = await c.freshCookie();
+      const chargesBefore = await t.app.db
+        .selectFrom('simulator_charges')
+        .select(['id', 'amount_cents'])
+        .where('status', '=', 'succeeded')
+        .execute();
+      const [cardUpdate, cancel] = await Promise.all([
+        post(
+          t.app,
+          '/lapi/account/ccupdate/',
+          { ccnum: '4242424242424242', ccexp: '12/30', cccvv: '123', consent: true },
+          cookie,
+        ),
+        post(
+          t.app,
+          '/lapi/subscription/update/',
+          {
+            leads_id: c.leadsId,
+            subscription_id: c.subscriptionId,
+            change: { action: 'cancel', reason: 'Changed my mind' },
+            preview: false,
+          },
+          cookie,
+        ),
+      ]);
+      // Each answers as it should: the card is saved; the cancel is done, or refused as changed
+      // meanwhile (the renewal was paid first), never a server error.
+      expect(cardUpdate.statusCode, cardUpdate.body).toBe(200);
+      expect([200, 409], cancel.body).toContain(cancel.statusCode);
+      const known = new Set(chargesBefore.map((charge) => charge.id));
+      const newCharges = (
+        await t.app.db
+          .selectFrom('simulator_charges')
+          .select(['id', 'amount_cents'])
+          .where('status', '=', 'succeeded')
+          .execute()
+      ).filter((charge) => !known.has(charge.id));
+      const refunded = await t.app.db
+        .selectFrom('simulator_refunds')
+        .select(['charge_id', 'amount_cents'])
+        .where(
+          'charge_id',
+          'in',
+          newCharges.length > 0 ? newCharges.map((charge) => charge.id) : ['none'],
+        )
+        .execute();
+      const net =
+        newCharges.reduce((sum, charge) => sum + charge.amount_cents, 0) -
+        refunded.reduce((sum, refund) => sum + refund.amount_cents, 0);
+      const order = await attempts(c.customerId);
+      // Paid once before the cancel, or voided and charged nothing: never both.
+      if (order?.payment_status === 'paid') expect(net).toBe(1750);
+      else {
+        expect(order).toMatchObject({ payment_status: 'voided' });
+        expect(net).toBe(0);
+      }
+    }
+  });
+
   it('a new card that is also declined is saved, and the answer says the order was not charged and why', async () => {
     const c = await customerWithFailingCard();
     t.clock.advance(DAY);

@@ -133,6 +133,25 @@ export async function recordPaymentFailure(
   return Number(result.numUpdatedRows) === 1;
 }
 
+/**
+ * A cancelled subscription's unpaid renewals are not owed: each becomes Cancelled, its retries
+ * stop, and the card update no longer charges it. A charge already on its way finds the order no
+ * longer unpaid and is refunded (`recordPayment` is conditional). Returns how many were voided.
+ */
+export async function voidUnpaidRenewals(
+  db: Db,
+  subscriptionId: number,
+  now: string,
+): Promise<number> {
+  const result = await db
+    .updateTable('orders')
+    .set({ status: 'CANCELLED', payment_status: 'voided', next_retry_at: null, updated_at: now })
+    .where('subscription_id', '=', subscriptionId)
+    .where('payment_status', '=', 'unpaid')
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
 /** Marks an order paid (from pending or unpaid), once. */
 export async function recordPayment(
   db: Db,

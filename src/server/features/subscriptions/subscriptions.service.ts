@@ -2,6 +2,7 @@ import type { AppContext } from '#server/context.ts';
 import { cardSummaryOf } from '#server/features/accounts/accounts.service.ts';
 import type { ActiveSession } from '#server/features/auth/auth.service.ts';
 import { offer, offersAt, siblingOffer } from '#server/features/catalog/catalog.service.ts';
+import { voidUnpaidRenewals } from '#server/features/orders/orders.billing.queries.ts';
 import { sendQueuedSoon } from '#server/features/outbox/outbox.service.ts';
 import { AppError, notFound } from '#server/lib/errors.ts';
 import type { Frequency } from '#shared/catalog.ts';
@@ -214,8 +215,12 @@ export async function changeSubscription(
     };
 
   const now = ctx.clock.now().toISOString();
-  // A cancellation and its confirmation email: all or nothing.
-  const stored = await ctx.db.transaction().execute(async (trx) => {
+  // A cancellation, the unpaid renewal it ends and its confirmation email: all or nothing.
+  await ctx.db.transaction().execute(async (trx) => {
+    // Cancelled means no further charge: an unpaid renewal is no longer owed nor retried. Voided
+    // first, so this takes its locks in the order a payment does (the order, then its
+    // subscription) and a card update charging that renewal at the same moment cannot deadlock it.
+    if (change.action === 'cancel') await voidUnpaidRenewals(trx, row.id, now);
     const done = await q.saveSubscription(
       trx,
       row.id,
@@ -230,16 +235,15 @@ export async function changeSubscription(
       },
       now,
     );
-    if (done && change.action === 'cancel')
-      await queueCancellationConfirmation({ ...ctx, db: trx }, saved);
-    return done;
+    // Someone changed it meanwhile: nothing of this change is kept (the void is rolled back).
+    if (!done)
+      throw new AppError(
+        'SUBSCRIPTION_CHANGED',
+        'This subscription just changed. Please review it and try again.',
+      );
+    if (change.action === 'cancel') await queueCancellationConfirmation({ ...ctx, db: trx }, saved);
   });
-  if (stored && change.action === 'cancel') sendQueuedSoon(ctx);
-  if (!stored)
-    throw new AppError(
-      'SUBSCRIPTION_CHANGED',
-      'This subscription just changed. Please review it and try again.',
-    );
+  if (change.action === 'cancel') sendQueuedSoon(ctx);
   const fresh = await q.selectSubscription(ctx.db, row.id);
   return {
     subscription: await toSubscription(ctx, fresh ?? saved, summary),
