@@ -1,16 +1,24 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { hash, verify } from '@node-rs/argon2';
+import pLimit from 'p-limit';
 import { messages } from '#shared/wording.ts';
+
+/**
+ * argon2 runs one hash per core at most: each takes 19 MiB and a core, so a burst of log-ins waits
+ * its turn instead of growing memory by 19 MiB a hash (libuv would run four at once).
+ */
+export const passwordHashing = pLimit(os.availableParallelism());
 
 /** argon2id with the library's defaults (19 MiB, 2 passes): OWASP's recommended minimum. */
 export function hashPassword(password: string): Promise<string> {
-  return hash(password);
+  return passwordHashing(() => hash(password));
 }
 
 export async function verifyPassword(passwordHash: string, password: string): Promise<boolean> {
   try {
-    return await verify(passwordHash, password);
+    return await passwordHashing(() => verify(passwordHash, password));
   } catch {
     // A malformed stored hash verifies nothing.
     return false;
