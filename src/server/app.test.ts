@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, testDialect, type TestApp } from '#test/app.ts';
+import { securityHeaders } from './app.ts';
 
 describe(`the application shell (${testDialect})`, () => {
   let t: TestApp;
@@ -198,6 +199,25 @@ describe(`the application shell (${testDialect})`, () => {
     expect(csp).toContain("connect-src 'self' https://o1.ingest.example.io");
     expect(response.headers['x-content-type-options']).toBe('nosniff');
     expect(response.headers['referrer-policy']).toBe('no-referrer');
+    // The same headers on an API answer, a missing page's and an error's.
+    for (const [method, url] of [
+      ['GET', '/lapi/products/'],
+      ['GET', '/assets/missing-123.js'],
+      ['POST', '/lapi/nope'],
+    ] as const) {
+      const other = await t.app.inject({ method, url });
+      expect(other.headers['content-security-policy'], url).toBe(csp);
+      expect(other.headers['x-content-type-options'], url).toBe('nosniff');
+      expect(other.headers['x-frame-options'], url).toBe('SAMEORIGIN');
+      expect(other.headers['strict-transport-security'], url).toBeUndefined();
+    }
+  });
+
+  it('computes HSTS and upgrade-insecure-requests into the headers in production only', () => {
+    const production = securityHeaders({ ...t.app.ctx.env, NODE_ENV: 'production' });
+    expect(production['strict-transport-security']).toMatch(/^max-age=\d+; includeSubDomains$/);
+    expect(production['content-security-policy']).toContain('upgrade-insecure-requests');
+    expect(securityHeaders(t.app.ctx.env)['strict-transport-security']).toBeUndefined();
   });
 
   it('bad JSON answers 400 in the error body shape, never a 500', async () => {

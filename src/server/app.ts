@@ -1,12 +1,13 @@
 import crypto from 'node:crypto';
 import path from 'node:path';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import fastifyCompress from '@fastify/compress';
 import fastifyCookie from '@fastify/cookie';
-import fastifyHelmet from '@fastify/helmet';
 import fastifyMultipart from '@fastify/multipart';
 import fastifySwagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
+import helmet from 'helmet';
 import {
   jsonSchemaTransform,
   serializerCompiler,
@@ -145,6 +146,29 @@ function contentSecurityPolicy(env: Env) {
   };
 }
 
+/**
+ * The security headers, computed once: helmet's own values (the CSP above, HSTS in production, and
+ * its defaults) collected from its middleware at start, then set on every answer. The Fastify
+ * plugin rebuilt them and re-parsed the CSP on every request.
+ */
+export function securityHeaders(env: Env): Record<string, string> {
+  const headers: Record<string, string> = {};
+  const collector = {
+    setHeader: (name: string, value: string | number | readonly string[]) => {
+      headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : String(value);
+    },
+    removeHeader: (name: string) => {
+      delete headers[name.toLowerCase()];
+    },
+  };
+  helmet({
+    contentSecurityPolicy: contentSecurityPolicy(env),
+    crossOriginEmbedderPolicy: false,
+    hsts: env.NODE_ENV === 'production',
+  })({} as IncomingMessage, collector as unknown as ServerResponse, () => undefined);
+  return headers;
+}
+
 /** The whole application, ready to listen or to be called with `inject` in tests. */
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const { env } = options;
@@ -213,10 +237,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     if (env.SEED_DEMO && env.NODE_ENV !== 'production') await seedDemo(ctx);
   }
 
-  await app.register(fastifyHelmet, {
-    contentSecurityPolicy: contentSecurityPolicy(env),
-    crossOriginEmbedderPolicy: false,
-    hsts: env.NODE_ENV === 'production',
+  const security = securityHeaders(env);
+  app.addHook('onRequest', (_request, reply, done) => {
+    reply.headers(security);
+    done();
   });
   await app.register(fastifyCompress, { threshold: 1024 });
   await app.register(fastifyCookie);
