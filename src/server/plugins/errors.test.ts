@@ -14,6 +14,18 @@ describe(`the error handler (${testDialect})`, () => {
     t.app.get('/lapi/test/boom', () => {
       throw new Error('internal detail: select * from secrets');
     });
+    t.app.get('/lapi/test/database-detail', () => {
+      // What PostgreSQL attaches to a constraint failure: the row, values and all.
+      throw Object.assign(
+        new Error('new row for relation "visit_answers" violates check constraint'),
+        {
+          code: '23514',
+          detail: 'Failing row contains (7, 12, melatonin with wine, jane@example.com).',
+          parameters: ['melatonin with wine', 'jane@example.com'],
+          cause: { answer: 'melatonin with wine' },
+        },
+      );
+    });
     t.app.get('/lapi/test/refused', () => {
       throw new AppError('ALREADY', 'That was done already.', { email: 'In use' });
     });
@@ -36,6 +48,17 @@ describe(`the error handler (${testDialect})`, () => {
     expect(response.body).not.toContain('internal detail');
     expect(reported).toHaveLength(1);
     expect(t.logs()).toContain('unexpected error');
+  });
+
+  it("logs an unexpected error's kind, code, message and stack, never its detail, parameters or cause", async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/lapi/test/database-detail' });
+    expect(response.statusCode).toBe(500);
+    const logs = t.logs();
+    expect(logs).toContain('violates check constraint');
+    expect(logs).toContain('23514');
+    expect(logs).not.toContain('melatonin');
+    expect(logs).not.toContain('jane@example.com');
+    expect(logs).not.toContain('Failing row');
   });
 
   it('an AppError keeps its status, code, message and field messages', async () => {

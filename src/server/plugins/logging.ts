@@ -1,5 +1,6 @@
 import type { FastifyServerOptions } from 'fastify';
 import type { Env } from '#server/env.ts';
+import { scrubText } from '#shared/error-reports.ts';
 
 /**
  * Paths pino removes before a line is written: secrets (cookies, passwords, card data, tokens) and
@@ -37,6 +38,32 @@ export const redactPaths = [
   ].flatMap((key) => [key, `*.${key}`, `*.*.${key}`]),
 ];
 
+interface LoggedError {
+  [key: string]: unknown;
+  type: string;
+  message: string;
+  stack: string;
+}
+
+/**
+ * An error as the log shows it: its kind, code, message and stack, scrubbed like an error report.
+ * Nothing else: a database error's `detail` can hold a whole row ("Failing row contains (…)"), its
+ * `parameters` the values of the query, and a wrapped cause anything at all.
+ */
+export function loggedError(error: unknown): LoggedError {
+  if (!(error instanceof Error))
+    return { type: typeof error, message: '[not an Error]', stack: '' };
+  const code = (error as { code?: unknown }).code;
+  const statusCode = (error as { statusCode?: unknown }).statusCode;
+  return {
+    type: error.name,
+    ...(typeof code === 'string' || typeof code === 'number' ? { code } : {}),
+    ...(typeof statusCode === 'number' ? { statusCode } : {}),
+    message: scrubText(error.message),
+    stack: scrubText(error.stack ?? ''),
+  };
+}
+
 /** A URL as the log shows it: the path only, since query strings can carry tokens (`?id=`). */
 export function pathOnly(url: string | undefined): string {
   if (!url) return '';
@@ -53,6 +80,7 @@ export function loggerOptions(
     ...(stream ? { stream } : {}),
     redact: { paths: redactPaths, censor: '[redacted]' },
     serializers: {
+      err: loggedError,
       req(request: { method: string; url?: string; id: string; ip?: string }) {
         return { id: request.id, method: request.method, url: pathOnly(request.url) };
       },
