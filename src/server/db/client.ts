@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, sql, type SqliteDatabase } from 'kysely';
 import pg from 'pg';
 import { ensurePrivateFile, PRIVATE_FILE_MODE } from '#server/lib/private-files.ts';
 import type { Database } from './schema.ts';
@@ -49,12 +49,42 @@ function openSqlite(dataDir: string, fileName: string): DbHandle {
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('synchronous = NORMAL');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const db = new Kysely<Database>({
+    dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
+  });
   return {
     db,
     dialect: 'sqlite',
     file: file === ':memory:' ? undefined : file,
     close: () => db.destroy(),
+  };
+}
+
+/** How many compiled statements a SQLite connection keeps (the app writes a few hundred). */
+export const STATEMENT_CACHE_SIZE = 1000;
+
+/**
+ * Kysely prepares every query anew, and better-sqlite3 compiles SQL on every `prepare()`. This keeps
+ * each SQL text's compiled statement (the least recently used goes first) so the same query reuses
+ * it; SQLite recompiles a kept statement itself if a migration changes the schema under it.
+ */
+export function withStatementCache(
+  sqlite: SQLite.Database,
+  size = STATEMENT_CACHE_SIZE,
+): SqliteDatabase {
+  const kept = new Map<string, SQLite.Statement>();
+  return {
+    close: () => sqlite.close(),
+    prepare(text: string) {
+      let statement = kept.get(text);
+      if (statement) kept.delete(text);
+      else {
+        statement = sqlite.prepare(text);
+        if (kept.size >= size) kept.delete(kept.keys().next().value ?? '');
+      }
+      kept.set(text, statement);
+      return statement;
+    },
   };
 }
 
