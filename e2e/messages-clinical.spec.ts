@@ -104,6 +104,8 @@ test('a patient asks about their treatment and the provider of their visit answe
   logIn,
   staffLogIn,
 }, testInfo) => {
+  // Three people (the patient, operations, the provider), each with a log-in and screenshots.
+  test.setTimeout(240_000);
   const patient = await patientWithVisit(request, 'clinical');
   const subject = `Melatonin and wine (${testInfo.project.name})`;
   await logIn(patient);
