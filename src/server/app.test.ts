@@ -271,6 +271,18 @@ describe(`the application shell (${testDialect})`, () => {
     const logs = t.logs();
     expect(logs).toContain('/reset-password?…');
     expect(logs).toContain('test line');
+    // One line for the request, when it was answered: its path, status and time.
+    const lines = logs
+      .split('\n')
+      .filter((line) => line.includes('/reset-password'))
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({
+      msg: 'request completed',
+      req: { method: 'GET', url: '/reset-password?…' },
+      res: { statusCode: 200 },
+    });
+    expect(lines[0]?.responseTime).toEqual(expect.any(Number));
     for (const secret of [
       'canary-reset-token-123',
       'canary-session-456',

@@ -67,7 +67,7 @@ import { createJobRunner } from './lib/jobs.ts';
 import { readBuildId } from './lib/release.ts';
 import { registerErrorHandling, sendFrameworkError } from './plugins/errors.ts';
 import { registerJsonBodyParser } from './plugins/json-body.ts';
-import { loggerOptions } from './plugins/logging.ts';
+import { loggerOptions, registerRequestLog } from './plugins/logging.ts';
 import { registerSameOriginCheck } from './plugins/same-origin.ts';
 import { registerSessions, sessionCookieName } from './plugins/session.ts';
 import { registerStaffSessions, staffCookieName } from './plugins/staff-session.ts';
@@ -174,6 +174,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const { env } = options;
   const app = Fastify({
     logger: loggerOptions(env, options.logStream),
+    disableRequestLogging: true,
     genReqId: () => crypto.randomUUID(),
     trustProxy: env.TRUST_PROXY,
     bodyLimit: 1024 * 1024,
@@ -182,6 +183,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     frameworkErrors: sendFrameworkError,
   }).withTypeProvider<ZodTypeProvider>();
 
+  registerRequestLog(app);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerJsonBodyParser(app);

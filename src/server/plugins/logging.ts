@@ -1,4 +1,4 @@
-import type { FastifyServerOptions } from 'fastify';
+import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import type { Env } from '#server/env.ts';
 import { scrubText } from '#shared/error-reports.ts';
 
@@ -86,4 +86,19 @@ export function loggerOptions(
       },
     },
   };
+}
+
+/**
+ * One line per request, written when it is answered: its id, method, path, status and time.
+ * Fastify's own request logging (turned off in buildApp) writes two, the first before anything is
+ * known.
+ */
+export function registerRequestLog(app: FastifyInstance): void {
+  app.addHook('onResponse', (request, reply, done) => {
+    request.log.info(
+      { req: request, res: { statusCode: reply.statusCode }, responseTime: reply.elapsedTime },
+      'request completed',
+    );
+    done();
+  });
 }
