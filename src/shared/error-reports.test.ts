@@ -89,6 +89,15 @@ describe('scrubbing error reports', () => {
       expect(scrubText('ERR_HTTP2_STREAM_CANCEL')).toBe('ERR_HTTP2_STREAM_CANCEL');
       const requestId = '3b241101-e2bb-4255-8caf-4136c566a962';
       expect(scrubText(`request ${requestId}`)).toBe(`request ${requestId}`);
+      // Digit groups inside a request id are not a card number, whatever the id's digits.
+      for (const id of [
+        '3421e83d-c2c5-4136-9510-092d890932d8',
+        '12345678-1234-4123-8123-123456789012',
+      ])
+        expect(scrubValue({ requestId: id })).toEqual({ requestId: id });
+      expect(scrubText('card 4242 4242 4242 4242 in 3b241101-e2bb-4255-8caf-4136c566a962')).toBe(
+        'card [card] in 3b241101-e2bb-4255-8caf-4136c566a962',
+      );
     });
 
     it('cuts very long text at a space before scrubbing it', () => {

@@ -44,8 +44,23 @@ function looksRandom(run: string): boolean {
   return /\d/.test(run) && /[a-z]/.test(run) && !UUID.test(run);
 }
 
-/** Email addresses, card-like numbers and tokens in a piece of text that holds no URL. */
+const UUID_IN_TEXT = /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi;
+
+/**
+ * Email addresses, card-like numbers and tokens in a piece of text that holds no URL. A UUID (a
+ * request id) stays whole: its digit groups ("…-4136-9510-092d…") would otherwise read as a card.
+ */
 function scrubWords(text: string): string {
+  let out = '';
+  let last = 0;
+  for (const found of text.matchAll(UUID_IN_TEXT)) {
+    out += scrubWordsOutsideIds(text.slice(last, found.index)) + found[0];
+    last = found.index + found[0].length;
+  }
+  return out + scrubWordsOutsideIds(text.slice(last));
+}
+
+function scrubWordsOutsideIds(text: string): string {
   return text
     .replace(EMAIL, '[email]')
     .replace(CARD, '$1[card]')
