@@ -19,6 +19,8 @@ export const redactPaths = [
     'token',
     'resetToken',
     'sessionToken',
+    'invite_token',
+    'inviteToken',
     'ccnum',
     'cccvv',
     'ccexp',
