@@ -111,6 +111,9 @@ const accountPages = {
     Component: (await import('./features/subscriptions/pages/subscriptions-page.tsx'))
       .SubscriptionsPage,
   }),
+  partner: async () => ({
+    Component: (await import('./features/partners/pages/partner-page.tsx')).PartnerPage,
+  }),
   editPaymentMethod: async () => ({
     Component: (await import('./features/accounts/pages/edit-payment-method-page.tsx'))
       .EditPaymentMethodPage,
@@ -301,6 +304,7 @@ export const routes: RouteObject[] = [
                   { path: paths.subscriptions, element: page(accountPages.subscriptions) },
                   { path: paths.accounts, element: page(accountPages.accounts) },
                   { path: paths.editPaymentMethod, element: page(accountPages.editPaymentMethod) },
+                  { path: paths.partner, element: page(accountPages.partner) },
                 ],
               },
             ],

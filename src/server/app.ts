@@ -54,6 +54,8 @@ import { messagesRoutes } from './features/messages/messages.routes.ts';
 import { ordersRoutes } from './features/orders/orders.routes.ts';
 import { outboxJob } from './features/outbox/outbox.jobs.ts';
 import { outboxRoutes } from './features/outbox/outbox.routes.ts';
+import { partnersRoutes } from './features/partners/partners.routes.ts';
+import { PARTNER_INVITE_SECRET, mintPartnerInvite } from './features/partners/partners.service.ts';
 import { reconcilerJob } from './features/payments/payments.jobs.ts';
 import { staffRoutes } from './features/staff/staff.routes.ts';
 import { subscriptionsRoutes } from './features/subscriptions/subscriptions.routes.ts';
@@ -300,6 +302,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await api.register(visitsRoutes(ctx));
       await api.register(reviewsRoutes(ctx));
       await api.register(messagesRoutes(ctx));
+      await api.register(partnersRoutes(ctx));
       api.get('/docs', { schema: { hide: true } }, async () => app.swagger());
     },
     { prefix: API_PREFIX },
@@ -316,6 +319,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         [PHONE_CODE_SECRET]: mintPhoneCode,
         [LOGIN_UNLOCK_SECRET]: mintLoginUnlock,
         [EMAIL_UNDO_SECRET]: mintEmailUndo,
+        [PARTNER_INVITE_SECRET]: mintPartnerInvite,
       },
       log: app.log,
     }),

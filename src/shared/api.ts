@@ -136,6 +136,17 @@ export const apiPaths = {
   /** Operations staff see which offered states have a licensed provider. */
   staffCoverage: '/staff/coverage/',
 
+  // Partners (ours, issue 16): linking two accounts and what each chooses to share
+  partners: '/partners/',
+  partnerInvite: '/partners/invite/',
+  partnerInviteWithdraw: '/partners/invite/withdraw/',
+  partnerInviteAccept: '/partners/invite/accept/',
+  partnerInviteDecline: '/partners/invite/decline/',
+  partnerUnlink: '/partners/unlink/',
+  partnerSharing: '/partners/sharing/',
+  /** What the linked partner chose to share with the caller, and nothing else. */
+  partnerShared: '/partners/shared/',
+
   // v2 commerce (spec §7)
   v2Cart: '/v2/ecom/cart',
   v2AddProduct: '/v2/ecom/add-product',

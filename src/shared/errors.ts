@@ -75,6 +75,12 @@ export const errorStatus = {
   REFUND_TOO_LARGE: 400,
   REFUND_FAILED: 402,
   ALREADY: 409,
+
+  // Partners
+  /** The caller already has a partner: one at a time, until they unlink. */
+  PARTNER_LINKED: 409,
+  /** The invitation was withdrawn, declined, accepted or has expired. */
+  INVITATION_CLOSED: 409,
 } as const satisfies Record<string, number>;
 
 export type ErrorCode = keyof typeof errorStatus;

@@ -66,6 +66,11 @@ export const StaffOrderDetailSchema = StaffOrderSummarySchema.extend({
   }),
   /** What the order's status allows next (the console offers only these). */
   actions: z.array(z.enum(['ship', 'deliver', 'refund', 'cancel'])),
+  /**
+   * The customer's linked partner (issue 16), by first name and customer id only: nothing of the
+   * partner's own records, clinical or otherwise.
+   */
+  partner: z.object({ first_name: z.string(), customer_id: z.number().int() }).nullable(),
 });
 export type StaffOrderDetail = z.infer<typeof StaffOrderDetailSchema>;
 

@@ -44,6 +44,8 @@ export const paths = {
   subscriptions: '/subscriptions',
   accounts: '/accounts',
   editPaymentMethod: '/accounts/editPaymentMethod',
+  /** Linking with a partner and choosing what they see (issue 16). */
+  partner: '/accounts/partner',
   visit: (category: string) => `/visit/${encodeURIComponent(category)}`,
   visitScreen: (category: string, screen: VisitScreen) =>
     `/visit/${encodeURIComponent(category)}/${screen}`,

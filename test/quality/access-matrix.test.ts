@@ -23,7 +23,12 @@ import { completeQuestions, edVisitAtCheckout, jpegWithGps, safeAnswer } from '#
  * must change nothing.
  */
 
-type Caller = 'owner' | 'other' | 'visitor' | 'staff';
+/**
+ * `partner` is a customer linked to the owner as their partner (issue 16), with every sharing
+ * switch on: sharing reaches only the partner endpoints, so on every id-bearing row a partner gets
+ * exactly what any other customer gets.
+ */
+type Caller = 'owner' | 'other' | 'partner' | 'visitor' | 'staff';
 type Cell = 'ok' | 'no';
 
 /** The records the rows name; each belongs to the owner. */
@@ -65,6 +70,7 @@ interface Row {
   request: (x: Target) => InjectOptions;
   owner: Cell;
   other: Cell;
+  partner: Cell;
   visitor: Cell;
   staff: Cell;
 }
@@ -122,64 +128,64 @@ function prescription() {
 
 // prettier-ignore
 const matrix: Row[] = [
-  // Customer calls: only the owner.             record           request                                                                                    owner  other  visitor staff
-  row('account/data',                            'leads',          leadsOnly('/account/data/'),                                                              'ok',  'no',  'no',   'no'),
-  row('leads/patientdata',                       'leads',          leadsOnly('/leads/patientdata'),                                                          'ok',  'no',  'no',   'no'),
-  row('account/orders',                          'leads',          leadsOnly('/account/orders/'),                                                            'ok',  'no',  'no',   'no'),
-  row('account/subscriptions',                   'leads',          leadsOnly('/account/subscriptions/'),                                                     'ok',  'no',  'no',   'no'),
-  row('account/pendingorders',                   'leads',          leadsOnly('/account/pendingorders/'),                                                     'ok',  'no',  'no',   'no'),
-  row('messaging/getall',                        'leads',          leadsOnly('/messaging/getall/'),                                                          'ok',  'no',  'no',   'no'),
-  row('messaging/getrecent',                     'leads',          leadsOnly('/messaging/getrecent/'),                                                       'ok',  'no',  'no',   'no'),
-  row('account/update',                          'leads',          json('/account/update/', (x) => ({ leads_id: x.leadsId, prospect: { first_name: 'Ownerfirst', last_name: 'Ownerlast', email: x.email, phoneNo: '5035550177', dob: '04/12/1990' } })),         'ok',  'no',  'no',   'no'),
-  row('account/address',                         'leads',          json('/account/address/', (x) => ({ leads_id: x.leadsId, ...addresses })), 'ok', 'no', 'no', 'no'),
-  row('leads/startprogram',                      'leads',          json('/leads/startprogram', (x) => ({ leads_id: x.leadsId, new_category: 'ed' })),       'ok',  'no',  'no',   'no'),
-  row('subscription/update (preview)',           'subscription',   json('/subscription/update/', (x) => ({ leads_id: x.leadsId, subscription_id: x.id, change: { action: 'skip' }, preview: true })), 'ok', 'no', 'no', 'no'),
-  row('account/shipfrequency',                   'subscription',   json('/account/shipfrequency/', (x) => ({ leads_id: x.leadsId, subscription_id: x.id, frequency: 'QUARTERLY' })), 'ok', 'no', 'no', 'no'),
-  row('messaging/send (reply)',                  'thread',         json('/messaging/send/', (x) => ({ leads_id: x.leadsId, thread_id: x.id, body: 'Thank you.' })), 'ok', 'no', 'no', 'no'),
-  row('messaging/read',                          'thread',         json('/messaging/read/', (x) => ({ leads_id: x.leadsId, thread_id: x.id })),           'ok',  'no',  'no',   'no'),
-  row('product/drug',                            'visit',          visitCall('/product/drug/', { drug: 'sildenafil' }),                                      'ok',  'no',  'no',   'no'),
-  row('product/dosage',                          'visit',          visitCall('/product/dosage/', { dosage: '50mg' }),                                        'ok',  'no',  'no',   'no'),
-  row('product/frequency',                       'visit',          visitCall('/product/frequency/', { frequency: 'as-needed-6' }),                           'ok',  'no',  'no',   'no'),
-  row('upload_image',                            'visit',          uploadImage,                                                                              'ok',  'no',  'no',   'no'),
-  row('visit/consent',                           'visit',          visitCall('/visit/consent/', { consent: true }),                                          'ok',  'no',  'no',   'no'),
-  row('visit/checkout',                          'visit',          visitCall('/visit/checkout/', { shipping, billing: null, payment: card, consent: true }), 'ok',  'no',  'no',   'no'),
-  row('product/hair-preferences',                'hairVisit',      visitCall('/product/hair-preferences/', { form: 'topical' }),                 'ok',  'no',  'no',   'no'),
-  row('product/sleep-preferences',               'sleepVisit',     visitCall('/product/sleep-preferences/', { goal: 'both' }),               'ok',  'no',  'no',   'no'),
+  // Customer calls: only the owner.             record           request                                                                                    owner  other  partner visitor staff
+  row('account/data',                            'leads',          leadsOnly('/account/data/'),                                                              'ok',  'no',  'no',  'no',   'no'),
+  row('leads/patientdata',                       'leads',          leadsOnly('/leads/patientdata'),                                                          'ok',  'no',  'no',  'no',   'no'),
+  row('account/orders',                          'leads',          leadsOnly('/account/orders/'),                                                            'ok',  'no',  'no',  'no',   'no'),
+  row('account/subscriptions',                   'leads',          leadsOnly('/account/subscriptions/'),                                                     'ok',  'no',  'no',  'no',   'no'),
+  row('account/pendingorders',                   'leads',          leadsOnly('/account/pendingorders/'),                                                     'ok',  'no',  'no',  'no',   'no'),
+  row('messaging/getall',                        'leads',          leadsOnly('/messaging/getall/'),                                                          'ok',  'no',  'no',  'no',   'no'),
+  row('messaging/getrecent',                     'leads',          leadsOnly('/messaging/getrecent/'),                                                       'ok',  'no',  'no',  'no',   'no'),
+  row('account/update',                          'leads',          json('/account/update/', (x) => ({ leads_id: x.leadsId, prospect: { first_name: 'Ownerfirst', last_name: 'Ownerlast', email: x.email, phoneNo: '5035550177', dob: '04/12/1990' } })),         'ok',  'no',  'no',  'no',   'no'),
+  row('account/address',                         'leads',          json('/account/address/', (x) => ({ leads_id: x.leadsId, ...addresses })), 'ok', 'no', 'no', 'no', 'no'),
+  row('leads/startprogram',                      'leads',          json('/leads/startprogram', (x) => ({ leads_id: x.leadsId, new_category: 'ed' })),       'ok',  'no',  'no',  'no',   'no'),
+  row('subscription/update (preview)',           'subscription',   json('/subscription/update/', (x) => ({ leads_id: x.leadsId, subscription_id: x.id, change: { action: 'skip' }, preview: true })), 'ok', 'no', 'no', 'no', 'no'),
+  row('account/shipfrequency',                   'subscription',   json('/account/shipfrequency/', (x) => ({ leads_id: x.leadsId, subscription_id: x.id, frequency: 'QUARTERLY' })), 'ok', 'no', 'no', 'no', 'no'),
+  row('messaging/send (reply)',                  'thread',         json('/messaging/send/', (x) => ({ leads_id: x.leadsId, thread_id: x.id, body: 'Thank you.' })), 'ok', 'no', 'no', 'no', 'no'),
+  row('messaging/read',                          'thread',         json('/messaging/read/', (x) => ({ leads_id: x.leadsId, thread_id: x.id })),           'ok',  'no',  'no',  'no',   'no'),
+  row('product/drug',                            'visit',          visitCall('/product/drug/', { drug: 'sildenafil' }),                                      'ok',  'no',  'no',  'no',   'no'),
+  row('product/dosage',                          'visit',          visitCall('/product/dosage/', { dosage: '50mg' }),                                        'ok',  'no',  'no',  'no',   'no'),
+  row('product/frequency',                       'visit',          visitCall('/product/frequency/', { frequency: 'as-needed-6' }),                           'ok',  'no',  'no',  'no',   'no'),
+  row('upload_image',                            'visit',          uploadImage,                                                                              'ok',  'no',  'no',  'no',   'no'),
+  row('visit/consent',                           'visit',          visitCall('/visit/consent/', { consent: true }),                                          'ok',  'no',  'no',  'no',   'no'),
+  row('visit/checkout',                          'visit',          visitCall('/visit/checkout/', { shipping, billing: null, payment: card, consent: true }), 'ok',  'no',  'no',  'no',   'no'),
+  row('product/hair-preferences',                'hairVisit',      visitCall('/product/hair-preferences/', { form: 'topical' }),                 'ok',  'no',  'no',  'no',   'no'),
+  row('product/sleep-preferences',               'sleepVisit',     visitCall('/product/sleep-preferences/', { goal: 'both' }),               'ok',  'no',  'no',  'no',   'no'),
   // Checking eligibility or answering again sends a visit back to its questions: after its preferences.
-  row('visit/eligibility',                       'sleepVisit',     visitCall('/visit/eligibility/', { state: 'OR', dob: '04/12/1985' }),                     'ok',  'no',  'no',   'no'),
-  row('questionnaire/get_questions',             'sleepVisit',     visitCall('/questionnaire/get_questions/'),                                               'ok',  'no',  'no',   'no'),
-  row('questionnaire/get_next_question',         'sleepVisit',     visitCall('/questionnaire/get_next_question/'),                                           'ok',  'no',  'no',   'no'),
-  row('questionnaire/get_previous_question',     'sleepVisit',     visitCall('/questionnaire/get_previous_question/', { linkId: firstSleepItem.linkId }),      'ok',  'no',  'no',   'no'),
-  row('v2/questionnaire/next_question',          'sleepVisit',     visitCall('/v2/questionnaire/next_question'),                                             'ok',  'no',  'no',   'no'),
-  row('v2/questionnaire/previous_question',      'sleepVisit',     visitCall('/v2/questionnaire/previous_question', { linkId: firstSleepItem.linkId }),        'ok',  'no',  'no',   'no'),
-  row('questionnaire/save_question',             'sleepVisit',     visitCall('/questionnaire/save_question/', { linkId: firstSleepItem.linkId, value: safeAnswer(firstSleepItem) }), 'ok', 'no', 'no', 'no'),
-  row('v2/questionnaire/submit_question',        'sleepVisit',     visitCall('/v2/questionnaire/submit_question', { linkId: firstSleepItem.linkId, value: safeAnswer(firstSleepItem) }), 'ok', 'no', 'no', 'no'),
-  row('doctor',                                  'submittedVisit', visitCall('/doctor'),                                                                     'ok',  'no',  'no',   'no'),
-  row('visit/checkout/summary',                  'submittedVisit', visitCall('/visit/checkout/summary/'),                                                    'ok',  'no',  'no',   'no'),
-  row('survey',                                  'submittedVisit', visitCall('/survey/', { rating: 5, would_recommend: true }),                              'ok',  'no',  'no',   'no'),
+  row('visit/eligibility',                       'sleepVisit',     visitCall('/visit/eligibility/', { state: 'OR', dob: '04/12/1985' }),                     'ok',  'no',  'no',  'no',   'no'),
+  row('questionnaire/get_questions',             'sleepVisit',     visitCall('/questionnaire/get_questions/'),                                               'ok',  'no',  'no',  'no',   'no'),
+  row('questionnaire/get_next_question',         'sleepVisit',     visitCall('/questionnaire/get_next_question/'),                                           'ok',  'no',  'no',  'no',   'no'),
+  row('questionnaire/get_previous_question',     'sleepVisit',     visitCall('/questionnaire/get_previous_question/', { linkId: firstSleepItem.linkId }),      'ok',  'no',  'no',  'no',   'no'),
+  row('v2/questionnaire/next_question',          'sleepVisit',     visitCall('/v2/questionnaire/next_question'),                                             'ok',  'no',  'no',  'no',   'no'),
+  row('v2/questionnaire/previous_question',      'sleepVisit',     visitCall('/v2/questionnaire/previous_question', { linkId: firstSleepItem.linkId }),        'ok',  'no',  'no',  'no',   'no'),
+  row('questionnaire/save_question',             'sleepVisit',     visitCall('/questionnaire/save_question/', { linkId: firstSleepItem.linkId, value: safeAnswer(firstSleepItem) }), 'ok', 'no', 'no', 'no', 'no'),
+  row('v2/questionnaire/submit_question',        'sleepVisit',     visitCall('/v2/questionnaire/submit_question', { linkId: firstSleepItem.linkId, value: safeAnswer(firstSleepItem) }), 'ok', 'no', 'no', 'no', 'no'),
+  row('doctor',                                  'submittedVisit', visitCall('/doctor'),                                                                     'ok',  'no',  'no',  'no',   'no'),
+  row('visit/checkout/summary',                  'submittedVisit', visitCall('/visit/checkout/summary/'),                                                    'ok',  'no',  'no',  'no',   'no'),
+  row('survey',                                  'submittedVisit', visitCall('/survey/', { rating: 5, would_recommend: true }),                              'ok',  'no',  'no',  'no',   'no'),
   // The photo ID: its owner, and a provider licensed in the state while the visit waits for review (each view audited).
-  row('GET uploads/:id',                         'upload',         (x) => ({ method: 'GET', url: `/lapi/uploads/${x.uploadKey}` }),                         'ok',  'no',  'no',   'ok'),
+  row('GET uploads/:id',                         'upload',         (x) => ({ method: 'GET', url: `/lapi/uploads/${x.uploadKey}` }),                         'ok',  'no',  'no',  'no',   'ok'),
   // Provider console: staff only (a provider licensed in the patient's state).
-  row('staff/visits/detail',                     'submittedVisit', visitCall('/staff/visits/detail/'),                                                       'no',  'no',  'no',   'ok'),
-  row('risk/assessment',                         'submittedVisit', visitCall('/risk/assessment/'),                                                           'no',  'no',  'no',   'ok'),
-  row('staff/messages',                          'submittedVisit', visitCall('/staff/messages/'),                                                            'no',  'no',  'no',   'ok'),
-  row('staff/messages/send',                     'submittedVisit', visitCall('/staff/messages/send/', { body: 'Your visit is in review.' }),                 'no',  'no',  'no',   'ok'),
-  row('staff/visits/approve',                    'submittedVisit', json('/staff/visits/approve/', (x) => ({ visit_id: x.id, prescription: prescription() })),                    'no',  'no',  'no',   'ok'),
-  row('staff/visits/decline',                    'visit',          visitCall('/staff/visits/decline/', { reason: 'Not a good fit for this treatment today.' }), 'no', 'no', 'no', 'ok'),
+  row('staff/visits/detail',                     'submittedVisit', visitCall('/staff/visits/detail/'),                                                       'no',  'no',  'no',  'no',   'ok'),
+  row('risk/assessment',                         'submittedVisit', visitCall('/risk/assessment/'),                                                           'no',  'no',  'no',  'no',   'ok'),
+  row('staff/messages',                          'submittedVisit', visitCall('/staff/messages/'),                                                            'no',  'no',  'no',  'no',   'ok'),
+  row('staff/messages/send',                     'submittedVisit', visitCall('/staff/messages/send/', { body: 'Your visit is in review.' }),                 'no',  'no',  'no',  'no',   'ok'),
+  row('staff/visits/approve',                    'submittedVisit', json('/staff/visits/approve/', (x) => ({ visit_id: x.id, prescription: prescription() })),                    'no',  'no',  'no',  'no',   'ok'),
+  row('staff/visits/decline',                    'visit',          visitCall('/staff/visits/decline/', { reason: 'Not a good fit for this treatment today.' }), 'no', 'no', 'no', 'no', 'ok'),
   // Operations console: staff only.
-  row('staff/orders/detail',                     'order',          json('/staff/orders/detail/', (x) => ({ order_id: x.id })),                             'no',  'no',  'no',   'ok'),
-  row('staff/orders/ship',                       'order',          json('/staff/orders/ship/', (x) => ({ order_id: x.id, tracking_number: '9400111899223197428490' })), 'no', 'no', 'no', 'ok'),
-  row('staff/orders/deliver',                    'order',          json('/staff/orders/deliver/', (x) => ({ order_id: x.id })),                            'no',  'no',  'no',   'ok'),
-  row('staff/orders/refund',                     'order',          json('/staff/orders/refund/', (x) => ({ order_id: x.id, amount_cents: 100 })),          'no',  'no',  'no',   'ok'),
-  row('staff/orders/cancel',                     'orderToCancel',  json('/staff/orders/cancel/', (x) => ({ order_id: x.id })),                             'no',  'no',  'no',   'ok'),
+  row('staff/orders/detail',                     'order',          json('/staff/orders/detail/', (x) => ({ order_id: x.id })),                             'no',  'no',  'no',  'no',   'ok'),
+  row('staff/orders/ship',                       'order',          json('/staff/orders/ship/', (x) => ({ order_id: x.id, tracking_number: '9400111899223197428490' })), 'no', 'no', 'no', 'no', 'ok'),
+  row('staff/orders/deliver',                    'order',          json('/staff/orders/deliver/', (x) => ({ order_id: x.id })),                            'no',  'no',  'no',  'no',   'ok'),
+  row('staff/orders/refund',                     'order',          json('/staff/orders/refund/', (x) => ({ order_id: x.id, amount_cents: 100 })),          'no',  'no',  'no',  'no',   'ok'),
+  row('staff/orders/cancel',                     'orderToCancel',  json('/staff/orders/cancel/', (x) => ({ order_id: x.id })),                             'no',  'no',  'no',  'no',   'ok'),
   // The care team's inbox (operations staff): threads not about a visit or treatment.
-  row('staff/inbox/thread',                      'thread',         json('/staff/inbox/thread/', (x) => ({ thread_id: x.id })),                             'no',  'no',  'no',   'ok'),
-  row('staff/inbox/reply',                       'thread',         json('/staff/inbox/reply/', (x) => ({ thread_id: x.id, body: 'It ships tomorrow.' })),  'no',  'no',  'no',   'ok'),
-  row('staff/inbox/hand-off',                    'handOffThread',  json('/staff/inbox/hand-off/', (x) => ({ thread_id: x.id, provider_id: demoProviderId })), 'no', 'no', 'no', 'ok'),
+  row('staff/inbox/thread',                      'thread',         json('/staff/inbox/thread/', (x) => ({ thread_id: x.id })),                             'no',  'no',  'no',  'no',   'ok'),
+  row('staff/inbox/reply',                       'thread',         json('/staff/inbox/reply/', (x) => ({ thread_id: x.id, body: 'It ships tomorrow.' })),  'no',  'no',  'no',  'no',   'ok'),
+  row('staff/inbox/hand-off',                    'handOffThread',  json('/staff/inbox/hand-off/', (x) => ({ thread_id: x.id, provider_id: demoProviderId })), 'no', 'no', 'no', 'no', 'ok'),
   // A patient's clinical question: their provider's (the messages test has the other provider).
-  row('messaging/send (clinical reply)',         'clinicalThread', json('/messaging/send/', (x) => ({ leads_id: x.leadsId, thread_id: x.id, body: 'And with coffee?' })), 'ok', 'no', 'no', 'no'),
-  row('staff/patient-messages/thread',           'clinicalThread', json('/staff/patient-messages/thread/', (x) => ({ thread_id: x.id })),                  'no',  'no',  'no',   'ok'),
-  row('staff/patient-messages/reply',            'clinicalThread', json('/staff/patient-messages/reply/', (x) => ({ thread_id: x.id, body: 'Best not with wine.' })), 'no', 'no', 'no', 'ok'),
+  row('messaging/send (clinical reply)',         'clinicalThread', json('/messaging/send/', (x) => ({ leads_id: x.leadsId, thread_id: x.id, body: 'And with coffee?' })), 'ok', 'no', 'no', 'no', 'no'),
+  row('staff/patient-messages/thread',           'clinicalThread', json('/staff/patient-messages/thread/', (x) => ({ thread_id: x.id })),                  'no',  'no',  'no',  'no',   'ok'),
+  row('staff/patient-messages/reply',            'clinicalThread', json('/staff/patient-messages/reply/', (x) => ({ thread_id: x.id, body: 'Best not with wine.' })), 'no', 'no', 'no', 'no', 'ok'),
 ];
 
 function row(
@@ -188,10 +194,11 @@ function row(
   request: (x: Target) => InjectOptions,
   owner: Cell,
   other: Cell,
+  partner: Cell,
   visitor: Cell,
   staff: Cell,
 ): Row {
-  return { endpoint, record, request, owner, other, visitor, staff };
+  return { endpoint, record, request, owner, other, partner, visitor, staff };
 }
 
 function uploadImage(x: Target): InjectOptions {
@@ -211,6 +218,7 @@ describe(`access matrix: who may name whose records (${testDialect})`, () => {
   let t: TestApp;
   let owner: TestCustomer;
   let other: TestCustomer;
+  let partner: TestCustomer;
   let records: Records;
   let providerCookie: string;
   let opsCookie: string;
@@ -268,6 +276,7 @@ describe(`access matrix: who may name whose records (${testDialect})`, () => {
       phoneNo: '(503) 555-0177',
     });
     other = await insertCustomer(t.app, { first_name: 'Otherfirst', last_name: 'Otherlast' });
+    partner = await insertCustomer(t.app, { first_name: 'Partnerfirst', last_name: 'Partnerlast' });
 
     const order = await placeOrder(owner, 41); // a monthly product: it starts a subscription
     const orderToCancel = await placeOrder(owner, 41);
@@ -347,6 +356,31 @@ describe(`access matrix: who may name whose records (${testDialect})`, () => {
       order,
       orderToCancel,
     };
+    // The partner: linked by invitation and acceptance, the owner sharing everything there is.
+    const invited = await post(
+      t.app,
+      '/lapi/partners/invite/',
+      { email: partner.email },
+      owner.cookie,
+    );
+    expect(invited.statusCode, invited.body).toBe(200);
+    const waiting = await post(t.app, '/lapi/partners/', {}, partner.cookie);
+    const invitationId = waiting.json<{ data: { received: { invitation_id: number }[] } }>().data
+      .received[0]?.invitation_id;
+    const accepted = await post(
+      t.app,
+      '/lapi/partners/invite/accept/',
+      { invitation_id: invitationId },
+      partner.cookie,
+    );
+    expect(accepted.statusCode, accepted.body).toBe(200);
+    for (const item of ['address', 'orders', 'subscriptions'])
+      for (const who of [owner, partner])
+        expect(
+          (await post(t.app, '/lapi/partners/sharing/', { item, shared: true }, who.cookie))
+            .statusCode,
+        ).toBe(200);
+
     providerCookie = await staffLogin('provider');
     opsCookie = await staffLogin('operations');
     // Refusals change nothing, not even the audit log; a session's last-seen time may move.
@@ -365,11 +399,14 @@ describe(`access matrix: who may name whose records (${testDialect})`, () => {
     // leads_id rows name the owner's leads_id; other rows send the caller's own with the record.
     let leadsId: string;
     if (r.record === 'leads') leadsId = ghost ? GHOST_LEADS : owner.leadsId;
-    else leadsId = caller === 'other' ? other.leadsId : owner.leadsId;
+    else
+      leadsId =
+        caller === 'other' ? other.leadsId : caller === 'partner' ? partner.leadsId : owner.leadsId;
     const request = r.request({ id, uploadKey, leadsId, email: owner.email });
     const cookie = {
       owner: owner.cookie,
       other: other.cookie,
+      partner: partner.cookie,
       visitor: undefined,
       staff:
         r.endpoint.startsWith('staff/orders') || r.endpoint.startsWith('staff/inbox')
@@ -392,9 +429,9 @@ describe(`access matrix: who may name whose records (${testDialect})`, () => {
   ];
 
   it.each(matrix)(
-    '$endpoint ($record): owner $owner, other customer $other, visitor $visitor, staff $staff',
+    '$endpoint ($record): owner $owner, other customer $other, partner $partner, visitor $visitor, staff $staff',
     async (r) => {
-      const callers: Caller[] = ['owner', 'other', 'visitor', 'staff'];
+      const callers: Caller[] = ['owner', 'other', 'partner', 'visitor', 'staff'];
       // Refusals first (they must change nothing), then whoever may.
       const refused = callers.filter((c) => r[c] === 'no');
       const allowed = callers.filter((c) => r[c] === 'ok');
@@ -429,4 +466,89 @@ describe(`access matrix: who may name whose records (${testDialect})`, () => {
       }
     },
   );
+
+  /**
+   * The partner endpoints, by contrast, answer with the owner's records: exactly the items the
+   * owner shares, and to the partner alone. Nothing clinical or contact-like is among them, even
+   * with every switch on; another customer, a visitor and staff get nothing of the owner.
+   */
+  it('partners/shared: the partner sees exactly what the owner shares; no one else sees any of it', async () => {
+    const shared = (cookie: string | undefined) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/lapi/partners/shared/',
+        payload: {},
+        headers: cookie ? { cookie } : {},
+      });
+    const storeOrders = await t.app.db
+      .selectFrom('orders')
+      .select('order_number')
+      .where('customer_id', '=', owner.customerId)
+      .where('kind', '=', 'store')
+      .execute();
+    const visitOrders = await t.app.db
+      .selectFrom('orders')
+      .select('order_number')
+      .where('customer_id', '=', owner.customerId)
+      .where('kind', '!=', 'store')
+      .execute();
+    expect(visitOrders.length).toBeGreaterThan(0);
+
+    const all = await shared(partner.cookie);
+    expect(all.statusCode, all.body).toBe(200);
+    const data = all.json<{
+      data: {
+        partner: { first_name: string };
+        address: { address: string } | null;
+        orders: { order_number: string }[] | null;
+        subscriptions: { product_name: string }[] | null;
+      };
+    }>().data;
+    expect(data.partner).toEqual({ first_name: 'Ownerfirst' });
+    const onFile = await t.app.db
+      .selectFrom('customer_addresses')
+      .select(['address', 'address2', 'city', 'state', 'zip'])
+      .where('customer_id', '=', owner.customerId)
+      .where('kind', '=', 'shipping')
+      .executeTakeFirstOrThrow();
+    expect(data.address).toEqual(onFile);
+    expect(data.orders?.map((o) => o.order_number).sort()).toEqual(
+      storeOrders.map((o) => o.order_number).sort(),
+    );
+    const supplements = await t.app.db
+      .selectFrom('subscriptions')
+      .select('id')
+      .where('customer_id', '=', owner.customerId)
+      .where('product_id', 'is not', null)
+      .where('status', 'in', ['ACTIVE', 'PAUSED'])
+      .execute();
+    expect(supplements.length).toBeGreaterThan(0);
+    expect(data.subscriptions?.map((s) => s.product_name)).toEqual(
+      supplements.map(() => 'Sleep Gummies'),
+    );
+    for (const detail of [
+      ...ownerDetails().filter((d) => d !== 'Ownerfirst'),
+      ...visitOrders.map((o) => o.order_number),
+      records.upload,
+      'sildenafil',
+    ])
+      expect(all.body).not.toContain(detail);
+
+    // One switch on: that item alone.
+    for (const item of ['orders', 'subscriptions'])
+      await post(t.app, '/lapi/partners/sharing/', { item, shared: false }, owner.cookie);
+    const addressOnly = (await shared(partner.cookie)).json<{ data: Record<string, unknown> }>();
+    expect(addressOnly.data).toMatchObject({ orders: null, subscriptions: null });
+    expect(addressOnly.data.address).not.toBeNull();
+
+    // Another customer has no partner: nothing at all. A visitor and staff are refused.
+    expect((await shared(other.cookie)).json<{ data: unknown }>().data).toEqual({
+      partner: null,
+      address: null,
+      orders: null,
+      subscriptions: null,
+    });
+    expect((await shared(undefined)).statusCode).toBe(401);
+    expect((await shared(opsCookie)).statusCode).toBe(401);
+  });
 });

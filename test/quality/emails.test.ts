@@ -196,7 +196,9 @@ function expectSafeEmail(mail: ReadMail, expected: Expected): void {
 
   // No token but the one-time link's (and that one only inside its link).
   const oneTimeTokens = expected.oneTime
-    ? links.map((l) => /[?&]id=([\w-]+)/.exec(l)?.[1]).filter((t): t is string => !!t)
+    ? links
+        .map((l) => /[?&](?:id|invite|partnerInvite)=([\w-]+)/.exec(l)?.[1])
+        .filter((t): t is string => !!t)
     : [];
   expect(oneTimeTokens.length).toBe(expected.oneTime ? links.length : 0);
   let rest = words;
@@ -657,6 +659,57 @@ describe(`every email the product sends (${testDialect})`, () => {
     const mail = await received(c.email, 'Online visits are now open in Washington');
     check('State opened', mail, { link: /^\/dashboard$/, secrets: secretsOf(c) });
     expect(mail.text).toContain('Washington');
+  });
+
+  it('Partner invitation names the inviter by first name only and carries its one-time link', async () => {
+    const inviter = await insertCustomer(t.app, { first_name: 'Robin', last_name: 'Inviterlast' });
+    const member = await insertCustomer(t.app);
+    const newcomer = `newcomer-${inviter.customerId}@example.test`;
+    const subject = `Robin invited you to link accounts on ${site.name}`;
+    const invite = async (email: string) => {
+      const sent = await post(t.app, '/lapi/partners/invite/', { email }, inviter.cookie);
+      expect(sent.statusCode, sent.body).toBe(200);
+      // Read before the next: a new invitation replaces one whose email has not gone yet.
+      return received(email, subject);
+    };
+    // Someone with an account goes to their partner page; anyone else to sign-up, which keeps it.
+    const toMember = await invite(member.email);
+    const toNewcomer = await invite(newcomer);
+    const secrets = [...secretsOf(inviter), inviter.email, 'Inviterlast'];
+    check('Partner invitation', toMember, {
+      link: /^\/accounts\/partner\?invite=[\w-]{43}$/,
+      oneTime: true,
+      secrets,
+    });
+    check('Partner invitation', toNewcomer, {
+      link: /^\/signup\?partnerInvite=[\w-]{43}$/,
+      oneTime: true,
+      secrets,
+    });
+  });
+
+  it('Partner link ended says only that, and only when the one unlinking chose to tell', async () => {
+    const a = await insertCustomer(t.app, { first_name: 'Sasha' });
+    const b = await insertCustomer(t.app, { first_name: 'Toni' });
+    const invited = await post(t.app, '/lapi/partners/invite/', { email: b.email }, a.cookie);
+    expect(invited.statusCode, invited.body).toBe(200);
+    const overview = await post(t.app, '/lapi/partners/', {}, b.cookie);
+    const id = overview.json<{ data: { received: { invitation_id: number }[] } }>().data.received[0]
+      ?.invitation_id;
+    const accepted = await post(
+      t.app,
+      '/lapi/partners/invite/accept/',
+      { invitation_id: id },
+      b.cookie,
+    );
+    expect(accepted.statusCode, accepted.body).toBe(200);
+    const unlinked = await post(t.app, '/lapi/partners/unlink/', { notify: true }, a.cookie);
+    expect(unlinked.statusCode, unlinked.body).toBe(200);
+    const mail = await received(b.email, `Your partner link on ${site.name} has ended`);
+    check('Partner link ended', mail, {
+      link: /^\/accounts\/partner$/,
+      secrets: [...secretsOf(a), ...secretsOf(b), a.email],
+    });
   });
 
   it('Staff new-device link carries its one-time link', async () => {

@@ -482,6 +482,37 @@ export interface CheckoutProgressTable {
   updated_at: string;
 }
 
+/** One row per partner of a link: what `customer_id` shares with `partner_id` (0/1 each). */
+export interface PartnerLinksTable {
+  customer_id: number;
+  partner_id: number;
+  linked_at: string;
+  share_address: Generated<number>;
+  share_orders: Generated<number>;
+  share_subscriptions: Generated<number>;
+}
+
+export interface PartnerInvitationsTable {
+  id: Generated<number>;
+  inviter_id: number;
+  email: string;
+  token_hash: string | null;
+  status: 'pending' | 'accepted' | 'declined' | 'withdrawn';
+  created_at: string;
+  expires_at: string;
+  answered_at: string | null;
+}
+
+export interface PartnerEventsTable {
+  id: Generated<number>;
+  customer_id: number;
+  kind: string;
+  item: string | null;
+  counterpart: string;
+  quiet: Generated<number>;
+  at: string;
+}
+
 export interface Database {
   product_lines: ProductLinesTable;
   products: ProductsTable;
@@ -519,4 +550,7 @@ export interface Database {
   checkout_progress: CheckoutProgressTable;
   state_waitlist: StateWaitlistTable;
   renewal_reminders: RenewalRemindersTable;
+  partner_links: PartnerLinksTable;
+  partner_invitations: PartnerInvitationsTable;
+  partner_events: PartnerEventsTable;
 }

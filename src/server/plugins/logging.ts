@@ -20,6 +20,8 @@ export const redactPaths = [
     'token',
     'resetToken',
     'sessionToken',
+    'invite_token',
+    'inviteToken',
     'ccnum',
     'cccvv',
     'ccexp',

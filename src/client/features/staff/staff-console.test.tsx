@@ -96,6 +96,7 @@ function buildOrder(overrides: Partial<StaffOrderDetail> = {}): StaffOrderDetail
       country: 'US',
     },
     actions: ['ship', 'refund', 'cancel'],
+    partner: null,
     ...overrides,
   };
 }

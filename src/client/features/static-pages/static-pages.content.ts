@@ -3,7 +3,15 @@
  * Consent to Telehealth and FAQ). Content only: no rendering logic lives here.
  */
 
+import {
+  neverShared,
+  PARTNER_INVITE_TTL_DAYS,
+  sharingItems,
+  sharingItemText,
+} from '#shared/partners-privacy.ts';
 import { site } from '#shared/site.ts';
+
+const lowerFirst = (text: string) => text.charAt(0).toLowerCase() + text.slice(1);
 
 export interface StaticSection {
   heading: string;
@@ -535,6 +543,14 @@ export const faq: {
           answer: [
             'Your questionnaire answers, photo ID and messages are treated as protected health information by our affiliated medical group. They are encrypted, seen only by your care team and the operations staff who need them, and every staff view is recorded in an audit log. We strip metadata from uploaded ID photos, and we never use your health information for advertising or sell it.',
             'We use only a sign-in cookie — no advertising cookies — and our checkout analytics carry product and price information only, never health information. Read our Privacy Policy for the full details.',
+          ],
+        },
+        {
+          question: 'What can my partner see if we link our accounts?',
+          answer: [
+            `Only what you choose, item by item, and nothing until you do. You can share: ${sharingItems.map((item) => `${sharingItemText[item].label.toLowerCase()} (${lowerFirst(sharingItemText[item].means)})`).join('; ')}. Each is a separate switch on your Partner page under Accounts, and you can turn it off at any time.`,
+            `Your partner never sees these, and no setting can change that: ${neverShared.map(lowerFirst).join('; ')}.`,
+            `To link, invite your partner by email from Accounts; they accept from their own account (an invitation lasts ${PARTNER_INVITE_TTL_DAYS} days). Either of you can unlink at any time, and choose not to notify the other. Sharing ends at once, and a new link starts with nothing shared.`,
           ],
         },
         {

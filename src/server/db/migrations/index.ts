@@ -22,6 +22,7 @@ import * as m0020 from './0020-message-topics.ts';
 import * as m0021 from './0021-checkout-progress.ts';
 import * as m0022 from './0022-session-network.ts';
 import * as m0023 from './0023-renewal-reminders.ts';
+import * as m0024 from './0024-partners.ts';
 
 /**
  * Every migration, in order. Listed in code (not read from a folder) so the bundled server carries
@@ -51,4 +52,5 @@ export const migrations: Record<string, Migration> = {
   '0021-checkout-progress': m0021,
   '0022-session-network': m0022,
   '0023-renewal-reminders': m0023,
+  '0024-partners': m0024,
 };

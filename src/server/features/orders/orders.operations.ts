@@ -11,6 +11,7 @@ import {
   type GatewayCall,
   type LedgerRow,
 } from '#server/features/payments/payments.service.ts';
+import { partnerForStaff } from '#server/features/partners/partners.service.ts';
 import { auditAs } from '#server/features/staff/staff.service.ts';
 import { faultPoint } from '#server/lib/faults.ts';
 import { absoluteLink } from '#server/lib/links.ts';
@@ -82,6 +83,7 @@ export async function staffOrder(ctx: AppContext, id: number): Promise<StaffOrde
     })),
     shipping: row.shipping,
     actions: actionsFor(row),
+    partner: await partnerForStaff(ctx, row.customerId),
   };
 }
 

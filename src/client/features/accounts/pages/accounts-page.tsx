@@ -20,7 +20,7 @@ export function AccountsPage() {
     <>
       <AccountHeader
         title="Accounts"
-        subtitle="Your details, addresses, payment method and sign-in security."
+        subtitle="Your details, addresses, payment method, partner and sign-in security."
       />
       <QueryView query={account} loading="Loading your account details…">
         {(data) => (
@@ -35,6 +35,15 @@ export function AccountsPage() {
               <PaymentCard card={data.card} />
               <Link to={paths.editPaymentMethod} className={`${buttonClass('secondary')} mt-5`}>
                 Update payment method
+              </Link>
+            </AccountSection>
+            <AccountSection
+              id="partner"
+              title="Partner"
+              description="Link with your partner and choose, item by item, what they can see. Online visits, prescriptions, messages with your care team and photo IDs are never shared."
+            >
+              <Link to={paths.partner} className={buttonClass('secondary')}>
+                Partner settings
               </Link>
             </AccountSection>
             <ChangePasswordForm />

@@ -4,6 +4,7 @@ import { formatCents } from '#shared/money.ts';
 import type { Order } from '#shared/orders.ts';
 import { buttonClass, textLinkClass } from '#client/components/ui/button.ts';
 import { paths } from '#shared/paths.ts';
+import { TogetherCard } from '#client/features/partners/components/together-card.tsx';
 import { ClosedVisitNotice } from '#client/features/visits/components/closed-visit.tsx';
 import { useClosedVisits } from '#client/features/visits/visits.api.ts';
 import type { ClosedVisit } from '#shared/visits.ts';
@@ -234,7 +235,7 @@ function inTreatment(order: Order): boolean {
  * (when they have one), the latest orders.
  */
 export function DashboardPage() {
-  const { basics, patientData } = useMemberData();
+  const { basics, patientData, leadsId } = useMemberData();
   // Secondary news: shown once it is here; Home never waits for it.
   const closed = useClosedVisits();
   const recent = Object.values(patientData.lander.order_history)
@@ -256,6 +257,7 @@ export function DashboardPage() {
         {treatment.length > 0 ? <YourTreatment orders={treatment} /> : null}
         {closed.data && closed.data.length > 0 ? <ClosedVisits visits={closed.data} /> : null}
         <RecentOrders orders={recent} />
+        <TogetherCard leadsId={leadsId} />
       </div>
     </>
   );

@@ -14,6 +14,7 @@ const routes = [
     children: [{ path: '/signup', element: <SignupPage /> }],
   },
   { path: '/dashboard', element: <LocationProbe /> },
+  { path: '/accounts/partner', element: <LocationProbe /> },
 ];
 
 const loggedOut = ok({ authenticated: false, user: null });
@@ -169,5 +170,33 @@ describe('the sign-up form', () => {
     });
     expect(localStorage.getItem('leads_id')).toBe('lead-77');
     expect(getAppState().login.isLoggedIn).toBe(true);
+  });
+
+  it("keeps a partner's invitation through sign-up and goes on to the partner page showing it", async () => {
+    const u = userEvent.setup();
+    const token = 'a'.repeat(21) + '-' + 'B9'.repeat(10) + 'c';
+    stubApi({
+      '/account/verifyauthentication/': loggedOut,
+      '/account/create/': ok({ leads_id: 'lead-77', user }),
+    });
+    renderRoutes(routes, { path: `/signup?partnerInvite=${token}` });
+    expect(await screen.findByText(/Your partner invited you to link accounts/)).toBeTruthy();
+    await fillValidForm(u);
+    await u.click(screen.getByRole('button', { name: 'Create account' }));
+    expect((await screen.findByTestId('location')).textContent).toBe(
+      `/accounts/partner?invite=${token}`,
+    );
+  });
+
+  it('ignores an invitation token that is not one of ours', async () => {
+    const u = userEvent.setup();
+    stubApi({
+      '/account/verifyauthentication/': loggedOut,
+      '/account/create/': ok({ leads_id: 'lead-77', user }),
+    });
+    renderRoutes(routes, { path: '/signup?partnerInvite=//evil.example' });
+    await fillValidForm(u);
+    await u.click(screen.getByRole('button', { name: 'Create account' }));
+    expect((await screen.findByTestId('location')).textContent).toBe('/dashboard');
   });
 });

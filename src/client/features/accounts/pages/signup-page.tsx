@@ -1,18 +1,37 @@
-import { Link } from 'react-router';
+import { useEffect } from 'react';
+import { Link, useSearchParams } from 'react-router';
 import { textLinkClass } from '#client/components/ui/button.ts';
+import { rememberReturnPath } from '#client/features/auth/return-path.ts';
 import { paths } from '#shared/paths.ts';
 import { AuthCard } from '#client/features/auth/components/auth-card.tsx';
 import { SignupForm } from '../components/signup-form.tsx';
 
+/** An invitation's token as its link carries it: 43 URL-safe characters, or nothing. */
+function partnerInviteOf(search: URLSearchParams): string | null {
+  const token = search.get('partnerInvite');
+  return token && /^[\w-]{43}$/.test(token) ? token : null;
+}
+
 /**
  * /signup (DESIGN §6): account creation with the sign-up and date-of-birth rules of spec §5.
- * On success the customer is logged in and the public-only guard sends them to /dashboard.
+ * On success the customer is logged in and the public-only guard sends them on: to /dashboard, or,
+ * when they came from a partner's invitation (`?partnerInvite=`), to the partner page showing it.
  */
 export function SignupPage() {
+  const [search] = useSearchParams();
+  const partnerInvite = partnerInviteOf(search);
+  useEffect(() => {
+    if (partnerInvite)
+      rememberReturnPath(`${paths.partner}?invite=${encodeURIComponent(partnerInvite)}`);
+  }, [partnerInvite]);
   return (
     <AuthCard
       title="Create your account"
-      intro="One account for your orders, subscriptions, online visits and messages with your care team."
+      intro={
+        partnerInvite
+          ? 'Your partner invited you to link accounts. Create yours, then accept the invitation: nothing is shared until you choose to.'
+          : 'One account for your orders, subscriptions, online visits and messages with your care team.'
+      }
       wide
       footer={
         <>

@@ -3,6 +3,7 @@ import { site } from '#shared/site.ts';
 import { Spinner } from '#client/components/ui/spinner.tsx';
 import { buttonClass } from '#client/components/ui/button.ts';
 import { paths } from '#shared/paths.ts';
+import { neverShared, sharingItems, sharingItemText } from '#shared/partners-privacy.ts';
 import { useCatalog } from '../catalog.api.ts';
 import { ProductCard } from '../components/product-card.tsx';
 import { PageTitle } from '#client/components/layout/document-head.tsx';
@@ -208,6 +209,49 @@ export function HomePage() {
               </li>
             ))}
           </ul>
+        </div>
+      </section>
+
+      <section id="couples" aria-labelledby="couples-title" className="border-t border-line">
+        <div className="container-page py-14 md:py-20">
+          <div className="max-w-2xl">
+            <h2 id="couples-title" className="text-3xl text-ink md:text-4xl">
+              For couples
+            </h2>
+            <p className="mt-3 text-ink-soft">
+              Link your account with your partner&apos;s. Each of you chooses, item by item, what
+              the other can see. Nothing is shared until you turn it on, and either of you can
+              unlink at any time, without the other being told if you prefer.
+            </p>
+          </div>
+          <div className="mt-8 grid gap-5 md:grid-cols-2">
+            <div className="rounded-3xl border border-line bg-white p-6">
+              <h3 className="font-sans text-lg font-semibold text-ink">
+                What your partner can see, only if you choose
+              </h3>
+              <ul className="mt-3 space-y-3">
+                {sharingItems.map((item) => (
+                  <li key={item} className="text-[0.9375rem]">
+                    <span className="font-semibold text-ink">{sharingItemText[item].label}</span>
+                    <span className="block text-ink-soft">{sharingItemText[item].means}</span>
+                  </li>
+                ))}
+              </ul>
+            </div>
+            <div className="rounded-3xl border border-line bg-white p-6">
+              <h3 className="font-sans text-lg font-semibold text-ink">
+                What your partner never sees
+              </h3>
+              <p className="mt-1 text-[0.9375rem] text-ink-soft">
+                No setting can share these. They stay between you and your care team.
+              </p>
+              <ul className="mt-3 list-disc space-y-1 pl-5 text-[0.9375rem] text-ink-soft">
+                {neverShared.map((line) => (
+                  <li key={line}>{line}</li>
+                ))}
+              </ul>
+            </div>
+          </div>
         </div>
       </section>
 

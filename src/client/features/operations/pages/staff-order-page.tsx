@@ -195,6 +195,11 @@ function OrderDetail({ order }: { order: StaffOrderDetail }) {
               </a>
             </p>
             <p className="mt-1 text-sm text-muted">Customer {order.customer_id}</p>
+            <p className="mt-3 text-[0.9375rem] text-ink-soft">
+              {order.partner
+                ? `Linked partner: ${order.partner.first_name} (customer ${order.partner.customer_id})`
+                : 'No linked partner'}
+            </p>
           </Panel>
           <Panel id="shipping-title" title="Shipping address">
             <address className="text-[0.9375rem] text-ink not-italic">
