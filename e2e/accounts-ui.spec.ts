@@ -54,8 +54,15 @@ test.describe('account screens', () => {
     const address = page.getByRole('region', { name: 'Shipping and billing address' });
     await address.getByLabel('Street address').fill('88 Alder Road');
     await address.getByLabel('City').fill('Bend');
-    await address.getByLabel('State').selectOption('OR');
+    // A ZIP that can't be in the state chosen is caught in the form, under the ZIP.
+    await address.getByLabel('State').selectOption('CA');
     await address.getByLabel('ZIP code').fill('97701');
+    await address.getByRole('button', { name: 'Save address' }).click();
+    await expect(address.getByText("This ZIP code isn't in California.")).toBeVisible();
+    await expect(address.getByLabel('ZIP code')).toHaveAttribute('aria-invalid', 'true');
+    await screens.checkAccessible();
+    await screens.shot('accounts-zip-not-in-state');
+    await address.getByLabel('State').selectOption('OR');
     await address.getByRole('button', { name: 'Save address' }).click();
     await expect(page.getByText('Address saved', { exact: true })).toBeVisible();
 

@@ -1,8 +1,5 @@
-import type { APIRequestContext } from '@playwright/test';
-import { latestQuestionnaire } from '../src/shared/questionnaires/registry.ts';
-import type { QuestionState } from '../src/shared/visits.ts';
 import { expect, provider, test, watchConsole, unexpectedProblems } from './fixtures.ts';
-import { idCardPng, safeAnswer } from './visit-helpers.ts';
+import { submitEdVisit } from './visit-helpers.ts';
 
 /**
  * Issue 13, finding 3: the patient is told their visit was approved. A patient's ED visit (made
@@ -12,88 +9,7 @@ import { idCardPng, safeAnswer } from './visit-helpers.ts';
  * Home and on the order on Orders. Each screen is checked with axe and photographed at 375 and 1280.
  */
 
-const questionnaire = latestQuestionnaire('ed');
 const directions = 'Take one tablet about an hour before sex, with water. No more than one a day.';
-
-async function json<T>(response: Awaited<ReturnType<APIRequestContext['post']>>): Promise<T> {
-  expect(response.status(), await response.text()).toBe(200);
-  return ((await response.json()) as { data: T }).data;
-}
-
-/** An ED visit in Oregon submitted for review by the patient logged in to `api`. */
-async function submitEdVisit(
-  api: APIRequestContext,
-  leadsId: string,
-): Promise<{ visitId: number; orderNumber: string }> {
-  const { visit_id: visitId } = await json<{ visit_id: number }>(
-    await api.post('/lapi/leads/startprogram', {
-      data: { leads_id: leadsId, new_category: 'ed' },
-    }),
-  );
-  await json(
-    await api.post('/lapi/visit/eligibility/', {
-      data: { visit_id: visitId, state: 'OR', dob: '04/12/1985' },
-    }),
-  );
-  let state = await json<QuestionState>(
-    await api.post('/lapi/v2/questionnaire/next_question', { data: { visit_id: visitId } }),
-  );
-  for (let guard = 0; state.item && guard < questionnaire.items.length + 5; guard += 1) {
-    const item = questionnaire.items.find((i) => i.linkId === state.item?.linkId);
-    if (!item) throw new Error(`Unknown question ${state.item.linkId}`);
-    state = await json<QuestionState>(
-      item.type === 'display'
-        ? await api.post('/lapi/v2/questionnaire/next_question', {
-            data: { visit_id: visitId, linkId: item.linkId },
-          })
-        : await api.post('/lapi/v2/questionnaire/submit_question', {
-            data: { visit_id: visitId, linkId: item.linkId, value: safeAnswer(item) },
-          }),
-    );
-  }
-  expect(state.done).toBe(true);
-  await json(
-    await api.post('/lapi/product/drug/', { data: { visit_id: visitId, drug: 'sildenafil' } }),
-  );
-  await json(
-    await api.post('/lapi/product/dosage/', { data: { visit_id: visitId, dosage: '50mg' } }),
-  );
-  await json(
-    await api.post('/lapi/product/frequency/', {
-      data: { visit_id: visitId, frequency: 'as-needed-6' },
-    }),
-  );
-  await json(
-    await api.post('/lapi/upload_image/', {
-      multipart: {
-        visit_id: String(visitId),
-        fileToUpload: { name: 'id.png', mimeType: 'image/png', buffer: idCardPng() },
-      },
-    }),
-  );
-  await json(
-    await api.post('/lapi/visit/consent/', { data: { visit_id: visitId, consent: true } }),
-  );
-  const { order_number: orderNumber } = await json<{ order_number: string }>(
-    await api.post('/lapi/visit/checkout/', {
-      data: {
-        visit_id: visitId,
-        shipping: {
-          address: '5 Oak Street',
-          address2: '',
-          city: 'Portland',
-          state: 'OR',
-          zip: '97201',
-          phoneNo: '5035550142',
-        },
-        billing: null,
-        payment: { method: 'card', ccnum: '4242 4242 4242 4242', ccexp: '12/30', cccvv: '123' },
-        consent: true,
-      },
-    }),
-  );
-  return { visitId, orderNumber };
-}
 
 test('a provider approves a visit with directions; the patient sees "Approved" and the prescription on Home and Orders', async ({
   page,

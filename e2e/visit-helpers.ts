@@ -1,6 +1,8 @@
 import zlib from 'node:zlib';
-import { expect, type Locator, type Page } from '@playwright/test';
+import { expect, type APIRequestContext, type Locator, type Page } from '@playwright/test';
 import type { Questionnaire, QuestionnaireItem } from '../src/shared/questionnaires/format.ts';
+import { latestQuestionnaire } from '../src/shared/questionnaires/registry.ts';
+import type { QuestionState } from '../src/shared/visits.ts';
 import { safeAnswer } from '../test/safe-answer.ts';
 
 export { safeAnswer };
@@ -149,4 +151,88 @@ export async function passEligibility(page: Page): Promise<void> {
   await page.getByLabel('Date of birth').fill('04/02/1985');
   await page.getByRole('button', { name: 'Continue' }).click();
   await expect(page).toHaveURL(/\/questions$/);
+}
+
+// --- A visit made through the API ----------------------------------------------------------------
+
+const edQuestionnaire = latestQuestionnaire('ed');
+
+async function okData<T>(response: Awaited<ReturnType<APIRequestContext['post']>>): Promise<T> {
+  expect(response.status(), await response.text()).toBe(200);
+  return ((await response.json()) as { data: T }).data;
+}
+
+/** An ED visit in Oregon submitted for review by the patient logged in to `api`. */
+export async function submitEdVisit(
+  api: APIRequestContext,
+  leadsId: string,
+): Promise<{ visitId: number; orderNumber: string }> {
+  const { visit_id: visitId } = await okData<{ visit_id: number }>(
+    await api.post('/lapi/leads/startprogram', {
+      data: { leads_id: leadsId, new_category: 'ed' },
+    }),
+  );
+  await okData(
+    await api.post('/lapi/visit/eligibility/', {
+      data: { visit_id: visitId, state: 'OR', dob: '04/12/1985' },
+    }),
+  );
+  let state = await okData<QuestionState>(
+    await api.post('/lapi/v2/questionnaire/next_question', { data: { visit_id: visitId } }),
+  );
+  for (let guard = 0; state.item && guard < edQuestionnaire.items.length + 5; guard += 1) {
+    const item = edQuestionnaire.items.find((i) => i.linkId === state.item?.linkId);
+    if (!item) throw new Error(`Unknown question ${state.item.linkId}`);
+    state = await okData<QuestionState>(
+      item.type === 'display'
+        ? await api.post('/lapi/v2/questionnaire/next_question', {
+            data: { visit_id: visitId, linkId: item.linkId },
+          })
+        : await api.post('/lapi/v2/questionnaire/submit_question', {
+            data: { visit_id: visitId, linkId: item.linkId, value: safeAnswer(item) },
+          }),
+    );
+  }
+  expect(state.done).toBe(true);
+  await okData(
+    await api.post('/lapi/product/drug/', { data: { visit_id: visitId, drug: 'sildenafil' } }),
+  );
+  await okData(
+    await api.post('/lapi/product/dosage/', { data: { visit_id: visitId, dosage: '50mg' } }),
+  );
+  await okData(
+    await api.post('/lapi/product/frequency/', {
+      data: { visit_id: visitId, frequency: 'as-needed-6' },
+    }),
+  );
+  await okData(
+    await api.post('/lapi/upload_image/', {
+      multipart: {
+        visit_id: String(visitId),
+        fileToUpload: { name: 'id.png', mimeType: 'image/png', buffer: idCardPng() },
+      },
+    }),
+  );
+  await okData(
+    await api.post('/lapi/visit/consent/', { data: { visit_id: visitId, consent: true } }),
+  );
+  const { order_number: orderNumber } = await okData<{ order_number: string }>(
+    await api.post('/lapi/visit/checkout/', {
+      data: {
+        visit_id: visitId,
+        shipping: {
+          address: '5 Oak Street',
+          address2: '',
+          city: 'Portland',
+          state: 'OR',
+          zip: '97201',
+          phoneNo: '5035550142',
+        },
+        billing: null,
+        payment: { method: 'card', ccnum: '4242 4242 4242 4242', ccexp: '12/30', cccvv: '123' },
+        consent: true,
+      },
+    }),
+  );
+  return { visitId, orderNumber };
 }

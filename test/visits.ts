@@ -125,15 +125,62 @@ export async function edVisitAtCheckout(
   return visitId;
 }
 
-/** A street address in each state the tests use; prescriptions ship only to the visit's state. */
-const addressIn: Partial<Record<UsStateCode, { city: string; zip: string }>> = {
-  OR: { city: 'Portland', zip: '97201' },
-  TX: { city: 'Austin', zip: '78701' },
-  NY: { city: 'Albany', zip: '12207' },
-  CA: { city: 'Sacramento', zip: '95814' },
-  FL: { city: 'Tallahassee', zip: '32301' },
-  WA: { city: 'Olympia', zip: '98501' },
+/**
+ * A street address in every state: prescriptions ship only to the visit's state, and a ZIP must
+ * be one of its state's.
+ */
+const addressIn: Record<UsStateCode, { city: string; zip: string }> = {
   AL: { city: 'Birmingham', zip: '35203' },
+  AK: { city: 'Anchorage', zip: '99501' },
+  AZ: { city: 'Phoenix', zip: '85004' },
+  AR: { city: 'Little Rock', zip: '72201' },
+  CA: { city: 'Sacramento', zip: '95814' },
+  CO: { city: 'Denver', zip: '80202' },
+  CT: { city: 'Hartford', zip: '06103' },
+  DE: { city: 'Dover', zip: '19901' },
+  DC: { city: 'Washington', zip: '20001' },
+  FL: { city: 'Tallahassee', zip: '32301' },
+  GA: { city: 'Atlanta', zip: '30303' },
+  HI: { city: 'Honolulu', zip: '96813' },
+  ID: { city: 'Boise', zip: '83702' },
+  IL: { city: 'Chicago', zip: '60601' },
+  IN: { city: 'Indianapolis', zip: '46204' },
+  IA: { city: 'Des Moines', zip: '50309' },
+  KS: { city: 'Topeka', zip: '66603' },
+  KY: { city: 'Frankfort', zip: '40601' },
+  LA: { city: 'New Orleans', zip: '70112' },
+  ME: { city: 'Portland', zip: '04101' },
+  MD: { city: 'Baltimore', zip: '21202' },
+  MA: { city: 'Boston', zip: '02108' },
+  MI: { city: 'Detroit', zip: '48226' },
+  MN: { city: 'Saint Paul', zip: '55101' },
+  MS: { city: 'Jackson', zip: '39201' },
+  MO: { city: 'Saint Louis', zip: '63101' },
+  MT: { city: 'Helena', zip: '59601' },
+  NE: { city: 'Omaha', zip: '68102' },
+  NV: { city: 'Las Vegas', zip: '89101' },
+  NH: { city: 'Concord', zip: '03301' },
+  NJ: { city: 'Newark', zip: '07102' },
+  NM: { city: 'Santa Fe', zip: '87501' },
+  NY: { city: 'Albany', zip: '12207' },
+  NC: { city: 'Raleigh', zip: '27601' },
+  ND: { city: 'Bismarck', zip: '58501' },
+  OH: { city: 'Columbus', zip: '43215' },
+  OK: { city: 'Oklahoma City', zip: '73102' },
+  OR: { city: 'Portland', zip: '97201' },
+  PA: { city: 'Philadelphia', zip: '19103' },
+  RI: { city: 'Providence', zip: '02903' },
+  SC: { city: 'Columbia', zip: '29201' },
+  SD: { city: 'Pierre', zip: '57501' },
+  TN: { city: 'Nashville', zip: '37203' },
+  TX: { city: 'Austin', zip: '78701' },
+  UT: { city: 'Salt Lake City', zip: '84101' },
+  VT: { city: 'Montpelier', zip: '05602' },
+  VA: { city: 'Richmond', zip: '23219' },
+  WA: { city: 'Olympia', zip: '98501' },
+  WV: { city: 'Charleston', zip: '25301' },
+  WI: { city: 'Madison', zip: '53703' },
+  WY: { city: 'Cheyenne', zip: '82001' },
 };
 
 /** The body of the visit's checkout as a browser sends it (before the server's parsing). */
@@ -148,7 +195,7 @@ export function visitCheckoutBody(
   ccnum = '4242 4242 4242 4242',
   state: UsStateCode = 'OR',
 ): VisitCheckoutBody {
-  const place = addressIn[state] ?? { city: 'Portland', zip: '97201' };
+  const place = addressIn[state];
   return {
     visit_id: visitId,
     shipping: {

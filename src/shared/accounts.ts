@@ -3,6 +3,7 @@ import { limits } from './constants.ts';
 import { dobProblem } from './dates.ts';
 import { messages } from './wording.ts';
 import { isUsState } from './us-states.ts';
+import { zipMatchesState, zipNotInState } from './zip-prefixes.ts';
 import { LeadsIdSchema } from './ids.ts';
 import { FlagSchema, LanderSchema } from './orders.ts';
 import { apiPaths } from './api.ts';
@@ -149,18 +150,47 @@ const state = z
   .refine(isUsState, 'Choose a US state');
 const line2 = z.string().trim().max(100, 'Must be at most 100 characters').default('');
 
-/** One postal address with the rules of spec §5 (address2 optional, ZIP exactly 5). */
-export const AddressInputSchema = z.strictObject({
+/**
+ * Adds the check that each ZIP can be in its state (zip-prefixes.ts) to a finished object schema,
+ * with the message on the ZIP field. Applied last, once per schema: zod refuses to `.extend()` or
+ * `.omit()` a refined object, so the plain shapes below stay unrefined and each schema the product
+ * parses with is built from them and then passed through here. A state or ZIP that fails its own
+ * rule is left to that rule's message.
+ */
+export function withZipMatchingState<T extends z.ZodObject>(
+  schema: T,
+  pairs: readonly (readonly [state: string, zip: string])[] = [['state', 'zip']],
+): T {
+  return schema.superRefine((value: Record<string, unknown>, ctx) => {
+    for (const [stateKey, zipKey] of pairs) {
+      const state = value[stateKey];
+      const zip = value[zipKey];
+      if (typeof state !== 'string' || typeof zip !== 'string' || !isUsState(state)) continue;
+      if (!zipMatchesState(zip, state))
+        ctx.addIssue({ code: 'custom', message: zipNotInState(state), path: [zipKey] });
+    }
+  });
+}
+
+/** The fields of one postal address (spec §5: address2 optional, ZIP exactly 5), unrefined. */
+export const AddressFieldsSchema = z.strictObject({
   address: requiredText(100),
   address2: line2,
   city: requiredText(60),
   state,
   zip,
 });
+
+/** One postal address with the rules of spec §5, its ZIP in its state. */
+export const AddressInputSchema = withZipMatchingState(AddressFieldsSchema);
 export type AddressInput = z.infer<typeof AddressInputSchema>;
 
-/** Spec §3 "Address payload", with the rules of §5; `smsallow` is sent as 0 or 1. */
-export const AddressPayloadSchema = z.strictObject({
+/** A shipping address with the phone for delivery updates (both checkouts' step 1). */
+export const ShippingInputSchema = withZipMatchingState(
+  AddressFieldsSchema.extend({ phoneNo: PhoneSchema }),
+);
+
+const addressPayloadFields = z.strictObject({
   leads_id: LeadsIdSchema,
   address: requiredText(100),
   address2: line2,
@@ -175,6 +205,18 @@ export const AddressPayloadSchema = z.strictObject({
   phoneNo: PhoneSchema,
   smsallow: z.union([z.literal(0), z.literal(1)], { error: 'Choose whether we may text you' }),
 });
+const addressPayloadZips = [
+  ['state', 'zip'],
+  ['billing_state', 'billing_zip'],
+] as const;
+
+/** Spec §3 "Address payload", with the rules of §5; `smsallow` is sent as 0 or 1. */
+export const AddressPayloadSchema = withZipMatchingState(addressPayloadFields, addressPayloadZips);
+/** The Accounts page's address form: the payload less `leads_id`, which the page adds. */
+export const AddressPayloadFormSchema = withZipMatchingState(
+  addressPayloadFields.omit({ leads_id: true }),
+  addressPayloadZips,
+);
 export type AddressPayload = z.infer<typeof AddressPayloadSchema>;
 
 /** 'MM/YY' with a real month. Whether it is in the past is the gateway's call (it knows today). */

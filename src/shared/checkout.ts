@@ -7,7 +7,7 @@ import {
   cardExpiryPassed,
   CardNumberSchema,
   PaymentConsentSchema,
-  PhoneSchema,
+  ShippingInputSchema,
 } from './accounts.ts';
 import { apiPaths } from './api.ts';
 import { FrequencySchema } from './catalog.ts';
@@ -113,7 +113,7 @@ export function paymentOfForm(
  * second tab place one order and one charge.
  */
 /** Checkout step 1's answer: the shipping address and the phone for delivery updates. */
-export const CheckoutShippingSchema = AddressInputSchema.extend({ phoneNo: PhoneSchema });
+export const CheckoutShippingSchema = ShippingInputSchema;
 export type CheckoutShipping = z.infer<typeof CheckoutShippingSchema>;
 
 export const PlaceOrderSchema = z.strictObject({

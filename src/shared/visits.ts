@@ -4,7 +4,7 @@ import {
   LeadsIdSchema,
   LeadsRequestSchema,
   PaymentConsentSchema,
-  PhoneSchema,
+  ShippingInputSchema,
 } from './accounts.ts';
 import { apiPaths } from './api.ts';
 import { CheckoutPaymentSchema } from './checkout.ts';
@@ -489,7 +489,7 @@ export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
 /** The visit's checkout: the card is authorised now and charged only if a provider approves. */
 export const VisitCheckoutSchema = z.strictObject({
   visit_id: VisitIdSchema,
-  shipping: AddressInputSchema.extend({ phoneNo: PhoneSchema }),
+  shipping: ShippingInputSchema,
   billing: AddressInputSchema.nullable(),
   payment: CheckoutPaymentSchema,
   consent: PaymentConsentSchema,

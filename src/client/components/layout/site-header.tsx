@@ -6,6 +6,7 @@ import { setLoginVisible, useAppState } from '#client/lib/app-state.ts';
 import { runtimeConfig } from '#client/lib/runtime-config.ts';
 import { paths } from '#shared/paths.ts';
 import { site } from '#shared/site.ts';
+import { headerAccountId } from './header-account.ts';
 import { Logo } from './logo.tsx';
 
 const navLink = ({ isActive }: { isActive: boolean }) =>
@@ -34,6 +35,7 @@ function AccountEntry() {
     // A phone's header also holds Shop and the cart: the link shows as an icon there.
     return (
       <Link
+        id={headerAccountId}
         to={paths.dashboard}
         className={`${accountButton} whitespace-nowrap max-sm:w-10 max-sm:px-0!`}
       >
@@ -56,6 +58,7 @@ function AccountEntry() {
   return (
     <>
       <button
+        id={headerAccountId}
         type="button"
         className={accountButton}
         onClick={() => setLoginVisible(true)}

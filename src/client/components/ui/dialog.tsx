@@ -1,5 +1,5 @@
 import * as Radix from '@radix-ui/react-dialog';
-import type { ComponentProps, ReactNode } from 'react';
+import { useLayoutEffect, useRef, type ComponentProps, type ReactNode } from 'react';
 import { CloseIcon } from './close-icon.tsx';
 
 /**
@@ -7,6 +7,12 @@ import { CloseIcon } from './close-icon.tsx';
  * opened it, Escape and the overlay close it, and the title (and description, when there is one)
  * name it for a screen reader. Two shapes: a drawer that slides in from the right, and a modal
  * card in the middle of the screen.
+ *
+ * Giving focus back is done here, not by Radix: Radix returns it only to a `Radix.Trigger`, and
+ * these dialogs are opened by state (a card's button, a store), so without this focus fell to
+ * <body> on every close. The element that had focus when the dialog opened gets it back; when a
+ * change took that element away (a cancelled subscription's 'Cancel' button, a shipped order's
+ * 'Mark shipped'), `returnFocusTo` names the place that takes it instead.
  */
 
 const contentClass = {
@@ -41,8 +47,22 @@ type DialogProps = Pick<ContentProps, 'onCloseAutoFocus' | 'style' | 'aria-descr
   size?: 'md' | 'lg';
   layout?: keyof typeof layoutClass;
   testId?: string;
+  /**
+   * Where focus goes on closing when the element that opened the dialog is gone (or there was
+   * none: a dialog open since the page loaded). Called after the close has rendered.
+   */
+  returnFocusTo?: () => HTMLElement | null | undefined;
   children: ReactNode;
 };
+
+/** Focuses the first of `candidates` that is still on the page and takes focus. */
+function focusFirst(candidates: (HTMLElement | null | undefined)[]): void {
+  for (const element of candidates) {
+    if (!element?.isConnected) continue;
+    element.focus();
+    if (document.activeElement === element) return;
+  }
+}
 
 export function Dialog({
   open,
@@ -51,9 +71,18 @@ export function Dialog({
   size,
   layout = variant === 'drawer' ? 'sections' : 'padded',
   testId,
+  returnFocusTo,
   children,
+  onCloseAutoFocus,
   ...content
 }: DialogProps) {
+  const opener = useRef<HTMLElement | null>(null);
+  // Noted before Radix moves focus into the dialog (its focus scope does that in a later effect).
+  useLayoutEffect(() => {
+    if (!open) return;
+    const active = document.activeElement;
+    opener.current = active instanceof HTMLElement && active !== document.body ? active : null;
+  }, [open]);
   const sizes: Record<string, string> = sizeClass[variant];
   const classes = [
     contentClass[variant],
@@ -72,6 +101,13 @@ export function Dialog({
         <Radix.Content
           data-testid={testId}
           className={classes.filter(Boolean).join(' ')}
+          onCloseAutoFocus={(event) => {
+            onCloseAutoFocus?.(event);
+            if (event.defaultPrevented) return;
+            event.preventDefault();
+            focusFirst([opener.current, returnFocusTo?.()]);
+            opener.current = null;
+          }}
           {...content}
         >
           {children}

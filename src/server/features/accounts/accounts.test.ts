@@ -193,6 +193,8 @@ describe(`the account (${testDialect})`, () => {
     ['city', '  ', 'Field required'],
     ['state', '', 'Field required'],
     ['state', 'XX', 'Choose a US state'],
+    ['zip', '10001', "This ZIP code isn't in Oregon."],
+    ['billing_zip', '90012', "This ZIP code isn't in Oregon."],
     ['phoneNo', '', 'Field required'],
     ['smsallow', true, 'Choose whether we may text you'],
   ] as const)(

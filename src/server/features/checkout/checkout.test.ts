@@ -490,6 +490,33 @@ describe(`cart and checkout (${testDialect})`, () => {
     [
       {
         shipping: {
+          address: '1 A St',
+          address2: '',
+          city: 'Portland',
+          state: 'ME',
+          zip: '97204',
+          phoneNo: '5035550199',
+        },
+      },
+      'shipping.zip',
+      "This ZIP code isn't in Maine.",
+    ],
+    [
+      {
+        billing: {
+          address: '1 A St',
+          address2: '',
+          city: 'New York',
+          state: 'CA',
+          zip: '10001',
+        },
+      },
+      'billing.zip',
+      "This ZIP code isn't in California.",
+    ],
+    [
+      {
+        shipping: {
           address: '',
           address2: '',
           city: 'Portland',

@@ -3,7 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Controller, useForm, type FieldErrors, type UseFormRegister } from 'react-hook-form';
 import type { z } from 'zod';
-import { AddressPayloadSchema, formatPhone, type AccountData } from '#shared/accounts.ts';
+import { AddressPayloadFormSchema, formatPhone, type AccountData } from '#shared/accounts.ts';
 import { messages } from '#shared/wording.ts';
 import { usStates } from '#shared/us-states.ts';
 import { applyApiError } from '#client/components/forms/form-errors.ts';
@@ -19,7 +19,7 @@ import { showToast } from '#client/components/ui/toast.tsx';
 import { refreshMemberData, saveAddress } from '../accounts.api.ts';
 import { AccountSection } from './account-section.tsx';
 
-const AddressFormSchema = AddressPayloadSchema.omit({ leads_id: true });
+const AddressFormSchema = AddressPayloadFormSchema;
 type AddressFormInput = z.input<typeof AddressFormSchema>;
 
 const shippingToBilling = [

@@ -187,7 +187,9 @@ describe('Shipping and billing address', () => {
     const shipping = within(address.getByRole('group', { name: 'Shipping address' }));
     await u.clear(shipping.getByLabelText('Street address'));
     await u.type(shipping.getByLabelText('Street address'), '40 Elm Ave');
-    await u.selectOptions(shipping.getByLabelText('State'), 'CA');
+    await u.selectOptions(shipping.getByLabelText('State'), 'OR');
+    await u.clear(shipping.getByLabelText('ZIP code'));
+    await u.type(shipping.getByLabelText('ZIP code'), '97204');
     await u.click(address.getByLabelText(/Text me about my orders/));
     await u.click(address.getByRole('button', { name: 'Save address' }));
     expect(await screen.findByText('Address saved')).toBeTruthy();
@@ -196,13 +198,13 @@ describe('Shipping and billing address', () => {
       address: '40 Elm Ave',
       address2: '',
       city: 'Portland',
-      state: 'CA',
-      zip: '04101',
+      state: 'OR',
+      zip: '97204',
       billing_address: '40 Elm Ave',
       billing_address2: '',
       billing_city: 'Portland',
-      billing_state: 'CA',
-      billing_zip: '04101',
+      billing_state: 'OR',
+      billing_zip: '97204',
       phoneNo: '(555) 010-0123',
       smsallow: 1,
     });
@@ -218,6 +220,18 @@ describe('Shipping and billing address', () => {
     await u.type(billing.getByLabelText('ZIP code'), '123');
     await u.click(address.getByRole('button', { name: 'Save address' }));
     expect(await billing.findByText('Invalid ZIP code format')).toBeTruthy();
+  });
+
+  it("puts a ZIP that can't be in the chosen state under that ZIP, and sends nothing", async () => {
+    const u = userEvent.setup();
+    const { api } = await openAccounts();
+    const address = section('Shipping and billing address');
+    const shipping = within(address.getByRole('group', { name: 'Shipping address' }));
+    await u.selectOptions(shipping.getByLabelText('State'), 'CA');
+    await u.click(address.getByRole('button', { name: 'Save address' }));
+    expect(await shipping.findByText("This ZIP code isn't in California.")).toBeTruthy();
+    expect(shipping.getByLabelText('ZIP code').getAttribute('aria-invalid')).toBe('true');
+    expect(api.calls.some((call) => call.path === '/account/address/')).toBe(false);
   });
 
   it("says 'Failed to save address.' when the call fails without field messages", async () => {

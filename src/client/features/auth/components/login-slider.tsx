@@ -1,4 +1,5 @@
 import { lazy, Suspense } from 'react';
+import { headerAccountId } from '#client/components/layout/header-account.ts';
 import { Dialog, DialogDescription, DialogHeader } from '#client/components/ui/dialog.tsx';
 import { Spinner } from '#client/components/ui/spinner.tsx';
 import { showToast } from '#client/components/ui/toast.tsx';
@@ -15,7 +16,15 @@ const LoginForm = lazy(() => loadLoginForm().then((module) => ({ default: module
 export function LoginSlider() {
   const open = useAppState((state) => state.login.isVisible);
   return (
-    <Dialog open={open} onClose={() => setLoginVisible(false)} variant="drawer" size="md">
+    <Dialog
+      open={open}
+      onClose={() => setLoginVisible(false)}
+      // Logging in replaces 'Log in' with 'My account', and a slider open since the page loaded
+      // had no opener: focus goes to whichever of the two the header shows.
+      returnFocusTo={() => document.getElementById(headerAccountId)}
+      variant="drawer"
+      size="md"
+    >
       <DialogHeader title="Log in" className="px-6 py-4" />
       <div className="flex-1 overflow-y-auto px-6 py-6">
         <DialogDescription className="mb-6 text-ink-soft">

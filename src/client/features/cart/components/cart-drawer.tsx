@@ -8,7 +8,8 @@ import { Dialog, DialogHeader } from '#client/components/ui/dialog.tsx';
 /**
  * The cart drawer (spec §2): slides in from the right, 700px wide, the full width under 920px.
  * Loaded on demand (cart-button.tsx). A Radix dialog: focus stays inside, Escape closes, and
- * focus returns to the header's cart button.
+ * focus returns to the header's cart button; Checkout leaves for pages whose header has none, and
+ * there the page's main region takes the focus.
  */
 export function CartDrawer() {
   const open = useCartDrawerOpen();
@@ -27,6 +28,7 @@ export function CartDrawer() {
         event.preventDefault();
         button.focus();
       }}
+      returnFocusTo={() => document.getElementById('main')}
       testId="cart-drawer"
       style={{ width: narrow ? '100%' : `${limits.cartDrawerWidthPx}px` }}
     >

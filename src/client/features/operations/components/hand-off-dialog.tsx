@@ -36,7 +36,15 @@ export function HandOffButton({
       <button type="button" className={buttonClass('secondary')} onClick={() => setOpen(true)}>
         Hand to a provider
       </button>
-      <Dialog open={open} onClose={() => setOpen(false)} variant="modal" size="md">
+      <Dialog
+        open={open}
+        onClose={() => setOpen(false)}
+        // Handing the thread off leaves for the inbox, and this button with it: focus goes to the
+        // console's main region, which stays while the inbox replaces the thread.
+        returnFocusTo={() => document.getElementById('staff-main')}
+        variant="modal"
+        size="md"
+      >
         {open ? (
           <HandOffForm
             threadId={threadId}

@@ -44,15 +44,28 @@ interface OrderActionDialogProps {
   order: StaffOrderDetail;
   action: OrderActionName | null;
   onClose: () => void;
+  /** Where focus goes on closing when the button that opened the dialog is gone. */
+  returnFocusTo: () => HTMLElement | null;
 }
 
 /**
  * Each change to an order is confirmed here first: the tracking number to ship with, the amount
  * to refund, or a plain "are you sure". The server's answer is the toast.
  */
-export function OrderActionDialog({ order, action, onClose }: OrderActionDialogProps) {
+export function OrderActionDialog({
+  order,
+  action,
+  onClose,
+  returnFocusTo,
+}: OrderActionDialogProps) {
   return (
-    <Dialog open={action !== null} onClose={onClose} variant="modal" size="md">
+    <Dialog
+      open={action !== null}
+      onClose={onClose}
+      returnFocusTo={returnFocusTo}
+      variant="modal"
+      size="md"
+    >
       {action ? <ActionFlow key={action} order={order} action={action} onClose={onClose} /> : null}
     </Dialog>
   );

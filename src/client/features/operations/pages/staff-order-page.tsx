@@ -248,14 +248,9 @@ function OrderDetail({ order }: { order: StaffOrderDetail }) {
       <OrderActionDialog
         order={order}
         action={action}
-        onClose={() => {
-          setAction(null);
-          // Shipping takes 'Mark shipped' away: focus then goes to what the order allows now.
-          setTimeout(() => {
-            if (document.activeElement === document.body)
-              document.getElementById('order-actions')?.focus();
-          });
-        }}
+        onClose={() => setAction(null)}
+        // Shipping takes 'Mark shipped' away: focus then goes to what the order allows now.
+        returnFocusTo={() => document.getElementById('order-actions')}
       />
     </>
   );

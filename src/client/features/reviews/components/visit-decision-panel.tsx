@@ -99,20 +99,20 @@ export function VisitDecisionPanel({ chart }: { chart: Chart }) {
           Decline
         </button>
       </div>
-      <Dialog open={choice !== null} onClose={() => setChoice(null)} variant="modal" size="md">
+      <Dialog
+        open={choice !== null}
+        onClose={() => setChoice(null)}
+        // A decision removes this panel with its buttons: focus goes to the page's heading.
+        returnFocusTo={() => document.querySelector<HTMLElement>('#staff-main h1')}
+        variant="modal"
+        size="md"
+      >
         {choice ? (
           <DecisionFlow
             key={choice}
             chart={chart}
             choice={choice}
-            onClose={() => {
-              setChoice(null);
-              // A decision removes the panel: focus goes to the page's heading.
-              setTimeout(() => {
-                if (document.activeElement === document.body)
-                  document.querySelector<HTMLElement>('h1')?.focus();
-              });
-            }}
+            onClose={() => setChoice(null)}
           />
         ) : null}
       </Dialog>

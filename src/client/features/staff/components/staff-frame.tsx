@@ -125,7 +125,10 @@ export function StaffHeader({
     <header className="mb-6 flex flex-wrap items-end justify-between gap-x-6 gap-y-3">
       <PageTitle>{`${title} — ${site.name} Staff`}</PageTitle>
       <div className="min-w-0">
-        <h1 className="text-2xl text-ink md:text-3xl">{title}</h1>
+        {/* Focusable from script: where focus lands when what had it is gone (a decided visit). */}
+        <h1 tabIndex={-1} className="text-2xl text-ink outline-none md:text-3xl">
+          {title}
+        </h1>
         {subtitle ? <div className="mt-1.5 text-ink-soft">{subtitle}</div> : null}
       </div>
       {aside}

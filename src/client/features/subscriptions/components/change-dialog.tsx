@@ -44,6 +44,8 @@ interface ChangeDialogProps {
   /** The change being made; null when the dialog is closed. */
   action: ChangeAction | null;
   onClose: () => void;
+  /** Where focus goes on closing when the button that opened the dialog is gone. */
+  returnFocusTo?: () => HTMLElement | null;
 }
 
 /**
@@ -51,9 +53,22 @@ interface ChangeDialogProps {
  * a reason) when the change needs it, then the server's preview of the new price and next date,
  * then 'Confirm'. The card shows the saved state as soon as the server answers.
  */
-export function ChangeDialog({ leadsId, subscription, action, onClose }: ChangeDialogProps) {
+export function ChangeDialog({
+  leadsId,
+  subscription,
+  action,
+  onClose,
+  returnFocusTo,
+}: ChangeDialogProps) {
   return (
-    <Dialog open={action !== null} onClose={onClose} variant="modal" size="lg" layout="sections">
+    <Dialog
+      open={action !== null}
+      onClose={onClose}
+      returnFocusTo={returnFocusTo}
+      variant="modal"
+      size="lg"
+      layout="sections"
+    >
       {action ? (
         <ChangeFlow
           key={`${subscription.id}-${action}`}
@@ -72,7 +87,7 @@ function ChangeFlow({
   subscription,
   action,
   onClose,
-}: ChangeDialogProps & { action: ChangeAction }) {
+}: Omit<ChangeDialogProps, 'returnFocusTo'> & { action: ChangeAction }) {
   const queryClient = useQueryClient();
   // Before a cancellation, the changes that keep the subscription: skip one delivery, or pause.
   const offers = action === 'cancel' ? saveOffers(subscription) : [];

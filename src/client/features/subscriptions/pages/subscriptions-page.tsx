@@ -61,15 +61,10 @@ export function SubscriptionsPage() {
           leadsId={leadsId}
           subscription={target}
           action={open.action}
-          onClose={() => {
-            setOpen(null);
-            // The dialog gives focus back to the button that opened it; a change can take that
-            // button away (Cancel, Resume), and then the card itself takes focus.
-            setTimeout(() => {
-              if (document.activeElement === document.body)
-                document.getElementById(subscriptionCardId(target.id))?.focus();
-            });
-          }}
+          onClose={() => setOpen(null)}
+          // Focus goes back to the button that opened the dialog; a change can take that button
+          // away (Cancel, Resume, Reactivate), and then the card itself takes focus.
+          returnFocusTo={() => document.getElementById(subscriptionCardId(target.id))}
         />
       ) : null}
     </>

@@ -4,12 +4,7 @@ import { useRef, useState } from 'react';
 import { useForm, useWatch, type FieldErrors } from 'react-hook-form';
 import { useNavigate } from 'react-router';
 import { z } from 'zod';
-import {
-  AddressInputSchema,
-  normalizePhone,
-  PhoneSchema,
-  type AccountData,
-} from '#shared/accounts.ts';
+import { normalizePhone, ShippingInputSchema, type AccountData } from '#shared/accounts.ts';
 import { blankPaymentForm, paymentOfForm, PaymentFormSchema } from '#shared/checkout.ts';
 import { applyApiError } from '#client/components/forms/form-errors.ts';
 import { CheckboxField, Fieldset, FormAlert, TextField } from '#client/components/forms/fields.tsx';
@@ -37,7 +32,7 @@ import { visitCheckout } from '../visits.api.ts';
 
 /** The shipping address with a phone, and the checkout's own payment form (card, billing, consent). */
 const VisitCheckoutFormSchema = z.object({
-  shipping: AddressInputSchema.extend({ phoneNo: PhoneSchema }),
+  shipping: ShippingInputSchema,
   pay: PaymentFormSchema,
 });
 type VisitCheckoutForm = z.infer<typeof VisitCheckoutFormSchema>;
