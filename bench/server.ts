@@ -14,6 +14,18 @@ export interface RunningServer {
   pid: number;
   /** Peak resident memory of the process so far (VmHWM), in KiB; undefined off Linux. */
   peakRssKiB: () => number | undefined;
+  /** Resident memory now (VmRSS), in KiB; undefined off Linux. */
+  rssKiB: () => number | undefined;
+  /**
+   * Starts the peak (VmHWM) over from the memory resident now (`5` into /proc/<pid>/clear_refs),
+   * so a phase's own peak can be read; false when the kernel does not allow it.
+   */
+  resetPeakRss: () => boolean;
+  /**
+   * CPU time the process has used so far (user + system, all its threads), in seconds, from
+   * /proc/<pid>/stat; undefined off Linux.
+   */
+  cpuSeconds: () => number | undefined;
   /** What the process wrote to stderr (for a failure message). */
   stderr: () => string;
   stop: () => Promise<void>;
@@ -33,11 +45,37 @@ export async function freePort(): Promise<number> {
   });
 }
 
-function readPeakRss(pid: number): number | undefined {
+function readStatus(pid: number, field: 'VmHWM' | 'VmRSS'): number | undefined {
   try {
     const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-    const match = /^VmHWM:\s+(\d+) kB/m.exec(status);
+    const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status);
     return match ? Number(match[1]) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+let clockTicks: number | undefined;
+/** Clock ticks per second, the unit of /proc/<pid>/stat's CPU times (100 on every usual Linux). */
+function ticksPerSecond(): number {
+  if (clockTicks === undefined) {
+    const answer = spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' });
+    const parsed = Number(answer.stdout?.trim());
+    clockTicks = Number.isFinite(parsed) && parsed > 0 ? parsed : 100;
+  }
+  return clockTicks;
+}
+
+/** utime + stime of the process (fields 14 and 15 of /proc/<pid>/stat), in seconds. */
+export function readCpuSeconds(pid: number): number | undefined {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The command name (field 2) is in parentheses and may hold spaces: count from after it.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const utime = Number(fields[11]);
+    const stime = Number(fields[12]);
+    if (!Number.isFinite(utime) || !Number.isFinite(stime)) return undefined;
+    return (utime + stime) / ticksPerSecond();
   } catch {
     return undefined;
   }
@@ -72,9 +110,20 @@ export async function startNode(
     url,
     pid,
     peakRssKiB: () => {
-      lastPeak = readPeakRss(pid) ?? lastPeak;
+      lastPeak = readStatus(pid, 'VmHWM') ?? lastPeak;
       return lastPeak;
     },
+    rssKiB: () => readStatus(pid, 'VmRSS'),
+    resetPeakRss: () => {
+      try {
+        fs.writeFileSync(`/proc/${pid}/clear_refs`, '5');
+        lastPeak = undefined;
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    cpuSeconds: () => readCpuSeconds(pid),
     stderr: () => stderr,
     stop: async () => {
       if (child.exitCode !== null) return;
@@ -111,11 +160,18 @@ export interface PairwellOptions {
   env?: Record<string, string>;
 }
 
+export interface PairwellServer extends RunningServer {
+  /** The server's DATA_DIR (its SQLite file is pairwell.db in it). */
+  dataDir: string;
+  /** On PostgreSQL: the URL given and the schema of this server (dropped when it stops). */
+  postgres?: { databaseUrl: string; schema: string };
+}
+
 /**
  * The built server (`dist/server/main.js`) on a fresh database: a new DATA_DIR in a temporary
  * folder and, on PostgreSQL, a new schema that is dropped when the server stops.
  */
-export async function startPairwell(options: PairwellOptions = {}): Promise<RunningServer> {
+export async function startPairwell(options: PairwellOptions = {}): Promise<PairwellServer> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pairwell-bench-'));
   let databaseUrl: string | undefined;
   let schema: string | undefined;
@@ -149,7 +205,13 @@ export async function startPairwell(options: PairwellOptions = {}): Promise<Runn
       await stop();
       await cleanUp();
     };
-    return server;
+    return {
+      ...server,
+      dataDir,
+      ...(schema && options.databaseUrl
+        ? { postgres: { databaseUrl: options.databaseUrl, schema } }
+        : {}),
+    };
   } catch (error) {
     await cleanUp();
     throw error;
@@ -163,7 +225,7 @@ export function withSearchPath(databaseUrl: string, schema: string): string {
   return url.toString();
 }
 
-async function psql(databaseUrl: string, statement: string): Promise<void> {
+export async function psql(databaseUrl: string, statement: string): Promise<void> {
   // pg is a dependency of the server; the bench uses it only to make and drop its schema.
   const { default: pg } = await import('pg');
   const parsed = new URL(databaseUrl);
