@@ -179,6 +179,7 @@ export type PartnerOrder = z.infer<typeof PartnerOrderSchema>;
 export const PartnerSubscriptionSchema = z.object({
   product_name: z.string(),
   frequency: SubscriptionFrequencySchema,
+  /** What arrives in one delivery (three every quarter for a quarterly plan of one). */
   bottles: z.number().int(),
   status: z.enum(['ACTIVE', 'PAUSED']),
   /** YYYY-MM-DD */

@@ -16,6 +16,7 @@ import {
   type Sharing,
   type SharingItem,
 } from '#shared/partners.ts';
+import { bottlesPerDelivery } from '#shared/catalog.ts';
 import { paths } from '#shared/paths.ts';
 import { site } from '#shared/site.ts';
 import * as q from './partners.queries.ts';
@@ -488,7 +489,7 @@ export async function sharedWithMe(
     ? (await q.selectSupplementSubscriptions(ctx.db, owner)).map((s) => ({
         product_name: s.productName,
         frequency: s.frequency,
-        bottles: s.quantity,
+        bottles: bottlesPerDelivery({ frequency: s.frequency }, s.quantity),
         status: s.status,
         next_date: s.nextBillingDate,
       }))

@@ -296,8 +296,8 @@ describe(`partners: linking and sharing (${testDialect})`, () => {
       });
       partner = await insertCustomer(t.app, { first_name: 'Quin' });
 
-      // A supplement bought monthly (a store order and a supplement subscription)…
-      await post(t.app, '/lapi/v2/ecom/add-product', { product_id: 41, quantity: 1 }, owner.cookie);
+      // A supplement bought quarterly (a store order and a supplement subscription)…
+      await post(t.app, '/lapi/v2/ecom/add-product', { product_id: 42, quantity: 1 }, owner.cookie);
       const placed = await post(
         t.app,
         '/lapi/v2/ecom/place-order',
@@ -443,8 +443,9 @@ describe(`partners: linking and sharing (${testDialect})`, () => {
       expect(view.subscriptions).toEqual([
         {
           product_name: 'Sleep Gummies',
-          frequency: 'MONTHLY',
-          bottles: 1,
+          frequency: 'QUARTERLY',
+          // What arrives: three bottles every quarter (spec §3), not the one unit bought.
+          bottles: 3,
           status: 'ACTIVE',
           next_date: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
         },

@@ -19,6 +19,7 @@ import {
   OrderStatusBadge,
 } from '#client/features/accounts/components/order-status.tsx';
 import { ApiError } from '#client/lib/api.ts';
+import { bottleCount } from '#shared/catalog.ts';
 import { usDateFromIso } from '#shared/dates.ts';
 import {
   historyText,
@@ -545,8 +546,8 @@ function SharedItems({
                 <li key={`${sub.product_name}-${index}`} className="py-3 first:pt-0 last:pb-0">
                   <p className="font-semibold text-ink">{sub.product_name}</p>
                   <p className="mt-0.5 text-sm text-ink-soft">
-                    {sub.bottles} {sub.bottles === 1 ? 'bottle' : 'bottles'}{' '}
-                    {sub.frequency === 'MONTHLY' ? 'every month' : 'every 3 months'} ·{' '}
+                    {bottleCount(sub.bottles)}{' '}
+                    {sub.frequency === 'MONTHLY' ? 'a month' : 'every 3 months'} ·{' '}
                     {sub.status === 'PAUSED'
                       ? 'Paused'
                       : `Next delivery ${usDateFromIso(sub.next_date)}`}
