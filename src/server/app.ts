@@ -6,7 +6,7 @@ import fastifyCompress from '@fastify/compress';
 import fastifyCookie from '@fastify/cookie';
 import fastifyMultipart from '@fastify/multipart';
 import fastifySwagger from '@fastify/swagger';
-import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type RouteOptions } from 'fastify';
 import helmet from 'helmet';
 import {
   jsonSchemaTransform,
@@ -176,7 +176,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const { env } = options;
   const app = Fastify({
     logger: loggerOptions(env, options.logStream),
-    disableRequestLogging: true,
+    // Fastify's two lines per request are replaced by registerRequestLog's one.
+    logController: new LogController({ disableRequestLogging: true }),
     genReqId: () => crypto.randomUUID(),
     trustProxy: env.TRUST_PROXY,
     bodyLimit: 1024 * 1024,
