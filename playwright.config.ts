@@ -8,6 +8,22 @@ const port = Number(process.env.E2E_PORT ?? 3100);
 const baseURL = `http://127.0.0.1:${port}`;
 // Each run starts from an empty database (SQLite by default, or E2E_DATABASE_URL).
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pairwell-e2e-'));
+/**
+ * A second instance of the same build with a tag manager switched on (GTM_ID), for
+ * e2e/analytics.spec.ts only (its `baseURL`); every other journey runs without one. Its own data
+ * directory; with E2E_DATABASE_URL both share the database, as two instances of the app do.
+ */
+const gtmPort = Number(process.env.E2E_GTM_PORT ?? port + 1);
+const gtmBaseURL = `http://127.0.0.1:${gtmPort}`;
+const gtmDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pairwell-e2e-gtm-'));
+
+const serverEnv = {
+  HOST: '127.0.0.1',
+  LOG_LEVEL: 'warn',
+  // Every journey signs up and logs in from 127.0.0.1; per-account limits stay as they are.
+  ADDRESS_LIMIT_FACTOR: '20',
+  ...(process.env.E2E_DATABASE_URL ? { DATABASE_URL: process.env.E2E_DATABASE_URL } : {}),
+};
 
 export default defineConfig({
   testDir: 'e2e',
@@ -40,21 +56,25 @@ export default defineConfig({
       use: { ...devices['Desktop Chrome'], viewport: { width: 1280, height: 800 } },
     },
   ],
-  webServer: {
-    command: 'npm run build && node dist/server/main.js',
-    url: `${baseURL}/healthz`,
-    reuseExistingServer: false,
-    timeout: 180_000,
-    stdout: 'ignore',
-    stderr: 'pipe',
-    env: {
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'warn',
-      // Every journey signs up and logs in from 127.0.0.1; per-account limits stay as they are.
-      ADDRESS_LIMIT_FACTOR: '20',
-      ...(process.env.E2E_DATABASE_URL ? { DATABASE_URL: process.env.E2E_DATABASE_URL } : {}),
+  webServer: [
+    {
+      command: 'npm run build && node dist/server/main.js',
+      url: `${baseURL}/healthz`,
+      reuseExistingServer: false,
+      timeout: 180_000,
+      stdout: 'ignore',
+      stderr: 'pipe',
+      env: { ...serverEnv, PORT: String(port), DATA_DIR: dataDir },
     },
-  },
+    {
+      // Started after the first, whose build it runs: no second build.
+      command: 'node dist/server/main.js',
+      url: `${gtmBaseURL}/healthz`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      stdout: 'ignore',
+      stderr: 'pipe',
+      env: { ...serverEnv, PORT: String(gtmPort), DATA_DIR: gtmDataDir, GTM_ID: 'GTM-E2ETEST' },
+    },
+  ],
 });

@@ -17,7 +17,8 @@
 // burst of 20 concurrent log-ins; the servers' peak memory over all of it; the size budget; and the
 // billing scenario (bench/billing.ts). Results go to bench/results/latest.json.
 //
-// `npm run bench -- billing` runs the billing scenario alone; `npm run bench -- readme` rewrites
+// `npm run bench -- billing` runs the billing scenario alone; `npm run bench -- growth` runs the
+// growth runs alone (printed, latest.json left as it is); `npm run bench -- readme` rewrites
 // README's Performance table from latest.json.
 //
 // Environment: BENCH_DURATION (seconds per measurement, default 5, after a 1 s warm-up),
@@ -651,6 +652,34 @@ async function billingOnly() {
   }
 }
 
+/**
+ * `npm run bench -- growth`: the growth runs alone, on SQLite and with DATABASE_URL on PostgreSQL,
+ * printed. latest.json is left as it is: its growth figures belong to the full run beside them.
+ */
+async function growthOnly() {
+  ensureBuild(log);
+  const loadAverage = os.loadavg().map((value) => round(value, 2));
+  const databaseUrl = process.env.DATABASE_URL || undefined;
+  log(
+    `Pairwell bench, growth runs only: ${os.availableParallelism()} cores, Node ${process.version}, load average ${loadAverage.join(' ')}`,
+  );
+  const passwordHash = await hashPassword(BENCH_PASSWORD);
+  const growth: Partial<Record<Database, Growth>> = {};
+  const databases: [Database, string | undefined][] = [['sqlite', undefined]];
+  if (databaseUrl) databases.push(['postgres', databaseUrl]);
+  else log('(DATABASE_URL is not set: PostgreSQL skipped)');
+  for (const [database, url] of databases) {
+    const run = await startPairwellRun(database, url, passwordHash);
+    try {
+      log(`Growth runs on ${database}…`);
+      growth[database] = await measureGrowth(run.server, run.data);
+    } finally {
+      await run.server.stop();
+    }
+  }
+  printGrowth(growth);
+}
+
 // ---------------------------------------------------------------------------------------------
 
 async function main() {
@@ -923,9 +952,11 @@ async function main() {
 
 const command = process.argv.includes('billing')
   ? billingOnly()
-  : process.argv.includes('readme')
-    ? updateReadme(resultsFile, log)
-    : main();
+  : process.argv.includes('growth')
+    ? growthOnly()
+    : process.argv.includes('readme')
+      ? updateReadme(resultsFile, log)
+      : main();
 command.catch((error: unknown) => {
   process.stderr.write(
     `bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,

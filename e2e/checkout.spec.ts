@@ -63,6 +63,10 @@ async function fillCart(page: Page, screens?: Screens) {
   await page.getByRole('button', { name: 'Add to cart' }).click();
   await expect(drawer(page)).toBeVisible();
   await expect(drawer(page).getByText('$17.50/month')).toBeVisible();
+  // Escape once the drawer holds the focus: Radix listens for it from an effect, run after showing.
+  await expect
+    .poll(() => drawer(page).evaluate((element) => element.contains(document.activeElement)))
+    .toBe(true);
   await page.keyboard.press('Escape');
   await expect(drawer(page)).toBeHidden();
   // Focus goes back to the cart button, which opens the drawer again.
@@ -273,47 +277,99 @@ test.describe('storefront and checkout', () => {
       ['Sleep Gummies', 'MONTHLY', 1, 'ACTIVE'],
     ]);
 
-    // The data layer: every checkout event, in order, with the five item fields and nothing else.
+    // The data layer: GA4's ecommerce events in order (decision 020), each item with GA4's item
+    // parameters beside spec §3's five fields, and spec §4's steps as a parameter.
     const layer = await page.evaluate(() => window.dataLayer ?? []);
     const events = layer.filter(
       (entry) => typeof entry.event === 'string' && entry.event !== 'exception',
     );
     const names = events.map((entry) => entry.event);
-    expect(names).toEqual([
+    // The lists (the product page's "More from Pairwell", the shop) and each opening of the
+    // drawer come as their data arrives, between the others.
+    const lists = ['view_item_list', 'view_cart'];
+    expect(names.filter((name) => !lists.includes(name as string))).toEqual([
       'view_item',
       'add_to_cart',
       'add_to_cart',
       'begin_checkout',
-      'checkout_progress',
-      'checkout_progress',
-      'checkout_progress',
+      'sign_up',
+      'add_shipping_info',
+      'add_payment_info',
       'purchase',
     ]);
-    const ecommerce = events.map((entry) => entry.ecommerce as Record<string, unknown>);
-    expect(ecommerce.slice(4, 7).map((e) => [e.checkout_step, e.checkout_option])).toEqual([
+    expect(names.filter((name) => name === 'view_item_list')).toHaveLength(2);
+    expect(names.filter((name) => name === 'view_cart')).toHaveLength(2);
+    expect(events.find((entry) => entry.event === 'sign_up')).toEqual({
+      event: 'sign_up',
+      method: 'email',
+    });
+    const ecommerceOf = (name: string) =>
+      events.find((entry) => entry.event === name)?.ecommerce as Record<string, unknown>;
+    expect(
+      ['begin_checkout', 'add_shipping_info', 'add_payment_info'].map((name) => {
+        const e = ecommerceOf(name);
+        return [e.checkout_step, e.checkout_option];
+      }),
+    ).toEqual([
       [1, 'Shipping'],
       [2, 'Upsell'],
       [3, 'Payment'],
     ]);
+    const ecommerce = events
+      .filter((entry) => entry.ecommerce)
+      .map((entry) => entry.ecommerce as Record<string, unknown>);
     for (const e of ecommerce) {
-      expect(e.currency).toBe('USD');
+      if (!('item_list_id' in e)) expect(e.currency).toBe('USD');
       for (const item of e.items as Record<string, unknown>[]) {
-        expect(Object.keys(item).sort()).toEqual(['category', 'id', 'name', 'price', 'quantity']);
+        expect(
+          Object.keys(item)
+            .filter((key) => key !== 'index')
+            .sort(),
+        ).toEqual([
+          'category',
+          'id',
+          'item_category',
+          'item_id',
+          'item_name',
+          'item_variant',
+          'name',
+          'price',
+          'quantity',
+        ]);
         expect(['ed', 'sleep', 'hair']).not.toContain(item.category);
       }
     }
-    const purchase = ecommerce[7] as Record<string, unknown>;
+    const purchase = ecommerceOf('purchase');
     expect(purchase).toMatchObject({
       transaction_id: number,
       value: 60.74,
       currency: 'USD',
       tax: 0,
       shipping: 0,
+      coupon: 'WELCOME10',
     });
     expect(purchase.items).toEqual(
       expect.arrayContaining([
-        { name: 'Sleep Gummies', id: '41', category: 'supplements', price: 17.5, quantity: 1 },
-        { name: 'Biotin Gummies', id: '30', category: 'supplements', price: 24.99, quantity: 2 },
+        expect.objectContaining({
+          item_id: '41',
+          item_name: 'Sleep Gummies',
+          item_variant: 'MONTHLY',
+          name: 'Sleep Gummies',
+          id: '41',
+          category: 'supplements',
+          price: 17.5,
+          quantity: 1,
+        }),
+        expect.objectContaining({
+          item_id: '30',
+          item_name: 'Biotin Gummies',
+          item_variant: 'ONE_TIME',
+          name: 'Biotin Gummies',
+          id: '30',
+          category: 'supplements',
+          price: 24.99,
+          quantity: 2,
+        }),
       ]),
     );
     const everything = JSON.stringify(layer);

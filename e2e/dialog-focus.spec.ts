@@ -26,6 +26,17 @@ async function openWithKeyboard(opener: Locator): Promise<void> {
 }
 
 /**
+ * Presses Escape once the dialog holds the focus. A dialog shows before its effects have run, and
+ * Radix listens for Escape from one of them; the focus moving in is the sign that they have.
+ */
+async function escapeFrom(page: Page, dialog: Locator): Promise<void> {
+  await expect
+    .poll(() => dialog.evaluate((element) => element.contains(document.activeElement)))
+    .toBe(true);
+  await page.keyboard.press('Escape');
+}
+
+/**
  * Waits for a subscription change's preview: it takes the focus when it shows, so a button in it
  * is focused only after that.
  */
@@ -64,7 +75,7 @@ test.describe('focus after a dialog closes', () => {
 
     await openWithKeyboard(logIn);
     await expect(slider.getByLabel('Email')).toBeFocused();
-    await page.keyboard.press('Escape');
+    await escapeFrom(page, slider);
     await expectFocusBack(page, slider, logIn);
 
     await openWithKeyboard(logIn);
@@ -92,7 +103,7 @@ test.describe('focus after a dialog closes', () => {
 
     await openWithKeyboard(cart);
     await expect(drawer).toBeVisible();
-    await page.keyboard.press('Escape');
+    await escapeFrom(page, drawer);
     await expectFocusBack(page, drawer, cart);
 
     await openWithKeyboard(cart);
@@ -108,7 +119,7 @@ test.describe('focus after a dialog closes', () => {
       .click();
     await openWithKeyboard(page.getByRole('button', { name: 'Add to cart' }).first());
     await expect(drawer.getByRole('link', { name: 'Checkout' })).toBeVisible();
-    await page.keyboard.press('Escape');
+    await escapeFrom(page, drawer);
     await expectFocusBack(page, drawer, cart);
 
     // Checkout leaves for a page whose header has no cart button: the page's main region.
@@ -139,7 +150,7 @@ test.describe('focus after a dialog closes', () => {
     let dialog = page.getByRole('dialog', { name: 'Switch to quarterly deliveries' });
     await openWithKeyboard(quarterly);
     await reviewShown(dialog);
-    await page.keyboard.press('Escape');
+    await escapeFrom(page, dialog);
     await expectFocusBack(page, dialog, quarterly);
 
     await openWithKeyboard(quarterly);
@@ -158,7 +169,7 @@ test.describe('focus after a dialog closes', () => {
     dialog = page.getByRole('dialog', { name: 'Cancel your subscription' });
     await openWithKeyboard(cancel);
     await expect(dialog.getByRole('heading', { name: 'Need a break instead?' })).toBeFocused();
-    await page.keyboard.press('Escape');
+    await escapeFrom(page, dialog);
     await expectFocusBack(page, dialog, cancel);
 
     // Cancelling takes 'Cancel subscription' away: the card takes the focus.
@@ -183,7 +194,7 @@ test.describe('focus after a dialog closes', () => {
     dialog = page.getByRole('dialog', { name: 'Reactivate your subscription' });
     await openWithKeyboard(reactivate);
     await reviewShown(dialog);
-    await page.keyboard.press('Escape');
+    await escapeFrom(page, dialog);
     await expectFocusBack(page, dialog, reactivate);
     await openWithKeyboard(reactivate);
     await reviewShown(dialog);
@@ -216,7 +227,7 @@ test.describe('focus after a dialog closes', () => {
     const dialog = page.getByRole('dialog', { name: `Ship order ${order.order_number}` });
     await openWithKeyboard(ship);
     await expect(dialog.getByLabel('Tracking number')).toBeVisible();
-    await page.keyboard.press('Escape');
+    await escapeFrom(page, dialog);
     await expectFocusBack(page, dialog, ship);
 
     await openWithKeyboard(ship);
@@ -242,7 +253,7 @@ test.describe('focus after a dialog closes', () => {
     const handDialog = page.getByRole('dialog', { name: 'Hand to a provider' });
     await openWithKeyboard(handOff);
     await expect(handDialog.getByLabel('Provider')).toBeVisible();
-    await page.keyboard.press('Escape');
+    await escapeFrom(page, handDialog);
     await expectFocusBack(page, handDialog, handOff);
 
     await openWithKeyboard(handOff);
@@ -278,7 +289,7 @@ test.describe('focus after a dialog closes', () => {
     const approveDialog = page.getByRole('dialog', { name: /^Approve/ });
     await openWithKeyboard(approve);
     await expect(approveDialog.getByLabel('Quantity')).toBeVisible();
-    await page.keyboard.press('Escape');
+    await escapeFrom(page, approveDialog);
     await expectFocusBack(page, approveDialog, approve);
 
     const decline = page.getByRole('button', { name: 'Decline' });

@@ -2,6 +2,8 @@ import type { Page } from '@playwright/test';
 import {
   createCustomer,
   expect,
+  fillCard,
+  ops,
   logOutThroughApi,
   placeOrderThroughApi,
   submitLogIn,
@@ -13,8 +15,12 @@ import {
 
 /**
  * Two customers in two browsers (issue 16): Alex invites Sam, Sam accepts, Alex shares the
- * shipping address and store orders (not the subscription), Sam sees exactly those, Alex unlinks
- * quietly, and Sam then sees nothing and is sent no email. At 375px and 1280px, axe-checked.
+ * shipping address and store orders (not the subscription), Sam sees exactly those, Sam ships a
+ * store order to Alex's shared address (Alex sees it coming, operations see the link and the
+ * address), Alex gives Sam a gift subscription (Sam accepts and chooses the address; Alex sees
+ * "Ships to Sam", never the address), Alex proposes a couples' plan at the couples' price and Sam
+ * accepts, Alex unlinks quietly, and Sam then sees nothing, is sent no email, reads that the gift
+ * and the plan ended, and can no longer ship to Alex. At 375px and 1280px, axe-checked.
  */
 
 const linkEnded = 'Your partner link on Pairwell has ended';
@@ -25,13 +31,16 @@ async function logInOn(page: Page, who: Credentials): Promise<void> {
   await expect(page).toHaveURL(/\/dashboard$/);
 }
 
-test('partners: invite, accept, share item by item, quiet unlink', async ({
+test("partners: invite, accept, share item by item, ship to the partner, gift, couples' plan, quiet unlink", async ({
   page,
   browser,
   screens,
   consoleProblems,
   outbox,
+  staffLogIn,
 }, testInfo) => {
+  // Two people and a staff member through every step of a couple's life: 1.9 min in CI.
+  test.setTimeout(300_000);
   // Alex has bought Sleep Gummies monthly: a store order, a subscription and an address on file.
   const alex = await createCustomer(page.request, 'alex-partner', {
     firstName: 'Alex',
@@ -51,6 +60,23 @@ test('partners: invite, accept, share item by item, quiet unlink', async ({
     firstName: 'Sam',
     lastName: 'Lee',
   });
+  // Sam has an address of their own, for a gift to ship to (Sam has no card: Alex pays).
+  const samAddress = await sam.request.post('/lapi/account/address/', {
+    data: {
+      leads_id: samCustomer.leadsId,
+      address: '12 Elm Street',
+      city: 'Portland',
+      state: 'OR',
+      zip: '97205',
+      billing_address: '12 Elm Street',
+      billing_city: 'Portland',
+      billing_state: 'OR',
+      billing_zip: '97205',
+      phoneNo: '5035550188',
+      smsallow: 0,
+    },
+  });
+  expect(samAddress.status(), await samAddress.text()).toBe(200);
   await logOutThroughApi(sam.request);
 
   // --- Alex, not linked: Home says how it works and what stays private; Accounts leads to Partner.
@@ -118,6 +144,150 @@ test('partners: invite, accept, share item by item, quiet unlink', async ({
   ).toBeVisible();
   await samScreens.check('home-together-linked');
 
+  // --- Sam shares their store orders, then ships a store order to the address Alex shares.
+  await sam.goto('/accounts/partner');
+  const samOrders = sam.getByRole('switch', { name: 'Store orders and their tracking' });
+  await samOrders.click();
+  await expect(samOrders).toHaveAttribute('aria-checked', 'true');
+  const added = await sam.request.post('/lapi/v2/ecom/add-product', {
+    data: { product_id: 42, quantity: 1 },
+  });
+  expect(added.status(), await added.text()).toBe(200);
+  await sam.goto('/checkout/shipping');
+  await sam.getByRole('radio', { name: /Ship to Alex/ }).check();
+  await expect(sam.getByRole('radio', { name: /Ship to Alex.*500 Market Street/ })).toBeChecked();
+  // Only the phone is Sam's to give: the address is the one Alex shares.
+  await expect(sam.getByLabel('Street address')).toHaveCount(0);
+  await sam.getByLabel('Phone').fill('(503) 555-0166');
+  await samScreens.check('checkout-ship-to-partner');
+  await sam.getByRole('button', { name: 'Continue' }).click();
+  await expect(sam).toHaveURL(/\/checkout\/upsell$/);
+  await sam.getByRole('link', { name: 'No thanks, continue' }).click();
+  await expect(sam).toHaveURL(/\/checkout\/payment$/);
+  await expect(sam.getByText('Shipping to Alex')).toBeVisible();
+  await fillCard(sam, '4242 4242 4242 4242');
+  await sam.getByRole('button', { name: 'Place order' }).click();
+  await expect(sam).toHaveURL(/\/checkout\/complete$/);
+  await expect(sam.getByText('Shipping to Alex')).toBeVisible();
+  await samScreens.check('checkout-complete-to-partner');
+  const samLeads = await sam.evaluate(() => localStorage.getItem('leads_id'));
+  const samHistory = await sam.request.post('/lapi/account/orders/', {
+    data: { leads_id: samLeads },
+  });
+  const toAlex = Object.values(
+    (
+      (await samHistory.json()) as {
+        message: {
+          order_history: Record<
+            string,
+            { orders_id: number; order_number: string; ship_to_partner?: unknown }
+          >;
+        };
+      }
+    ).message.order_history,
+  ).find((o) => o.ship_to_partner);
+  expect(toAlex).toBeDefined();
+
+  // --- Alex sees it is on its way to them (Sam shares store orders), and nothing clinical.
+  await page.goto('/accounts/partner');
+  const sharedWithAlex = page.getByRole('region', { name: 'What Sam shares with you' });
+  const incoming = sharedWithAlex.getByRole('listitem').filter({
+    hasText: `Order #${toAlex!.order_number}`,
+  });
+  await expect(incoming.getByText('Shipping to you')).toBeVisible();
+  await screens.check('partner-order-shipping-to-you');
+
+  // --- Operations: the link and the address shared, to ship correctly.
+  const opsContext = await browser.newContext({
+    baseURL: testInfo.project.use.baseURL ?? '',
+    viewport: testInfo.project.use.viewport ?? { width: 1280, height: 800 },
+  });
+  const opsPage = await opsContext.newPage();
+  const opsProblems = watchConsole(opsPage);
+  await staffLogIn(ops, opsPage);
+  await opsPage.goto(`/staff/orders/${toAlex!.orders_id}`);
+  const shippingPanel = opsPage.getByRole('region', { name: 'Shipping address' });
+  await expect(
+    shippingPanel.getByText(/Ships to the customer's partner, Alex \(customer \d+\)/),
+  ).toBeVisible();
+  await expect(shippingPanel.getByText('500 Market Street')).toBeVisible();
+  await screens.of(opsPage).check('ops-order-ships-to-partner');
+  expect(unexpectedProblems(opsProblems, [])).toEqual([]);
+  await opsContext.close();
+
+  // --- Alex gives Sam a subscription (decision 018): billed to Alex's card once Sam accepts.
+  await page.goto('/accounts/partner');
+  const togetherAlex = page.getByRole('region', { name: 'Together with Sam' });
+  const give = togetherAlex.getByRole('region', { name: 'Give Sam a subscription' });
+  await expect(
+    give.getByText('Billed to your Visa ending 4242, only once it is accepted.'),
+  ).toBeVisible();
+  await give.getByLabel('Supplement').selectOption({ label: 'Sleep Gummies, $17.50' });
+  await expect(give.getByText('Sam gets 1 bottle a month, $17.50 each delivery.')).toBeVisible();
+  await give.getByRole('button', { name: 'Give Sam a subscription' }).click();
+  const alexGift = togetherAlex.getByRole('article', { name: 'Your gift to Sam: Sleep Gummies' });
+  await expect(
+    alexGift.getByText('Waiting for Sam to accept. Nothing is charged until then.'),
+  ).toBeVisible();
+  await screens.check('partner-gift-offered');
+
+  // --- Sam: a gift waits on Home and the partner page; Sam accepts, choosing the address.
+  await sam.goto('/dashboard');
+  await expect(samTogether.getByText('A gift from Alex is waiting for you.')).toBeVisible();
+  await samScreens.check('home-together-gift-waiting');
+  await samTogether.getByRole('link', { name: 'See the gift' }).click();
+  const samGift = sam.getByRole('article', { name: 'A gift from Alex: Sleep Gummies' });
+  await expect(samGift.getByText(/Nothing is charged until you accept/)).toBeVisible();
+  await samGift.getByLabel('Where it ships').selectOption('shipping');
+  await samScreens.check('partner-gift-received');
+  await samGift.getByRole('button', { name: 'Accept the gift' }).click();
+  await expect(samGift.getByText(/^Next delivery/)).toBeVisible();
+  await expect(samGift.getByText(/Ships to 12 Elm Street, Portland, OR 97205/)).toBeVisible();
+  await expect(samGift.getByRole('button', { name: 'Skip next delivery' })).toBeVisible();
+  await expect(samGift.getByRole('button', { name: 'End the gift' })).toHaveCount(0);
+
+  // --- Alex: running and billed to the card; it ships to Sam, whose address Alex does not see.
+  await page.reload();
+  await expect(alexGift.getByText(/^Next delivery/)).toBeVisible();
+  await expect(
+    alexGift.getByText('Ships to Sam · $17.50 each delivery, billed to your Visa ending 4242'),
+  ).toBeVisible();
+  await expect(page.getByText('12 Elm Street')).toHaveCount(0);
+  await expect(alexGift.getByRole('button', { name: 'Skip next delivery' })).toHaveCount(0);
+
+  // --- Alex proposes a couples' plan at the couples' price; Sam accepts.
+  const plan = togetherAlex.getByRole('region', { name: "Start a couples' plan" });
+  await plan.getByLabel('Your supplement').selectOption({ label: 'Sleep Gummies, $15.75' });
+  await plan.getByLabel("Sam's supplement").selectOption({ label: 'Immunity Gummies, $15.75' });
+  await expect(plan.getByText('$31.50 each delivery for both, every month.')).toBeVisible();
+  await plan.getByRole('button', { name: "Propose the couples' plan" }).click();
+  const alexPlan = togetherAlex.getByRole('article', { name: "Couples' plan with Sam" });
+  await expect(alexPlan.getByText(/^Waiting for Sam to accept/)).toBeVisible();
+  await screens.check('partner-plan-proposed');
+
+  await sam.goto('/dashboard');
+  await expect(
+    samTogether.getByText("Couples' plan: Alex proposed one, waiting for your answer."),
+  ).toBeVisible();
+  await sam.goto('/accounts/partner');
+  const samPlan = sam.getByRole('article', { name: "Couples' plan with Alex" });
+  await samPlan.getByRole('button', { name: "Accept the couples' plan" }).click();
+  await expect(samPlan.getByText(/^Next delivery/)).toBeVisible();
+  await expect(samPlan.getByText(/For you: Immunity Gummies/)).toBeVisible();
+  // Alex shares his shipping address with Sam, so Sam sees where the plan ships.
+  await expect(samPlan.getByText('Ships to 500 Market Street, Portland, OR 97204')).toBeVisible();
+  await samScreens.check('partner-together-sam');
+  await sam.goto('/dashboard');
+  await expect(samTogether.getByText(/Couples' plan: active, next delivery/)).toBeVisible();
+  await samScreens.check('home-together-plan');
+
+  await page.reload();
+  await expect(alexPlan.getByText(/^Next delivery/)).toBeVisible();
+  await expect(
+    alexPlan.getByText(/\$31\.50 each delivery, billed to your Visa ending 4242/),
+  ).toBeVisible();
+  await screens.check('partner-together-alex');
+
   // --- Alex unlinks quietly.
   await page.getByRole('button', { name: 'Unlink' }).click();
   const dialog = page.getByRole('dialog', { name: 'Unlink from Sam?' });
@@ -136,6 +306,14 @@ test('partners: invite, accept, share item by item, quiet unlink', async ({
   await sam.goto('/accounts/partner');
   await expect(sam.getByText(/Your link with Alex ended on/)).toBeVisible();
   await expect(sam.getByRole('region', { name: 'What Alex shares with you' })).toHaveCount(0);
+  // The gift and the plan ended with the link: no further charge, and Sam reads it in-app.
+  await expect(
+    sam.getByText(
+      /The gift subscription between you and Alex ended on .*\. Nothing more will be charged\./,
+    ),
+  ).toBeVisible();
+  await expect(sam.getByText(/Your couples' plan with Alex ended on/)).toBeVisible();
+  await expect(sam.getByRole('region', { name: 'Together with Alex' })).toHaveCount(0);
   await expect(sam.getByText('500 Market Street')).toHaveCount(0);
   const shared = await sam.request.post('/lapi/partners/shared/', { data: {} });
   expect(((await shared.json()) as { data: unknown }).data).toEqual({
@@ -146,6 +324,12 @@ test('partners: invite, accept, share item by item, quiet unlink', async ({
   });
   expect(await outbox.text(samCustomer.email, linkEnded)).toBe('');
   await samScreens.check('partner-unlinked-other-side');
+
+  // --- …and Sam can no longer ship to Alex: the choice is gone from checkout.
+  await sam.request.post('/lapi/v2/ecom/add-product', { data: { product_id: 42, quantity: 1 } });
+  await sam.goto('/checkout/shipping');
+  await expect(sam.getByLabel('Street address')).toBeVisible();
+  await expect(sam.getByRole('radio', { name: /Ship to Alex/ })).toHaveCount(0);
 
   expect(unexpectedProblems(consoleProblems, [])).toEqual([]);
   expect(unexpectedProblems(samProblems, [])).toEqual([]);
@@ -173,5 +357,15 @@ test('the home page and the FAQ say what a partner can and cannot see', async ({
   await question.click();
   await expect(page.getByText(/Your partner never sees these, and no setting/)).toBeVisible();
   await screens.expectAccessible();
+
+  // The couples' price (decision 018) beside the catalogue's own, which does not change.
+  await page.goto('/');
+  await expect(page.getByText("Couples' plan: $15.75 each").first()).toBeVisible();
+  await page.goto('/shop/sleep-gummies');
+  await expect(
+    page.getByText(/^Couples' plan: \$15\.75 each a month, for you and your partner/),
+  ).toBeVisible();
+  await expect(page.getByText('$17.50/month').first()).toBeVisible();
+  await screens.check('product-couples-price');
   expect(unexpectedProblems(consoleProblems, [])).toEqual([]);
 });

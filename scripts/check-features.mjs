@@ -18,6 +18,7 @@ const serverOnly = {
 const clientOnly = {
   'static-pages': 'the FAQ and text pages, content only',
   errors: 'the not-found and unexpected-error pages',
+  consent: "the tag manager's consent banner and loader; the server's part is GTM_ID and the CSP",
 };
 
 const folders = (dir) =>

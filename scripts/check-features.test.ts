@@ -33,6 +33,7 @@ const allowed = [
   'src/server/features/dev-outbox/',
   'src/client/features/static-pages/',
   'src/client/features/errors/',
+  'src/client/features/consent/',
 ];
 
 describe('the feature-folder check', () => {

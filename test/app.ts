@@ -9,6 +9,7 @@ import { buildApp, type BuildAppOptions } from '#server/app.ts';
 import { pgConnection } from '#server/db/client.ts';
 import { parseEnv, type Env } from '#server/env.ts';
 import { ManualClock } from '#server/lib/clock.ts';
+import { checkAnswersAgainstOpenApi, type Conformance } from '#test/openapi-conformance.ts';
 
 /** Which database the suite runs on: SQLite by default, PostgreSQL when TEST_DATABASE_URL is set. */
 export const testDatabaseUrl = process.env.TEST_DATABASE_URL || undefined;
@@ -23,6 +24,8 @@ export interface TestApp {
   dataDir: string;
   /** Every log line the app wrote, raw. */
   logs: () => string;
+  /** Every API answer this app gave, checked against its OpenAPI document (issue 15). */
+  conformance: Conformance;
   close: () => Promise<void>;
 }
 
@@ -81,6 +84,8 @@ export async function buildTestApp(
     },
   });
 
+  const conformance = checkAnswersAgainstOpenApi(app);
+
   return {
     app,
     pgSchema: schema,
@@ -88,10 +93,15 @@ export async function buildTestApp(
     env,
     dataDir,
     logs: () => chunks.join(''),
+    conformance,
     close: async () => {
       await app.close();
       if (schema) await withPg((client) => client.query(`drop schema ${schema} cascade`));
       fs.rmSync(dataDir, { recursive: true, force: true });
+      if (conformance.problems.length > 0)
+        throw new Error(
+          `answers that do not match the OpenAPI document:\n${[...new Set(conformance.problems)].join('\n')}`,
+        );
     },
   };
 }

@@ -105,19 +105,22 @@ describe.runIf(testDialect === 'postgres')('database outage on PostgreSQL', () =
   const products = () => t.app.inject({ method: 'GET', url: '/lapi/products/' });
   const addToCart = () =>
     post(t.app, '/lapi/v2/ecom/add-product', { product_id: 30, quantity: 1 }, customer.cookie);
+  const cart = () => post(t.app, '/lapi/v2/ecom/cart', {}, customer.cookie);
 
   it('answers 503 with Retry-After while the database is unreachable, and 200 once it is back', async () => {
     expect((await products()).statusCode).toBe(200);
     expect((await addToCart()).statusCode).toBe(200);
 
     await relay.cut();
-    expectUnavailable(await products());
+    // The catalogue is kept in memory (decision 019): it is still served.
+    expect((await products()).statusCode).toBe(200);
+    expectUnavailable(await cart());
     expectUnavailable(await addToCart());
     expect(t.logs()).not.toContain('"msg":"unexpected error"');
     expect((await t.app.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(503);
 
     await relay.open();
-    await eventually200(products);
+    await eventually200(cart);
     await eventually200(addToCart);
   });
 });

@@ -230,6 +230,10 @@ const staffPages = {
   outbox: async () => ({
     Component: (await import('./features/outbox/pages/staff-outbox-page.tsx')).StaffOutboxPage,
   }),
+  dashboard: async () => ({
+    Component: (await import('./features/dashboard/pages/staff-dashboard-page.tsx'))
+      .StaffDashboardPage,
+  }),
   patientMessages: async () => ({
     Component: (await import('./features/reviews/pages/patient-messages-page.tsx'))
       .PatientMessagesPage,
@@ -355,6 +359,7 @@ export const routes: RouteObject[] = [
           { path: paths.staffInbox, element: page(staffPages.inbox) },
           { path: `${paths.staffInbox}/:id`, element: page(staffPages.thread) },
           { path: paths.staffOutbox, element: page(staffPages.outbox) },
+          { path: paths.staffDashboard, element: page(staffPages.dashboard) },
           { path: paths.staffPatientMessages, element: page(staffPages.patientMessages) },
           {
             path: `${paths.staffPatientMessages}/:id`,

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, testDialect, type TestApp } from '#test/app.ts';
 import { securityHeaders } from './app.ts';
@@ -28,6 +29,7 @@ describe(`the application shell (${testDialect})`, () => {
         pathname === '/' || pathname === '/privacy' ||
         catalog.lines.some((line) => pathname === '/shop/' + line.slug);
       export async function renderPage(pathname, catalog, config) {
+        globalThis.prerenderCalls = (globalThis.prerenderCalls ?? 0) + 1;
         if (pathname === '/privacy') throw new Error('the prerender failed');
         return {
           markup: '<main>prerendered ' + pathname + ', ' + catalog.lines.length + ' lines, visits ' +
@@ -148,6 +150,34 @@ describe(`the application shell (${testDialect})`, () => {
     }
   });
 
+  it('keeps each page, compressed, after its first render; a failed render is not kept', async () => {
+    const renders = () => (globalThis as { prerenderCalls?: number }).prerenderCalls ?? 0;
+    const get = (url: string, encoding?: string) =>
+      t.app.inject({
+        method: 'GET',
+        url,
+        headers: encoding ? { 'accept-encoding': encoding } : {},
+      });
+    const first = await get('/shop/biotin-gummies');
+    const before = renders();
+    const br = await get('/shop/biotin-gummies?ref=mail', 'br, gzip');
+    const gzip = await get('/shop/biotin-gummies', 'gzip');
+    expect(renders()).toBe(before);
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(brotliDecompressSync(br.rawPayload).toString('utf8')).toBe(first.body);
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gzip.rawPayload).toString('utf8')).toBe(first.body);
+    for (const response of [first, br, gzip]) {
+      expect(response.headers['content-type']).toBe('text/html; charset=utf-8');
+      expect(response.headers['cache-control']).toBe('no-cache');
+    }
+    // The prerender of /privacy throws: each visit tries it again.
+    await get('/privacy');
+    const afterOne = renders();
+    await get('/privacy');
+    expect(renders()).toBe(afterOne + 1);
+  });
+
   it('a page form sent before the page was interactive goes back to the page, its fields unread', async () => {
     for (const [url, location] of [
       ['/login', '/login'],
@@ -213,6 +243,14 @@ describe(`the application shell (${testDialect})`, () => {
     }
   });
 
+  it('without GTM_ID no answer lets a tag manager in, and the page says there is none', async () => {
+    for (const url of ['/', '/shop/sleep-gummies', '/cart', '/dashboard']) {
+      const response = await t.app.inject({ method: 'GET', url });
+      expect(response.headers['content-security-policy'], url).not.toContain('google');
+      expect(response.body, url).toContain('"gtmId":null');
+    }
+  });
+
   it('computes HSTS and upgrade-insecure-requests into the headers in production only', () => {
     const production = securityHeaders({ ...t.app.ctx.env, NODE_ENV: 'production' });
     expect(production['strict-transport-security']).toMatch(/^max-age=\d+; includeSubDomains$/);
@@ -248,14 +286,23 @@ describe(`the application shell (${testDialect})`, () => {
     expect(fetchSite.statusCode).toBe(403);
   });
 
-  it('serves the OpenAPI document of the API', async () => {
-    const response = await t.app.inject({ method: 'GET', url: '/lapi/docs' });
+  it('serves the API reference page, and the OpenAPI document beside it', async () => {
+    const page = await t.app.inject({ method: 'GET', url: '/lapi/docs' });
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['content-type']).toContain('text/html');
+    expect(page.body).toContain('swagger-ui');
+    // Its scripts come from this origin, so the page's Content-Security-Policy holds.
+    expect(page.body).not.toMatch(/src="https?:/);
+    const response = await t.app.inject({ method: 'GET', url: '/lapi/docs/json' });
     expect(response.statusCode).toBe(200);
     const doc = response.json<{ openapi: string; paths: Record<string, unknown> }>();
     expect(doc.openapi).toMatch(/^3\./);
     expect(Object.keys(doc.paths)).toEqual(
-      expect.arrayContaining(['/lapi/products/', '/lapi/products/{slug}', '/healthz']),
+      expect.arrayContaining(['/lapi/products/', '/lapi/products/{slug}', '/healthz', '/readyz']),
     );
+    expect(Object.keys(doc.paths).filter((path) => path.startsWith('/lapi/docs'))).toEqual([]);
+    const yaml = await t.app.inject({ method: 'GET', url: '/lapi/docs/yaml' });
+    expect(yaml.body).toMatch(/^openapi: 3\./);
   });
 
   it('logs requests without query strings, cookies or secrets', async () => {
@@ -291,5 +338,76 @@ describe(`the application shell (${testDialect})`, () => {
     ]) {
       expect(logs).not.toContain(secret);
     }
+  });
+});
+
+describe(`a tag manager switched on with GTM_ID (${testDialect})`, () => {
+  let t: TestApp;
+  let buildDir: string;
+
+  beforeAll(async () => {
+    buildDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pairwell-build-'));
+    const clientDir = path.join(buildDir, 'client');
+    fs.mkdirSync(clientDir, { recursive: true });
+    fs.writeFileSync(
+      path.join(clientDir, 'index.html'),
+      '<!doctype html><html><head><title>Pairwell</title><!--runtime-config--><script type="module" crossorigin src="/assets/index-abc123.js"></script></head><body><div id="root"></div></body></html>',
+    );
+    t = await buildTestApp({ clientDir, env: { GTM_ID: 'GTM-ABC1234' } });
+  });
+  afterAll(async () => {
+    await t.close();
+    fs.rmSync(buildDir, { recursive: true, force: true });
+  });
+
+  const cspOf = async (url: string) =>
+    String((await t.app.inject({ method: 'GET', url })).headers['content-security-policy']);
+
+  it('the public pages may load it: Google Analytics 4 through Tag Manager, and no inline script', async () => {
+    for (const url of [
+      '/',
+      '/shop',
+      '/shop/sleep-gummies',
+      '/cart',
+      '/checkout/shipping',
+      '/faq',
+      '/login',
+      '/signup?x=1',
+    ]) {
+      const csp = await cspOf(url);
+      expect(csp, url).toContain("script-src 'self' https://*.googletagmanager.com;");
+      expect(csp, url).toContain(
+        "connect-src 'self' https://*.google-analytics.com https://*.analytics.google.com https://*.googletagmanager.com;",
+      );
+      expect(csp, url).toContain(
+        "img-src 'self' data: blob: https://*.google-analytics.com https://*.googletagmanager.com;",
+      );
+      expect(csp, url).not.toMatch(/script-src[^;]*unsafe/);
+    }
+    const page = await t.app.inject({ method: 'GET', url: '/shop' });
+    expect(page.body).toContain('"gtmId":"GTM-ABC1234"');
+  });
+
+  it('member, visit and staff pages, tokens’ pages and the API keep the strict policy', async () => {
+    const strict = await cspOf('/lapi/products/');
+    expect(strict).toContain("script-src 'self';");
+    expect(strict).not.toContain('google');
+    for (const url of [
+      '/dashboard',
+      '/accounts',
+      '/orders',
+      '/messages',
+      '/subscriptions',
+      '/visit/hair',
+      '/visit/ed/questions',
+      '/staff',
+      '/staff/login',
+      '/reset-password',
+      '/login/unlock',
+      '/undo-email-change',
+      '/logout',
+      '/no-such-page',
+    ])
+      expect(await cspOf(url), url).toBe(strict);
   });
 });

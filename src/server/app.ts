@@ -6,11 +6,11 @@ import fastifyCompress from '@fastify/compress';
 import fastifyCookie from '@fastify/cookie';
 import fastifyMultipart from '@fastify/multipart';
 import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
 import Fastify, { LogController, type FastifyInstance, type RouteOptions } from 'fastify';
 import helmet from 'helmet';
 import {
   jsonSchemaTransform,
-  serializerCompiler,
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
@@ -18,6 +18,7 @@ import type { Kysely } from 'kysely';
 import { API_PREFIX, type RuntimeConfig } from '#shared/api.ts';
 import { releaseName } from '#shared/error-reports.ts';
 import { site } from '#shared/site.ts';
+import { tagManagerPage } from '#shared/tag-manager.ts';
 import { MAX_UPLOAD_BYTES } from '#shared/visits.ts';
 import { createErrorReporter, type ErrorReporter } from './adapters/error-reporter.ts';
 import { openDatabase, type DbHandle, type DbOptions } from './db/client.ts';
@@ -40,6 +41,10 @@ import {
 import { LOGIN_UNLOCK_SECRET, mintLoginUnlock } from './features/auth/auth.devices.ts';
 import { authRoutes } from './features/auth/auth.routes.ts';
 import { PASSWORD_RESET_SECRET, mintPasswordReset } from './features/auth/auth.service.ts';
+import { createSessionCache } from './features/auth/session-cache.ts';
+import { fastSerializerCompiler } from './lib/serializer.ts';
+import { withBodyExample } from './lib/route.ts';
+import { createMetrics, registerMetrics } from './plugins/metrics.ts';
 import { preloadPasswordPolicy } from './features/auth/passwords.ts';
 import { billingJob } from './features/billing/billing.jobs.ts';
 import { cartRoutes } from './features/cart/cart.routes.ts';
@@ -48,6 +53,7 @@ import { leadImageFor, listCatalog } from './features/catalog/catalog.service.ts
 import { checkoutRoutes } from './features/checkout/checkout.routes.ts';
 import { clicksRoutes } from './features/clicks/clicks.routes.ts';
 import { couponsRoutes } from './features/coupons/coupons.routes.ts';
+import { dashboardRoutes } from './features/dashboard/dashboard.routes.ts';
 import { devOutboxAllowed, devOutboxRoutes } from './features/dev-outbox/dev-outbox.routes.ts';
 import { operationsRoutes } from './features/operations/operations.routes.ts';
 import { messagesRoutes } from './features/messages/messages.routes.ts';
@@ -118,25 +124,43 @@ export function runtimeConfigFor(env: Env, buildId: string): RuntimeConfig {
   return {
     features: { login: env.FEATURE_LOGIN, onlineVisit: env.FEATURE_ONLINE_VISIT },
     sentryDsn: env.SENTRY_DSN ?? null,
+    gtmId: env.GTM_ID ?? null,
     environment: env.NODE_ENV,
     versionCheck: env.VERSION_CHECK,
     version: buildId,
   };
 }
 
-function contentSecurityPolicy(env: Env) {
+/**
+ * What a page that may load the tag manager (GTM_ID, decision 020) adds to the policy: Google's
+ * list for Tag Manager with Google Analytics 4 (developers.google.com/tag-platform/security/guides/
+ * csp). No 'unsafe-inline' and no 'unsafe-eval': a container's Custom HTML tags and Custom
+ * JavaScript variables do not run, and what its tags send can only go to Google Analytics.
+ */
+const tagManagerSources = {
+  script: ['https://*.googletagmanager.com'],
+  img: ['https://*.google-analytics.com', 'https://*.googletagmanager.com'],
+  connect: [
+    'https://*.google-analytics.com',
+    'https://*.analytics.google.com',
+    'https://*.googletagmanager.com',
+  ],
+};
+
+function contentSecurityPolicy(env: Env, tagManager: boolean) {
   const connectSrc = ["'self'"];
   if (env.SENTRY_DSN) connectSrc.push(new URL(env.SENTRY_DSN).origin);
+  const extra = (sources: string[]) => (tagManager ? sources : []);
   return {
     useDefaults: false,
     directives: {
       defaultSrc: ["'self'"],
-      scriptSrc: ["'self'"],
+      scriptSrc: ["'self'", ...extra(tagManagerSources.script)],
       // Radix's scroll lock writes a <style> element; no script can be injected through styles.
       styleSrc: ["'self'", "'unsafe-inline'"],
-      imgSrc: ["'self'", 'data:', 'blob:'],
+      imgSrc: ["'self'", 'data:', 'blob:', ...extra(tagManagerSources.img)],
       fontSrc: ["'self'"],
-      connectSrc,
+      connectSrc: [...connectSrc, ...extra(tagManagerSources.connect)],
       objectSrc: ["'none'"],
       baseUri: ["'self'"],
       formAction: ["'self'"],
@@ -151,9 +175,10 @@ function contentSecurityPolicy(env: Env) {
 /**
  * The security headers, computed once: helmet's own values (the CSP above, HSTS in production, and
  * its defaults) collected from its middleware at start, then set on every answer. The Fastify
- * plugin rebuilt them and re-parsed the CSP on every request.
+ * plugin rebuilt them and re-parsed the CSP on every request. `tagManager`: the set for the public
+ * pages that may load the tag manager (only ever used with GTM_ID set).
  */
-export function securityHeaders(env: Env): Record<string, string> {
+export function securityHeaders(env: Env, tagManager = false): Record<string, string> {
   const headers: Record<string, string> = {};
   const collector = {
     setHeader: (name: string, value: string | number | readonly string[]) => {
@@ -164,11 +189,24 @@ export function securityHeaders(env: Env): Record<string, string> {
     },
   };
   helmet({
-    contentSecurityPolicy: contentSecurityPolicy(env),
+    contentSecurityPolicy: contentSecurityPolicy(env, tagManager),
     crossOriginEmbedderPolicy: false,
     hsts: env.NODE_ENV === 'production',
   })({} as IncomingMessage, collector as unknown as ServerResponse, () => undefined);
   return headers;
+}
+
+/** What an incoming `X-Request-Id` may be: a proxy's id (a UUID, a hex trace id, …), nothing else. */
+const REQUEST_ID = /^[A-Za-z0-9._:-]{8,128}$/;
+
+/**
+ * Every request's id, in its log line, its error body and its `X-Request-Id` answer header. Behind
+ * a trusted proxy (`TRUST_PROXY`) the proxy's own id is kept, so one id follows the request through
+ * both logs; otherwise, or when it is not a plausible id, a new UUID.
+ */
+export function requestIdFor(env: Env, incoming: string | string[] | undefined): string {
+  if (env.TRUST_PROXY && typeof incoming === 'string' && REQUEST_ID.test(incoming)) return incoming;
+  return crypto.randomUUID();
 }
 
 /** The whole application, ready to listen or to be called with `inject` in tests. */
@@ -178,7 +216,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     logger: loggerOptions(env, options.logStream),
     // Fastify's two lines per request are replaced by registerRequestLog's one.
     logController: new LogController({ disableRequestLogging: true }),
-    genReqId: () => crypto.randomUUID(),
+    genReqId: (request) => requestIdFor(env, request.headers['x-request-id']),
     trustProxy: env.TRUST_PROXY,
     bodyLimit: 1024 * 1024,
     forceCloseConnections: 'idle',
@@ -188,17 +226,18 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   registerRequestLog(app);
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  app.setSerializerCompiler(fastSerializerCompiler(env.NODE_ENV === 'test'));
   registerJsonBodyParser(app);
   const { onRoute } = options;
   if (onRoute) app.addHook('onRoute', (route) => onRoute(route));
 
-  const dbHandle = openDatabase({
+  const databaseOptions = {
     dataDir: env.DATA_DIR,
     databaseUrl: env.DATABASE_URL,
-    onPoolError: (error) => app.log.error({ err: error }, 'database connection lost'),
+    onPoolError: (error: Error) => app.log.error({ err: error }, 'database connection lost'),
     ...options.database,
-  });
+  };
+  const dbHandle = openDatabase(databaseOptions);
   app.decorate('dbHandle', dbHandle);
   app.decorate('db', dbHandle.db);
   const clock = options.clock ?? systemClock;
@@ -218,6 +257,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.addHook('onClose', async () => {
     await dbHandle.close();
   });
+  const sessions = createSessionCache(databaseOptions);
+  const metrics = createMetrics(env, dbHandle.db);
+  app.addHook('onClose', () => sessions.close());
   const ctx: AppContext = {
     db: dbHandle.db,
     clock,
@@ -230,8 +272,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     }),
     sms: createSmsSender({ dataDir: env.DATA_DIR, now: () => clock.now() }),
     payments: options.payments ?? createSimulatorGateway(dbHandle.db),
-    jobs: createJobRunner(app, reporter),
+    jobs: createJobRunner(app, reporter, metrics?.jobRan),
     reporter,
+    sessions,
   };
   app.decorate('ctx', ctx);
   preloadPasswordPolicy();
@@ -243,8 +286,16 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   }
 
   const security = securityHeaders(env);
-  app.addHook('onRequest', (_request, reply, done) => {
-    reply.headers(security);
+  // With GTM_ID set, the storefront's public pages get a second set, computed once too, whose
+  // policy lets the tag manager load (decision 020); every other answer keeps the strict one.
+  const publicPageSecurity = env.GTM_ID ? securityHeaders(env, true) : security;
+  app.addHook('onRequest', (request, reply, done) => {
+    const publicPage =
+      env.GTM_ID !== undefined &&
+      request.method === 'GET' &&
+      tagManagerPage((request.raw.url ?? '/').split('?')[0] ?? '/');
+    reply.headers(publicPage ? publicPageSecurity : security);
+    reply.header('X-Request-Id', request.id);
     done();
   });
   await app.register(fastifyCompress, { threshold: 1024 });
@@ -265,7 +316,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         },
       },
     },
-    transform: jsonSchemaTransform,
+    transform: (input) => withBodyExample(jsonSchemaTransform(input)),
+    // The pages (/, /shop, …) are the web app's, not the API's: only tagged routes are described.
+    hideUntagged: true,
   });
   registerSameOriginCheck(app);
 
@@ -279,7 +332,20 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   );
   registerErrorHandling(app, reporter, servesPages);
 
+  // The API reference (Swagger UI, served from this origin) at /lapi/docs, the document itself
+  // beside it at /lapi/docs/json and /lapi/docs/yaml.
+  await app.register(fastifySwaggerUi, {
+    routePrefix: `${API_PREFIX}/docs`,
+    // The reference alone: no bar for loading another document, no framework logo.
+    uiConfig: {
+      layout: 'BaseLayout',
+      docExpansion: 'list',
+      deepLinking: true,
+      defaultModelsExpandDepth: 0,
+    },
+  });
   await app.register(healthRoutes);
+  if (metrics) registerMetrics(app, env, metrics);
   if (devOutboxAllowed(env)) await app.register(devOutboxRoutes(ctx));
   await app.register(
     async (api) => {
@@ -300,11 +366,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await api.register(staffRoutes(ctx));
       await api.register(operationsRoutes(ctx));
       await api.register(outboxRoutes(ctx));
+      await api.register(dashboardRoutes(ctx));
       await api.register(visitsRoutes(ctx));
       await api.register(reviewsRoutes(ctx));
       await api.register(messagesRoutes(ctx));
       await api.register(partnersRoutes(ctx));
-      api.get('/docs', { schema: { hide: true } }, async () => app.swagger());
     },
     { prefix: API_PREFIX },
   );

@@ -4,6 +4,7 @@ import type { Mailer } from './adapters/mailer.ts';
 import type { PaymentGateway } from './adapters/payments.ts';
 import type { SmsSender } from './adapters/sms.ts';
 import type { Database } from './db/schema.ts';
+import type { SessionCache } from './features/auth/session-cache.ts';
 import type { Env } from './env.ts';
 import type { Clock } from './lib/clock.ts';
 import type { JobRunner } from './lib/jobs.ts';
@@ -19,4 +20,6 @@ export interface AppContext {
   /** Background jobs of this process: a change that queues work may kick its job. */
   jobs: JobRunner;
   reporter: ErrorReporter;
+  /** Customer sessions kept for a few seconds (PostgreSQL only; see session-cache.ts). */
+  sessions: SessionCache;
 }

@@ -46,6 +46,15 @@ describe('environment', () => {
     expect(() => parseEnv({ SEED_DEMO: 'maybe' })).toThrow(/SEED_DEMO: must be true or false/);
   });
 
+  it('takes a tag manager only as a GTM container id, and none by default', () => {
+    expect(parseEnv({}).GTM_ID).toBeUndefined();
+    expect(parseEnv({ GTM_ID: 'GTM-ABC1234' }).GTM_ID).toBe('GTM-ABC1234');
+    for (const bad of ['G-ABC1234', 'GTM-', 'gtm-abc1234', 'GTM-ABC1234"><script>', 'UA-1234-1'])
+      expect(() => parseEnv({ GTM_ID: bad }), bad).toThrow(
+        `Invalid environment variable GTM_ID: must be a Google Tag Manager container id such as GTM-ABC1234 (got ${JSON.stringify(bad)})`,
+      );
+  });
+
   it('production refuses to start without PUBLIC_URL, with one line naming it', () => {
     expect(() => parseEnv({ NODE_ENV: 'production' })).toThrow(EnvError);
     expect(() => parseEnv({ NODE_ENV: 'production', PUBLIC_URL: '' })).toThrow(

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { GTM_ID_PATTERN } from '#shared/tag-manager.ts';
 
 const booleanFlag = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'], { error: 'must be true or false' })
@@ -28,11 +29,32 @@ const EnvFields = z.object({
     .optional(),
   MAIL_FROM: z.string().min(3).default('Pairwell <no-reply@pairwell.example>'),
   SENTRY_DSN: z.url({ error: 'must be a Sentry DSN URL' }).optional(),
+  /**
+   * A Google Tag Manager web container (DESIGN §8, decision 020). Unset: no tag manager, no
+   * consent banner, the strict Content-Security-Policy everywhere. Set: public pages ask for
+   * consent and load it only once given; member, visit and staff pages never do.
+   */
+  GTM_ID: z
+    .string()
+    .regex(GTM_ID_PATTERN, 'must be a Google Tag Manager container id such as GTM-ABC1234')
+    .optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   FEATURE_LOGIN: booleanFlag.default(true),
   FEATURE_ONLINE_VISIT: booleanFlag.default(true),
   VERSION_CHECK: booleanFlag.default(false),
   TRUST_PROXY: booleanFlag.default(false),
+  /** `GET /metrics` for a scraper that sends it as a bearer token (issue 15); unset: no token. */
+  METRICS_TOKEN: z.string().min(24, 'must be at least 24 characters').optional(),
+  /** `GET /metrics` for these client addresses (comma-separated), as the request's IP reads. */
+  METRICS_ALLOW: z
+    .string()
+    .transform((value) =>
+      value
+        .split(',')
+        .map((address) => address.trim())
+        .filter(Boolean),
+    )
+    .default([]),
   STATES_ALLOWED: z
     .string()
     .transform((value) =>
@@ -121,8 +143,10 @@ const secretFree = {
   SEED_DEMO: true,
   FEATURE_LOGIN: true,
   FEATURE_ONLINE_VISIT: true,
+  GTM_ID: true,
   VERSION_CHECK: true,
   TRUST_PROXY: true,
+  METRICS_ALLOW: true,
   BILLING_INTERVAL_SECONDS: true,
   OUTBOX_INTERVAL_SECONDS: true,
   RECONCILE_INTERVAL_SECONDS: true,

@@ -56,7 +56,8 @@ export const DobSchema = z
   .superRefine((value, ctx) => {
     const problem = dobProblem(value, new Date());
     if (problem) ctx.addIssue({ code: 'custom', message: problem });
-  });
+  })
+  .meta({ description: 'Date of birth, MM/DD/YYYY.', examples: ['04/12/1988'] });
 
 export { LeadsIdSchema };
 
@@ -344,6 +345,15 @@ export const accountsApi = {
     path: apiPaths.accountCreate,
     access: 'public',
     body: SignupSchema,
+    example: {
+      email: 'avery@example.com',
+      first_name: 'Avery',
+      last_name: 'Jones',
+      password: 'correct horse battery staple',
+      dob: '04/12/1988',
+      phoneNo: '(503) 555-0142',
+      consent: true,
+    },
     response: LoginResultSchema,
     message: 'Welcome to Pairwell',
     errors: ['WEAK_PASSWORD', 'EMAIL_TAKEN'],
@@ -392,6 +402,21 @@ export const accountsApi = {
     path: apiPaths.address,
     access: 'patient',
     body: AddressPayloadSchema,
+    example: {
+      leads_id: 'Ldemo0000000000000001',
+      address: '1200 NW Everett St',
+      address2: 'Apt 4',
+      city: 'Portland',
+      state: 'OR',
+      zip: '97209',
+      billing_address: '1200 NW Everett St',
+      billing_address2: 'Apt 4',
+      billing_city: 'Portland',
+      billing_state: 'OR',
+      billing_zip: '97209',
+      phoneNo: '(503) 555-0142',
+      smsallow: 1,
+    },
     message: 'Your addresses were saved.',
     errors: ['SHIPPING_STATE'],
   }),

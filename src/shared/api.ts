@@ -43,6 +43,8 @@ export const apiPaths = {
   subscriptions: '/account/subscriptions/',
   pendingOrders: '/account/pendingorders/',
   ordersDetails: '/account/orders/',
+  /** One of the customer's orders by its number, on whatever page of the history it is (ours). */
+  orderDetail: '/account/orders/detail/',
   patientData: '/leads/patientdata',
   startProgram: '/leads/startprogram',
   upsells: '/leads/upsells',
@@ -98,6 +100,8 @@ export const apiPaths = {
   messagingGetRecent: '/messaging/getrecent/',
   messagingSend: '/messaging/send/',
   messagingRead: '/messaging/read/',
+  /** One conversation a page at a time, for "Load earlier messages" (ours). */
+  messagingThread: '/messaging/thread/',
   staffMessages: '/staff/messages/',
   staffMessageSend: '/staff/messages/send/',
   /** Operations staff answer the threads that are not about a visit. */
@@ -135,6 +139,8 @@ export const apiPaths = {
   staffOutboxRetry: '/staff/outbox/retry/',
   /** Operations staff see which offered states have a licensed provider. */
   staffCoverage: '/staff/coverage/',
+  /** Operations staff see the last 30 days: orders, subscriptions, visits waiting, payments. */
+  staffDashboard: '/staff/dashboard/',
 
   // Partners (ours, issue 16): linking two accounts and what each chooses to share
   partners: '/partners/',
@@ -146,6 +152,18 @@ export const apiPaths = {
   partnerSharing: '/partners/sharing/',
   /** What the linked partner chose to share with the caller, and nothing else. */
   partnerShared: '/partners/shared/',
+  /** Invite the partner to start their own visit of a program the caller finished (issue 16). */
+  partnerVisitInvite: '/partners/visit-invitation/',
+  partnerVisitInviteDismiss: '/partners/visit-invitation/dismiss/',
+  /** Gifts and couples' plans between partners (decision 018). */
+  partnerTogether: '/partners/together/',
+  partnerGift: '/partners/gift/',
+  partnerPlan: '/partners/plan/',
+  partnerOfferAccept: '/partners/together/accept/',
+  partnerOfferDecline: '/partners/together/decline/',
+  partnerOfferCancel: '/partners/together/cancel/',
+  partnerOfferChange: '/partners/together/change/',
+  partnerOfferAddress: '/partners/together/address/',
 
   // v2 commerce (spec §7)
   v2Cart: '/v2/ecom/cart',
@@ -181,10 +199,19 @@ export type ErrorBody = z.infer<typeof ErrorBodySchema>;
 
 export const HealthSchema = z.object({ status: z.literal('ok'), database: z.literal('ok') });
 
+/** `/readyz`: this instance may be sent traffic (its database answers and is fully migrated). */
+export const ReadySchema = z.object({
+  status: z.literal('ready'),
+  database: z.literal('ok'),
+  migrations: z.literal('applied'),
+});
+
 /** What the server tells the browser at page load (feature flags, error reporting, version check). */
 export const RuntimeConfigSchema = z.object({
   features: z.object({ login: z.boolean(), onlineVisit: z.boolean() }),
   sentryDsn: z.nullable(z.string()),
+  /** The operator's tag manager container (GTM_ID), or null for none (decision 020). */
+  gtmId: z.nullable(z.string()),
   environment: z.string(),
   versionCheck: z.boolean(),
   version: z.string(),

@@ -139,6 +139,7 @@ export const authApi = {
     path: apiPaths.login,
     access: 'public',
     body: LoginSchema,
+    example: { email: 'avery@example.com', password: 'correct horse battery staple' },
     response: LoginResultSchema,
     errors: ['INVALID_CREDENTIALS', 'LOGIN_LOCKED'],
   }),

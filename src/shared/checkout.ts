@@ -124,6 +124,13 @@ export const PlaceOrderSchema = z.strictObject({
   payment: CheckoutPaymentSchema,
   consent: PaymentConsentSchema,
   click_id: z.string().max(64).nullish(),
+  /**
+   * Issue 16: ship to the linked partner's shared address. The server reads that address from the
+   * partner's account when the order is placed (whatever `shipping` says); `shipping` still carries
+   * the customer's phone for delivery updates. The partner's address is never kept as the
+   * customer's own: a null `billing` leaves the account's billing address as it was.
+   */
+  ship_to_partner: z.boolean().optional(),
 });
 export type PlaceOrder = z.infer<typeof PlaceOrderSchema>;
 
@@ -137,6 +144,8 @@ export const PlacedOrderSchema = z.object({
   coupon_code: z.string().nullable(),
   total_cents: z.number().int(),
   subscriptions: z.number().int(),
+  /** Issue 16: the order ships to the customer's partner (by first name); null or absent: to them. */
+  ship_to_partner: z.object({ first_name: z.string() }).nullish(),
   items: z.array(
     z.object({
       product_id: z.number().int(),
@@ -176,12 +185,15 @@ export type CheckoutStepName = (typeof checkoutSteps)[number];
 export const CheckoutProgressSchema = z.object({
   step: z.enum(checkoutSteps),
   shipping: CheckoutShippingSchema,
+  /** Issue 16: "Ship to {partner}" was chosen at step 1. */
+  ship_to_partner: z.boolean().optional(),
 });
 export type CheckoutProgress = z.infer<typeof CheckoutProgressSchema>;
 
 export const SaveCheckoutProgressSchema = z.strictObject({
   step: z.enum(checkoutSteps, { error: 'Choose a checkout step' }),
   shipping: CheckoutShippingSchema,
+  ship_to_partner: z.boolean({ error: 'Choose where to ship' }).optional(),
 });
 
 const placeOrder = {
@@ -196,6 +208,7 @@ const placeOrder = {
     'COUPON_REFUSED',
     'CHECKOUT_IN_PROGRESS',
     'CHECKOUT_INTERRUPTED',
+    'PARTNER_ADDRESS_UNAVAILABLE',
   ],
 } as const;
 

@@ -57,6 +57,8 @@ export const storageKeys = {
    * made in it sends them to the visit (session storage only: health data never stays behind).
    */
   visitEligibility: 'pairwell-visit-eligibility',
+  /** The visitor's answer to the tag manager's consent banner: 'granted' or 'denied' (decision 020). */
+  analyticsConsent: 'pairwell-analytics-consent',
 } as const;
 
 /** Query-cache keys named by spec §7. */
@@ -66,3 +68,11 @@ export const cacheKeys = {
   accountData: '/account/data',
   catalog: '/products',
 } as const;
+
+/**
+ * How soon a submitted visit should have a provider's decision. Patients are told "usually within
+ * one business day" (shared/orders.ts); the operator's dashboard measures the visits waiting against
+ * it in clock hours, so a visit left over a weekend shows as late — stricter than a business day,
+ * on purpose: a weekend is when a queue is most often forgotten.
+ */
+export const REVIEW_TARGET_HOURS = 24;

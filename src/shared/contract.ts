@@ -42,6 +42,11 @@ export interface Endpoint {
    * fields beside `status` (spec §7 `/click/create/`: `{ status, click_id }`).
    */
   readonly envelope?: 'v2' | 'message' | 'flat';
+  /**
+   * A request body as a client sends it, shown in the API reference (test/quality/openapi.test.ts
+   * checks that `body` accepts it).
+   */
+  readonly example?: unknown;
 }
 
 /**

@@ -81,6 +81,10 @@ export const errorStatus = {
   PARTNER_LINKED: 409,
   /** The invitation was withdrawn, declined, accepted or has expired. */
   INVITATION_CLOSED: 409,
+  /** An order to ship to the partner, who is no longer linked or no longer shares an address. */
+  PARTNER_ADDRESS_UNAVAILABLE: 409,
+  /** A visit invitation of that program to the partner is already waiting for them. */
+  VISIT_INVITATION_PENDING: 409,
 } as const satisfies Record<string, number>;
 
 export type ErrorCode = keyof typeof errorStatus;

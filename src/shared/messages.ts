@@ -56,6 +56,14 @@ export const MessageSchema = z.object({
 });
 export type Message = z.infer<typeof MessageSchema>;
 
+/** Messages in one page of a conversation: its newest, then each earlier page. */
+export const MESSAGES_PAGE_SIZE = 30;
+
+/** Where the page before ends: the `next_cursor` a thread's answer gave (a message's id). */
+export const MessageCursorSchema = z
+  .string({ error: 'Use the cursor of the page before' })
+  .regex(/^[1-9]\d{0,14}$/, 'Use the cursor of the page before');
+
 export const ThreadSchema = z.object({
   id: z.number().int(),
   subject: z.string(),
@@ -64,8 +72,14 @@ export const ThreadSchema = z.object({
   /** The order the thread is about, when the patient started it from that order. */
   order_number: z.string().nullable(),
   updated_at: z.string(),
+  /** Unread messages from the other side in the whole thread, not only this page. */
   unread: z.number().int(),
+  /** One page of the conversation, oldest first: the newest page without a cursor. */
   messages: z.array(MessageSchema),
+  /** Whether earlier messages come before this page. */
+  has_more: z.boolean(),
+  /** The `cursor` that asks for the page of earlier messages; null when there are none. */
+  next_cursor: z.string().nullable(),
 });
 export type Thread = z.infer<typeof ThreadSchema>;
 
@@ -105,6 +119,13 @@ export const SendMessageSchema = z.strictObject({
   body: MessageBodySchema,
 });
 
+export const ThreadPageRequestSchema = z.strictObject({
+  leads_id: LeadsIdSchema,
+  thread_id: idSchema('Choose a conversation'),
+  /** A thread's `next_cursor`: the messages before it; without it, the newest page. */
+  cursor: MessageCursorSchema.optional(),
+});
+
 export const MarkReadSchema = z.strictObject({
   leads_id: LeadsIdSchema,
   thread_id: idSchema('Choose a conversation'),
@@ -115,6 +136,7 @@ export const ThreadsSchema = z.object({
   unread: z.number().int(),
 });
 export const RecentSchema = z.object({
+  /** The newest messages since the instant asked (at most a page of them), oldest first. */
   messages: z.array(MessageSchema),
   unread: z.number().int(),
   /** The server's time of this answer: the next poll asks for what came after it. */
@@ -124,13 +146,24 @@ export const SentSchema = z.object({ message: MessageSchema });
 
 /** The patient's side of spec §7's `/messaging/…` calls. */
 export const messagesApi = {
-  /** Every conversation of the patient's, newest activity first, and how many are unread. */
+  /**
+   * Every conversation of the patient's, newest activity first, each with its newest page of
+   * messages, and how many are unread.
+   */
   getAll: endpoint({
     path: apiPaths.messagingGetAll,
     access: 'patient',
     body: MessagesRequestSchema,
     response: ThreadsSchema,
     errors: [],
+  }),
+  /** One of the patient's conversations, a page at a time: "Load earlier messages" (ours). */
+  thread: endpoint({
+    path: apiPaths.messagingThread,
+    access: 'patient',
+    body: ThreadPageRequestSchema,
+    response: z.object({ thread: ThreadSchema }),
+    errors: ['NOT_FOUND'],
   }),
   /** Messages to the patient since an instant, for the page's polling. */
   getRecent: endpoint({
@@ -145,6 +178,12 @@ export const messagesApi = {
     path: apiPaths.messagingSend,
     access: 'patient',
     body: SendMessageSchema,
+    example: {
+      leads_id: 'Ldemo0000000000000001',
+      subject: 'When will my order ship?',
+      topic: 'order',
+      body: 'Hi, could you tell me when my last order ships?',
+    },
     response: SentSchema,
     message: 'Sent.',
     errors: ['NOT_FOUND'],
@@ -163,7 +202,11 @@ export const StaffSendMessageSchema = z.strictObject({
   visit_id: idSchema('Choose a visit'),
   body: MessageBodySchema,
 });
-export const StaffThreadRequestSchema = z.strictObject({ visit_id: idSchema('Choose a visit') });
+export const StaffThreadRequestSchema = z.strictObject({
+  visit_id: idSchema('Choose a visit'),
+  /** The thread's `next_cursor`: its earlier messages; without it, the newest page. */
+  cursor: MessageCursorSchema.optional(),
+});
 
 // --- The care team's inbox (operations staff): threads not about a visit ------------------------
 
@@ -191,6 +234,8 @@ export type CareInboxItem = z.infer<typeof CareInboxItemSchema>;
 
 export const CareThreadRequestSchema = z.strictObject({
   thread_id: idSchema('Choose a conversation'),
+  /** The thread's `next_cursor`: its earlier messages; without it, the newest page. */
+  cursor: MessageCursorSchema.optional(),
 });
 
 export const CareReplySchema = z.strictObject({

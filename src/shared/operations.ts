@@ -71,6 +71,23 @@ export const StaffOrderDetailSchema = StaffOrderSummarySchema.extend({
    * partner's own records, clinical or otherwise.
    */
   partner: z.object({ first_name: z.string(), customer_id: z.number().int() }).nullable(),
+  /**
+   * The partner this order ships to (issue 16), by first name and customer id: `shipping` is their
+   * shared address as it was when the order was placed. Null: the customer's own address. It stays
+   * after an unlink (the order is history), and goes only if the partner's account does.
+   */
+  ships_to_partner: z.object({ first_name: z.string(), customer_id: z.number().int() }).nullable(),
+  /**
+   * A renewal of a gift or a couples' plan (decision 018): the customer above pays; a gift ships
+   * to its recipient (the address below is theirs), a plan to the customer with both lines.
+   */
+  together: z
+    .object({
+      kind: z.enum(['gift', 'plan']),
+      partner_first_name: z.string(),
+      partner_id: z.number().int(),
+    })
+    .nullable(),
 });
 export type StaffOrderDetail = z.infer<typeof StaffOrderDetailSchema>;
 

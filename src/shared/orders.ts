@@ -87,6 +87,8 @@ export const OrderSchema = z.object({
   visit: VisitCareSchema.nullable(),
   order_items: z.array(OrderItemSchema),
   shippingAddress: ShippingAddressSchema.nullable(),
+  /** Issue 16: the order ships to the customer's partner (by first name); null or absent: to them. */
+  ship_to_partner: z.object({ first_name: z.string() }).nullish(),
 });
 export type Order = z.infer<typeof OrderSchema>;
 
@@ -109,7 +111,23 @@ export const FlagSchema = z.object({
 });
 export type Flag = z.infer<typeof FlagSchema>;
 
-/** Spec §3 `lander`: who the customer is, what needs attention, and their order history. */
+/** Orders in one page of the order history (orders details, and the lander of patient data). */
+export const ORDERS_PAGE_SIZE = 10;
+/** The most orders one page may be asked for. */
+export const MAX_ORDERS_PAGE_SIZE = 50;
+
+/** An order number as the customer may name one (in a cursor, a link, a URL hash). */
+export const OrderNumberSchema = z
+  .string({ error: 'Choose an order' })
+  .trim()
+  .min(1, 'Choose an order')
+  .max(40, 'Choose an order');
+
+/**
+ * Spec §3 `lander`: who the customer is, what needs attention, and their order history — one page
+ * of it, newest first (keyset by order date, then id). `next_cursor` asks for the next, older
+ * page; `treatment` holds the online visits' orders Home shows whatever page they are on.
+ */
 export const LanderSchema = z.object({
   prospects_id: z.number().int(),
   first_name: z.string(),
@@ -117,18 +135,51 @@ export const LanderSchema = z.object({
   email: z.string(),
   flags: z.array(FlagSchema),
   order_history: OrderHistorySchema,
+  /** Whether older orders follow this page. */
+  has_more: z.boolean(),
+  /** The `cursor` of the next page (the last order's number here); null on the last page. */
+  next_cursor: z.string().nullable(),
+  /**
+   * The orders of online visits still in care (under review, approved, shipped, delivered; not
+   * declined), newest first, on whatever page they are: what Home shows under "Your treatment".
+   */
+  treatment: z.array(OrderSchema),
 });
 export type Lander = z.infer<typeof LanderSchema>;
 
+export const OrdersDetailsRequestSchema = z.strictObject({
+  leads_id: LeadsIdSchema,
+  /** The `next_cursor` of the page before; without it, the first (newest) page. */
+  cursor: OrderNumberSchema.optional(),
+  /** Orders per page (ORDERS_PAGE_SIZE when not given). */
+  limit: z
+    .number({ error: 'Ask for a whole number of orders' })
+    .int('Ask for a whole number of orders')
+    .min(1, 'Ask for at least 1 order')
+    .max(MAX_ORDERS_PAGE_SIZE, `Ask for at most ${MAX_ORDERS_PAGE_SIZE} orders`)
+    .optional(),
+});
+
 export const ordersApi = {
-  /** Spec §7 "Orders details": status, and a message that becomes `lander`. */
+  /**
+   * Spec §7 "Orders details": status, and a message that becomes `lander`. Paged (ours, additive):
+   * without a cursor the newest page; another customer's cursor is not found.
+   */
   ordersDetails: endpoint({
     path: apiPaths.ordersDetails,
     access: 'patient',
     envelope: 'message',
-    body: z.strictObject({ leads_id: LeadsIdSchema }),
+    body: OrdersDetailsRequestSchema,
     response: LanderSchema,
-    errors: [],
+    errors: ['NOT_FOUND'],
+  }),
+  /** One of the customer's orders by its number, on whatever page it is (`/orders#<number>`). */
+  order: endpoint({
+    path: apiPaths.orderDetail,
+    access: 'patient',
+    body: z.strictObject({ leads_id: LeadsIdSchema, order_number: OrderNumberSchema }),
+    response: z.object({ order: OrderSchema }),
+    errors: ['NOT_FOUND'],
   }),
 };
 

@@ -7,6 +7,7 @@ import { idSchema } from './ids.ts';
 import { orderStatuses } from './orders.ts';
 import { PARTNER_INVITE_TTL_DAYS, sharingItems, sharingItemText } from './partners-privacy.ts';
 import { SubscriptionFrequencySchema } from './subscriptions.ts';
+import { programCategories, programs, type ProgramCategory } from './visits.ts';
 
 export {
   neverShared,
@@ -50,6 +51,16 @@ export const historyKinds = [
   'link_ended',
   'sharing_started',
   'sharing_stopped',
+  /** You invited `counterpart` to start their own visit of `program` (`quiet`: without saying you started one). */
+  'visit_invited',
+  /** You dismissed `counterpart`'s invitation to a visit of `program`. */
+  'visit_invitation_dismissed',
+  /** `counterpart` declined your gift subscription, or your couples' plan (decision 018). */
+  'gift_declined',
+  'plan_declined',
+  /** The gift or couples' plan with `counterpart` ended: cancelled, or the link ended. */
+  'gift_ended',
+  'plan_ended',
 ] as const;
 export type HistoryKind = (typeof historyKinds)[number];
 
@@ -60,6 +71,8 @@ export const HistoryEventSchema = z.object({
   quiet: z.boolean(),
   /** ISO instant */
   at: z.string(),
+  /** The program a visit invitation's line is about (issue 16); null on every other line. */
+  program: z.enum(programCategories).nullable(),
 });
 export type HistoryEvent = z.infer<typeof HistoryEventSchema>;
 
@@ -91,7 +104,47 @@ export function historyText(event: HistoryEvent): string {
       return `You started sharing your ${item} ${on}.`;
     case 'sharing_stopped':
       return `You stopped sharing your ${item} ${on}.`;
+    case 'visit_invited': {
+      const program = event.program ? programs[event.program].name : 'an online';
+      return event.quiet
+        ? `You invited ${who} to start their own ${program} visit ${on}, without saying you started one.`
+        : `You invited ${who} to start their own ${program} visit ${on}, and let them know you started one.`;
+    }
+    case 'visit_invitation_dismissed': {
+      const program = event.program ? aProgramVisit(event.program) : 'an online visit';
+      return `You dismissed ${who}'s suggestion of ${program} ${on}.`;
+    }
+    case 'gift_declined':
+      return `${who} declined your gift subscription ${on}. Nothing was charged.`;
+    case 'plan_declined':
+      return `${who} declined your couples' plan ${on}. Nothing was charged.`;
+    case 'gift_ended':
+      return `The gift subscription between you and ${who} ended ${on}. Nothing more will be charged.`;
+    case 'plan_ended':
+      return `Your couples' plan with ${who} ended ${on}. Nothing more will be charged.`;
   }
+}
+
+/** "a Sleep visit", "an ED visit": the program's name with its article, for sentences. */
+export function aProgramVisit(program: ProgramCategory): string {
+  const name = programs[program].name;
+  return `${/^[AEIOU]/.test(name) ? 'an' : 'a'} ${name} visit`;
+}
+
+/**
+ * A visit invitation as its invitee reads it (issue 16). With `started` off it says nothing of the
+ * inviter's own visit: only that they think one might be worth a look.
+ */
+export function visitInvitationText(invitation: {
+  from_first_name: string;
+  program: ProgramCategory;
+  started: boolean;
+}): string {
+  const name = invitation.from_first_name;
+  const visit = aProgramVisit(invitation.program);
+  return invitation.started
+    ? `${name} started ${visit} and invited you to start yours.`
+    : `${name} thinks ${visit} might be worth a look.`;
 }
 
 export const invitationStatuses = ['pending', 'declined', 'expired'] as const;
@@ -129,6 +182,28 @@ export const PartnerOverviewSchema = z.object({
   ),
   /** Newest first. */
   history: z.array(HistoryEventSchema),
+  /**
+   * Visit invitations (issue 16). `can_send`: the programs the caller finished a visit of (decided
+   * by a provider), while linked, and whether an invitation of it is waiting for the partner.
+   * `received`: the partner's invitations waiting for the caller; never the inviter's visit id,
+   * status or answers, and whether they started a visit only when they chose to say so.
+   */
+  visit_invitations: z.object({
+    can_send: z.array(z.object({ program: z.enum(programCategories), pending: z.boolean() })),
+    received: z.array(
+      z.object({
+        invitation_id: z.number().int(),
+        from_first_name: z.string(),
+        program: z.enum(programCategories),
+        /** The inviter chose to say they started a visit of the program. */
+        started: z.boolean(),
+        /** Where the caller's own visit of the program starts. */
+        start_path: z.string(),
+        /** ISO instant */
+        sent_at: z.string(),
+      }),
+    ),
+  }),
 });
 export type PartnerOverview = z.infer<typeof PartnerOverviewSchema>;
 
@@ -158,6 +233,16 @@ export const SharingChangeSchema = z.strictObject({
   shared: z.boolean({ error: 'Choose whether to share it' }),
 });
 
+export const VisitInviteSchema = z.strictObject({
+  program: z.enum(programCategories, { error: 'Choose a program' }),
+  /** "Let {name} know I started a visit": off unless the patient turns it on. */
+  reveal_started: z.boolean({ error: 'Choose whether your partner may know you started a visit' }),
+});
+
+export const VisitInvitationAnswerSchema = z.strictObject({
+  invitation_id: idSchema('Choose an invitation'),
+});
+
 export const PartnerAddressSchema = z.object({
   address: z.string(),
   address2: z.string(),
@@ -172,6 +257,8 @@ export const PartnerOrderSchema = z.object({
   order_date: z.string(),
   status: z.enum(orderStatuses),
   tracking_number: z.string().nullable(),
+  /** Issue 16: the order ships to you (the viewer), to the address you share. */
+  ships_to_you: z.boolean(),
   items: z.array(z.object({ product_name: z.string(), quantity: z.number().int() })),
 });
 export type PartnerOrder = z.infer<typeof PartnerOrderSchema>;
@@ -213,6 +300,7 @@ export const partnersApi = {
     path: apiPaths.partnerInvite,
     access: 'customer',
     body: InviteSchema,
+    example: { email: 'sam@example.com' },
     message: 'Invitation sent.',
     errors: ['PARTNER_LINKED'],
   }),
@@ -257,6 +345,22 @@ export const partnersApi = {
     body: z.strictObject({}),
     response: PartnerSharedSchema,
     errors: [],
+  }),
+  /** Invite the partner to start their own visit of a program the caller finished. No email. */
+  visitInvite: endpoint({
+    path: apiPaths.partnerVisitInvite,
+    access: 'customer',
+    body: VisitInviteSchema,
+    message: 'Invitation sent.',
+    errors: ['NOT_FOUND', 'VISIT_INVITATION_PENDING'],
+  }),
+  /** The invitee puts a visit invitation away. */
+  visitInviteDismiss: endpoint({
+    path: apiPaths.partnerVisitInviteDismiss,
+    access: 'customer',
+    body: VisitInvitationAnswerSchema,
+    message: 'Dismissed.',
+    errors: ['NOT_FOUND'],
   }),
 };
 

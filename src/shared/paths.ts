@@ -56,6 +56,7 @@ export const paths = {
   staffVisit: (id: number | string) => `/staff/visits/${encodeURIComponent(String(id))}`,
   staffInbox: '/staff/inbox',
   staffOutbox: '/staff/outbox',
+  staffDashboard: '/staff/dashboard',
   staffThread: (id: number | string) => `/staff/inbox/${encodeURIComponent(String(id))}`,
   /** A provider's patient messages: clinical questions not about a visit. */
   staffPatientMessages: '/staff/patient-messages',

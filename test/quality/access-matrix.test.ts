@@ -51,6 +51,10 @@ interface Records {
   submittedVisit: number;
   order: number;
   orderToCancel: number;
+  /** The partner's invitation to the owner to start a visit (issue 16): the owner's to answer. */
+  visitInvitation: number;
+  /** The partner's gift subscription offered to the owner, waiting for the owner's answer. */
+  giftOffer: number;
 }
 type RecordName = keyof Records;
 
@@ -114,6 +118,8 @@ const addresses = {
 
 // Filled in beforeAll, once the app (and its clock) exist.
 let validUntil = '';
+/** The number of the owner's `order`, which `/account/orders/detail/` names it by. */
+let ownerOrderNumber = '';
 let demoProviderId = 0;
 function prescription() {
   return {
@@ -132,6 +138,7 @@ const matrix: Row[] = [
   row('account/data',                            'leads',          leadsOnly('/account/data/'),                                                              'ok',  'no',  'no',  'no',   'no'),
   row('leads/patientdata',                       'leads',          leadsOnly('/leads/patientdata'),                                                          'ok',  'no',  'no',  'no',   'no'),
   row('account/orders',                          'leads',          leadsOnly('/account/orders/'),                                                            'ok',  'no',  'no',  'no',   'no'),
+  row('account/orders/detail',                   'order',          json('/account/orders/detail/', (x) => ({ leads_id: x.leadsId, order_number: x.id === GHOST_ID ? 'PW-GHOST' : ownerOrderNumber })), 'ok', 'no', 'no', 'no', 'no'),
   row('account/subscriptions',                   'leads',          leadsOnly('/account/subscriptions/'),                                                     'ok',  'no',  'no',  'no',   'no'),
   row('account/pendingorders',                   'leads',          leadsOnly('/account/pendingorders/'),                                                     'ok',  'no',  'no',  'no',   'no'),
   row('messaging/getall',                        'leads',          leadsOnly('/messaging/getall/'),                                                          'ok',  'no',  'no',  'no',   'no'),
@@ -142,6 +149,7 @@ const matrix: Row[] = [
   row('subscription/update (preview)',           'subscription',   json('/subscription/update/', (x) => ({ leads_id: x.leadsId, subscription_id: x.id, change: { action: 'skip' }, preview: true })), 'ok', 'no', 'no', 'no', 'no'),
   row('account/shipfrequency',                   'subscription',   json('/account/shipfrequency/', (x) => ({ leads_id: x.leadsId, subscription_id: x.id, frequency: 'QUARTERLY' })), 'ok', 'no', 'no', 'no', 'no'),
   row('messaging/send (reply)',                  'thread',         json('/messaging/send/', (x) => ({ leads_id: x.leadsId, thread_id: x.id, body: 'Thank you.' })), 'ok', 'no', 'no', 'no', 'no'),
+  row('messaging/thread',                        'thread',         json('/messaging/thread/', (x) => ({ leads_id: x.leadsId, thread_id: x.id })),         'ok',  'no',  'no',  'no',   'no'),
   row('messaging/read',                          'thread',         json('/messaging/read/', (x) => ({ leads_id: x.leadsId, thread_id: x.id })),           'ok',  'no',  'no',  'no',   'no'),
   row('product/drug',                            'visit',          visitCall('/product/drug/', { drug: 'sildenafil' }),                                      'ok',  'no',  'no',  'no',   'no'),
   row('product/dosage',                          'visit',          visitCall('/product/dosage/', { dosage: '50mg' }),                                        'ok',  'no',  'no',  'no',   'no'),
@@ -185,6 +193,10 @@ const matrix: Row[] = [
   // A patient's clinical question: their provider's (the messages test has the other provider).
   row('messaging/send (clinical reply)',         'clinicalThread', json('/messaging/send/', (x) => ({ leads_id: x.leadsId, thread_id: x.id, body: 'And with coffee?' })), 'ok', 'no', 'no', 'no', 'no'),
   row('staff/patient-messages/thread',           'clinicalThread', json('/staff/patient-messages/thread/', (x) => ({ thread_id: x.id })),                  'no',  'no',  'no',  'no',   'ok'),
+  // Partners (issue 16): a visit invitation is its invitee's to dismiss; not even its inviter may.
+  row('partners/visit-invitation/dismiss',       'visitInvitation', json('/partners/visit-invitation/dismiss/', (x) => ({ invitation_id: x.id })), 'ok', 'no', 'no', 'no', 'no'),
+  // Only the one it is offered to answers it: its payer, the partner, gets what anyone gets.
+  row('partners/together/decline',               'giftOffer',      json('/partners/together/decline/', (x) => ({ offer_id: x.id })),                  'ok',  'no',  'no',  'no',   'no'),
   row('staff/patient-messages/reply',            'clinicalThread', json('/staff/patient-messages/reply/', (x) => ({ thread_id: x.id, body: 'Best not with wine.' })), 'no', 'no', 'no', 'no', 'ok'),
 ];
 
@@ -279,6 +291,13 @@ describe(`access matrix: who may name whose records (${testDialect})`, () => {
     partner = await insertCustomer(t.app, { first_name: 'Partnerfirst', last_name: 'Partnerlast' });
 
     const order = await placeOrder(owner, 41); // a monthly product: it starts a subscription
+    ownerOrderNumber = (
+      await t.app.db
+        .selectFrom('orders')
+        .select('order_number')
+        .where('id', '=', order)
+        .executeTakeFirstOrThrow()
+    ).order_number;
     const orderToCancel = await placeOrder(owner, 41);
     const subscription = await t.app.db
       .selectFrom('subscriptions')
@@ -355,6 +374,8 @@ describe(`access matrix: who may name whose records (${testDialect})`, () => {
       submittedVisit,
       order,
       orderToCancel,
+      visitInvitation: 0,
+      giftOffer: 0,
     };
     // The partner: linked by invitation and acceptance, the owner sharing everything there is.
     const invited = await post(
@@ -380,6 +401,41 @@ describe(`access matrix: who may name whose records (${testDialect})`, () => {
           (await post(t.app, '/lapi/partners/sharing/', { item, shared: true }, who.cookie))
             .statusCode,
         ).toBe(200);
+
+    // The partner's invitation to the owner to start a sleep visit (as sent from a finished visit).
+    const visitInvitation = await t.app.db
+      .insertInto('partner_visit_invitations')
+      .values({
+        inviter_id: partner.customerId,
+        invitee_id: owner.customerId,
+        program: 'sleep',
+        reveal_started: 0,
+        status: 'pending',
+        created_at: t.clock.now().toISOString(),
+        closed_at: null,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    records.visitInvitation = visitInvitation.id;
+    // The partner's gift to the owner, waiting for the owner's answer (as offered from the page).
+    const giftOffer = await t.app.db
+      .insertInto('partner_offers')
+      .values({
+        kind: 'gift',
+        from_id: partner.customerId,
+        to_id: owner.customerId,
+        product_id: 41,
+        quantity: 1,
+        partner_product_id: null,
+        partner_quantity: null,
+        status: 'pending',
+        subscription_id: null,
+        created_at: t.clock.now().toISOString(),
+        answered_at: null,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    records.giftOffer = giftOffer.id;
 
     providerCookie = await staffLogin('provider');
     opsCookie = await staffLogin('operations');

@@ -588,6 +588,57 @@ describe(`every email the product sends (${testDialect})`, () => {
     expect(cancel.text).toContain('We will not charge you for it again');
   });
 
+  it("Renewal reminder of a couples' plan names both lines and its total, links to the partner page, and carries no address", async () => {
+    const owner = await insertCustomer(t.app, { first_name: 'Planowner' });
+    const partner = await insertCustomer(t.app, { first_name: 'Planpartner' });
+    // A one-time order: the owner's card and address on file.
+    await post(t.app, '/lapi/v2/ecom/add-product', { product_id: 40, quantity: 1 }, owner.cookie);
+    const placed = await post(t.app, '/lapi/v2/ecom/place-order', buildPlaceOrder(), owner.cookie);
+    expect(placed.statusCode, placed.body).toBe(200);
+    await post(t.app, '/lapi/partners/invite/', { email: partner.email }, owner.cookie);
+    const waiting = await post(t.app, '/lapi/partners/', {}, partner.cookie);
+    const invitationId = waiting.json<{ data: { received: { invitation_id: number }[] } }>().data
+      .received[0]!.invitation_id;
+    await post(
+      t.app,
+      '/lapi/partners/invite/accept/',
+      { invitation_id: invitationId },
+      partner.cookie,
+    );
+    const plan = await post(
+      t.app,
+      '/lapi/partners/plan/',
+      { product_id: 41, quantity: 1, partner_product_id: 36, partner_quantity: 1 },
+      owner.cookie,
+    );
+    expect(plan.statusCode, plan.body).toBe(200);
+    const offerId = plan.json<{ data: { item: { offer_id: number } } }>().data.item.offer_id;
+    const accepted = await post(
+      t.app,
+      '/lapi/partners/together/accept/',
+      { offer_id: offerId },
+      partner.cookie,
+    );
+    expect(accepted.statusCode, accepted.body).toBe(200);
+    const renews = addDays(t.clock.now().toISOString().slice(0, 10), RENEWAL_REMINDER_DAYS);
+    await t.app.db
+      .updateTable('subscriptions')
+      .set({ next_billing_date: renews })
+      .where('customer_id', '=', owner.customerId)
+      .where('plan_partner_id', '=', partner.customerId)
+      .execute();
+    await t.app.ctx.jobs.drain(RENEWAL_REMINDER_JOB);
+    const mail = await received(
+      owner.email,
+      `Your ${site.name} subscription renews on ${usDateFromIso(renews)}`,
+    );
+    check('Renewal reminder', mail, { link: /^\/accounts\/partner$/, secrets: secretsOf(owner) });
+    expect(mail.text).toContain(
+      "$31.50 for your couples' plan, Sleep Gummies (1 bottle a month) and Immunity Gummies (1 bottle a month)",
+    );
+    expect(mail.text).not.toContain('500 Market Street');
+  });
+
   it('Payment failed and Subscription paused link to the card page', async () => {
     const today = t.clock.now().toISOString().slice(0, 10);
     const subscriber = await insertSubscriber(t.app.db, {

@@ -23,6 +23,7 @@ import { renderPage } from './prerender.tsx';
 const config: RuntimeConfig = {
   features: { login: true, onlineVisit: true },
   sentryDsn: null,
+  gtmId: null,
   environment: 'test',
   versionCheck: false,
   version: '1',

@@ -8,12 +8,16 @@ import { registerClick } from '../features/clicks/clicks.ts';
 import { rewriteLegacyUrl } from '../lib/legacy-url.ts';
 import { createQueryClient } from '../lib/query-client.ts';
 import { reportError } from '../lib/error-reporting.ts';
+import { initConsent } from '../lib/consent.ts';
 import { readPageData } from './page-data.ts';
 import { replayEarlyInput } from './replay-early-input.ts';
 import '../styles.css';
 
 // Before the router reads the address: `/#/faq` becomes `/faq` (spec §2).
 rewriteLegacyUrl(window.location, window.history);
+
+// Consent Mode v2's defaults (all denied) lead the data layer, before any event (decision 020).
+initConsent();
 
 // Errors nothing else caught, from the first moment (Sentry itself loads only with the first report).
 window.addEventListener('error', (event) =>

@@ -13,10 +13,14 @@ let sentry: Promise<SentryModule | null> | undefined;
 let scrubber: Promise<typeof ErrorReports> | undefined;
 const loadScrubber = () => (scrubber ??= import('#shared/error-reports.ts'));
 
-/** Sentry is loaded only when a DSN is configured, so visitors download nothing otherwise. */
+/**
+ * Sentry is loaded only when a DSN is configured, so visitors download nothing otherwise. The
+ * prerender on the server (`vite build --ssr`) never loads the browser's SDK: `import.meta.env.SSR`
+ * is true there, so the build drops the import and does not emit the SDK's megabyte beside it.
+ */
 function loadSentry() {
   const { sentryDsn, environment } = runtimeConfig();
-  if (!sentryDsn) return Promise.resolve(null);
+  if (import.meta.env.SSR || !sentryDsn) return Promise.resolve(null);
   sentry ??= Promise.all([import('@sentry/react'), loadScrubber()]).then(([loaded, scrub]) => {
     const { releaseName, scrubBreadcrumb, scrubEvent } = scrub;
     loaded.init({

@@ -70,6 +70,9 @@ export function buildPatientData(orders: Order[] = []): PatientData {
       email: 'dana@example.com',
       flags: [],
       order_history: Object.fromEntries(orders.map((order) => [order.order_number, order])),
+      has_more: false,
+      next_cursor: null,
+      treatment: orders.filter((order) => order.visit !== null && order.visit.state !== 'DECLINED'),
     },
   };
 }

@@ -1,9 +1,10 @@
 import fs from 'node:fs';
 import os from 'node:os';
+import { createRequire } from 'node:module';
 import path from 'node:path';
-import SQLite from 'better-sqlite3';
+import type SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, sql, type SqliteDatabase } from 'kysely';
-import pg from 'pg';
+import type pg from 'pg';
 import { ensurePrivateFile, PRIVATE_FILE_MODE } from '#server/lib/private-files.ts';
 import type { Database } from './schema.ts';
 
@@ -28,8 +29,21 @@ export interface DbOptions {
   onPoolError?: (error: Error) => void;
 }
 
-// PostgreSQL returns BIGINT (COUNT, SUM) as text by default; our values fit in a JS number.
-pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
+/**
+ * Each driver is loaded when a database of its kind is opened, so a process holds only the one its
+ * configuration uses (issue 14: pg's modules were resident in every SQLite server).
+ */
+const require = createRequire(import.meta.url);
+let sqliteDriver: typeof SQLite | undefined;
+const loadSqlite = () => (sqliteDriver ??= require('better-sqlite3') as typeof SQLite);
+let pgDriver: typeof pg | undefined;
+function loadPg(): typeof pg {
+  if (pgDriver) return pgDriver;
+  const loaded = require('pg') as typeof pg;
+  // PostgreSQL returns BIGINT (COUNT, SUM) as text by default; our values fit in a JS number.
+  loaded.types.setTypeParser(loaded.types.builtins.INT8, (value) => Number(value));
+  return (pgDriver = loaded);
+}
 
 export function openDatabase(options: DbOptions): DbHandle {
   if (options.databaseUrl) return openPostgres(options);
@@ -44,7 +58,7 @@ function openSqlite(dataDir: string, fileName: string): DbHandle {
     for (const companion of [`${file}-wal`, `${file}-shm`])
       if (fs.existsSync(companion)) fs.chmodSync(companion, PRIVATE_FILE_MODE);
   }
-  const sqlite = new SQLite(file);
+  const sqlite = new (loadSqlite())(file);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
@@ -97,7 +111,7 @@ export function pgConnection(url: string): pg.ClientConfig {
 }
 
 function openPostgres(options: DbOptions): DbHandle {
-  const pool = new pg.Pool({
+  const pool = new (loadPg().Pool)({
     ...pgConnection(options.databaseUrl ?? ''),
     max: 10,
     // A database that accepts connections but never answers fails the call (503) instead of
@@ -114,6 +128,68 @@ function openPostgres(options: DbOptions): DbHandle {
   pool.on('connect', (client) => client.on('error', () => undefined));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return { db, dialect: 'postgres', close: () => db.destroy() };
+}
+
+/** A connection kept listening on one PostgreSQL channel. */
+export interface ChannelListener {
+  close(): Promise<void>;
+}
+
+/**
+ * Listens on a PostgreSQL channel on a connection of its own (LISTEN cannot share the pool's).
+ * `onReady(true)` once it listens; `onReady(false)` when the connection is lost, since notices sent
+ * meanwhile are missed: the caller must not count on them until it is ready again. It reconnects
+ * after a second, and again after every failure, until closed.
+ */
+export function listenPostgres(
+  options: DbOptions,
+  channel: string,
+  handlers: { onNotice: (payload: string) => void; onReady: (ready: boolean) => void },
+): ChannelListener {
+  if (!/^[a-z_][a-z0-9_]*$/.test(channel)) throw new Error(`not a channel name: ${channel}`);
+  let closed = false;
+  let client: pg.Client | undefined;
+  let retry: NodeJS.Timeout | undefined;
+  const connect = async () => {
+    const current = new (loadPg().Client)({
+      ...pgConnection(options.databaseUrl ?? ''),
+      connectionTimeoutMillis: 5000,
+      // A connection that silently died (no FIN) is found by the operating system's probes.
+      keepAlive: true,
+    });
+    client = current;
+    const lost = () => {
+      if (client !== current) return;
+      client = undefined;
+      handlers.onReady(false);
+      current.end().catch(() => undefined);
+      if (!closed) retry = setTimeout(() => void connect(), 1000).unref();
+    };
+    current.on('error', lost);
+    current.on('end', lost);
+    current.on('notification', (notice) => {
+      if (notice.channel === channel && notice.payload !== undefined)
+        handlers.onNotice(notice.payload);
+    });
+    try {
+      await current.connect();
+      await current.query(`LISTEN ${channel}`);
+      if (client === current) handlers.onReady(true);
+    } catch {
+      lost();
+    }
+  };
+  void connect();
+  return {
+    async close() {
+      closed = true;
+      clearTimeout(retry);
+      const current = client;
+      client = undefined;
+      handlers.onReady(false);
+      await current?.end().catch(() => undefined);
+    },
+  };
 }
 
 /** True when the database answers a trivial query. */

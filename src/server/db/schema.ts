@@ -1,4 +1,4 @@
-import type { Generated } from 'kysely';
+import type { ColumnType, Generated } from 'kysely';
 import type { OrderStatus } from '#shared/orders.ts';
 
 /**
@@ -138,6 +138,8 @@ export interface OrdersTable {
   payment_failure: string | null;
   shipped_at: string | null;
   delivered_at: string | null;
+  /** The customer's partner the order ships to (migration 0025); null: their own address. */
+  ship_to_partner_id: ColumnType<number | null, number | null | undefined, number | null>;
   created_at: string;
   updated_at: string;
 }
@@ -221,6 +223,13 @@ export interface SubscriptionsTable {
   item_name: string | null;
   item_image: string | null;
   item_category: string | null;
+  /** A gift (migration 0026): who receives it, and which of their addresses it ships to. */
+  recipient_id: number | null;
+  ship_to: 'shipping' | 'billing' | null;
+  /** A couples' plan (migration 0026): the partner's line, delivered and charged with this one. */
+  plan_partner_id: number | null;
+  plan_partner_product_id: number | null;
+  plan_partner_quantity: number | null;
 }
 
 export interface SimulatorChargesTable {
@@ -511,6 +520,39 @@ export interface PartnerEventsTable {
   counterpart: string;
   quiet: Generated<number>;
   at: string;
+  /** The program a visit invitation's line is about (migration 0025). */
+  program: string | null;
+}
+
+/** An invitation to start a visit of a program, from one partner to the other (migration 0025). */
+export interface PartnerVisitInvitationsTable {
+  id: Generated<number>;
+  inviter_id: number;
+  invitee_id: number;
+  program: 'ed' | 'sleep' | 'hair';
+  reveal_started: Generated<number>;
+  /** `started`: the invitee started a visit of the program, which answers it. */
+  status: 'pending' | 'dismissed' | 'ended' | 'started';
+  created_at: string;
+  closed_at: string | null;
+}
+
+export interface PartnerOffersTable {
+  id: Generated<number>;
+  kind: 'gift' | 'plan';
+  /** The payer: who gives the gift, or who starts the plan and pays for both lines. */
+  from_id: number;
+  /** Who answers it: the gift's recipient, or the plan's partner. */
+  to_id: number;
+  product_id: number;
+  quantity: number;
+  /** A plan only: the partner's line. */
+  partner_product_id: number | null;
+  partner_quantity: number | null;
+  status: 'pending' | 'accepted' | 'declined' | 'withdrawn' | 'closed';
+  subscription_id: number | null;
+  created_at: string;
+  answered_at: string | null;
 }
 
 export interface Database {
@@ -553,4 +595,6 @@ export interface Database {
   partner_links: PartnerLinksTable;
   partner_invitations: PartnerInvitationsTable;
   partner_events: PartnerEventsTable;
+  partner_visit_invitations: PartnerVisitInvitationsTable;
+  partner_offers: PartnerOffersTable;
 }

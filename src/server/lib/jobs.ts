@@ -30,7 +30,12 @@ export interface JobRunner {
  * behind are followed by another after the event loop has had its turn, so requests keep flowing
  * between them. Failures are logged and reported, and the job tries again on its next tick.
  */
-export function createJobRunner(app: FastifyInstance, reporter: ErrorReporter): JobRunner {
+export function createJobRunner(
+  app: FastifyInstance,
+  reporter: ErrorReporter,
+  /** Told after each run of a job, and whether it failed (the metrics). */
+  onRun: (job: string, failed: boolean) => void = () => undefined,
+): JobRunner {
   const state = new Map<
     string,
     { job: Job; running: Promise<void> | null; again: boolean; timer: NodeJS.Timeout | null }
@@ -40,8 +45,11 @@ export function createJobRunner(app: FastifyInstance, reporter: ErrorReporter): 
 
   const runOnce = async (entry: NonNullable<ReturnType<typeof state.get>>): Promise<boolean> => {
     try {
-      return await entry.job.run();
+      const more = await entry.job.run();
+      onRun(entry.job.name, false);
+      return more;
     } catch (error) {
+      onRun(entry.job.name, true);
       app.log.error({ err: error, job: entry.job.name }, 'job failed');
       reporter.report(error, { route: `job:${entry.job.name}` });
       return false;

@@ -9,11 +9,13 @@ import { validatorCompiler } from 'fastify-type-provider-zod';
 import * as z from 'zod/mini';
 import type { ActiveSession } from '#server/features/auth/auth.service.ts';
 import { audit, type StaffSession } from '#server/features/staff/staff.service.ts';
+import { sendCachedBody, type BodyCache } from '#server/lib/body-cache.ts';
 import { requireOwnLeadsId, requireSession } from '#server/plugins/session.ts';
 import { requireStaff } from '#server/plugins/staff-session.ts';
-import { ErrorBodySchema } from '#shared/api.ts';
+import { ErrorBodySchema, type ErrorBody } from '#shared/api.ts';
 import { accessErrors, isV2, methodOf, type Access, type Endpoint } from '#shared/contract.ts';
 import { anyCallErrors, errorStatus, type ErrorCode } from '#shared/errors.ts';
+import { messages } from '#shared/wording.ts';
 
 type Schema = z.core.$ZodType;
 type Out<S> = S extends Schema ? z.output<S> : undefined;
@@ -79,6 +81,12 @@ export interface RouteOptions<E extends Endpoint> {
    * the answer does not carry (the patient a visit's conversation belongs to).
    */
   audit?: (input: RouteInput<E>, data: DataIn<E>) => AuditNote | Promise<AuditNote>;
+  /**
+   * A public answer that is the same for everyone: kept serialised and compressed in `cache`, by the
+   * call's params, and sent with `cacheControl` (see body-cache.ts). Only for `public` endpoints
+   * whose handler does not read the session.
+   */
+  shared?: { cache: BodyCache; cacheControl: string };
 }
 
 /**
@@ -93,12 +101,21 @@ export function route<E extends Endpoint>(
   options: RouteOptions<E>,
   handler: (input: RouteInput<E>) => Promise<HandlerResult<E>>,
 ): void {
+  const { shared } = options;
+  if (shared && (endpoint.access !== 'public' || endpoint.body || endpoint.file))
+    throw new Error(`${endpoint.path}: only a public call without a body can share its answer`);
   app.route({
     method: methodOf(endpoint),
     url: endpoint.path,
     schema: schemaOf(endpoint, options),
     ...(endpoint.upload ? { validatorCompiler: uploadValidatorCompiler } : {}),
     handler: async (request, reply) => {
+      const sharedKey = shared ? JSON.stringify(request.params ?? {}) : '';
+      if (shared) {
+        reply.header('Cache-Control', shared.cacheControl);
+        const kept = shared.cache.get(sharedKey);
+        if (kept) return sendCachedBody(request, reply, kept);
+      }
       const input = {
         body: request.body,
         params: request.params,
@@ -119,15 +136,25 @@ export function route<E extends Endpoint>(
         const file = result as unknown as FileAnswer;
         return reply.type(file.mimeType).send(file.bytes);
       }
-      if (isV2(endpoint)) return { data };
-      if (endpoint.envelope === 'message') return { status: 'SUCCESS', message: data };
-      if (endpoint.envelope === 'flat')
-        return { status: 'SUCCESS', ...(data as unknown as object) };
-      return data === undefined
-        ? { status: 'SUCCESS', message }
-        : { status: 'SUCCESS', message, data };
+      const payload = envelope(endpoint, message, data);
+      if (!shared) return payload;
+      // Serialised as any answer of this call is (checked against its schema), then kept.
+      const kept = shared.cache.set(
+        sharedKey,
+        reply.serialize(payload) as string,
+        'application/json; charset=utf-8',
+      );
+      return sendCachedBody(request, reply, kept);
     },
   });
+}
+
+/** The data in the call's envelope: v2 `{ data }`, or v1's status and message. */
+function envelope(endpoint: Endpoint, message: string, data: unknown): unknown {
+  if (isV2(endpoint)) return { data };
+  if (endpoint.envelope === 'message') return { status: 'SUCCESS', message: data };
+  if (endpoint.envelope === 'flat') return { status: 'SUCCESS', ...(data as object) };
+  return data === undefined ? { status: 'SUCCESS', message } : { status: 'SUCCESS', message, data };
 }
 
 /** An upload's body is read by its handler part by part; its declared fields only describe it. */
@@ -183,6 +210,8 @@ function schemaOf<E extends Endpoint>(endpoint: E, options: RouteOptions<E>): Fa
       ? []
       : [isStaff(endpoint.access) ? { staffSession: [] } : { customerSession: [] }];
   if (endpoint.body) schema.body = endpoint.body;
+  // Moved into the request body's JSON schema by `withBodyExample` (app.ts's OpenAPI transform).
+  if (endpoint.example !== undefined) schema[bodyExampleKey] = endpoint.example;
   if (endpoint.upload) schema.consumes = ['multipart/form-data'];
   if (endpoint.params) schema.params = endpoint.params;
   return schema;
@@ -219,11 +248,61 @@ function errorResponses(endpoint: Endpoint): Record<number, Schema> {
     byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
   }
   return Object.fromEntries(
-    [...byStatus].map(([status, list]) => [
-      status,
-      z.extend(ErrorBodySchema, {}).register(z.globalRegistry, {
-        description: `Error body; \`code\` is one of ${list.join(', ')}.`,
-      }),
-    ]),
+    [...byStatus].map(([status, list]) => {
+      const example = errorExample(list);
+      return [
+        status,
+        z.extend(ErrorBodySchema, {}).register(z.globalRegistry, {
+          description: `Error body; \`code\` is one of ${list.join(', ')}.`,
+          ...(example ? { examples: [example] } : {}),
+        }),
+      ];
+    }),
   );
+}
+
+/**
+ * The words the app answers these codes with wherever they come from (the error handler, the
+ * session guards, the log-in); a status whose codes are all a call's own has no example here.
+ */
+const exampleMessages: Partial<Record<ErrorCode, string>> = {
+  VALIDATION: 'Email is required',
+  UNAUTHENTICATED: messages.unauthorized,
+  STAFF_UNAUTHENTICATED: 'Please log in to the staff console.',
+  FORBIDDEN: messages.forbidden,
+  CROSS_SITE: 'This request must come from the Pairwell site.',
+  NOT_FOUND: messages.notFound,
+  TOO_MANY_ATTEMPTS: messages.tooManyRequests,
+  INTERNAL: messages.internalError,
+  UNAVAILABLE: messages.serviceUnavailable,
+};
+
+/** An error body as the app sends it, for the API reference. */
+function errorExample(codes: readonly ErrorCode[]): ErrorBody | undefined {
+  const code = codes.find((candidate) => exampleMessages[candidate]);
+  if (!code) return undefined;
+  return {
+    status: 'FAILURE',
+    code,
+    message: exampleMessages[code] ?? '',
+    ...(code === 'VALIDATION' ? { fields: { email: 'Email is required' } } : {}),
+    requestId: 'req-3f9c2a7d1b',
+  };
+}
+
+const bodyExampleKey = 'x-body-example';
+
+/**
+ * The OpenAPI document's transform after fastify-type-provider-zod's: a call's request example
+ * (its `example` in shared/) goes into its body's schema, where @fastify/swagger shows it as the
+ * request's example.
+ */
+export function withBodyExample<T extends { schema?: object | undefined }>(transformed: T): T {
+  // A route without a schema (the reference's own files, a test's route) has nothing to move.
+  if (!transformed.schema) return transformed;
+  const { [bodyExampleKey]: example, ...schema } = transformed.schema as Record<string, unknown>;
+  const body = schema.body;
+  if (example !== undefined && typeof body === 'object' && body !== null)
+    schema.body = { ...body, examples: [example] };
+  return { ...transformed, schema };
 }

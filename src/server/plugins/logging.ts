@@ -83,8 +83,16 @@ export function loggerOptions(
     redact: { paths: redactPaths, censor: '[redacted]' },
     serializers: {
       err: loggedError,
+      // The client's address as Fastify reads it: the socket's, or behind a trusted proxy
+      // (TRUST_PROXY) the address the proxy put in X-Forwarded-For (deploy/nginx/pairwell.conf
+      // writes the one it saw, never what the client sent).
       req(request: { method: string; url?: string; id: string; ip?: string }) {
-        return { id: request.id, method: request.method, url: pathOnly(request.url) };
+        return {
+          id: request.id,
+          method: request.method,
+          url: pathOnly(request.url),
+          remoteAddress: request.ip,
+        };
       },
     },
   };

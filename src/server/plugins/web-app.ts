@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { createBodyCache, sendCachedBody } from '#server/lib/body-cache.ts';
 import { API_PREFIX, type RuntimeConfig } from '#shared/api.ts';
 import { escapeAttribute, readPageTemplate } from './page-template.ts';
 import type { Prerender, PrerenderedPage } from './prerender.ts';
@@ -15,6 +16,14 @@ const isApiPath = (pathname: string) =>
 /** A path that names a file (an old hashed asset, a mistyped image), never a page of the app. */
 const isFilePath = (pathname: string) =>
   pathname.startsWith('/assets/') || /\.[a-z0-9]{1,8}$/i.test(pathname);
+
+/**
+ * A page is the same for every visitor (the browser fills in who they are), so each path's HTML is
+ * kept, compressed, for as long as the catalogue it shows is (body-cache.ts). Bounded, so made-up
+ * paths cannot grow it.
+ */
+const PAGE_CACHE_ENTRIES = 200;
+const PAGE_TTL_MS = 60_000;
 
 /**
  * Serves the built web app from `clientDir` (boot/README.md): a route for each built file (hashed
@@ -36,6 +45,7 @@ export async function registerWebApp(
     return false;
   }
   const template = readPageTemplate(fs.readFileSync(indexFile, 'utf8'), runtimeConfig);
+  const pages = createBodyCache({ max: PAGE_CACHE_ENTRIES, ttlMs: PAGE_TTL_MS });
 
   await app.register(fastifyStatic, {
     root: clientDir,
@@ -57,25 +67,35 @@ export async function registerWebApp(
     },
   });
 
-  // A hint, not the page: when the look-up fails the page goes out without it (and it is logged).
-  const hintedImage = async (request: FastifyRequest, pathname: string) => {
-    try {
-      return await leadImage(pathname);
-    } catch (error) {
-      request.log.warn({ err: error }, 'could not find the page lead image');
-      return null;
-    }
-  };
+  /** The page's parts; `complete` is false when one could not be made and the page went without. */
+  interface Parts {
+    image: string | null;
+    page: PrerenderedPage | null;
+    complete: boolean;
+  }
 
+  // A hint, not the page: when the look-up fails the page goes out without it (and it is logged).
   // Without its prerender the page still works: the browser renders it, as it does every other.
-  const prerendered = async (request: FastifyRequest, pathname: string) => {
-    if (!prerender) return null;
-    try {
-      return await prerender.render(pathname);
-    } catch (error) {
-      request.log.warn({ err: error }, 'could not prerender the page');
-      return null;
-    }
+  // Either way the page is not kept, so the next visitor gets the whole of it.
+  const partsOf = async (
+    request: FastifyRequest,
+    pathname: string,
+    page: (pathname: string) => Promise<PrerenderedPage | null>,
+  ): Promise<Parts> => {
+    let complete = true;
+    const [image, prerenderedPage] = await Promise.all([
+      leadImage(pathname).catch((error: unknown) => {
+        request.log.warn({ err: error }, 'could not find the page lead image');
+        complete = false;
+        return null;
+      }),
+      page(pathname).catch((error: unknown) => {
+        request.log.warn({ err: error }, 'could not prerender the page');
+        complete = false;
+        return null;
+      }),
+    ]);
+    return { image, page: prerenderedPage, complete };
   };
 
   const sendPage = async (
@@ -84,26 +104,23 @@ export async function registerWebApp(
     page: (pathname: string) => Promise<PrerenderedPage | null>,
   ) => {
     const pathname = (request.raw.url ?? '/').split('?')[0] ?? '/';
-    const [image, prerenderedPage] = await Promise.all([
-      hintedImage(request, pathname),
-      page(pathname),
-    ]);
-    return reply
-      .status(200)
-      .header('Cache-Control', 'no-cache')
-      .type('text/html; charset=utf-8')
-      .send(
-        template.render({
-          title: prerenderedPage?.title,
-          head: image
-            ? `<link rel="preload" as="image" href="${escapeAttribute(image)}" fetchpriority="high" />`
-            : '',
-          prerendered: prerenderedPage,
-        }),
-      );
+    reply.status(200).header('Cache-Control', 'no-cache');
+    const kept = pages.get(pathname);
+    if (kept) return sendCachedBody(request, reply, kept);
+    const parts = await partsOf(request, pathname, page);
+    const html = template.render({
+      title: parts.page?.title,
+      head: parts.image
+        ? `<link rel="preload" as="image" href="${escapeAttribute(parts.image)}" fetchpriority="high" />`
+        : '',
+      prerendered: parts.page,
+    });
+    const type = 'text/html; charset=utf-8';
+    if (!parts.complete) return reply.type(type).send(html);
+    return sendCachedBody(request, reply, pages.set(pathname, html, type));
   };
   const sendPrerenderedPage = (request: FastifyRequest, reply: FastifyReply) =>
-    sendPage(request, reply, (pathname) => prerendered(request, pathname));
+    sendPage(request, reply, async (pathname) => (prerender ? prerender.render(pathname) : null));
   const sendAppShell = (request: FastifyRequest, reply: FastifyReply) =>
     sendPage(request, reply, async () => null);
 

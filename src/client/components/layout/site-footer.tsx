@@ -1,9 +1,15 @@
 import { Link } from 'react-router';
 import { site } from '#shared/site.ts';
 import { paths } from '#shared/paths.ts';
+import { TagManagerPart } from './tag-manager-part.tsx';
 import { Logo } from './logo.tsx';
 
 const footerLink = 'text-sm text-ink-soft underline-offset-4 hover:text-accent-800 hover:underline';
+
+const loadCookieSettings = () =>
+  import('#client/features/consent/cookie-settings.tsx').then(
+    (module) => module.CookieSettingsItem,
+  );
 
 export function SiteFooter() {
   const year = new Date().getFullYear();
@@ -42,6 +48,8 @@ export function SiteFooter() {
                 Consent to Telehealth
               </Link>
             </li>
+            {/* Where the tag manager may load (GTM_ID set, a public page), consent can change. */}
+            <TagManagerPart load={loadCookieSettings} props={{ className: footerLink }} />
           </ul>
         </nav>
         <div>

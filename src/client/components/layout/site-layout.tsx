@@ -1,10 +1,16 @@
 import { Outlet } from 'react-router';
+import { TagManagerPart } from './tag-manager-part.tsx';
 import { ScrollRestoration } from './scroll-restoration.tsx';
 import { SiteFooter } from './site-footer.tsx';
 import { SiteHeader } from './site-header.tsx';
 import { VersionBanner } from './version-banner.tsx';
 
-/** The public frame: version banner, header, the page, footer. */
+const loadConsent = () =>
+  import('#client/features/consent/tag-manager-consent.tsx').then(
+    (module) => module.TagManagerConsent,
+  );
+
+/** The public frame: version banner, header, the page, footer, and the tag manager's consent. */
 export function SiteLayout() {
   return (
     <div className="flex min-h-dvh flex-col">
@@ -14,6 +20,7 @@ export function SiteLayout() {
         <Outlet />
       </main>
       <SiteFooter />
+      <TagManagerPart load={loadConsent} props={{}} />
       <ScrollRestoration />
     </div>
   );

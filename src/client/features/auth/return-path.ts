@@ -46,3 +46,14 @@ export function readReturnPath(state: unknown): string {
 export function forgetReturnPath(): void {
   sessionStore.remove(storageKeys.returnPath);
 }
+
+/** An invitation's token as its link carries it (`/signup?partnerInvite=`): 43 URL-safe characters. */
+export function partnerInviteOf(search: URLSearchParams): string | null {
+  const token = search.get('partnerInvite');
+  return token && /^[\w-]{43}$/.test(token) ? token : null;
+}
+
+/** Where a partner's invitation is answered: the partner page, showing it by its token. */
+export function partnerInvitePath(token: string): string {
+  return `${paths.partner}?invite=${encodeURIComponent(token)}`;
+}

@@ -134,6 +134,7 @@ export function itemSource(line: CartLine): ItemSource {
     product_id: line.product_id,
     name: line.name,
     category: line.category,
+    frequency: line.frequency,
     price_cents: line.unitCents,
     quantity: line.quantity,
   };
@@ -244,6 +245,7 @@ export function useCartActions() {
         product_id: offer.product_id,
         name: offer.product_name,
         category: offer.category,
+        frequency: offer.frequency,
         price_cents: offer.price_cents,
         quantity: amount,
       });

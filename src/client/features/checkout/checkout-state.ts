@@ -18,6 +18,8 @@ export type Shipping = CheckoutShipping;
  * (`useShippingSoFar`), so a reload or a new tab goes on from the step they reached.
  */
 let shipping: Shipping | null = null;
+/** Issue 16: "Ship to {partner}" was chosen (the server reads the partner's address itself). */
+let toPartner = false;
 const listeners = new Set<() => void>();
 
 function subscribe(listener: () => void) {
@@ -25,8 +27,9 @@ function subscribe(listener: () => void) {
   return () => listeners.delete(listener);
 }
 
-export function setCheckoutShipping(next: Shipping | null): void {
+export function setCheckoutShipping(next: Shipping | null, shipToPartner = false): void {
   shipping = next;
+  toPartner = next !== null && shipToPartner;
   for (const listener of listeners) listener();
 }
 
@@ -35,6 +38,14 @@ export function useCheckoutShipping(): Shipping | null {
     subscribe,
     () => shipping,
     () => null,
+  );
+}
+
+export function useCheckoutShipsToPartner(): boolean {
+  return useSyncExternalStore(
+    subscribe,
+    () => toPartner,
+    () => false,
   );
 }
 
@@ -88,6 +99,7 @@ export function readPlacedOrder(): PlacedOrder | null {
 /** For tests. */
 export function resetCheckoutStateForTests(): void {
   shipping = null;
+  toPartner = false;
   memoryKey = null;
   lastOrder = null;
 }

@@ -9,7 +9,7 @@ import {
 import { v2Call } from '#client/features/cart/cart.api.ts';
 import { call } from '#client/lib/api.ts';
 import { reportError } from '#client/lib/error-reporting.ts';
-import { useCheckoutShipping } from './checkout-state.ts';
+import { useCheckoutShipping, useCheckoutShipsToPartner } from './checkout-state.ts';
 
 export const upsellsKey = ['/leads/upsells'] as const;
 export const progressKey = ['/checkout/progress/'] as const;
@@ -41,7 +41,13 @@ function useCheckoutProgress(enabled: boolean) {
 
 export type ShippingSoFar =
   | { status: 'pending' }
-  | { status: 'ready'; shipping: CheckoutShipping | null; step: CheckoutStepName | null };
+  | {
+      status: 'ready';
+      shipping: CheckoutShipping | null;
+      step: CheckoutStepName | null;
+      /** Issue 16: "Ship to {partner}" was chosen at step 1. */
+      toPartner: boolean;
+    };
 
 /**
  * The shipping address given at step 1: this tab's, or for a customer after a reload or in a new
@@ -50,12 +56,19 @@ export type ShippingSoFar =
  */
 export function useShippingSoFar(member: boolean): ShippingSoFar {
   const remembered = useCheckoutShipping();
+  const rememberedToPartner = useCheckoutShipsToPartner();
   const progress = useCheckoutProgress(member);
   const step = progress.data?.step ?? null;
-  if (remembered) return { status: 'ready', shipping: remembered, step };
-  if (!member) return { status: 'ready', shipping: null, step: null };
+  if (remembered)
+    return { status: 'ready', shipping: remembered, step, toPartner: rememberedToPartner };
+  if (!member) return { status: 'ready', shipping: null, step: null, toPartner: false };
   if (progress.isPending) return { status: 'pending' };
-  return { status: 'ready', shipping: progress.data?.shipping ?? null, step };
+  return {
+    status: 'ready',
+    shipping: progress.data?.shipping ?? null,
+    step,
+    toPartner: progress.data?.ship_to_partner === true,
+  };
 }
 
 /**
@@ -66,9 +79,12 @@ export async function saveCheckoutProgress(
   queryClient: QueryClient,
   step: CheckoutStepName,
   shipping: CheckoutShipping,
+  toPartner = false,
 ): Promise<void> {
   try {
-    const { progress } = await call(checkoutApi.saveProgress, { body: { step, shipping } });
+    const { progress } = await call(checkoutApi.saveProgress, {
+      body: { step, shipping, ...(toPartner ? { ship_to_partner: true } : {}) },
+    });
     queryClient.setQueryData<CheckoutProgress | null>(progressKey, progress);
   } catch (error) {
     reportError(error, 'warning', 'checkout progress');

@@ -143,7 +143,8 @@ describe('step 1, shipping', () => {
     expect(screen.getAllByText('Field required').length).toBeGreaterThanOrEqual(4);
     expect(screen.getByText('Password is required')).toBeTruthy();
     expect(screen.getByText('You must enter a date of birth.')).toBeTruthy();
-    expect(events().map((e) => e.event)).toEqual(['checkout_progress']);
+    // Spec §4 step 1 is GA4's begin_checkout, with the step as a parameter (decision 020).
+    expect(events().map((e) => e.event)).toEqual(['begin_checkout']);
     expect(events()[0]?.ecommerce).toMatchObject({ checkout_step: 1, checkout_option: 'Shipping' });
   });
 
@@ -175,12 +176,21 @@ describe('step 1, shipping', () => {
     await waitFor(() =>
       expect(document.activeElement).toBe(screen.getByRole('heading', { name: 'Payment' })),
     );
-    // Each step's event goes from an effect of its page, which may run a moment after the focus.
+    // Each step's event goes from an effect of its page, which may run a moment after the focus:
+    // step 1 shown is begin_checkout, step 2 shown (the address given) add_shipping_info; step 3's
+    // add_payment_info waits for the payment to be submitted.
     const steps = () =>
       events()
-        .filter((e) => e.event === 'checkout_progress')
-        .map((e) => (e.ecommerce as { checkout_step: number }).checkout_step);
-    await waitFor(() => expect(steps()).toEqual([1, 2, 3]));
+        .filter(
+          (e) => typeof (e.ecommerce as { checkout_step?: number }).checkout_step === 'number',
+        )
+        .map((e) => [e.event, (e.ecommerce as { checkout_step: number }).checkout_step]);
+    await waitFor(() =>
+      expect(steps()).toEqual([
+        ['begin_checkout', 1],
+        ['add_shipping_info', 2],
+      ]),
+    );
     // The server keeps the step reached and the address, for a reload or another tab.
     const saved = () =>
       api.calls.filter((c) => c.path === '/checkout/progress/save/').map((c) => c.body);
@@ -335,17 +345,53 @@ describe('step 3, payment', () => {
       '/orders#PW-100200',
     );
     expect(sessionStorage.getItem(checkoutKeyStorageKey)).toBeNull();
+    // GA4's item parameters beside spec §3's five fields.
+    const items = [
+      {
+        item_id: '41',
+        item_name: 'Sleep Gummies',
+        item_category: 'supplements',
+        item_variant: 'MONTHLY',
+        price: 17.5,
+        quantity: 1,
+        name: 'Sleep Gummies',
+        id: '41',
+        category: 'supplements',
+      },
+      {
+        item_id: '30',
+        item_name: 'Biotin Gummies',
+        item_category: 'supplements',
+        item_variant: 'ONE_TIME',
+        price: 24.99,
+        quantity: 2,
+        name: 'Biotin Gummies',
+        id: '30',
+        category: 'supplements',
+      },
+    ];
+    // Step 3: the payment submitted once (the second click sent nothing), the kind, not the card.
+    const paymentInfo = events().filter((e) => e.event === 'add_payment_info');
+    expect(paymentInfo.map((e) => e.ecommerce)).toEqual([
+      {
+        checkout_step: 3,
+        checkout_option: 'Payment',
+        currency: 'USD',
+        value: 67.48,
+        coupon: 'WELCOME10',
+        payment_type: 'Saved card',
+        items,
+      },
+    ]);
     const purchase = events().find((e) => e.event === 'purchase');
     expect(purchase?.ecommerce).toEqual({
       transaction_id: 'PW-100200',
       value: 60.74,
-      currency: 'USD',
       tax: 0,
       shipping: 0,
-      items: [
-        { name: 'Sleep Gummies', id: '41', category: 'supplements', price: 17.5, quantity: 1 },
-        { name: 'Biotin Gummies', id: '30', category: 'supplements', price: 24.99, quantity: 2 },
-      ],
+      currency: 'USD',
+      coupon: 'WELCOME10',
+      items,
     });
     await waitFor(() =>
       expect(api.calls.filter((call) => call.path === '/v2/ecom/cart').length).toBeGreaterThan(1),
@@ -384,6 +430,98 @@ describe('step 3, payment', () => {
     await u.click(within(payment).getByRole('button', { name: 'Place order' }));
     await waitFor(() => expect(keys).toHaveLength(2));
     expect(keys[0]).not.toBe(keys[1]);
+  });
+});
+
+describe('shipping to the partner (issue 16)', () => {
+  const samAddress = {
+    address: '12 Oak Avenue',
+    address2: '',
+    city: 'Salem',
+    state: 'OR',
+    zip: '97301',
+  };
+  const sharesAddress = ok({
+    partner: { first_name: 'Sam' },
+    address: samAddress,
+    orders: null,
+    subscriptions: null,
+  });
+  const placed = (body: unknown) => {
+    void body;
+    return ok({
+      orders_id: 8,
+      order_number: 'PW-100201',
+      placed_at: '2026-11-24T15:00:00.000Z',
+      subtotal_cents: 6748,
+      discount_cents: 674,
+      coupon_code: 'WELCOME10',
+      total_cents: 6074,
+      subscriptions: 1,
+      ship_to_partner: { first_name: 'Sam' },
+      items: [],
+    });
+  };
+
+  it("offers 'Ship to Sam' while Sam shares an address, asks only the phone, and says so to the end", async () => {
+    const u = userEvent.setup();
+    logIn();
+    const bodies: unknown[] = [];
+    const api = memberApi({
+      '/partners/shared/': sharesAddress,
+      '/v2/ecom/place-order': (body) => {
+        bodies.push(body);
+        return placed(body);
+      },
+    });
+    renderRoutes(routes, { path: '/checkout/shipping' });
+    const form = await screen.findByRole('region', { name: 'Shipping address' });
+    const mine = within(form).getByRole('radio', { name: 'My address' });
+    expect((mine as HTMLInputElement).checked).toBe(true);
+    await u.click(within(form).getByRole('radio', { name: /Ship to Sam.*12 Oak Avenue/ }));
+    // The address is Sam's: only the phone is asked.
+    expect(within(form).queryByLabelText('Street address')).toBeNull();
+    await u.click(within(form).getByRole('button', { name: 'Continue' }));
+
+    const payment = await screen.findByRole('region', { name: 'Payment' });
+    expect(within(payment).getByText('Shipping to Sam')).toBeTruthy();
+    await u.click(await within(payment).findByRole('checkbox', { name: /I authorize Pairwell/ }));
+    await u.click(within(payment).getByRole('button', { name: 'Place order' }));
+    expect(await screen.findByText('Shipping to Sam')).toBeTruthy();
+    expect(screen.getByRole('heading', { name: 'Thank you, your order is placed' })).toBeTruthy();
+    expect(bodies[0]).toMatchObject({
+      ship_to_partner: true,
+      shipping: { ...samAddress, phoneNo: '(555) 010-0123' },
+    });
+    // The choice is kept with the step, for a reload or another tab.
+    expect(api.calls.find((c) => c.path === '/checkout/progress/save/')?.body).toMatchObject({
+      step: 'upsell',
+      ship_to_partner: true,
+    });
+  });
+
+  it('says plainly when the partner stopped sharing since, and sends the customer back to choose', async () => {
+    const u = userEvent.setup();
+    logIn();
+    setCheckoutShipping({ ...samAddress, state: 'OR', phoneNo: '(503) 555-0142' }, true);
+    const gone =
+      "Your partner's shipping address is no longer shared with you, so this order can't ship there. Nothing was charged. Choose another address.";
+    memberApi({
+      '/partners/shared/': sharesAddress,
+      '/v2/ecom/place-order': failure(409, 'PARTNER_ADDRESS_UNAVAILABLE', gone, {
+        'shipping.address': gone,
+      }),
+    });
+    renderRoutes(routes, { path: '/checkout/payment' });
+    const payment = await screen.findByRole('region', { name: 'Payment' });
+    await u.click(await within(payment).findByRole('checkbox', { name: /I authorize Pairwell/ }));
+    await u.click(within(payment).getByRole('button', { name: 'Place order' }));
+    const alert = await within(payment).findByRole('alert');
+    expect(alert.textContent).toContain(gone);
+    expect(
+      within(alert).getByRole('link', { name: 'Check your shipping address' }).getAttribute('href'),
+    ).toBe('/checkout/shipping');
+    expect(sessionStorage.getItem(checkoutKeyStorageKey)).toBeNull();
   });
 });
 

@@ -1,13 +1,22 @@
-import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import {
+  useInfiniteQuery,
+  useQuery,
+  useQueryClient,
+  type QueryClient,
+} from '@tanstack/react-query';
 import { useRef } from 'react';
 import type { BodyOf } from '#shared/contract.ts';
-import { messagesApi } from '#shared/messages.ts';
+import { messagesApi, type Thread } from '#shared/messages.ts';
 import { accountKeys } from '#client/features/accounts/accounts.api.ts';
 import { call } from '#client/lib/api.ts';
+import { earlierCursor, joinThread } from './thread-pages.ts';
 
 export const messageKeys = {
   all: ['/messaging'] as const,
   threads: (leadsId: string) => ['/messaging', 'threads', leadsId] as const,
+  /** Under `threads`: reloading the conversations reloads every page of the one open. */
+  thread: (leadsId: string, threadId: number) =>
+    ['/messaging', 'threads', leadsId, threadId] as const,
   recent: (leadsId: string) => ['/messaging', 'recent', leadsId] as const,
 };
 
@@ -20,6 +29,35 @@ export function useThreads(leadsId: string) {
     queryKey: messageKeys.threads(leadsId),
     queryFn: ({ signal }) => call(messagesApi.getAll, { body: { leads_id: leadsId }, signal }),
   });
+}
+
+/**
+ * One conversation, a page at a time: its newest page is the one the list of conversations brought
+ * (`thread`), and `fetchNextPage` loads the page before the oldest shown. Reloading the
+ * conversations reloads every page shown, each from the one after it, so none is missed or shown
+ * twice when new messages arrive.
+ */
+export function useThreadPages(leadsId: string, thread: Thread, listUpdatedAt: number) {
+  const query = useInfiniteQuery({
+    queryKey: messageKeys.thread(leadsId, thread.id),
+    queryFn: async ({ signal, pageParam }) =>
+      (
+        await call(messagesApi.thread, {
+          body: {
+            leads_id: leadsId,
+            thread_id: thread.id,
+            ...(pageParam ? { cursor: pageParam } : {}),
+          },
+          signal,
+        })
+      ).thread,
+    initialPageParam: null as string | null,
+    getNextPageParam: (page) => earlierCursor(page),
+    initialData: { pages: [thread], pageParams: [null] },
+    initialDataUpdatedAt: listUpdatedAt,
+    select: (data) => joinThread(data.pages),
+  });
+  return { ...query, thread: query.data ?? thread };
 }
 
 /**

@@ -1,7 +1,8 @@
-import { useQuery, type QueryClient } from '@tanstack/react-query';
+import { useInfiniteQuery, useQuery, type QueryClient } from '@tanstack/react-query';
 import { operationsApi, type StaffOrderDetail } from '#shared/operations.ts';
 import type { BodyOf } from '#shared/contract.ts';
 import { call } from '#client/lib/api.ts';
+import { earlierCursor, joinPages } from '#client/features/messages/thread-pages.ts';
 
 /** The operations console's cache keys, under the console's `/staff` (logging out forgets them). */
 export const operationsKeys = {
@@ -112,10 +113,18 @@ export function useCareInbox(options: { enabled?: boolean } = {}) {
   });
 }
 
+/** A thread of the inbox, a page at a time (`fetchNextPage`: its earlier messages). */
 export function useCareThread(id: number, options: { enabled?: boolean } = {}) {
-  return useQuery({
+  return useInfiniteQuery({
     queryKey: inboxKeys.thread(id),
-    queryFn: ({ signal }) => call(operationsApi.inboxThread, { body: { thread_id: id }, signal }),
+    queryFn: ({ signal, pageParam }) =>
+      call(operationsApi.inboxThread, {
+        body: { thread_id: id, ...(pageParam ? { cursor: pageParam } : {}) },
+        signal,
+      }),
+    initialPageParam: null as string | null,
+    getNextPageParam: (page) => earlierCursor(page.thread),
+    select: joinPages,
     enabled: (options.enabled ?? true) && isId(id),
     // The patient may write again while the thread is open.
     refetchInterval: 15_000,

@@ -1,4 +1,4 @@
-import { useQuery, type QueryClient } from '@tanstack/react-query';
+import { useInfiniteQuery, useQuery, type QueryClient } from '@tanstack/react-query';
 import { cacheKeys } from '#shared/constants.ts';
 import { ordersApi } from '#shared/orders.ts';
 import { visitsApi } from '#shared/visits.ts';
@@ -6,6 +6,8 @@ import { call } from '#client/lib/api.ts';
 
 export const orderKeys = {
   details: (leadsId: string) => ['/account/orders', leadsId] as const,
+  order: (leadsId: string, orderNumber: string) =>
+    ['/account/orders', leadsId, 'order', orderNumber] as const,
   pending: (leadsId: string) => ['/account/pendingorders', leadsId] as const,
 };
 
@@ -26,11 +28,43 @@ export function refreshOrderViews(queryClient: QueryClient): void {
     void queryClient.invalidateQueries({ queryKey: [key] });
 }
 
-/** Spec §7 "Orders details": the answer's message becomes the lander, order history inside. */
+/**
+ * Spec §7 "Orders details": the answer's message becomes the lander, one page of the order history
+ * inside; `fetchNextPage` asks for the next, older page (refetching asks for every page shown again,
+ * each after the one before, so a new order neither hides nor repeats one).
+ */
 export function useOrdersDetails(leadsId: string) {
-  return useQuery({
+  return useInfiniteQuery({
     queryKey: orderKeys.details(leadsId),
-    queryFn: ({ signal }) => call(ordersApi.ordersDetails, { body: { leads_id: leadsId }, signal }),
+    queryFn: ({ signal, pageParam }) =>
+      call(ordersApi.ordersDetails, {
+        body: { leads_id: leadsId, ...(pageParam ? { cursor: pageParam } : {}) },
+        signal,
+      }),
+    initialPageParam: null as string | null,
+    getNextPageParam: (page) => (page.has_more ? page.next_cursor : null),
+  });
+}
+
+/**
+ * One of the customer's orders by its number, wherever it is in the history (`/orders#<number>`,
+ * a receipt); not found for a number that is not theirs.
+ */
+export function useOrder(
+  leadsId: string,
+  orderNumber: string,
+  options: { enabled?: boolean } = {},
+) {
+  return useQuery({
+    queryKey: orderKeys.order(leadsId, orderNumber),
+    queryFn: async ({ signal }) =>
+      (
+        await call(ordersApi.order, {
+          body: { leads_id: leadsId, order_number: orderNumber },
+          signal,
+        })
+      ).order,
+    enabled: (options.enabled ?? true) && orderNumber !== '',
   });
 }
 

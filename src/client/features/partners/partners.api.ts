@@ -1,6 +1,7 @@
 import { useQuery, type QueryClient } from '@tanstack/react-query';
 import type { BodyOf } from '#shared/contract.ts';
 import { partnersApi } from '#shared/partners.ts';
+import { togetherApi } from '#shared/partners-together.ts';
 import { call } from '#client/lib/api.ts';
 
 /**
@@ -52,3 +53,34 @@ export const unlinkPartner = (body: BodyOf<typeof partnersApi.unlink>) =>
   call(partnersApi.unlink, { body });
 export const changeSharing = (body: BodyOf<typeof partnersApi.sharing>) =>
   call(partnersApi.sharing, { body });
+export const sendVisitInvitation = (body: BodyOf<typeof partnersApi.visitInvite>) =>
+  call(partnersApi.visitInvite, { body });
+export const dismissVisitInvitation = (body: BodyOf<typeof partnersApi.visitInviteDismiss>) =>
+  call(partnersApi.visitInviteDismiss, { body });
+
+// --- Gifts and couples' plans (decision 018) ----------------------------------------------------
+
+export const togetherKey = (leadsId: string) => ['/partners', leadsId, 'together'] as const;
+
+/** Gifts and the couples' plan with the partner, the caller's card and addresses. */
+export function useTogether(leadsId: string, enabled = true) {
+  return useQuery({
+    queryKey: togetherKey(leadsId),
+    queryFn: ({ signal }) => call(togetherApi.overview, { body: {}, signal }),
+    enabled,
+  });
+}
+
+export const giveGift = (body: BodyOf<typeof togetherApi.give>) => call(togetherApi.give, { body });
+export const startPlan = (body: BodyOf<typeof togetherApi.startPlan>) =>
+  call(togetherApi.startPlan, { body });
+export const acceptOffer = (body: BodyOf<typeof togetherApi.accept>) =>
+  call(togetherApi.accept, { body });
+export const declineOffer = (body: BodyOf<typeof togetherApi.decline>) =>
+  call(togetherApi.decline, { body });
+export const cancelOffer = (body: BodyOf<typeof togetherApi.cancel>) =>
+  call(togetherApi.cancel, { body });
+export const changeOffer = (body: BodyOf<typeof togetherApi.change>) =>
+  call(togetherApi.change, { body });
+export const changeShipTo = (body: BodyOf<typeof togetherApi.address>) =>
+  call(togetherApi.address, { body });

@@ -1,7 +1,8 @@
-import { useQuery, type QueryClient } from '@tanstack/react-query';
+import { useInfiniteQuery, useQuery, type QueryClient } from '@tanstack/react-query';
 import type { BodyOf } from '#shared/contract.ts';
 import { reviewsApi, type Chart } from '#shared/reviews.ts';
 import { call } from '#client/lib/api.ts';
+import { earlierCursor, joinPages, joinThread } from '#client/features/messages/thread-pages.ts';
 
 /** The provider console's cache keys, under the console's `/staff` (logging out forgets them). */
 export const providerKeys = {
@@ -34,11 +35,20 @@ export function useChart(id: number, options: { enabled?: boolean } = {}) {
   });
 }
 
+/** A visit's conversation, a page at a time (`fetchNextPage`: its earlier messages). */
 export function useVisitThread(id: number, options: { enabled?: boolean } = {}) {
-  return useQuery({
+  return useInfiniteQuery({
     queryKey: providerKeys.thread(id),
-    queryFn: async ({ signal }) =>
-      (await call(reviewsApi.messages, { body: { visit_id: id }, signal })).thread,
+    queryFn: async ({ signal, pageParam }) =>
+      (
+        await call(reviewsApi.messages, {
+          body: { visit_id: id, ...(pageParam ? { cursor: pageParam } : {}) },
+          signal,
+        })
+      ).thread,
+    initialPageParam: null as string | null,
+    getNextPageParam: (page) => earlierCursor(page),
+    select: (data) => joinThread(data.pages.flatMap((page) => (page ? [page] : []))),
     enabled: (options.enabled ?? true) && isId(id),
     // The patient may answer while the chart is open.
     refetchInterval: 15_000,
@@ -90,10 +100,18 @@ export function usePatientMessages(options: { enabled?: boolean } = {}) {
   });
 }
 
+/** A patient's clinical thread, a page at a time (`fetchNextPage`: its earlier messages). */
 export function usePatientThread(id: number, options: { enabled?: boolean } = {}) {
-  return useQuery({
+  return useInfiniteQuery({
     queryKey: providerKeys.patientThread(id),
-    queryFn: ({ signal }) => call(reviewsApi.patientThread, { body: { thread_id: id }, signal }),
+    queryFn: ({ signal, pageParam }) =>
+      call(reviewsApi.patientThread, {
+        body: { thread_id: id, ...(pageParam ? { cursor: pageParam } : {}) },
+        signal,
+      }),
+    initialPageParam: null as string | null,
+    getNextPageParam: (page) => earlierCursor(page.thread),
+    select: joinPages,
     enabled: (options.enabled ?? true) && isId(id),
     // The patient may write again while the thread is open.
     refetchInterval: 15_000,

@@ -97,6 +97,8 @@ function buildOrder(overrides: Partial<StaffOrderDetail> = {}): StaffOrderDetail
     },
     actions: ['ship', 'refund', 'cancel'],
     partner: null,
+    ships_to_partner: null,
+    together: null,
     ...overrides,
   };
 }
@@ -523,6 +525,8 @@ describe("the care team's inbox", () => {
           updated_at: '2026-11-20T09:00:00.000Z',
           unread: 0,
           messages: [question],
+          has_more: false,
+          next_cursor: null,
         },
         patient: { name: 'Robin Hale', customer_id: 77 },
         providers: [
@@ -658,6 +662,8 @@ describe("a provider's patient messages", () => {
           updated_at: '2026-11-20T09:00:00.000Z',
           unread: 0,
           messages: [question],
+          has_more: false,
+          next_cursor: null,
         },
         patient: { name: 'Lee Park', customer_id: 13, state: 'OR' },
         assigned: 'me',

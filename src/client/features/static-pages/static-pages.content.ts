@@ -106,12 +106,13 @@ export const privacyPolicy: StaticPage = {
       paragraphs: [
         'We use a single essential cookie to keep you signed in to your account. It is required for the member portal to work and is removed when your session ends or you sign out.',
         'We do not use advertising cookies, cross-site tracking cookies or third-party ad pixels, and we do not let advertisers track you on our site.',
+        'If we ask, and only if you agree, Google Tag Manager and Google Analytics may set analytics cookies on our shop pages to count how the shop is used. They never run in your account, your online visits or our staff pages. You can change your answer at any time with "Cookie settings" at the foot of the shop pages; until you agree, none are set.',
       ],
     },
     {
       heading: 'Analytics',
       paragraphs: [
-        'To understand how our shop and checkout are working, we record simple checkout events, such as viewing a product, adding it to your cart or completing a purchase. These events carry only product and price information (for example, product name, variant, quantity and price).',
+        'To understand how our shop and checkout are working, we record simple shop events, such as viewing a product, adding it to your cart, creating an account or completing a purchase. These events carry only product and price information (for example, product name, variant, quantity and price), and never your name, email address, phone number, address or card details. An online visit is counted only as started and submitted, without saying what it is for.',
         'Analytics events never contain health information: no questionnaire answers, no program details from your visit, no photo ID, no messages and no provider decisions.',
       ],
     },
@@ -542,7 +543,7 @@ export const faq: {
           question: 'How do you protect my health information?',
           answer: [
             'Your questionnaire answers, photo ID and messages are treated as protected health information by our affiliated medical group. They are encrypted, seen only by your care team and the operations staff who need them, and every staff view is recorded in an audit log. We strip metadata from uploaded ID photos, and we never use your health information for advertising or sell it.',
-            'We use only a sign-in cookie — no advertising cookies — and our checkout analytics carry product and price information only, never health information. Read our Privacy Policy for the full details.',
+            'We use a sign-in cookie, and analytics cookies on our shop pages only if you allow them — never advertising cookies. Our shop analytics carry product and price information only, never health information. Read our Privacy Policy for the full details.',
           ],
         },
         {

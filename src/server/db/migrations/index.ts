@@ -23,6 +23,8 @@ import * as m0021 from './0021-checkout-progress.ts';
 import * as m0022 from './0022-session-network.ts';
 import * as m0023 from './0023-renewal-reminders.ts';
 import * as m0024 from './0024-partners.ts';
+import * as m0025 from './0025-household-ship-to-partner-and-visit-invitations.ts';
+import * as m0026 from './0026-gifts-and-plans.ts';
 
 /**
  * Every migration, in order. Listed in code (not read from a folder) so the bundled server carries
@@ -53,4 +55,6 @@ export const migrations: Record<string, Migration> = {
   '0022-session-network': m0022,
   '0023-renewal-reminders': m0023,
   '0024-partners': m0024,
+  '0025-household-ship-to-partner-and-visit-invitations': m0025,
+  '0026-gifts-and-plans': m0026,
 };

@@ -3,7 +3,7 @@ import type { AppContext } from '#server/context.ts';
 import { accountOf, type AccountRow } from './accounts.service.ts';
 import type { ActiveSession } from '#server/features/auth/auth.service.ts';
 import { getCart } from '#server/features/cart/cart.service.ts';
-import { billingFlag, orderHistory } from '#server/features/orders/orders.history.ts';
+import { billingFlag, orderHistoryPage } from '#server/features/orders/orders.history.ts';
 import { earliestActiveBilling } from '#server/features/subscriptions/subscriptions.service.ts';
 import { pendingOrders } from '#server/features/visits/visits.program.ts';
 import { unreadCount } from '#server/features/messages/messages.service.ts';
@@ -85,7 +85,21 @@ function flagsFor(
   return flags;
 }
 
-async function flags(ctx: AppContext, account: AccountRow): Promise<Flag[]> {
+/** The failed payment and the card's dates: the flags need them, and so does patient data. */
+interface Standing {
+  unpaid: { orders_id: number; order_number: string } | null;
+  card: CardDates | null;
+}
+
+async function standingOf(ctx: AppContext, account: AccountRow): Promise<Standing> {
+  return {
+    unpaid: await billingFlag(ctx, account.customerId),
+    card: await cardDates(ctx, account),
+  };
+}
+
+async function flags(ctx: AppContext, account: AccountRow, standing?: Standing): Promise<Flag[]> {
+  const { unpaid, card } = standing ?? (await standingOf(ctx, account));
   const visits: Flag[] = (await pendingOrders(ctx, account.customerId)).map((visit) => ({
     type: 'visit_incomplete',
     message: `You started an online visit (${visit.product}) and have not finished it yet.`,
@@ -101,11 +115,7 @@ async function flags(ctx: AppContext, account: AccountRow): Promise<Flag[]> {
         },
       ]
     : [];
-  return [
-    ...flagsFor(account, await billingFlag(ctx, account.customerId), await cardDates(ctx, account)),
-    ...visits,
-    ...messages,
-  ];
+  return [...flagsFor(account, unpaid, card), ...visits, ...messages];
 }
 
 /** Spec §7 `/account/basics`: the account frame's names, number, cart count and flags. */
@@ -122,28 +132,51 @@ export async function accountBasics(ctx: AppContext, session: ActiveSession): Pr
   };
 }
 
-/** Spec §3 `lander`: who the customer is, what needs attention, and their order history. */
-export async function lander(ctx: AppContext, session: ActiveSession): Promise<Lander> {
-  const account = await accountOf(ctx, session.customerId);
+async function landerOf(
+  ctx: AppContext,
+  account: AccountRow,
+  page: { cursor?: string | undefined; limit?: number | undefined },
+  standing?: Standing,
+): Promise<Lander> {
+  const history = await orderHistoryPage(ctx, account.customerId, page);
   return {
     prospects_id: account.customerId,
     first_name: account.firstName,
     last_name: account.lastName,
     email: account.email,
-    flags: await flags(ctx, account),
-    order_history: await orderHistory(ctx, account.customerId),
+    flags: await flags(ctx, account, standing),
+    order_history: history.orderHistory,
+    has_more: history.hasMore,
+    next_cursor: history.nextCursor,
+    treatment: history.treatment,
   };
 }
 
-/** Spec §3 "User data": the lander, the billing flag, and expiredFlag (the card will not last to the next billing). */
+/**
+ * Spec §3 `lander`: who the customer is, what needs attention, and one page of their order
+ * history (the newest without a cursor).
+ */
+export async function lander(
+  ctx: AppContext,
+  session: ActiveSession,
+  page: { cursor?: string | undefined; limit?: number | undefined } = {},
+): Promise<Lander> {
+  return landerOf(ctx, await accountOf(ctx, session.customerId), page);
+}
+
+/**
+ * Spec §3 "User data": the lander (its first page of orders), the billing flag, and expiredFlag
+ * (the card will not last to the next billing). The account and its standing are read once.
+ */
 export async function patientData(ctx: AppContext, session: ActiveSession): Promise<PatientData> {
   const account = await accountOf(ctx, session.customerId);
-  const card = await cardDates(ctx, account);
+  const standing = await standingOf(ctx, account);
+  const { card } = standing;
   return {
     leadsId: account.leadsId,
     clicksId: account.clicksId,
-    billingFlag: await billingFlag(ctx, account.customerId),
+    billingFlag: standing.unpaid,
     expiredFlag: card ? card.expiredNow || card.expiresBeforeNextBilling : false,
-    lander: await lander(ctx, session),
+    lander: await landerOf(ctx, account, {}, standing),
   };
 }

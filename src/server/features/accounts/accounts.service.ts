@@ -471,17 +471,17 @@ export async function cardOnFileToken(ctx: AppContext, customerId: number): Prom
 export async function rememberCheckoutAddresses(
   ctx: AppContext,
   customerId: number,
-  shipping: q.AddressRow,
-  billing: q.AddressRow,
+  shipping: q.AddressRow | null,
+  billing: q.AddressRow | null,
   phone: string,
 ): Promise<void> {
   const now = ctx.clock.now().toISOString();
   // A shop order may ship anywhere, but refills ship to the account's address: it does not move
-  // out of the state a prescription is for.
+  // out of the state a prescription is for. Null: not the customer's own (the partner's, issue 16).
   const pinned = await q.selectPrescriptionStates(ctx.db, customerId);
-  if (pinned.every((state) => state === shipping.state))
+  if (shipping && pinned.every((state) => state === shipping.state))
     await q.upsertAddress(ctx.db, customerId, 'shipping', shipping, now);
-  await q.upsertAddress(ctx.db, customerId, 'billing', billing, now);
+  if (billing) await q.upsertAddress(ctx.db, customerId, 'billing', billing, now);
   const digits = normalizePhone(phone);
   const account = await loadAccount(ctx, customerId);
   if (digits) await q.updateContactPreferences(ctx.db, customerId, digits, account.smsAllow, now);
@@ -494,6 +494,15 @@ export async function cardSummaryOf(
 ): Promise<CardSummary | null> {
   const card = await q.selectCard(ctx.db, customerId);
   return card ? cardSummary(card, ctx.clock.now()) : null;
+}
+
+/** One of the customer's addresses on file: where a gift they received ships (decision 018). */
+export async function addressOf(
+  ctx: AppContext,
+  customerId: number,
+  kind: 'shipping' | 'billing',
+): Promise<q.AddressRow | null> {
+  return (await q.selectAccount(ctx.db, customerId))?.[kind] ?? null;
 }
 
 /** The shipping address on file, for a renewal order. */

@@ -40,7 +40,7 @@ export const authRoutes =
           ...requestMeta(request),
           deviceToken: readDeviceToken(request, ctx.env),
         });
-        if (session) await endSession(ctx, session.tokenHash);
+        if (session) await endSession(ctx, session);
         setSessionCookie(reply, ctx.env, result.token, result.maxAgeSeconds);
         setDeviceCookie(reply, ctx.env, result.device);
         return { leads_id: result.user.leads_id, user: result.user };
@@ -74,7 +74,7 @@ export const authRoutes =
     );
 
     route(app, authApi.logout, { tag, summary: 'Log out' }, async ({ session, reply }) => {
-      if (session) await endSession(ctx, session.tokenHash);
+      if (session) await endSession(ctx, session);
       clearSessionCookie(reply, ctx.env);
     });
 

@@ -19,6 +19,7 @@ import type { z } from 'zod';
 import { admitLogin, lockoutLimits, rememberDevice, type DeviceCookie } from './auth.devices.ts';
 import * as q from './auth.queries.ts';
 import { decoyPasswordHash, hashPassword, passwordProblem, verifyPassword } from './passwords.ts';
+import type { KeptSession } from './session-cache.ts';
 
 /** DESIGN §7: customers are logged out after 30 minutes idle or 12 hours in all. */
 export const SESSION_IDLE_MS = 30 * 60_000;
@@ -118,21 +119,38 @@ export async function resolveSession(
 ): Promise<ActiveSession | null> {
   if (token.length < 20 || token.length > 100) return null;
   const tokenHash = hashToken(token);
+  const now = ctx.clock.now().getTime();
+  const live = (session: KeptSession) =>
+    now < Date.parse(session.expiresAt) && now - Date.parse(session.lastSeenAt) < SESSION_IDLE_MS;
+  // A session read a moment ago, not due to be touched: no statement at all (PostgreSQL).
+  const kept = ctx.sessions.get(tokenHash);
+  if (kept && live(kept) && now - Date.parse(kept.lastSeenAt) < TOUCH_EVERY_MS)
+    return { tokenHash, customerId: kept.customerId, leadsId: kept.leadsId };
+  const keep = ctx.sessions.reading();
   const session = await q.selectSession(ctx.db, tokenHash);
   if (!session) return null;
-  const now = ctx.clock.now().getTime();
-  const idleFor = now - Date.parse(session.lastSeenAt);
-  if (now >= Date.parse(session.expiresAt) || idleFor >= SESSION_IDLE_MS) {
+  if (!live(session)) {
     await q.deleteSession(ctx.db, tokenHash);
     return null;
   }
-  if (idleFor >= TOUCH_EVERY_MS)
-    await q.touchSession(ctx.db, tokenHash, new Date(now).toISOString());
+  let lastSeenAt = session.lastSeenAt;
+  if (now - Date.parse(lastSeenAt) >= TOUCH_EVERY_MS) {
+    lastSeenAt = new Date(now).toISOString();
+    await q.touchSession(ctx.db, tokenHash, lastSeenAt);
+  }
+  keep(tokenHash, {
+    customerId: session.customerId,
+    leadsId: session.leadsId,
+    lastSeenAt,
+    expiresAt: session.expiresAt,
+  });
   return { tokenHash, customerId: session.customerId, leadsId: session.leadsId };
 }
 
-export async function endSession(ctx: AppContext, tokenHash: string): Promise<void> {
-  await q.deleteSession(ctx.db, tokenHash);
+/** Logs this device out, on every instance. */
+export async function endSession(ctx: AppContext, session: ActiveSession): Promise<void> {
+  await q.deleteSession(ctx.db, session.tokenHash);
+  await ctx.sessions.ended(ctx.db, session.customerId);
 }
 
 export async function sessionUser(ctx: AppContext, customerId: number): Promise<SessionUser> {
@@ -186,14 +204,17 @@ export async function endSessionOf(
     });
   if (!(await q.deleteSessionByPublicId(ctx.db, session.customerId, publicId)))
     throw new AppError('NOT_FOUND', 'That device is no longer logged in.');
+  await ctx.sessions.ended(ctx.db, session.customerId);
 }
 
-export function endOtherSessions(
+export async function endOtherSessions(
   ctx: AppContext,
   customerId: number,
   currentTokenHash: string,
 ): Promise<number> {
-  return q.deleteSessionsOf(ctx.db, customerId, currentTokenHash);
+  const ended = await q.deleteSessionsOf(ctx.db, customerId, currentTokenHash);
+  await ctx.sessions.ended(ctx.db, customerId);
+  return ended;
 }
 
 /** "Chrome on macOS" from a user-agent string; enough for a person to recognise their device. */
@@ -382,6 +403,7 @@ export async function updatePasswordWithToken(
     if (owner === undefined) return undefined;
     await q.updatePasswordHash(trx, owner, passwordHash, now);
     await q.deleteSessionsOf(trx, owner);
+    await ctx.sessions.ended(trx, owner);
     await sendPasswordChanged({ ...ctx, db: trx }, owner);
     return owner;
   });
@@ -427,6 +449,7 @@ export async function confirmCurrentPassword(
  */
 export async function secureAccount(ctx: AppContext, customerId: number): Promise<void> {
   await q.deleteSessionsOf(ctx.db, customerId);
+  await ctx.sessions.ended(ctx.db, customerId);
   await q.revokePasswordResets(ctx.db, customerId, ctx.clock.now().toISOString());
   await q.deleteKnownDevicesOf(ctx.db, `customer:${customerId}`);
 }
@@ -444,6 +467,7 @@ export async function changePassword(
   await ctx.db.transaction().execute(async (trx) => {
     await q.updatePasswordHash(trx, session.customerId, passwordHash, now);
     await q.deleteSessionsOf(trx, session.customerId, session.tokenHash);
+    await ctx.sessions.ended(trx, session.customerId);
     await sendPasswordChanged({ ...ctx, db: trx }, session.customerId);
   });
   sendQueuedSoon(ctx);

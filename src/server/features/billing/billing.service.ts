@@ -1,5 +1,6 @@
 import type { AppContext } from '#server/context.ts';
 import {
+  addressOf,
   cardOnFileToken,
   shippingAddressOf,
   updateCard,
@@ -30,6 +31,7 @@ import {
   markPastDue,
   pauseAfterFailedRetries,
   resumeEndedPauses,
+  subscriptionById,
   type SubscriptionRow,
 } from '#server/features/subscriptions/subscriptions.service.ts';
 import { queueEmail, sendQueuedSoon } from '#server/features/outbox/outbox.service.ts';
@@ -45,6 +47,7 @@ import { emailHtml, emailSignature } from '#server/lib/email-layout.ts';
 import { faultPoint } from '#server/lib/faults.ts';
 import { absoluteLink } from '#server/lib/links.ts';
 import { bottlesText, type Frequency } from '#shared/catalog.ts';
+import { couplesPriceCents } from '#shared/couples-price.ts';
 import { formatCents } from '#shared/money.ts';
 import { site } from '#shared/site.ts';
 import { paths } from '#shared/paths.ts';
@@ -177,7 +180,7 @@ export async function runBilling(ctx: AppContext): Promise<BillingRun> {
   return sweep.totals;
 }
 
-type Outcome = 'paid' | 'failed' | 'busy';
+export type Outcome = 'paid' | 'failed' | 'busy';
 
 async function renewSubscription(ctx: AppContext, subscription: SubscriptionRow): Promise<Outcome> {
   const period = subscription.nextBillingDate;
@@ -185,23 +188,26 @@ async function renewSubscription(ctx: AppContext, subscription: SubscriptionRow)
   let attempt = await selectOrderByKey(ctx.db, key);
   let createdHere = false;
   if (!attempt) {
-    const line = await renewalLine(ctx, subscription);
-    const shipping = await shippingAddressOf(ctx, subscription.customerId);
-    if (!line || !shipping) return 'busy';
-    const priceCents = line.unitPriceCents;
+    const lines = await renewalLines(ctx, subscription);
+    // A gift ships to the address its recipient chose; anything else to the payer's.
+    const shipping = subscription.gift
+      ? await addressOf(ctx, subscription.gift.recipientId, subscription.gift.shipTo)
+      : await shippingAddressOf(ctx, subscription.customerId);
+    if (!lines || !shipping) return 'busy';
+    const totalCents = lines.reduce((sum, line) => sum + line.unitPriceCents * line.quantity, 0);
     const created = await insertPendingOrder(ctx.db, {
       customerId: subscription.customerId,
       kind: 'renewal',
       idempotencyKey: key,
       subscriptionId: subscription.id,
       billingPeriod: period,
-      subtotalCents: priceCents * subscription.quantity,
+      subtotalCents: totalCents,
       discountCents: 0,
-      totalCents: priceCents * subscription.quantity,
+      totalCents,
       couponCode: null,
       clickId: null,
       shipping,
-      lines: [{ ...line, frequency: subscription.frequency, quantity: subscription.quantity }],
+      lines: lines.map((line) => ({ ...line, frequency: subscription.frequency })),
       now: ctx.clock.now().toISOString(),
     });
     // Another instance inserted it between our look and our insert: it is theirs to bill.
@@ -232,6 +238,42 @@ async function renewSubscription(ctx: AppContext, subscription: SubscriptionRow)
 /** Gives the event loop a turn: whatever requests are waiting are read and answered first. */
 function letRequestsIn(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
+}
+
+/**
+ * What a renewal sells: one line, or two for a couples' plan (the owner's and the partner's, each
+ * at the couples' price of its offer's current price: decision 018). Undefined when a product is
+ * gone, so nothing is billed for it.
+ */
+async function renewalLines(ctx: AppContext, subscription: SubscriptionRow) {
+  const own = await renewalLine(ctx, subscription);
+  if (!own) return undefined;
+  const plan = subscription.planPartner;
+  if (!plan) return [{ ...own, quantity: subscription.quantity }];
+  const partner = await offer(ctx.db, plan.productId);
+  if (!partner) return undefined;
+  return [
+    {
+      ...own,
+      unitPriceCents: couplesPriceCents(own.unitPriceCents),
+      quantity: subscription.quantity,
+    },
+    {
+      productId: partner.productId,
+      name: partner.name,
+      image: partner.img,
+      category: partner.category,
+      unitPriceCents: couplesPriceCents(partner.priceCents),
+      quantity: plan.quantity,
+    },
+  ];
+}
+
+/** Bills a gift or plan's first delivery now, at acceptance, exactly as a renewal on its date. */
+export async function billNow(ctx: AppContext, subscriptionId: number): Promise<Outcome> {
+  const subscription = await subscriptionById(ctx, subscriptionId);
+  if (!subscription || subscription.status !== 'ACTIVE') return 'busy';
+  return renewSubscription(ctx, subscription);
 }
 
 /**

@@ -24,18 +24,23 @@ export interface CartRow {
   lines: CartLineRow[];
 }
 
-/** The cart with each line priced from the catalogue as it is now (never from the client). */
+/**
+ * The cart with each line priced from the catalogue as it is now (never from the client), in one
+ * statement: the customer's row anchors it, so a customer without a cart or lines still gets one
+ * row (all nulls) to read the coupon and claim from. A line whose product is no longer sold drops.
+ */
 export async function selectCart(db: Db, customerId: number): Promise<CartRow> {
-  const cart = await db
-    .selectFrom('carts')
-    .select(['coupon_code', 'checkout_key'])
-    .where('customer_id', '=', customerId)
-    .executeTakeFirst();
-  const lines = await db
-    .selectFrom('cart_items as i')
-    .innerJoin('products as p', 'p.id', 'i.product_id')
-    .innerJoin('product_lines as l', 'l.id', 'p.line_id')
+  const rows = await db
+    .selectFrom('customers as c')
+    .leftJoin('carts as k', 'k.customer_id', 'c.id')
+    .leftJoin('cart_items as i', 'i.customer_id', 'c.id')
+    .leftJoin('products as p', (join) =>
+      join.onRef('p.id', '=', 'i.product_id').on('p.active', '=', 1),
+    )
+    .leftJoin('product_lines as l', 'l.id', 'p.line_id')
     .select([
+      'k.coupon_code',
+      'k.checkout_key',
       'i.product_id',
       'i.quantity',
       'l.name',
@@ -48,27 +53,32 @@ export async function selectCart(db: Db, customerId: number): Promise<CartRow> {
       'p.dose',
       'p.quantity_supported',
     ])
-    .where('i.customer_id', '=', customerId)
-    .where('p.active', '=', 1)
+    .where('c.id', '=', customerId)
     .orderBy('i.added_at')
     .orderBy('i.product_id')
     .execute();
-  return {
-    couponCode: cart?.coupon_code ?? null,
-    checkoutKey: cart?.checkout_key ?? null,
-    lines: lines.map((l) => ({
+  const lines: CartLineRow[] = [];
+  for (const l of rows) {
+    if (l.product_id === null || l.quantity === null || l.frequency === null || l.name === null)
+      continue;
+    lines.push({
       productId: l.product_id,
       quantity: l.quantity,
       name: l.name,
-      slug: l.slug,
-      summary: l.summary,
-      img: l.img,
-      category: l.category,
+      slug: l.slug ?? '',
+      summary: l.summary ?? '',
+      img: l.img ?? '',
+      category: l.category ?? '',
       frequency: l.frequency,
-      priceCents: l.price_cents,
-      dose: l.dose,
+      priceCents: l.price_cents ?? 0,
+      dose: l.dose ?? '',
       quantitySupported: l.quantity_supported === 1,
-    })),
+    });
+  }
+  return {
+    couponCode: rows[0]?.coupon_code ?? null,
+    checkoutKey: rows[0]?.checkout_key ?? null,
+    lines,
   };
 }
 

@@ -1,28 +1,36 @@
 import type { FastifyPluginAsync } from 'fastify';
+import { createBodyCache } from '#server/lib/body-cache.ts';
 import { route } from '#server/lib/route.ts';
 import { catalogApi } from '#shared/catalog.ts';
 import { getProductLine, listCatalog } from './catalog.service.ts';
 
 const tag = 'catalog';
 
+/** As long as browsers may keep the catalogue (`max-age`), the server keeps its bytes. */
+const CATALOG_TTL_MS = 60_000;
+const cacheControl = `public, max-age=${CATALOG_TTL_MS / 1000}`;
+
 export const catalogRoutes: FastifyPluginAsync = async (app) => {
   route(
     app,
     catalogApi.products,
-    { tag, summary: 'The catalogue: every product line with its offers' },
-    async ({ reply }) => {
-      reply.header('Cache-Control', 'public, max-age=60');
-      return listCatalog(app.db);
+    {
+      tag,
+      summary: 'The catalogue: every product line with its offers',
+      shared: { cache: createBodyCache({ max: 1, ttlMs: CATALOG_TTL_MS }), cacheControl },
     },
+    async () => listCatalog(app.db),
   );
 
   route(
     app,
     catalogApi.product,
-    { tag, summary: 'One product line by its slug' },
-    async ({ params, reply }) => {
-      reply.header('Cache-Control', 'public, max-age=60');
-      return getProductLine(app.db, params.slug);
+    {
+      tag,
+      summary: 'One product line by its slug',
+      // One entry per product line; a slug that is not one answers 404 and is not kept.
+      shared: { cache: createBodyCache({ max: 64, ttlMs: CATALOG_TTL_MS }), cacheControl },
     },
+    async ({ params }) => getProductLine(app.db, params.slug),
   );
 };

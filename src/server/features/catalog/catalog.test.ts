@@ -1,7 +1,9 @@
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedCatalog } from '#server/db/seed.ts';
 import { buildTestApp, testDialect, type TestApp } from '#test/app.ts';
-import type { Catalog, ProductLine } from '#shared/catalog.ts';
+import { statementsDuring } from '#test/sql-statements.ts';
+import { catalogApi, type Catalog, type ProductLine } from '#shared/catalog.ts';
 
 describe(`catalogue API (${testDialect})`, () => {
   let t: TestApp;
@@ -100,5 +102,61 @@ describe(`catalogue API (${testDialect})`, () => {
         message: 'We could not find that product.',
       });
     }
+  });
+
+  it('a warm catalogue runs no SQL, and its kept bytes are the same in every encoding', async () => {
+    const cold = await t.app.inject({ method: 'GET', url: '/lapi/products/' });
+    expect(cold.statusCode).toBe(200);
+    const plain = cold.rawPayload;
+    // Still the shared schema's answer, as every call's is.
+    expect(
+      catalogApi.products.response.safeParse(cold.json<{ data: unknown }>().data).success,
+    ).toBe(true);
+
+    let br = cold;
+    let gzip = cold;
+    let identity = cold;
+    const statements = await statementsDuring(async () => {
+      br = await t.app.inject({
+        method: 'GET',
+        url: '/lapi/products/',
+        headers: { 'accept-encoding': 'gzip, deflate, br, zstd' },
+      });
+      gzip = await t.app.inject({
+        method: 'GET',
+        url: '/lapi/products/',
+        headers: { 'accept-encoding': 'gzip;q=1, br;q=0' },
+      });
+      identity = await t.app.inject({ method: 'GET', url: '/lapi/products/' });
+    });
+    expect(statements).toBe(0);
+
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(brotliDecompressSync(br.rawPayload).equals(plain)).toBe(true);
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gzip.rawPayload).equals(plain)).toBe(true);
+    expect(identity.headers['content-encoding']).toBeUndefined();
+    expect(identity.rawPayload.equals(plain)).toBe(true);
+    for (const response of [br, gzip, identity]) {
+      expect(response.statusCode).toBe(200);
+      expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
+      expect(response.headers['cache-control']).toBe('public, max-age=60');
+      expect(response.headers.vary).toContain('Accept-Encoding');
+    }
+  });
+
+  it('each product line is kept by its slug; an unknown slug is never kept', async () => {
+    const first = await t.app.inject({ method: 'GET', url: '/lapi/products/biotin-gummies' });
+    const other = await t.app.inject({ method: 'GET', url: '/lapi/products/sleep-gummies' });
+    expect(first.json<{ data: ProductLine }>().data.name).toContain('Biotin');
+    expect(other.json<{ data: ProductLine }>().data.name).toBe('Sleep Gummies');
+    const statements = await statementsDuring(async () => {
+      const again = await t.app.inject({ method: 'GET', url: '/lapi/products/biotin-gummies' });
+      expect(again.rawPayload.equals(first.rawPayload)).toBe(true);
+    });
+    expect(statements).toBe(0);
+    const unknown = () => t.app.inject({ method: 'GET', url: '/lapi/products/not-a-product' });
+    expect((await unknown()).statusCode).toBe(404);
+    expect(await statementsDuring(unknown)).toBeGreaterThan(0);
   });
 });

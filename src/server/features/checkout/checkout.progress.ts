@@ -27,8 +27,17 @@ export async function checkoutProgress(
     return null;
   }
   // Checked again on the way out: the rules of an address may have changed since it was kept.
-  const shipping = CheckoutShippingSchema.safeParse(stored);
-  return shipping.success ? { step: row.step, shipping: shipping.data } : null;
+  // Issue 16: "Ship to {partner}" is kept beside the address (the address is re-read at the order).
+  const { ship_to_partner: kept, ...address } =
+    stored !== null && typeof stored === 'object' ? (stored as Record<string, unknown>) : {};
+  const shipping = CheckoutShippingSchema.safeParse(address);
+  if (!shipping.success) return null;
+  const toPartner = kept === true;
+  return {
+    step: row.step,
+    shipping: shipping.data,
+    ...(toPartner ? { ship_to_partner: true } : {}),
+  };
 }
 
 export async function saveCheckoutProgress(
@@ -36,13 +45,14 @@ export async function saveCheckoutProgress(
   customerId: number,
   step: CheckoutStepName,
   shipping: CheckoutShipping,
+  toPartner = false,
 ): Promise<CheckoutProgress> {
   await upsertProgress(ctx.db, customerId, {
     step,
-    shipping: JSON.stringify(shipping),
+    shipping: JSON.stringify(toPartner ? { ...shipping, ship_to_partner: true } : shipping),
     updatedAt: ctx.clock.now().toISOString(),
   });
-  return { step, shipping };
+  return { step, shipping, ...(toPartner ? { ship_to_partner: true } : {}) };
 }
 
 /** The order is placed: the next checkout starts afresh. */

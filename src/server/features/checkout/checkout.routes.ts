@@ -32,7 +32,13 @@ export const checkoutRoutes =
       checkoutApi.saveProgress,
       { tag, summary: 'Keep the step reached and the shipping address' },
       async ({ session, body }) => ({
-        progress: await saveCheckoutProgress(ctx, session.customerId, body.step, body.shipping),
+        progress: await saveCheckoutProgress(
+          ctx,
+          session.customerId,
+          body.step,
+          body.shipping,
+          body.ship_to_partner,
+        ),
       }),
     );
 

@@ -32,6 +32,7 @@ import {
   settleCall,
   type LedgerRow,
 } from '#server/features/payments/payments.service.ts';
+import { partnerShippingFor } from '#server/features/partners/partners.service.ts';
 import { startSubscriptionsForOrder } from '#server/features/subscriptions/subscriptions.service.ts';
 import {
   emailHtml,
@@ -88,11 +89,16 @@ export async function placeOrder(
   let orderId: number | null = null;
   try {
     // The card first: a card the gateway refuses never becomes an order.
+    // Shipping to the partner (issue 16): checked before the card, and read again with the order.
+    if (input.ship_to_partner) await partnerShippingFor(ctx, customerId);
     const token = await paymentToken(ctx, session, input);
-    const { phoneNo, ...shippingAddress } = input.shipping;
-    const shipping = { ...shippingAddress, country: 'US' };
-    const billing = input.billing ? { ...input.billing, country: 'US' } : shipping;
-    await rememberCheckoutAddresses(ctx, customerId, shipping, billing, phoneNo);
+    const { phoneNo, ...ownAddress } = input.shipping;
+    const own = { ...ownAddress, country: 'US' };
+    const explicitBilling = input.billing ? { ...input.billing, country: 'US' } : null;
+    // The partner's address is never kept as the customer's own (refills ship to that one).
+    if (input.ship_to_partner)
+      await rememberCheckoutAddresses(ctx, customerId, null, explicitBilling, phoneNo);
+    else await rememberCheckoutAddresses(ctx, customerId, own, explicitBilling ?? own, phoneNo);
     const clickId =
       input.click_id && (await clickExists(ctx, input.click_id)) ? input.click_id : null;
 
@@ -100,6 +106,9 @@ export async function placeOrder(
     // request on a decline, or the reconciler after a crash) gives the use back, once.
     const pending = await ctx.db.transaction().execute(async (trx) => {
       const tx = { ...ctx, db: trx };
+      // The link and the sharing as they are now, and the address as the partner's account has it.
+      const partner = input.ship_to_partner ? await partnerShippingFor(tx, customerId) : null;
+      const shipping = partner ? { ...partner.address, country: 'US' } : own;
       if (priced.couponCode && !(await claimCouponUse(tx, priced.couponCode)))
         throw new AppError('COUPON_REFUSED', 'This coupon has reached its usage limit.', {
           code: 'This coupon has reached its usage limit.',
@@ -113,6 +122,7 @@ export async function placeOrder(
         totalCents: priced.cart.total_cents,
         couponCode: priced.couponCode,
         clickId,
+        shipToPartnerId: partner?.partnerId ?? null,
         shipping,
         lines: priced.lines.map((line) => ({
           productId: line.productId,
@@ -340,6 +350,10 @@ async function placedOrder(ctx: AppContext, key: string): Promise<PlacedOrder> {
     discount_cents: attempt.discountCents,
     coupon_code: attempt.couponCode,
     total_cents: attempt.totalCents,
+    ship_to_partner:
+      attempt.shipToPartnerFirstName === null
+        ? null
+        : { first_name: attempt.shipToPartnerFirstName },
     subscriptions: lines.filter((l) => l.frequency !== 'ONE_TIME').length,
     items: lines.map((l) => ({
       product_id: l.productId,
@@ -427,6 +441,10 @@ async function sendConfirmation(
   const placed = usDateFromIso(order.placed_at.slice(0, 10));
   const opening = `Thank you, ${to.first_name}. We have your order ${order.order_number}, placed ${placed}, and will email you when it ships. Here is your receipt.`;
   const after = [
+    // Issue 16: to the partner's shared address (their first name only; the address is theirs).
+    ...(order.ship_to_partner
+      ? [`Shipping to ${order.ship_to_partner.first_name}, at the address they share with you.`]
+      : []),
     `Charged to your card on file on ${placed}.`,
     ...(order.subscriptions > 0
       ? [

@@ -384,20 +384,23 @@ export async function insertMessage(
   return row.id;
 }
 
-export async function selectMessages(
-  db: Db,
-  threadIds: number[],
-  since?: string,
-): Promise<MessageRow[]> {
-  if (threadIds.length === 0) return [];
-  let query = db
+function messageColumns(db: Db) {
+  return db
     .selectFrom('messages as m')
     .leftJoin('staff_users as s', 's.id', 'm.staff_id')
-    .select(['m.id', 'm.thread_id', 'm.sender', 's.name', 'm.body', 'm.created_at', 'm.read_at'])
-    .where('m.thread_id', 'in', threadIds);
-  if (since) query = query.where('m.created_at', '>', since);
-  const rows = await query.orderBy('m.created_at').orderBy('m.id').execute();
-  return rows.map((r) => ({
+    .select(['m.id', 'm.thread_id', 'm.sender', 's.name', 'm.body', 'm.created_at', 'm.read_at']);
+}
+
+function toMessageRow(r: {
+  id: number;
+  thread_id: number;
+  sender: 'patient' | 'care_team';
+  name: string | null;
+  body: string;
+  created_at: string;
+  read_at: string | null;
+}): MessageRow {
+  return {
     id: r.id,
     threadId: r.thread_id,
     sender: r.sender,
@@ -405,7 +408,136 @@ export async function selectMessages(
     body: r.body,
     createdAt: r.created_at,
     readAt: r.read_at,
-  }));
+  };
+}
+
+/**
+ * The newest messages of the patient's threads since an instant (all when none is given), at most
+ * `limit`, oldest first.
+ */
+export async function selectMessages(
+  db: Db,
+  threadIds: number[],
+  { since, limit }: { since?: string | undefined; limit: number },
+): Promise<MessageRow[]> {
+  if (threadIds.length === 0) return [];
+  let query = messageColumns(db).where('m.thread_id', 'in', threadIds);
+  if (since) query = query.where('m.created_at', '>', since);
+  const rows = await query
+    .orderBy('m.created_at', 'desc')
+    .orderBy('m.id', 'desc')
+    .limit(limit)
+    .execute();
+  return rows.map(toMessageRow).reverse();
+}
+
+/** One message by its id. */
+export async function selectMessage(db: Db, id: number): Promise<MessageRow | undefined> {
+  const row = await messageColumns(db).where('m.id', '=', id).executeTakeFirst();
+  return row && toMessageRow(row);
+}
+
+/** Where a page of a thread ends: before this message (its time, then its id). */
+export interface MessageKey {
+  id: number;
+  createdAt: string;
+}
+
+/** The message a cursor names, if it is in this thread; undefined otherwise. */
+export async function selectMessageKey(
+  db: Db,
+  threadId: number,
+  messageId: number,
+): Promise<MessageKey | undefined> {
+  const row = await db
+    .selectFrom('messages')
+    .select(['id', 'created_at'])
+    .where('id', '=', messageId)
+    .where('thread_id', '=', threadId)
+    .executeTakeFirst();
+  return row && { id: row.id, createdAt: row.created_at };
+}
+
+/**
+ * One page of a thread, oldest first: its newest `limit` messages before `before`, or the newest of
+ * all without it. Keyset (time, then id): a message written between two pages shifts nothing.
+ */
+export async function selectThreadPage(
+  db: Db,
+  threadId: number,
+  before: MessageKey | null,
+  limit: number,
+): Promise<MessageRow[]> {
+  let query = messageColumns(db).where('m.thread_id', '=', threadId);
+  if (before)
+    query = query.where((eb) =>
+      eb.or([
+        eb('m.created_at', '<', before.createdAt),
+        eb.and([eb('m.created_at', '=', before.createdAt), eb('m.id', '<', before.id)]),
+      ]),
+    );
+  const rows = await query
+    .orderBy('m.created_at', 'desc')
+    .orderBy('m.id', 'desc')
+    .limit(limit)
+    .execute();
+  return rows.map(toMessageRow).reverse();
+}
+
+/** The newest `limit` messages of each of these threads in one query, oldest first in each. */
+export async function selectNewestOfThreads(
+  db: Db,
+  threadIds: number[],
+  limit: number,
+): Promise<MessageRow[]> {
+  if (threadIds.length === 0) return [];
+  const ranked = messageColumns(db)
+    .select(
+      sql<number>`row_number() over (partition by m.thread_id order by m.created_at desc, m.id desc)`.as(
+        'place',
+      ),
+    )
+    .where('m.thread_id', 'in', threadIds)
+    .as('ranked');
+  const rows = await db
+    .selectFrom(ranked)
+    .select(['id', 'thread_id', 'sender', 'name', 'body', 'created_at', 'read_at'])
+    .where('place', '<=', limit)
+    .orderBy('thread_id')
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+  return rows.map(toMessageRow);
+}
+
+/** Unread messages written by `writtenBy` in each of these threads (threads without any are absent). */
+export async function countUnreadByThread(
+  db: Db,
+  threadIds: number[],
+  writtenBy: 'patient' | 'care_team',
+): Promise<Map<number, number>> {
+  if (threadIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('messages')
+    .select(['thread_id', (eb) => eb.fn.countAll<number>().as('n')])
+    .where('thread_id', 'in', threadIds)
+    .where('sender', '=', writtenBy)
+    .where('read_at', 'is', null)
+    .groupBy('thread_id')
+    .execute();
+  return new Map(rows.map((r) => [r.thread_id, Number(r.n)] as const));
+}
+
+/** Whether anyone on the care team has written in this thread. */
+export async function careTeamHasWritten(db: Db, threadId: number): Promise<boolean> {
+  const row = await db
+    .selectFrom('messages')
+    .select('id')
+    .where('thread_id', '=', threadId)
+    .where('sender', '=', 'care_team')
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
 }
 
 /** Marks as read what the other side wrote in a thread. */

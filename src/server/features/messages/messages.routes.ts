@@ -11,6 +11,7 @@ import {
   careThreadPatient,
   handToProvider,
   markThreadRead,
+  patientThread,
   providerReply,
   providerThread,
   providerThreadPatient,
@@ -31,6 +32,14 @@ export const messagesRoutes =
       messagesApi.getAll,
       { tag, summary: "The patient's conversations with the care team" },
       async ({ session }) => threadsOf(ctx, session.customerId),
+    );
+    route(
+      app,
+      messagesApi.thread,
+      { tag, summary: "One of the patient's conversations, a page at a time" },
+      async ({ session, body }) => ({
+        thread: await patientThread(ctx, session.customerId, body.thread_id, body.cursor),
+      }),
     );
     route(
       app,
@@ -86,7 +95,7 @@ export const messagesRoutes =
           customerId: patient.customer_id,
         }),
       },
-      ({ body }) => careThread(ctx, body.thread_id),
+      ({ body }) => careThread(ctx, body.thread_id, body.cursor),
     );
     route(
       app,
@@ -148,7 +157,7 @@ export const messagesRoutes =
           customerId: patient.customer_id,
         }),
       },
-      ({ session, body }) => providerThread(ctx, session, body.thread_id),
+      ({ session, body }) => providerThread(ctx, session, body.thread_id, body.cursor),
     );
     route(
       app,

@@ -8,6 +8,7 @@ import type { StaffSession } from '#server/features/staff/staff.service.ts';
 import {
   CHOOSE_TOPIC,
   isClinical,
+  MESSAGES_PAGE_SIZE,
   type CareInboxItem,
   type Message,
   type MessageTopic,
@@ -38,12 +39,44 @@ function toMessage(row: q.MessageRow, patientFirstName: string): Message {
   };
 }
 
-/** A thread as the patient and whoever answers see it. */
+/** One page of a thread: its rows oldest first, and where the earlier page starts. */
+interface Page {
+  rows: q.MessageRow[];
+  hasMore: boolean;
+  nextCursor: string | null;
+}
+
+/** A page from up to one message more than a page, oldest first: the extra says earlier ones exist. */
+function paged(rows: q.MessageRow[]): Page {
+  const hasMore = rows.length > MESSAGES_PAGE_SIZE;
+  const page = hasMore ? rows.slice(rows.length - MESSAGES_PAGE_SIZE) : rows;
+  const oldest = page[0];
+  return { rows: page, hasMore, nextCursor: hasMore && oldest ? String(oldest.id) : null };
+}
+
+/**
+ * A page of one thread: the newest without a cursor, else the messages before the one the cursor
+ * names; a cursor that is not a message of this thread is not found.
+ */
+async function pageOf(
+  ctx: AppContext,
+  threadId: number,
+  cursor: string | undefined,
+): Promise<Page> {
+  let before: q.MessageKey | null = null;
+  if (cursor !== undefined) {
+    before = (await q.selectMessageKey(ctx.db, threadId, Number(cursor))) ?? null;
+    if (!before) throw notFound('We could not find those messages.');
+  }
+  return paged(await q.selectThreadPage(ctx.db, threadId, before, MESSAGES_PAGE_SIZE + 1));
+}
+
+/** A thread as the patient and whoever answers see it: one page of it, and its unread count. */
 function toThread(
   thread: q.ThreadRow,
-  rows: q.MessageRow[],
+  page: Page,
+  unread: number,
   patientFirstName: string,
-  unreadFrom: Message['sender'],
 ): Thread {
   return {
     id: thread.id,
@@ -52,42 +85,71 @@ function toThread(
     visit_id: thread.visitId,
     order_number: thread.orderNumber,
     updated_at: thread.updatedAt,
-    unread: rows.filter((m) => m.sender === unreadFrom && m.readAt === null).length,
-    messages: rows.map((m) => toMessage(m, patientFirstName)),
+    unread,
+    messages: page.rows.map((m) => toMessage(m, patientFirstName)),
+    has_more: page.hasMore,
+    next_cursor: page.nextCursor,
   };
 }
 
+/** Unread messages from `writtenBy` in one thread. */
+async function unreadIn(
+  ctx: AppContext,
+  threadId: number,
+  writtenBy: Message['sender'],
+): Promise<number> {
+  return (await q.countUnreadByThread(ctx.db, [threadId], writtenBy)).get(threadId) ?? 0;
+}
+
+/** Every conversation of the patient's, each with its newest page of messages. */
 export async function threadsOf(
   ctx: AppContext,
   customerId: number,
 ): Promise<{ threads: Thread[]; unread: number }> {
   const user = await sessionUser(ctx, customerId);
   const threads = await q.selectThreadsOf(ctx.db, customerId);
-  const messages = await q.selectMessages(
-    ctx.db,
-    threads.map((t) => t.id),
-  );
+  const ids = threads.map((t) => t.id);
+  const byThread = new Map<number, q.MessageRow[]>();
+  for (const row of await q.selectNewestOfThreads(ctx.db, ids, MESSAGES_PAGE_SIZE + 1)) {
+    const rows = byThread.get(row.threadId);
+    if (rows) rows.push(row);
+    else byThread.set(row.threadId, [row]);
+  }
+  const unread = await q.countUnreadByThread(ctx.db, ids, 'care_team');
   return {
     threads: threads.map((t) =>
-      toThread(
-        t,
-        messages.filter((m) => m.threadId === t.id),
-        user.first_name,
-        'care_team',
-      ),
+      toThread(t, paged(byThread.get(t.id) ?? []), unread.get(t.id) ?? 0, user.first_name),
     ),
-    unread: await q.countUnreadForPatient(ctx.db, customerId),
+    unread: [...unread.values()].reduce((sum, n) => sum + n, 0),
   };
 }
 
-/** Messages since an instant, for the page's polling (new messages appear without a reload). */
+/** One of the patient's conversations, a page at a time; anyone else's is not found. */
+export async function patientThread(
+  ctx: AppContext,
+  customerId: number,
+  threadId: number,
+  cursor: string | undefined,
+): Promise<Thread> {
+  const thread = await q.selectThread(ctx.db, threadId);
+  if (!thread || thread.customerId !== customerId)
+    throw notFound('We could not find that conversation.');
+  const user = await sessionUser(ctx, customerId);
+  const page = await pageOf(ctx, thread.id, cursor);
+  return toThread(thread, page, await unreadIn(ctx, thread.id, 'care_team'), user.first_name);
+}
+
+/**
+ * Messages since an instant, for the page's polling (new messages appear without a reload): the
+ * newest page of them at most (the page reloads its conversations when any arrive).
+ */
 export async function recentMessages(ctx: AppContext, customerId: number, since?: string) {
   const user = await sessionUser(ctx, customerId);
   const threads = await q.selectThreadsOf(ctx.db, customerId);
   const rows = await q.selectMessages(
     ctx.db,
     threads.map((t) => t.id),
-    since,
+    { since, limit: MESSAGES_PAGE_SIZE },
   );
   return {
     messages: rows.map((m) => toMessage(m, user.first_name)),
@@ -151,7 +213,7 @@ export async function sendAsPatient(
     now,
   });
   const user = await sessionUser(ctx, customerId);
-  const [row] = (await q.selectMessages(ctx.db, [threadId])).filter((m) => m.id === id);
+  const row = await q.selectMessage(ctx.db, id);
   if (!row) throw new Error('message missing after insert');
   return toMessage(row, user.first_name);
 }
@@ -178,17 +240,20 @@ export async function markThreadRead(
 
 // --- The care team's side ------------------------------------------------------------------------
 
+/** A visit's conversation, a page at a time (the patient's messages are now read). */
 export async function visitThread(
   ctx: AppContext,
   visitId: number,
   customerId: number,
+  cursor?: string,
 ): Promise<Thread | null> {
   const thread = await q.selectThreadOfVisit(ctx.db, visitId);
   if (!thread || thread.customerId !== customerId) return null;
   const user = await sessionUser(ctx, customerId);
-  const rows = await q.selectMessages(ctx.db, [thread.id]);
+  const page = await pageOf(ctx, thread.id, cursor);
+  const unread = await unreadIn(ctx, thread.id, 'patient');
   await q.markRead(ctx.db, thread.id, 'patient', ctx.clock.now().toISOString());
-  return toThread(thread, rows, user.first_name, 'patient');
+  return toThread(thread, page, unread, user.first_name);
 }
 
 /**
@@ -220,7 +285,7 @@ export async function careTeamWroteAbout(
 ): Promise<boolean> {
   const thread = await q.selectThreadOfVisit(ctx.db, visit.id);
   if (!thread || thread.customerId !== visit.customerId) return false;
-  return (await q.selectMessages(ctx.db, [thread.id])).some((m) => m.sender === 'care_team');
+  return q.careTeamHasWritten(ctx.db, thread.id);
 }
 
 /** A provider writes to the patient about a visit; the patient is told by email that a message waits. */
@@ -274,9 +339,7 @@ async function writeAndNotify(
     return id;
   });
   sendQueuedSoon(ctx);
-  const [row] = (await q.selectMessages(ctx.db, [message.threadId])).filter(
-    (m) => m.id === messageId,
-  );
+  const row = await q.selectMessage(ctx.db, messageId);
   if (!row) throw new Error('message missing after insert');
   return toMessage(row, user.first_name);
 }
@@ -312,14 +375,14 @@ async function careThreadRow(ctx: AppContext, threadId: number): Promise<q.Threa
 }
 
 /**
- * Opens a thread for the care team: its messages (the patient's are now read), and the providers
- * it could be handed to, those licensed in the patient's state first.
+ * Opens a thread for the care team: a page of its messages (the patient's are now read), and the
+ * providers it could be handed to, those licensed in the patient's state first.
  */
-export async function careThread(ctx: AppContext, threadId: number) {
+export async function careThread(ctx: AppContext, threadId: number, cursor?: string) {
   const thread = await careThreadRow(ctx, threadId);
   const user = await sessionUser(ctx, thread.customerId);
   await q.markRead(ctx.db, thread.id, 'patient', ctx.clock.now().toISOString());
-  const rows = await q.selectMessages(ctx.db, [thread.id]);
+  const page = await pageOf(ctx, thread.id, cursor);
   const state = await q.selectPatientState(ctx.db, thread.customerId);
   const providers = (await q.selectActiveProviders(ctx.db))
     .map((p) => ({
@@ -329,7 +392,7 @@ export async function careThread(ctx: AppContext, threadId: number) {
     }))
     .sort((a, b) => Number(b.licensed_in_state) - Number(a.licensed_in_state));
   return {
-    thread: toThread(thread, rows, user.first_name, 'patient'),
+    thread: toThread(thread, page, 0, user.first_name),
     patient: { name: `${user.first_name} ${user.last_name}`, customer_id: thread.customerId },
     providers,
   };
@@ -432,14 +495,20 @@ async function providerThreadRow(
   return { thread, assigned: 'open', state };
 }
 
-/** Opens a clinical thread for its provider: its messages, and the patient's are now read. */
-export async function providerThread(ctx: AppContext, staff: StaffSession, threadId: number) {
+/** Opens a clinical thread for its provider: a page of its messages; the patient's are now read. */
+export async function providerThread(
+  ctx: AppContext,
+  staff: StaffSession,
+  threadId: number,
+  cursor?: string,
+) {
   const { thread, assigned, state } = await providerThreadRow(ctx, staff, threadId);
   const user = await sessionUser(ctx, thread.customerId);
   await q.markRead(ctx.db, thread.id, 'patient', ctx.clock.now().toISOString());
-  const rows = await q.selectMessages(ctx.db, [thread.id]);
+  const page = await pageOf(ctx, thread.id, cursor);
   return {
-    thread: toThread(thread, rows, user.first_name, 'patient'),
+    // Every message of the patient's was just marked read.
+    thread: toThread(thread, page, 0, user.first_name),
     patient: {
       name: `${user.first_name} ${user.last_name}`,
       customer_id: thread.customerId,

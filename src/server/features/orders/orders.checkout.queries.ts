@@ -16,6 +16,8 @@ export interface NewOrder {
   totalCents: number;
   couponCode: string | null;
   clickId: string | null;
+  /** The customer's partner the order ships to (their shared address is `shipping`). */
+  shipToPartnerId?: number | null;
   shipping: {
     address: string;
     address2: string;
@@ -64,6 +66,7 @@ export async function insertPendingOrder(
       ship_zip: order.shipping.zip,
       ship_country: order.shipping.country,
       click_id: order.clickId,
+      ship_to_partner_id: order.shipToPartnerId ?? null,
       idempotency_key: order.idempotencyKey,
       subscription_id: order.subscriptionId ?? null,
       billing_period: order.billingPeriod ?? null,
@@ -107,6 +110,8 @@ export interface OrderAttempt {
   discountCents: number;
   totalCents: number;
   couponCode: string | null;
+  /** The partner the order ships to, by first name (null: the customer's own address). */
+  shipToPartnerFirstName: string | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -117,18 +122,20 @@ export async function selectOrderByKey(
 ): Promise<OrderAttempt | undefined> {
   const row = await db
     .selectFrom('orders')
+    .leftJoin('customers as partner', 'partner.id', 'orders.ship_to_partner_id')
     .select([
-      'id',
-      'order_number',
-      'payment_status',
-      'subtotal_cents',
-      'discount_cents',
-      'total_cents',
-      'coupon_code',
-      'created_at',
-      'updated_at',
+      'orders.id',
+      'orders.order_number',
+      'orders.payment_status',
+      'orders.subtotal_cents',
+      'orders.discount_cents',
+      'orders.total_cents',
+      'orders.coupon_code',
+      'orders.created_at',
+      'orders.updated_at',
+      'partner.first_name as partner_first_name',
     ])
-    .where('idempotency_key', '=', idempotencyKey)
+    .where('orders.idempotency_key', '=', idempotencyKey)
     .executeTakeFirst();
   return (
     row && {
@@ -139,6 +146,7 @@ export async function selectOrderByKey(
       discountCents: row.discount_cents,
       totalCents: row.total_cents,
       couponCode: row.coupon_code,
+      shipToPartnerFirstName: row.partner_first_name,
       createdAt: row.created_at,
       updatedAt: row.updated_at,
     }

@@ -27,6 +27,9 @@ export interface OrderRow {
   trackingNumber: string | null;
   declineReason: string | null;
   createdAt: string;
+  /** The partner the order ships to, by first name (issue 16); null: the customer's own address. */
+  shipToPartnerFirstName: string | null;
+  /** Null for a gift's renewal: it ships to the recipient, whose address the payer does not see. */
   shipping: {
     address: string;
     address2: string;
@@ -34,89 +37,188 @@ export interface OrderRow {
     state: string;
     zip: string;
     country: string;
-  };
+  } | null;
   items: OrderItemRow[];
 }
 
-/** A customer's orders, newest first, each with its lines. */
-export async function selectOrdersOf(db: Db, customerId: number): Promise<OrderRow[]> {
-  const orders = await db
+function orderColumns(db: Db) {
+  return (
+    db
+      .selectFrom('orders')
+      .leftJoin('customers as partner', 'partner.id', 'orders.ship_to_partner_id')
+      // A gift's renewals ship to its recipient: their address is not the payer's to see (decision 018).
+      .leftJoin('subscriptions as gift', (join) =>
+        join
+          .onRef('gift.id', '=', 'orders.subscription_id')
+          .on('gift.recipient_id', 'is not', null),
+      )
+      .select([
+        'orders.id',
+        'orders.order_number',
+        'orders.kind',
+        'orders.coupon_code',
+        'orders.status',
+        'orders.payment_status',
+        'orders.total_cents',
+        'orders.refund_cents',
+        'orders.tracking_number',
+        'orders.decline_reason',
+        'orders.created_at',
+        'orders.ship_address',
+        'orders.ship_address2',
+        'orders.ship_city',
+        'orders.ship_state',
+        'orders.ship_zip',
+        'orders.ship_country',
+        'partner.first_name as partner_first_name',
+        'gift.id as gift_subscription_id',
+      ])
+  );
+}
+
+/**
+ * The orders a query selects, with their lines, in one statement (the orders as a subquery, their
+ * lines joined to it), in the order the orders come: newest first, each order's lines in the order
+ * they were added. The lines are grouped by order in a map as they arrive.
+ */
+async function withItems(db: Db, orders: ReturnType<typeof orderColumns>): Promise<OrderRow[]> {
+  const rows = await db
+    .selectFrom(orders.as('o'))
+    .leftJoin('order_items as i', 'i.order_id', 'o.id')
+    .selectAll('o')
+    .select([
+      'i.id as item_id',
+      'i.product_id',
+      'i.product_name',
+      'i.product_image',
+      'i.category',
+      'i.frequency',
+      'i.unit_price_cents',
+      'i.quantity',
+    ])
+    .orderBy('o.created_at', 'desc')
+    .orderBy('o.id', 'desc')
+    .orderBy('i.id')
+    .execute();
+  const byId = new Map<number, OrderRow>();
+  for (const o of rows) {
+    let order = byId.get(o.id);
+    if (!order) {
+      order = {
+        id: o.id,
+        orderNumber: o.order_number,
+        kind: o.kind,
+        couponCode: o.coupon_code,
+        status: o.status,
+        paymentStatus: o.payment_status,
+        totalCents: o.total_cents,
+        refundCents: o.refund_cents,
+        trackingNumber: o.tracking_number,
+        declineReason: o.decline_reason,
+        createdAt: o.created_at,
+        shipToPartnerFirstName: o.partner_first_name,
+        shipping:
+          o.gift_subscription_id !== null
+            ? null
+            : {
+                address: o.ship_address,
+                address2: o.ship_address2,
+                city: o.ship_city,
+                state: o.ship_state,
+                zip: o.ship_zip,
+                country: o.ship_country,
+              },
+        items: [],
+      };
+      byId.set(o.id, order);
+    }
+    if (o.item_id !== null)
+      order.items.push({
+        productId: o.product_id ?? 0,
+        productName: o.product_name ?? '',
+        productImage: o.product_image ?? '',
+        category: o.category ?? '',
+        frequency: o.frequency ?? '',
+        unitPriceCents: o.unit_price_cents ?? 0,
+        quantity: o.quantity ?? 0,
+      });
+  }
+  // A Map keeps the order in which its keys were first set: the orders' own.
+  return [...byId.values()];
+}
+
+/** Where a page of a customer's orders starts: after this order (its date, then its id). */
+export interface OrderKey {
+  id: number;
+  createdAt: string;
+}
+
+/**
+ * One page of a customer's orders, newest first (by date, then id, so orders placed in the same
+ * instant keep one order), each with its lines: up to `limit` orders older than `after`, or the
+ * newest without it. Keyset, not offset: an order placed between two pages shifts nothing.
+ */
+export async function selectOrdersPage(
+  db: Db,
+  customerId: number,
+  after: OrderKey | null,
+  limit: number,
+): Promise<OrderRow[]> {
+  let query = orderColumns(db).where('orders.customer_id', '=', customerId);
+  if (after)
+    query = query.where((eb) =>
+      eb.or([
+        eb('orders.created_at', '<', after.createdAt),
+        eb.and([eb('orders.created_at', '=', after.createdAt), eb('orders.id', '<', after.id)]),
+      ]),
+    );
+  return withItems(
+    db,
+    query.orderBy('orders.created_at', 'desc').orderBy('orders.id', 'desc').limit(limit),
+  );
+}
+
+/** The customer's own orders among these ids, newest first, each with its lines. */
+export async function selectOrdersByIds(
+  db: Db,
+  customerId: number,
+  ids: number[],
+): Promise<OrderRow[]> {
+  if (ids.length === 0) return [];
+  return withItems(
+    db,
+    orderColumns(db).where('orders.customer_id', '=', customerId).where('orders.id', 'in', ids),
+  );
+}
+
+/** The customer's own order with this number, with its lines; undefined for anyone else's. */
+export async function selectOrderByNumber(
+  db: Db,
+  customerId: number,
+  orderNumber: string,
+): Promise<OrderRow | undefined> {
+  const [order] = await withItems(
+    db,
+    orderColumns(db)
+      .where('orders.customer_id', '=', customerId)
+      .where('orders.order_number', '=', orderNumber),
+  );
+  return order;
+}
+
+/** Where the customer's own order with this number sits in their history; undefined for another's. */
+export async function selectOrderKey(
+  db: Db,
+  customerId: number,
+  orderNumber: string,
+): Promise<OrderKey | undefined> {
+  const row = await db
     .selectFrom('orders')
-    .select([
-      'id',
-      'order_number',
-      'kind',
-      'coupon_code',
-      'status',
-      'payment_status',
-      'total_cents',
-      'refund_cents',
-      'tracking_number',
-      'decline_reason',
-      'created_at',
-      'ship_address',
-      'ship_address2',
-      'ship_city',
-      'ship_state',
-      'ship_zip',
-      'ship_country',
-    ])
+    .select(['id', 'created_at'])
     .where('customer_id', '=', customerId)
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .execute();
-  if (orders.length === 0) return [];
-  const items = await db
-    .selectFrom('order_items')
-    .select([
-      'order_id',
-      'product_id',
-      'product_name',
-      'product_image',
-      'category',
-      'frequency',
-      'unit_price_cents',
-      'quantity',
-    ])
-    .where(
-      'order_id',
-      'in',
-      orders.map((o) => o.id),
-    )
-    .orderBy('id')
-    .execute();
-  return orders.map((o) => ({
-    id: o.id,
-    orderNumber: o.order_number,
-    kind: o.kind,
-    couponCode: o.coupon_code,
-    status: o.status,
-    paymentStatus: o.payment_status,
-    totalCents: o.total_cents,
-    refundCents: o.refund_cents,
-    trackingNumber: o.tracking_number,
-    declineReason: o.decline_reason,
-    createdAt: o.created_at,
-    shipping: {
-      address: o.ship_address,
-      address2: o.ship_address2,
-      city: o.ship_city,
-      state: o.ship_state,
-      zip: o.ship_zip,
-      country: o.ship_country,
-    },
-    items: items
-      .filter((i) => i.order_id === o.id)
-      .map((i) => ({
-        productId: i.product_id,
-        productName: i.product_name,
-        productImage: i.product_image,
-        category: i.category,
-        frequency: i.frequency,
-        unitPriceCents: i.unit_price_cents,
-        quantity: i.quantity,
-      })),
-  }));
+    .where('order_number', '=', orderNumber)
+    .executeTakeFirst();
+  return row && { id: row.id, createdAt: row.created_at };
 }
 
 /** The customer's most recent order whose payment failed and is still unpaid. */
@@ -148,6 +250,7 @@ export async function countPlacedOrders(db: Db, customerId: number): Promise<num
 
 export interface VisitCareRow {
   orderId: number;
+  orderStatus: OrderStatus;
   visitStatus: string;
   category: 'ed' | 'sleep' | 'hair';
   prescription: {
@@ -163,11 +266,15 @@ export interface VisitCareRow {
 }
 
 /**
- * The online visits behind the customer's orders, each with its prescription and refill plan: only
- * visits of `customerId` whose order is also theirs.
+ * The online visits behind the customer's orders (or behind one of them), each with its
+ * prescription and refill plan: only visits of `customerId` whose order is also theirs.
  */
-export async function selectVisitCareOf(db: Db, customerId: number): Promise<VisitCareRow[]> {
-  const rows = await db
+export async function selectVisitCareOf(
+  db: Db,
+  customerId: number,
+  orderId?: number,
+): Promise<VisitCareRow[]> {
+  let query = db
     .selectFrom('visits')
     .innerJoin('orders', 'orders.id', 'visits.order_id')
     .leftJoin('prescriptions', (join) =>
@@ -178,6 +285,7 @@ export async function selectVisitCareOf(db: Db, customerId: number): Promise<Vis
     .leftJoin('subscriptions', 'subscriptions.prescription_id', 'prescriptions.id')
     .select([
       'orders.id as order_id',
+      'orders.status as order_status',
       'visits.status as visit_status',
       'visits.category',
       'prescriptions.id as prescription_id',
@@ -192,10 +300,12 @@ export async function selectVisitCareOf(db: Db, customerId: number): Promise<Vis
       'subscriptions.status as plan_status',
     ])
     .where('visits.customer_id', '=', customerId)
-    .where('orders.customer_id', '=', customerId)
-    .execute();
+    .where('orders.customer_id', '=', customerId);
+  if (orderId !== undefined) query = query.where('orders.id', '=', orderId);
+  const rows = await query.execute();
   return rows.map((r) => ({
     orderId: r.order_id,
+    orderStatus: r.order_status,
     visitStatus: r.visit_status,
     category: r.category,
     prescription:

@@ -1,5 +1,12 @@
 import type { AppContext } from '#server/context.ts';
-import { careStateOf, type Order, type OrderHistory, type VisitCare } from '#shared/orders.ts';
+import { notFound } from '#server/lib/errors.ts';
+import {
+  careStateOf,
+  ORDERS_PAGE_SIZE,
+  type Order,
+  type OrderHistory,
+  type VisitCare,
+} from '#shared/orders.ts';
 import { centsToAmount } from '#shared/money.ts';
 import { treatmentWords } from '#shared/visits.ts';
 import * as q from './orders.history.queries.ts';
@@ -54,19 +61,82 @@ function toOrder(row: q.OrderRow, care: q.VisitCareRow | undefined): Order {
       frequency: item.frequency,
     })),
     shippingAddress: row.shipping,
+    ship_to_partner:
+      row.shipToPartnerFirstName === null ? null : { first_name: row.shipToPartnerFirstName },
   };
 }
 
+export interface OrderHistoryPage {
+  orderHistory: OrderHistory;
+  hasMore: boolean;
+  nextCursor: string | null;
+  /** The online visits' orders still in care, on whatever page they are (Home's "Your treatment"). */
+  treatment: Order[];
+}
+
+const inCare = (care: q.VisitCareRow) => {
+  const state = careStateOf(care.visitStatus, care.orderStatus);
+  return state !== null && state !== 'DECLINED';
+};
+
 /**
- * Spec §3 "Order history": the customer's orders keyed by order number, newest first. A visit's
- * order also says where the visit stands and, once approved, the prescription.
+ * Spec §3 "Order history": one page of the customer's orders keyed by order number, newest first;
+ * `cursor` (the last order number of the page before) asks for the next. A visit's order also says
+ * where the visit stands and, once approved, the prescription. A cursor that is not one of the
+ * customer's own orders is not found.
  */
-export async function orderHistory(ctx: AppContext, customerId: number): Promise<OrderHistory> {
-  const rows = await q.selectOrdersOf(ctx.db, customerId);
+export async function orderHistoryPage(
+  ctx: AppContext,
+  customerId: number,
+  { cursor, limit = ORDERS_PAGE_SIZE }: { cursor?: string | undefined; limit?: number | undefined },
+): Promise<OrderHistoryPage> {
+  let after: q.OrderKey | null = null;
+  if (cursor !== undefined) {
+    after = (await q.selectOrderKey(ctx.db, customerId, cursor)) ?? null;
+    if (!after) throw notFound('We could not find that order.');
+  }
+  // One more than the page: whether older orders follow, without counting them.
+  const rows = await q.selectOrdersPage(ctx.db, customerId, after, limit + 1);
+  const page = rows.slice(0, limit);
   const care = new Map(
     (await q.selectVisitCareOf(ctx.db, customerId)).map((c) => [c.orderId, c] as const),
   );
-  return Object.fromEntries(rows.map((row) => [row.orderNumber, toOrder(row, care.get(row.id))]));
+  const onPage = new Map(page.map((row) => [row.id, row] as const));
+  const elsewhere = [...care.values()]
+    .filter((c) => inCare(c) && !onPage.has(c.orderId))
+    .map((c) => c.orderId);
+  const others = new Map(
+    (await q.selectOrdersByIds(ctx.db, customerId, elsewhere)).map((row) => [row.id, row] as const),
+  );
+  const treatment = [...page, ...others.values()]
+    .filter((row) => {
+      const c = care.get(row.id);
+      return c !== undefined && inCare(c);
+    })
+    .sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.id - a.id)
+    .map((row) => toOrder(row, care.get(row.id)));
+  const last = page[page.length - 1];
+  const hasMore = rows.length > limit;
+  return {
+    orderHistory: Object.fromEntries(
+      page.map((row) => [row.orderNumber, toOrder(row, care.get(row.id))]),
+    ),
+    hasMore,
+    nextCursor: hasMore && last ? last.orderNumber : null,
+    treatment,
+  };
+}
+
+/** One of the customer's own orders by its number, on whatever page it is; anyone else's is not found. */
+export async function orderByNumber(
+  ctx: AppContext,
+  customerId: number,
+  orderNumber: string,
+): Promise<Order> {
+  const row = await q.selectOrderByNumber(ctx.db, customerId, orderNumber);
+  if (!row) throw notFound('We could not find that order.');
+  const [care] = await q.selectVisitCareOf(ctx.db, customerId, row.id);
+  return toOrder(row, care);
 }
 
 /** Spec §3 `billingFlag`: the order whose payment failed, while it stays unpaid. */

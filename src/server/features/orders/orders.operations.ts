@@ -11,7 +11,11 @@ import {
   type GatewayCall,
   type LedgerRow,
 } from '#server/features/payments/payments.service.ts';
-import { partnerForStaff } from '#server/features/partners/partners.service.ts';
+import {
+  partnerForStaff,
+  shipsToPartnerForStaff,
+} from '#server/features/partners/partners.service.ts';
+import { togetherForStaff } from '#server/features/partners/partners.together.ts';
 import { auditAs } from '#server/features/staff/staff.service.ts';
 import { faultPoint } from '#server/lib/faults.ts';
 import { absoluteLink } from '#server/lib/links.ts';
@@ -84,6 +88,9 @@ export async function staffOrder(ctx: AppContext, id: number): Promise<StaffOrde
     shipping: row.shipping,
     actions: actionsFor(row),
     partner: await partnerForStaff(ctx, row.customerId),
+    ships_to_partner:
+      row.shipToPartnerId === null ? null : await shipsToPartnerForStaff(ctx, row.shipToPartnerId),
+    together: await togetherForStaff(ctx, row.id),
   };
 }
 

@@ -2,6 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '#server/context.ts';
 import { lander } from '#server/features/accounts/accounts.member.ts';
 import { route } from '#server/lib/route.ts';
+import { orderByNumber } from './orders.history.ts';
 import { ordersApi } from '#shared/orders.ts';
 
 const tag = 'orders';
@@ -13,6 +14,14 @@ export const ordersRoutes =
       app,
       ordersApi.ordersDetails,
       { tag, summary: "The customer's lander: who they are, what needs attention, their orders" },
-      async ({ session }) => lander(ctx, session),
+      async ({ session, body }) => lander(ctx, session, { cursor: body.cursor, limit: body.limit }),
+    );
+    route(
+      app,
+      ordersApi.order,
+      { tag, summary: "One of the customer's orders by its number, on whatever page it is" },
+      async ({ session, body }) => ({
+        order: await orderByNumber(ctx, session.customerId, body.order_number),
+      }),
     );
   };

@@ -24,6 +24,8 @@ export interface StaffOrderRow {
   customerName: string;
   customerEmail: string;
   itemCount: number;
+  /** The customer's partner the order ships to (issue 16); null: their own address. */
+  shipToPartnerId: number | null;
   shipping: {
     address: string;
     address2: string;
@@ -60,6 +62,7 @@ function staffOrderQuery(db: Db) {
       'o.ship_state',
       'o.ship_zip',
       'o.ship_country',
+      'o.ship_to_partner_id',
       'c.first_name',
       'c.last_name',
       'c.email',
@@ -96,6 +99,7 @@ function toStaffOrder(r: StaffOrderDbRow): StaffOrderRow {
     customerName: `${r.first_name} ${r.last_name}`,
     customerEmail: r.email,
     itemCount: Number(r.item_count ?? 0),
+    shipToPartnerId: r.ship_to_partner_id,
     shipping: {
       address: r.ship_address,
       address2: r.ship_address2,

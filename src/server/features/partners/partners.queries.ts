@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '#server/db/schema.ts';
 import type { OrderStatus } from '#shared/orders.ts';
 import type { HistoryKind, Sharing, SharingItem } from '#shared/partners.ts';
+import type { ProgramCategory } from '#shared/visits.ts';
 
 type Db = Kysely<Database>;
 
@@ -343,6 +344,8 @@ export interface EventRow {
   counterpart: string;
   quiet: boolean;
   at: string;
+  /** The program of a visit invitation's line. */
+  program?: ProgramCategory | null;
 }
 
 export async function insertEvent(db: Db, customerId: number, event: EventRow): Promise<void> {
@@ -355,6 +358,7 @@ export async function insertEvent(db: Db, customerId: number, event: EventRow): 
       counterpart: event.counterpart,
       quiet: event.quiet ? 1 : 0,
       at: event.at,
+      program: event.program ?? null,
     })
     .execute();
 }
@@ -362,7 +366,7 @@ export async function insertEvent(db: Db, customerId: number, event: EventRow): 
 export async function selectEvents(db: Db, customerId: number, limit: number): Promise<EventRow[]> {
   const rows = await db
     .selectFrom('partner_events')
-    .select(['kind', 'item', 'counterpart', 'quiet', 'at'])
+    .select(['kind', 'item', 'counterpart', 'quiet', 'at', 'program'])
     .where('customer_id', '=', customerId)
     .orderBy('id', 'desc')
     .limit(limit)
@@ -373,6 +377,7 @@ export async function selectEvents(db: Db, customerId: number, limit: number): P
     counterpart: r.counterpart,
     quiet: r.quiet === 1,
     at: r.at,
+    program: r.program as ProgramCategory | null,
   }));
 }
 
@@ -404,13 +409,15 @@ export interface StoreOrderRow {
   createdAt: string;
   status: OrderStatus;
   trackingNumber: string | null;
+  /** The owner's partner it ships to, if any (issue 16). */
+  shipToPartnerId: number | null;
 }
 
 /** The shop's orders only: never a visit's order, never a renewal (prescription refills are). */
 export async function selectStoreOrders(db: Db, customerId: number): Promise<StoreOrderRow[]> {
   const rows = await db
     .selectFrom('orders')
-    .select(['id', 'order_number', 'created_at', 'status', 'tracking_number'])
+    .select(['id', 'order_number', 'created_at', 'status', 'tracking_number', 'ship_to_partner_id'])
     .where('customer_id', '=', customerId)
     .where('kind', '=', 'store')
     .orderBy('id', 'desc')
@@ -422,6 +429,7 @@ export async function selectStoreOrders(db: Db, customerId: number): Promise<Sto
     createdAt: r.created_at,
     status: r.status,
     trackingNumber: r.tracking_number,
+    shipToPartnerId: r.ship_to_partner_id,
   }));
 }
 
@@ -473,6 +481,9 @@ export async function selectSupplementSubscriptions(
     .where('subscriptions.customer_id', '=', customerId)
     .where('subscriptions.product_id', 'is not', null)
     .where('subscriptions.prescription_id', 'is', null)
+    // Gifts and couples' plans show in their own section, to both partners (decision 018).
+    .where('subscriptions.recipient_id', 'is', null)
+    .where('subscriptions.plan_partner_id', 'is', null)
     .where('subscriptions.status', 'in', ['ACTIVE', 'PAUSED'])
     .orderBy('subscriptions.id')
     .execute();
@@ -497,4 +508,181 @@ export async function selectPartnerBrief(
     .where('partner_links.customer_id', '=', customerId)
     .executeTakeFirst();
   return row && { customerId: row.id, firstName: row.first_name };
+}
+
+// --- Visit invitations (issue 16) ----------------------------------------------------------------
+
+/**
+ * The programs the customer finished a visit of: decided by a provider (approved or declined).
+ * Only the program leaves this query: never a visit's id, status or answers.
+ */
+export async function selectFinishedPrograms(
+  db: Db,
+  customerId: number,
+): Promise<ProgramCategory[]> {
+  const rows = await db
+    .selectFrom('visits')
+    .select('category')
+    .distinct()
+    .where('customer_id', '=', customerId)
+    .where('status', 'in', ['APPROVED', 'DECLINED'])
+    .orderBy('category')
+    .execute();
+  return rows.map((r) => r.category);
+}
+
+/** A new pending invitation; false when one of the program already waits (the unique index). */
+export async function insertVisitInvitation(
+  db: Db,
+  invitation: {
+    inviterId: number;
+    inviteeId: number;
+    program: ProgramCategory;
+    revealStarted: boolean;
+    now: string;
+  },
+): Promise<boolean> {
+  const row = await db
+    .insertInto('partner_visit_invitations')
+    .values({
+      inviter_id: invitation.inviterId,
+      invitee_id: invitation.inviteeId,
+      program: invitation.program,
+      reveal_started: invitation.revealStarted ? 1 : 0,
+      status: 'pending',
+      created_at: invitation.now,
+      closed_at: null,
+    })
+    .onConflict((oc) => oc.doNothing())
+    .returning('id')
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** The programs of the pending invitations from `inviterId` to `inviteeId`. */
+export async function selectPendingVisitPrograms(
+  db: Db,
+  inviterId: number,
+  inviteeId: number,
+): Promise<ProgramCategory[]> {
+  const rows = await db
+    .selectFrom('partner_visit_invitations')
+    .select('program')
+    .where('inviter_id', '=', inviterId)
+    .where('invitee_id', '=', inviteeId)
+    .where('status', '=', 'pending')
+    .execute();
+  return rows.map((r) => r.program);
+}
+
+export interface VisitInvitationRow {
+  id: number;
+  inviterId: number;
+  program: ProgramCategory;
+  revealStarted: boolean;
+  createdAt: string;
+}
+
+/** The pending invitations waiting for `inviteeId` from `inviterId`, newest first. */
+export async function selectVisitInvitationsFor(
+  db: Db,
+  inviteeId: number,
+  inviterId: number,
+): Promise<VisitInvitationRow[]> {
+  const rows = await db
+    .selectFrom('partner_visit_invitations')
+    .select(['id', 'inviter_id', 'program', 'reveal_started', 'created_at'])
+    .where('invitee_id', '=', inviteeId)
+    .where('inviter_id', '=', inviterId)
+    .where('status', '=', 'pending')
+    .orderBy('id', 'desc')
+    .execute();
+  return rows.map((r) => ({
+    id: r.id,
+    inviterId: r.inviter_id,
+    program: r.program,
+    revealStarted: r.reveal_started === 1,
+    createdAt: r.created_at,
+  }));
+}
+
+/** A pending invitation waiting for `inviteeId`, by id; anyone else's is not found. */
+export async function selectPendingVisitInvitation(
+  db: Db,
+  id: number,
+  inviteeId: number,
+): Promise<VisitInvitationRow | undefined> {
+  const row = await db
+    .selectFrom('partner_visit_invitations')
+    .select(['id', 'inviter_id', 'program', 'reveal_started', 'created_at'])
+    .where('id', '=', id)
+    .where('invitee_id', '=', inviteeId)
+    .where('status', '=', 'pending')
+    .executeTakeFirst();
+  return (
+    row && {
+      id: row.id,
+      inviterId: row.inviter_id,
+      program: row.program,
+      revealStarted: row.reveal_started === 1,
+      createdAt: row.created_at,
+    }
+  );
+}
+
+/** Closes one pending invitation; false when it was no longer pending. */
+export async function closeVisitInvitation(
+  db: Db,
+  id: number,
+  status: 'dismissed' | 'ended',
+  now: string,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('partner_visit_invitations')
+    .set({ status, closed_at: now })
+    .where('id', '=', id)
+    .where('status', '=', 'pending')
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/**
+ * The invitee started a visit of the program: the invitations of that program waiting for them
+ * are done. How many there were.
+ */
+export async function closeVisitInvitationsStarted(
+  db: Db,
+  inviteeId: number,
+  program: ProgramCategory,
+  now: string,
+): Promise<number> {
+  const result = await db
+    .updateTable('partner_visit_invitations')
+    .set({ status: 'started', closed_at: now })
+    .where('invitee_id', '=', inviteeId)
+    .where('program', '=', program)
+    .where('status', '=', 'pending')
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+/** Ends every pending invitation between a and b, either way (the link ended). */
+export async function endVisitInvitations(
+  db: Db,
+  a: number,
+  b: number,
+  now: string,
+): Promise<void> {
+  // One direction at a time: SQLite's planner refuses the OR of both over these partial indexes.
+  for (const [inviter, invitee] of [
+    [a, b],
+    [b, a],
+  ] as const)
+    await db
+      .updateTable('partner_visit_invitations')
+      .set({ status: 'ended', closed_at: now })
+      .where('inviter_id', '=', inviter)
+      .where('invitee_id', '=', invitee)
+      .where('status', '=', 'pending')
+      .execute();
 }

@@ -1,17 +1,30 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '#server/context.ts';
-import { route } from '#server/lib/route.ts';
+import { answer, route } from '#server/lib/route.ts';
 import { partnersApi } from '#shared/partners.ts';
+import { togetherApi } from '#shared/partners-together.ts';
 import {
   acceptInvitation,
   changeSharing,
   declineInvitation,
+  dismissVisitInvitation,
   invitePartner,
   partnerOverview,
+  sendVisitInvitation,
   sharedWithMe,
   unlinkPartner,
   withdrawInvitation,
 } from './partners.service.ts';
+import {
+  acceptOffer,
+  cancelOffer,
+  changeOffer,
+  changeShipTo,
+  declineOffer,
+  giveGift,
+  startPlan,
+  togetherOverview,
+} from './partners.together.ts';
 
 const tag = 'partners';
 
@@ -82,5 +95,91 @@ export const partnersRoutes =
       partnersApi.shared,
       { tag, summary: 'What the linked partner shares with the caller, and nothing else' },
       async ({ session }) => sharedWithMe(ctx, session),
+    );
+
+    route(
+      app,
+      partnersApi.visitInvite,
+      {
+        tag,
+        summary: 'Invite the partner to start their own visit of a program the caller finished',
+      },
+      async ({ body, session }) => {
+        await sendVisitInvitation(ctx, session, body.program, body.reveal_started);
+      },
+    );
+
+    route(
+      app,
+      partnersApi.visitInviteDismiss,
+      { tag, summary: 'Dismiss a visit invitation from the partner' },
+      async ({ body, session }) => {
+        await dismissVisitInvitation(ctx, session, body.invitation_id);
+      },
+    );
+
+    // Gifts and couples' plans (decision 018).
+    route(
+      app,
+      togetherApi.overview,
+      { tag, summary: "Gifts and the couples' plan with the partner, the card and the addresses" },
+      async ({ session }) => togetherOverview(ctx, session),
+    );
+
+    route(
+      app,
+      togetherApi.give,
+      { tag, summary: 'Offer the partner a gift subscription, billed to the caller once accepted' },
+      async ({ body, session }) => giveGift(ctx, session, body),
+    );
+
+    route(
+      app,
+      togetherApi.startPlan,
+      { tag, summary: "Propose a couples' plan: two subscriptions, one date, one charge" },
+      async ({ body, session }) => startPlan(ctx, session, body),
+    );
+
+    route(
+      app,
+      togetherApi.accept,
+      { tag, summary: 'Accept a gift or plan: it starts and its first delivery is charged once' },
+      async ({ body, session }) => {
+        const { item, message } = await acceptOffer(ctx, session, body.offer_id, body.ship_to);
+        return answer(message, { item });
+      },
+    );
+
+    route(
+      app,
+      togetherApi.decline,
+      { tag, summary: 'Decline a gift or plan: nothing is charged' },
+      async ({ body, session }) => {
+        await declineOffer(ctx, session, body.offer_id);
+      },
+    );
+
+    route(
+      app,
+      togetherApi.cancel,
+      { tag, summary: 'Withdraw a waiting offer, or end a gift or plan' },
+      async ({ body, session }) => answer(await cancelOffer(ctx, session, body.offer_id)),
+    );
+
+    route(
+      app,
+      togetherApi.change,
+      { tag, summary: "Skip, move, pause or resume a gift's or plan's deliveries" },
+      async ({ body, session }) => {
+        const { item, message } = await changeOffer(ctx, session, body.offer_id, body.change);
+        return answer(message, { item });
+      },
+    );
+
+    route(
+      app,
+      togetherApi.address,
+      { tag, summary: "A gift's recipient chooses which of their addresses it ships to" },
+      async ({ body, session }) => changeShipTo(ctx, session, body.offer_id, body.ship_to),
     );
   };

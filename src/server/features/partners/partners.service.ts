@@ -7,6 +7,7 @@ import { absoluteLink } from '#server/lib/links.ts';
 import { hashToken, randomToken, wellFormedToken } from '#server/lib/tokens.ts';
 import {
   alreadyLinkedText,
+  aProgramVisit,
   invitationClosedText,
   nothingShared,
   PARTNER_INVITE_TTL_DAYS,
@@ -19,7 +20,9 @@ import {
 import { bottlesPerDelivery } from '#shared/catalog.ts';
 import { paths } from '#shared/paths.ts';
 import { site } from '#shared/site.ts';
+import { programs, type ProgramCategory } from '#shared/visits.ts';
 import * as q from './partners.queries.ts';
+import { endTogetherOnUnlink } from './partners.together.ts';
 
 /**
  * Partners (issue 16, decision 016). Every answer is read from the database on the call that asks
@@ -64,6 +67,9 @@ export async function partnerOverview(
     now,
   });
   const events = await q.selectEvents(ctx.db, self.customerId, HISTORY_SHOWN);
+  const visitInvitations = link
+    ? await visitInvitationsOf(ctx, self.customerId, link.partnerId, partner?.firstName ?? '')
+    : { can_send: [], received: [] };
 
   return {
     partner:
@@ -91,7 +97,9 @@ export async function partnerOverview(
       counterpart: e.counterpart,
       quiet: e.quiet,
       at: e.at,
+      program: e.program ?? null,
     })),
+    visit_invitations: visitInvitations,
   };
 }
 
@@ -283,6 +291,23 @@ async function invitationFor(
 // --- Answering -----------------------------------------------------------------------------------
 
 /**
+ * What accepting and declining both start with: the caller, the invitation when it is addressed
+ * to them (else "not found"), and the moment, once it is known to be still open.
+ */
+async function openInvitationFor(
+  ctx: AppContext,
+  session: ActiveSession,
+  invitationId: number,
+  inviteToken: string | undefined,
+): Promise<{ self: q.CustomerBrief; invitation: q.InvitationRow; now: string }> {
+  const self = await me(ctx, session);
+  const invitation = await invitationFor(ctx, self, invitationId, inviteToken);
+  const now = ctx.clock.now().toISOString();
+  assertOpen(invitation, now);
+  return { self, invitation, now };
+}
+
+/**
  * Accepts an invitation: the two accounts are linked, sharing nothing yet. The database's unique
  * keys decide a race (two invitations accepted at once): one link is made, the other call is told
  * plainly and changes nothing.
@@ -293,10 +318,12 @@ export async function acceptInvitation(
   invitationId: number,
   inviteToken: string | undefined,
 ): Promise<void> {
-  const self = await me(ctx, session);
-  const invitation = await invitationFor(ctx, self, invitationId, inviteToken);
-  const now = ctx.clock.now().toISOString();
-  assertOpen(invitation, now);
+  const { self, invitation, now } = await openInvitationFor(
+    ctx,
+    session,
+    invitationId,
+    inviteToken,
+  );
   if (await q.selectOwnLink(ctx.db, self.customerId))
     throw new AppError('PARTNER_LINKED', alreadyLinkedText);
   const inviter = await q.selectCustomerBrief(ctx.db, invitation.inviterId);
@@ -339,10 +366,12 @@ export async function declineInvitation(
   invitationId: number,
   inviteToken: string | undefined,
 ): Promise<void> {
-  const self = await me(ctx, session);
-  const invitation = await invitationFor(ctx, self, invitationId, inviteToken);
-  const now = ctx.clock.now().toISOString();
-  assertOpen(invitation, now);
+  const { self, invitation, now } = await openInvitationFor(
+    ctx,
+    session,
+    invitationId,
+    inviteToken,
+  );
   const inviter = await q.selectCustomerBrief(ctx.db, invitation.inviterId);
   await ctx.db.transaction().execute(async (trx) => {
     if (!(await q.closeInvitation(trx, invitation.id, 'declined', now)))
@@ -384,6 +413,8 @@ export async function unlinkPartner(
   await ctx.db.transaction().execute(async (trx) => {
     await q.lockCustomers(trx, [self.customerId, link.partnerId]);
     if ((await q.deleteLink(trx, self.customerId, link.partnerId)) === 0) throw notFound(notLinked);
+    // Visit invitations waiting either way end with the link (issue 16).
+    await q.endVisitInvitations(trx, self.customerId, link.partnerId, now);
     await q.insertEvent(trx, self.customerId, {
       kind: 'unlinked',
       item: null,
@@ -392,6 +423,8 @@ export async function unlinkPartner(
       at: now,
     });
     if (!partner) return;
+    // Gifts and couples' plans between them end with the link (decision 018): no email.
+    await endTogetherOnUnlink({ ...ctx, db: trx }, self, partner, now);
     await q.insertEvent(trx, partner.customerId, {
       kind: 'link_ended',
       item: null,
@@ -480,6 +513,7 @@ export async function sharedWithMe(
       order_date: r.createdAt,
       status: r.status,
       tracking_number: r.trackingNumber,
+      ships_to_you: r.shipToPartnerId === session.customerId,
       items: lines
         .filter((l) => l.orderId === r.id)
         .map((l) => ({ product_name: l.productName, quantity: l.quantity })),
@@ -502,6 +536,148 @@ export async function sharedWithMe(
   };
 }
 
+// --- Together for a visit -----------------------------------------------------------------------
+
+/**
+ * The visit invitations of a linked pair as `self` sees them: the programs `self` finished a visit
+ * of (and whether one waits for the partner), and the partner's invitations waiting for `self`.
+ * Nothing of the inviter's visit goes out: not its id, status or answers, and that they started
+ * one only when they chose to say so.
+ */
+async function visitInvitationsOf(
+  ctx: AppContext,
+  selfId: number,
+  partnerId: number,
+  partnerFirstName: string,
+): Promise<PartnerOverview['visit_invitations']> {
+  const finished = await q.selectFinishedPrograms(ctx.db, selfId);
+  const pending = await q.selectPendingVisitPrograms(ctx.db, selfId, partnerId);
+  const received = await q.selectVisitInvitationsFor(ctx.db, selfId, partnerId);
+  return {
+    can_send: finished.map((program) => ({ program, pending: pending.includes(program) })),
+    received: received.map((r) => ({
+      invitation_id: r.id,
+      from_first_name: partnerFirstName,
+      program: r.program,
+      started: r.revealStarted,
+      start_path: paths.visit(r.program),
+      sent_at: r.createdAt,
+    })),
+  };
+}
+
+/**
+ * From a finished visit (decided by a provider), the patient invites their partner to start their
+ * own visit of the same program. `revealStarted` off (the default) says nothing of the patient's
+ * visit. No email is sent (a program is health information); the partner sees it when they log in.
+ * At most one waits per program per pair: the database's unique index decides a race.
+ */
+export async function sendVisitInvitation(
+  ctx: AppContext,
+  session: ActiveSession,
+  program: ProgramCategory,
+  revealStarted: boolean,
+): Promise<void> {
+  const link = await q.selectOwnLink(ctx.db, session.customerId);
+  if (!link) throw notFound(notLinked);
+  const partner = await q.selectCustomerBrief(ctx.db, link.partnerId);
+  if (!partner) throw notFound(notLinked);
+  const programName = programs[program].name;
+  if (!(await q.selectFinishedPrograms(ctx.db, session.customerId)).includes(program))
+    throw notFound(
+      `You have no finished ${programName} visit to invite ${partner.firstName} from.`,
+    );
+  const now = ctx.clock.now().toISOString();
+  await ctx.db.transaction().execute(async (trx) => {
+    // Still linked, as the transaction sees it: an unlink meanwhile leaves nothing behind.
+    if (!(await q.selectOwnLink(trx, session.customerId))) throw notFound(notLinked);
+    const made = await q.insertVisitInvitation(trx, {
+      inviterId: session.customerId,
+      inviteeId: partner.customerId,
+      program,
+      revealStarted,
+      now,
+    });
+    if (!made)
+      throw new AppError(
+        'VISIT_INVITATION_PENDING',
+        `Your invitation to ${partner.firstName} for ${aProgramVisit(program)} is already waiting for them.`,
+      );
+    await q.insertEvent(trx, session.customerId, {
+      kind: 'visit_invited',
+      item: null,
+      counterpart: partner.firstName,
+      quiet: !revealStarted,
+      at: now,
+      program,
+    });
+  });
+}
+
+/**
+ * A patient started a visit of `program`: their partner's invitations to that program have done
+ * their work and leave their partner page. The inviter learns nothing of it: to them the
+ * invitation is simply no longer waiting, as when it is put away.
+ */
+export async function visitStartedByInvitee(
+  ctx: AppContext,
+  customerId: number,
+  program: ProgramCategory,
+): Promise<void> {
+  await q.closeVisitInvitationsStarted(ctx.db, customerId, program, ctx.clock.now().toISOString());
+}
+
+/** The invitee puts a visit invitation away; it is written to their own history. */
+export async function dismissVisitInvitation(
+  ctx: AppContext,
+  session: ActiveSession,
+  invitationId: number,
+): Promise<void> {
+  const notThere = () => notFound(invitationNotFound);
+  const invitation = await q.selectPendingVisitInvitation(ctx.db, invitationId, session.customerId);
+  if (!invitation) throw notThere();
+  const inviter = await q.selectCustomerBrief(ctx.db, invitation.inviterId);
+  const now = ctx.clock.now().toISOString();
+  await ctx.db.transaction().execute(async (trx) => {
+    if (!(await q.closeVisitInvitation(trx, invitation.id, 'dismissed', now))) throw notThere();
+    await q.insertEvent(trx, session.customerId, {
+      kind: 'visit_invitation_dismissed',
+      item: null,
+      counterpart: inviter?.firstName ?? 'your partner',
+      quiet: false,
+      at: now,
+      program: invitation.program,
+    });
+  });
+}
+
+// --- Shipping to the partner --------------------------------------------------------------------
+
+/** Why an order cannot ship to the partner now; said at checkout, with nothing charged. */
+export const partnerAddressGoneText =
+  "Your partner's shipping address is no longer shared with you, so this order can't ship there. Nothing was charged. Choose another address.";
+
+/**
+ * For a store order shipped to the partner (issue 16): who they are and their shipping address, read
+ * from their account on this call (never an address the browser sends). Refused, the same way
+ * whatever the reason, unless the caller is linked and the partner shares their address now.
+ */
+export async function partnerShippingFor(
+  ctx: AppContext,
+  customerId: number,
+): Promise<{ partnerId: number; firstName: string; address: q.AddressRow }> {
+  const gone = () =>
+    new AppError('PARTNER_ADDRESS_UNAVAILABLE', partnerAddressGoneText, {
+      'shipping.address': partnerAddressGoneText,
+    });
+  const side = await q.selectSideSharedWith(ctx.db, customerId);
+  if (!side?.shares.address) throw gone();
+  const partner = await q.selectCustomerBrief(ctx.db, side.customerId);
+  const address = await q.selectShippingAddress(ctx.db, side.customerId);
+  if (!partner || !address) throw gone();
+  return { partnerId: partner.customerId, firstName: partner.firstName, address };
+}
+
 // --- For operations ------------------------------------------------------------------------------
 
 /** Whether a customer is linked, for the operations order page: first name and customer id only. */
@@ -510,5 +686,17 @@ export async function partnerForStaff(
   customerId: number,
 ): Promise<{ first_name: string; customer_id: number } | null> {
   const brief = await q.selectPartnerBrief(ctx.db, customerId);
+  return brief ? { first_name: brief.firstName, customer_id: brief.customerId } : null;
+}
+
+/**
+ * The partner a store order ships to, for the operations order page: first name and customer id,
+ * nothing else of theirs. Null when that account no longer exists.
+ */
+export async function shipsToPartnerForStaff(
+  ctx: AppContext,
+  partnerId: number,
+): Promise<{ first_name: string; customer_id: number } | null> {
+  const brief = await q.selectCustomerBrief(ctx.db, partnerId);
   return brief ? { first_name: brief.firstName, customer_id: brief.customerId } : null;
 }

@@ -80,7 +80,9 @@ export const reviewsRoutes =
           customerId: await patientOfVisit(ctx, body.visit_id),
         }),
       },
-      async ({ session, body }) => ({ thread: await visitMessages(ctx, session, body.visit_id) }),
+      async ({ session, body }) => ({
+        thread: await visitMessages(ctx, session, body.visit_id, body.cursor),
+      }),
     );
 
     route(

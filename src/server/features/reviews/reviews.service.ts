@@ -509,9 +509,14 @@ async function sendDeclined(
 }
 
 /** The visit's conversation, for a provider who may open the chart. */
-export async function visitMessages(ctx: AppContext, staff: StaffSession, visitId: number) {
+export async function visitMessages(
+  ctx: AppContext,
+  staff: StaffSession,
+  visitId: number,
+  cursor?: string,
+) {
   const current = await chart(ctx, staff, visitId);
-  return visitThread(ctx, visitId, current.patient.customer_id);
+  return visitThread(ctx, visitId, current.patient.customer_id, cursor);
 }
 
 /** The provider writes to the patient about the visit. */

@@ -8,6 +8,7 @@ import { emailHtml, emailSignature } from '#server/lib/email-layout.ts';
 import type { Job } from '#server/lib/jobs.ts';
 import { absoluteLink } from '#server/lib/links.ts';
 import { bottlesText } from '#shared/catalog.ts';
+import { couplesPriceCents } from '#shared/couples-price.ts';
 import { usDateFromIso } from '#shared/dates.ts';
 import { formatCents } from '#shared/money.ts';
 import { paths } from '#shared/paths.ts';
@@ -29,18 +30,34 @@ const privacyNote = 'For your privacy, we never put health details in email.';
 async function whatItBrings(
   ctx: AppContext,
   row: q.SubscriptionRow,
-): Promise<{ label: string; unitCents: number } | null> {
-  if (row.refill) return { label: 'your refill', unitCents: row.unitPriceCents };
+): Promise<{ label: string; totalCents: number } | null> {
+  if (row.refill) return { label: 'your refill', totalCents: row.unitPriceCents * row.quantity };
   const product = row.productId === null ? undefined : await offer(ctx.db, row.productId);
   if (!product) return null;
   const bottles = bottlesText(
     { product_id: product.productId, frequency: row.frequency },
     row.quantity,
   );
+  const own = `${product.name} (${bottles})`;
+  // Renewals are charged at the offer's current price (billing.service renewalLines); a couples'
+  // plan charges both lines, each at its couples' price (decision 018).
+  if (row.planPartner) {
+    const partner = await offer(ctx.db, row.planPartner.productId);
+    if (!partner) return null;
+    const theirs = bottlesText(
+      { product_id: partner.productId, frequency: row.frequency },
+      row.planPartner.quantity,
+    );
+    return {
+      label: `your couples' plan, ${own} and ${partner.name} (${theirs})`,
+      totalCents:
+        couplesPriceCents(product.priceCents) * row.quantity +
+        couplesPriceCents(partner.priceCents) * row.planPartner.quantity,
+    };
+  }
   return {
-    label: `${product.name} (${bottles})`,
-    // Renewals are charged at the offer's current price (billing.service renewalLine).
-    unitCents: product.priceCents,
+    label: row.gift ? `your gift subscription, ${own}` : own,
+    totalCents: product.priceCents * row.quantity,
   };
 }
 
@@ -48,16 +65,20 @@ async function whatItBrings(
 async function queueRenewalReminder(
   ctx: AppContext,
   row: q.SubscriptionRow,
-  item: { label: string; unitCents: number },
+  item: { label: string; totalCents: number },
 ): Promise<void> {
   const user = await sessionUser(ctx, row.customerId);
-  const link = absoluteLink(ctx.env, paths.subscriptions);
+  // Gifts and couples' plans are managed from the partner page (decision 018).
+  const together = row.gift !== null || row.planPartner !== null;
+  const link = absoluteLink(ctx.env, together ? paths.partner : paths.subscriptions);
   const date = usDateFromIso(row.nextBillingDate);
-  const amount = formatCents(item.unitCents * row.quantity);
+  const amount = formatCents(item.totalCents);
   const lines = [
     `Hello ${user.first_name},`,
     `Your subscription renews on ${date}: we will charge ${amount} for ${item.label} to the card on file and send it on its way.`,
-    'Nothing to do if that suits you. To skip this delivery, move its date or make another change, visit your Subscriptions page before then.',
+    together
+      ? 'Nothing to do if that suits you. To see it or cancel it, visit your partner page before then.'
+      : 'Nothing to do if that suits you. To skip this delivery, move its date or make another change, visit your Subscriptions page before then.',
   ];
   await queueEmail(ctx, {
     to: user.email,

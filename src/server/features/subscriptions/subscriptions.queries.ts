@@ -86,6 +86,68 @@ export async function insertSubscription(db: Db, s: NewSubscription): Promise<nu
   return row.id;
 }
 
+/** A gift or a couples' plan, started when the other partner accepts (decision 018). */
+export interface NewTogetherSubscription {
+  customerId: number;
+  productId: number;
+  frequency: SubscriptionFrequency;
+  quantity: number;
+  unitPriceCents: number;
+  nextBillingDate: string;
+  anchorDay: number;
+  gift: { recipientId: number; shipTo: 'shipping' | 'billing' } | null;
+  planPartner: PlanPartnerLine | null;
+  now: string;
+}
+
+export async function insertTogetherSubscription(
+  db: Db,
+  s: NewTogetherSubscription,
+): Promise<number> {
+  const row = await db
+    .insertInto('subscriptions')
+    .values({
+      customer_id: s.customerId,
+      product_id: s.productId,
+      frequency: s.frequency,
+      quantity: s.quantity,
+      unit_price_cents: s.unitPriceCents,
+      status: 'ACTIVE',
+      next_billing_date: s.nextBillingDate,
+      billing_anchor_day: s.anchorDay,
+      paused_until: null,
+      cancelled_at: null,
+      cancel_reason: null,
+      created_order_id: null,
+      created_at: s.now,
+      updated_at: s.now,
+      recipient_id: s.gift?.recipientId ?? null,
+      ship_to: s.gift?.shipTo ?? null,
+      plan_partner_id: s.planPartner?.customerId ?? null,
+      plan_partner_product_id: s.planPartner?.productId ?? null,
+      plan_partner_quantity: s.planPartner?.quantity ?? null,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+/** A gift's recipient picks another of their addresses. */
+export async function setShipTo(
+  db: Db,
+  id: number,
+  shipTo: 'shipping' | 'billing',
+  now: string,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('subscriptions')
+    .set({ ship_to: shipTo, updated_at: now })
+    .where('id', '=', id)
+    .where('recipient_id', 'is not', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
 export interface RefillPlan {
   prescriptionId: number;
   remaining: number;
@@ -94,6 +156,13 @@ export interface RefillPlan {
   name: string;
   image: string;
   category: string;
+}
+
+/** A couples' plan's second line: the partner's supplement, delivered and charged with this one. */
+export interface PlanPartnerLine {
+  customerId: number;
+  productId: number;
+  quantity: number;
 }
 
 export interface SubscriptionRow {
@@ -111,6 +180,10 @@ export interface SubscriptionRow {
   cancelReason: string | null;
   updatedAt: string;
   refill: RefillPlan | null;
+  /** A gift: its recipient and which of their addresses it ships to (the payer is customerId). */
+  gift: { recipientId: number; shipTo: 'shipping' | 'billing' } | null;
+  /** A couples' plan: the partner's line. */
+  planPartner: PlanPartnerLine | null;
 }
 
 const columns = [
@@ -132,6 +205,11 @@ const columns = [
   'item_name',
   'item_image',
   'item_category',
+  'recipient_id',
+  'ship_to',
+  'plan_partner_id',
+  'plan_partner_product_id',
+  'plan_partner_quantity',
 ] as const;
 
 function toRow(r: {
@@ -153,6 +231,11 @@ function toRow(r: {
   item_name: string | null;
   item_image: string | null;
   item_category: string | null;
+  recipient_id: number | null;
+  ship_to: 'shipping' | 'billing' | null;
+  plan_partner_id: number | null;
+  plan_partner_product_id: number | null;
+  plan_partner_quantity: number | null;
 }): SubscriptionRow {
   return {
     id: r.id,
@@ -178,6 +261,20 @@ function toRow(r: {
             image: r.item_image ?? '',
             category: r.item_category ?? '',
           },
+    gift:
+      r.recipient_id === null
+        ? null
+        : { recipientId: r.recipient_id, shipTo: r.ship_to === 'billing' ? 'billing' : 'shipping' },
+    planPartner:
+      r.plan_partner_id === null ||
+      r.plan_partner_product_id === null ||
+      r.plan_partner_quantity === null
+        ? null
+        : {
+            customerId: r.plan_partner_id,
+            productId: r.plan_partner_product_id,
+            quantity: r.plan_partner_quantity,
+          },
   };
 }
 
@@ -189,6 +286,9 @@ export async function selectSubscriptionsOf(
     .selectFrom('subscriptions')
     .select(columns)
     .where('customer_id', '=', customerId)
+    // Gifts and couples' plans are the partner page's (decision 018), not the Subscriptions page's.
+    .where('recipient_id', 'is', null)
+    .where('plan_partner_id', 'is', null)
     .orderBy('created_at')
     .orderBy('id')
     .execute();
@@ -325,6 +425,28 @@ export async function completeFinishedRefills(db: Db, today: string, now: string
     )
     .executeTakeFirst();
   return Number(result.numUpdatedRows);
+}
+
+/** Cancels a subscription that has not ended yet: true when this call cancelled it. */
+export async function cancelSubscription(
+  db: Db,
+  id: number,
+  reason: string,
+  now: string,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('subscriptions')
+    .set({
+      status: 'CANCELLED',
+      paused_until: null,
+      cancel_reason: reason,
+      cancelled_at: now,
+      updated_at: now,
+    })
+    .where('id', '=', id)
+    .where('status', 'in', ['ACTIVE', 'PAUSED', 'PAST_DUE'])
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
 }
 
 export async function setStatus(

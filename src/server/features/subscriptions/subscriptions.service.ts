@@ -145,8 +145,9 @@ async function ownSubscription(
   id: number,
 ): Promise<q.SubscriptionRow> {
   const row = await q.selectSubscription(ctx.db, id);
-  // Another customer's subscription is "not found": its existence is not revealed.
-  if (!row || row.customerId !== session.customerId)
+  // Another customer's subscription is "not found": its existence is not revealed. A gift or a
+  // couples' plan is changed from the partner page, by the rules of decision 018, never here.
+  if (!row || row.customerId !== session.customerId || row.gift || row.planPartner)
     throw notFound('We could not find that subscription.');
   return row;
 }
@@ -163,6 +164,33 @@ export async function changeSubscription(
   preview: boolean,
 ): Promise<{ subscription: Subscription; message: string }> {
   const row = await ownSubscription(ctx, session, id);
+  return applyChange(ctx, row, change, { preview, email: true });
+}
+
+/**
+ * A change to a gift or a couples' plan (decision 018), once the partners feature has checked who
+ * may make it: the same rules and the same compare-and-set as any subscription, and no email (an
+ * ending tells each partner in-app only, so a quiet unlink stays quiet).
+ */
+export async function changeTogetherSubscription(
+  ctx: AppContext,
+  subscriptionId: number,
+  change: SubscriptionChange,
+): Promise<q.SubscriptionRow> {
+  const row = await q.selectSubscription(ctx.db, subscriptionId);
+  if (!row || (!row.gift && !row.planPartner))
+    throw notFound('We could not find that subscription.');
+  await applyChange(ctx, row, change, { preview: false, email: false });
+  return (await q.selectSubscription(ctx.db, subscriptionId)) ?? row;
+}
+
+async function applyChange(
+  ctx: AppContext,
+  row: q.SubscriptionRow,
+  change: SubscriptionChange,
+  options: { preview: boolean; email: boolean },
+): Promise<{ subscription: Subscription; message: string }> {
+  const { preview } = options;
   let productId: number | undefined;
   if (change.action === 'change_frequency' && row.productId !== null)
     productId = (await siblingOffer(ctx.db, row.productId, change.frequency))?.productId;
@@ -206,7 +234,7 @@ export async function changeSubscription(
     unitPriceCents,
     frequency: next.frequency as SubscriptionFrequency,
   };
-  const card = await cardSummaryOf(ctx, session.customerId);
+  const card = await cardSummaryOf(ctx, row.customerId);
   const summary = card && { brand: card.brand, last4: card.last4 };
   if (preview)
     return {
@@ -241,14 +269,53 @@ export async function changeSubscription(
         'SUBSCRIPTION_CHANGED',
         'This subscription just changed. Please review it and try again.',
       );
-    if (change.action === 'cancel') await queueCancellationConfirmation({ ...ctx, db: trx }, saved);
+    if (change.action === 'cancel' && options.email)
+      await queueCancellationConfirmation({ ...ctx, db: trx }, saved);
   });
-  if (change.action === 'cancel') sendQueuedSoon(ctx);
+  if (change.action === 'cancel' && options.email) sendQueuedSoon(ctx);
   const fresh = await q.selectSubscription(ctx.db, row.id);
   return {
     subscription: await toSubscription(ctx, fresh ?? saved, summary),
     message: changeMessage(change),
   };
+}
+
+// --- For the partners feature: gifts and couples' plans (decision 018) ---------------------------
+
+/** Starts an accepted gift or plan; it bills today (the first delivery), then every period. */
+export function startTogetherSubscription(
+  ctx: AppContext,
+  input: Omit<q.NewTogetherSubscription, 'nextBillingDate' | 'anchorDay' | 'now'>,
+): Promise<number> {
+  const day = today(ctx);
+  return q.insertTogetherSubscription(ctx.db, {
+    ...input,
+    nextBillingDate: day,
+    anchorDay: Number(day.slice(8, 10)),
+    now: ctx.clock.now().toISOString(),
+  });
+}
+
+export function setGiftShipTo(
+  ctx: AppContext,
+  subscriptionId: number,
+  shipTo: 'shipping' | 'billing',
+) {
+  return q.setShipTo(ctx.db, subscriptionId, shipTo, ctx.clock.now().toISOString());
+}
+
+/**
+ * Ends a gift or plan at once, in `ctx.db`'s transaction (an unlink): no further charge (an unpaid
+ * renewal is voided, as a cancel does) and no email. True when it was still running.
+ */
+export async function endTogetherSubscription(
+  ctx: AppContext,
+  subscriptionId: number,
+  reason: string,
+): Promise<boolean> {
+  const now = ctx.clock.now().toISOString();
+  await voidUnpaidRenewals(ctx.db, subscriptionId, now);
+  return q.cancelSubscription(ctx.db, subscriptionId, reason, now);
 }
 
 // --- For billing ---------------------------------------------------------------------------------

@@ -1,4 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
+import { trackSignUp } from '#client/lib/analytics.ts';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import { useForm } from 'react-hook-form';
@@ -110,6 +111,7 @@ export function SignupForm({
         ...(clickId ? { clicks_id: clickId } : {}),
       });
       await rememberSessionWithCart(queryClient, result.user);
+      trackSignUp();
       showToast({ kind: 'success', title: `Welcome to Pairwell, ${result.user.first_name}` });
       onSignedUp?.(result.user);
     } catch (error) {

@@ -241,7 +241,8 @@ export function DashboardPage() {
   const recent = Object.values(patientData.lander.order_history)
     .sort((a, b) => b.order_date.localeCompare(a.order_date))
     .slice(0, RECENT_ORDERS);
-  const treatment = Object.values(patientData.lander.order_history)
+  // The visits' orders in care, on whatever page of the history they are.
+  const treatment = patientData.lander.treatment
     .filter(inTreatment)
     .sort((a, b) => b.order_date.localeCompare(a.order_date));
   return (

@@ -188,6 +188,21 @@ describe('the sign-up form', () => {
     );
   });
 
+  it("sends someone already logged in who opens a partner's invitation link to the partner page with its token", async () => {
+    const token = 'a'.repeat(21) + '-' + 'B9'.repeat(10) + 'c';
+    stubApi({ '/account/verifyauthentication/': ok({ authenticated: true, user }) });
+    renderRoutes(routes, { path: `/signup?partnerInvite=${token}` });
+    expect((await screen.findByTestId('location')).textContent).toBe(
+      `/accounts/partner?invite=${token}`,
+    );
+  });
+
+  it('sends someone logged in to /dashboard from /signup when the invitation token is not one of ours', async () => {
+    stubApi({ '/account/verifyauthentication/': ok({ authenticated: true, user }) });
+    renderRoutes(routes, { path: '/signup?partnerInvite=//evil.example' });
+    expect((await screen.findByTestId('location')).textContent).toBe('/dashboard');
+  });
+
   it('ignores an invitation token that is not one of ours', async () => {
     const u = userEvent.setup();
     stubApi({

@@ -1,16 +1,14 @@
 import { useEffect } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { textLinkClass } from '#client/components/ui/button.ts';
-import { rememberReturnPath } from '#client/features/auth/return-path.ts';
+import {
+  partnerInviteOf,
+  partnerInvitePath,
+  rememberReturnPath,
+} from '#client/features/auth/return-path.ts';
 import { paths } from '#shared/paths.ts';
 import { AuthCard } from '#client/features/auth/components/auth-card.tsx';
 import { SignupForm } from '../components/signup-form.tsx';
-
-/** An invitation's token as its link carries it: 43 URL-safe characters, or nothing. */
-function partnerInviteOf(search: URLSearchParams): string | null {
-  const token = search.get('partnerInvite');
-  return token && /^[\w-]{43}$/.test(token) ? token : null;
-}
 
 /**
  * /signup (DESIGN §6): account creation with the sign-up and date-of-birth rules of spec §5.
@@ -21,8 +19,7 @@ export function SignupPage() {
   const [search] = useSearchParams();
   const partnerInvite = partnerInviteOf(search);
   useEffect(() => {
-    if (partnerInvite)
-      rememberReturnPath(`${paths.partner}?invite=${encodeURIComponent(partnerInvite)}`);
+    if (partnerInvite) rememberReturnPath(partnerInvitePath(partnerInvite));
   }, [partnerInvite]);
   return (
     <AuthCard

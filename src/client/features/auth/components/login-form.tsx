@@ -1,4 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
+import { trackLogin } from '#client/lib/analytics.ts';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
@@ -62,6 +63,7 @@ export function LoginForm({
       const result = await logIn(values);
       // The browser cart joins the account's cart as the session starts (spec §3).
       await rememberSessionWithCart(queryClient, result.user);
+      trackLogin();
       onLoggedIn?.(result.user);
     } catch (error) {
       if (failedWith(error, authApi.login, 'LOGIN_LOCKED')) {

@@ -13,7 +13,13 @@ import { Spinner } from '#client/components/ui/spinner.tsx';
 import { setLeadsId, setLoggedIn, useAppState, useLeadsId } from '#client/lib/app-state.ts';
 import { paths } from '#shared/paths.ts';
 import { forgetSession, isUnauthenticated, useVerifyAuth } from '../session.api.ts';
-import { forgetReturnPath, readReturnPath, rememberReturnPath } from '../return-path.ts';
+import {
+  forgetReturnPath,
+  partnerInviteOf,
+  partnerInvitePath,
+  readReturnPath,
+  rememberReturnPath,
+} from '../return-path.ts';
 
 /** Sends the visitor to /login, remembering where they were going (spec §2, §4 Access gating). */
 function RedirectToLogin({ from }: { from: string }) {
@@ -105,7 +111,16 @@ export function PublicOnlyRoute() {
   const user = verify.data?.authenticated ? verify.data.user : null;
   useSyncSession(user, verify.data !== undefined, leadsId);
 
-  if (user) return <Navigate to={readReturnPath(location.state)} replace />;
+  if (user) {
+    // Issue 16: someone already logged in who follows a partner's invitation to sign-up goes
+    // straight to the partner page with its token, to accept it there.
+    const invite =
+      location.pathname === paths.signup
+        ? partnerInviteOf(new URLSearchParams(location.search))
+        : null;
+    const to = invite ? partnerInvitePath(invite) : readReturnPath(location.state);
+    return <Navigate to={to} replace />;
+  }
   if (verify.isPending && hintedLoggedIn) return <Spinner block label="Checking your session…" />;
   return <Outlet />;
 }

@@ -2,9 +2,10 @@ import { Link } from 'react-router';
 import { buttonClass } from '#client/components/ui/button.ts';
 import { LoadError } from '#client/components/ui/load-error.tsx';
 import { Spinner } from '#client/components/ui/spinner.tsx';
-import { trackBeginCheckout } from '#client/lib/analytics.ts';
+import { useEffect, useRef } from 'react';
+import { trackQuantityChange, trackRemoveFromCart, trackViewCart } from '#client/lib/analytics.ts';
 import { paths } from '#shared/paths.ts';
-import { itemSource, useCart, useCartActions } from '../use-cart.ts';
+import { itemSource, useCart, useCartActions, type CartLine, type CartView } from '../use-cart.ts';
 import { CartLineRow } from './cart-line.tsx';
 import { CartTotals } from './cart-totals.tsx';
 import { CouponForm } from './coupon-form.tsx';
@@ -16,10 +17,34 @@ interface CartContentsProps {
   layout: 'drawer' | 'page';
 }
 
+/** GA4 `view_cart`, once per opening of the drawer or the page, when its lines are known. */
+function useViewCart(cart: CartView): void {
+  const sent = useRef(false);
+  const known = cart.status === 'ready' && cart.lines.length > 0;
+  useEffect(() => {
+    if (sent.current || !known) return;
+    sent.current = true;
+    trackViewCart(cart.lines.map(itemSource), cart.coupon?.code);
+  }, [known, cart.lines, cart.coupon?.code]);
+}
+
 /** The cart, for the drawer and for /cart: lines, coupon, totals and Checkout. */
 export function CartContents({ onNavigate, layout }: CartContentsProps) {
   const cart = useCart();
   const actions = useCartActions();
+  useViewCart(cart);
+  const lineOf = (productId: number): CartLine | undefined =>
+    cart.lines.find((line) => line.product_id === productId);
+  const changeQuantity = async (productId: number, quantity: number) => {
+    const line = lineOf(productId);
+    await actions.setQuantity(productId, quantity);
+    if (line) trackQuantityChange(itemSource(line), quantity);
+  };
+  const remove = async (productId: number) => {
+    const line = lineOf(productId);
+    await actions.remove(productId);
+    if (line) trackRemoveFromCart(itemSource(line));
+  };
 
   if (cart.status === 'pending') return <Spinner block label="Loading your cart…" />;
   if (cart.status === 'error')
@@ -56,10 +81,7 @@ export function CartContents({ onNavigate, layout }: CartContentsProps) {
   const checkout = (
     <Link
       to={paths.checkoutShipping}
-      onClick={() => {
-        trackBeginCheckout(cart.lines.map(itemSource));
-        onNavigate?.();
-      }}
+      onClick={() => onNavigate?.()}
       className={`${buttonClass('primary', 'lg')} w-full`}
     >
       Checkout
@@ -91,8 +113,8 @@ export function CartContents({ onNavigate, layout }: CartContentsProps) {
         <CartLineRow
           key={line.product_id}
           line={line}
-          onQuantity={actions.setQuantity}
-          onRemove={actions.remove}
+          onQuantity={changeQuantity}
+          onRemove={remove}
           onNavigate={onNavigate}
         />
       ))}

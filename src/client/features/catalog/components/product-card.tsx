@@ -1,14 +1,26 @@
 import { Link } from 'react-router';
 import type { ProductLine } from '#shared/catalog.ts';
 import { headlineOffer } from '#shared/catalog.ts';
-import { priceLabel } from '#shared/money.ts';
+import { couplesPriceCents } from '#shared/couples-price.ts';
+import { formatCents, priceLabel } from '#shared/money.ts';
 import { paths } from '#shared/paths.ts';
+import type { ItemList } from '#client/lib/analytics.ts';
+import { selectItem } from '../use-item-list.ts';
 
 /**
  * A catalogue entry: image, name, what it does, and its prices in the spec's labels. The whole
  * card opens the product page; the name is the one link, so a screen reader hears it once.
  */
-export function ProductCard({ line }: { line: ProductLine }) {
+export function ProductCard({
+  line,
+  list,
+  index,
+}: {
+  line: ProductLine;
+  /** The list the card is shown in, for GA4's `select_item` when it is opened. */
+  list: ItemList;
+  index: number;
+}) {
   const headline = headlineOffer(line);
   const monthly = line.offers.find((offer) => offer.frequency === 'MONTHLY');
   return (
@@ -28,6 +40,7 @@ export function ProductCard({ line }: { line: ProductLine }) {
         <h3 className="font-sans text-lg font-semibold leading-snug text-ink">
           <Link
             to={paths.product(line.slug)}
+            onClick={() => selectItem(list, line, index)}
             className="outline-none after:absolute after:inset-0 after:content-[''] group-hover:text-accent-800"
           >
             {line.name}
@@ -51,6 +64,11 @@ export function ProductCard({ line }: { line: ProductLine }) {
           ) : (
             <p className="text-sm text-muted">{headline?.dose}</p>
           )}
+          {monthly ? (
+            <p className="w-full text-sm text-muted">
+              Couples&apos; plan: {formatCents(couplesPriceCents(monthly.price_cents))} each
+            </p>
+          ) : null}
         </div>
       </div>
     </article>

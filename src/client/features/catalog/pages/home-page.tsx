@@ -6,6 +6,8 @@ import { paths } from '#shared/paths.ts';
 import { neverShared, sharingItems, sharingItemText } from '#shared/partners-privacy.ts';
 import { useCatalog } from '../catalog.api.ts';
 import { ProductCard } from '../components/product-card.tsx';
+import { useViewItemList } from '../use-item-list.ts';
+import { itemLists } from '#client/lib/analytics.ts';
 import { PageTitle } from '#client/components/layout/document-head.tsx';
 
 /**
@@ -50,6 +52,7 @@ const promises = [
 
 export function HomePage() {
   const catalog = useCatalog();
+  useViewItemList(itemLists.home, catalog.data?.lines);
   return (
     <>
       <PageTitle>{site.title}</PageTitle>
@@ -156,9 +159,9 @@ export function HomePage() {
             </div>
           ) : (
             <ul className="grid gap-5 sm:grid-cols-2 lg:grid-cols-4">
-              {catalog.data.lines.map((line) => (
+              {catalog.data.lines.map((line, index) => (
                 <li key={line.slug} className="flex">
-                  <ProductCard line={line} />
+                  <ProductCard line={line} list={itemLists.home} index={index} />
                 </li>
               ))}
             </ul>

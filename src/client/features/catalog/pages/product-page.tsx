@@ -1,17 +1,19 @@
 import { useEffect, useRef } from 'react';
 import { Link, useParams } from 'react-router';
 import { catalogApi, headlineOffer, type ProductLine } from '#shared/catalog.ts';
-import { priceLabel } from '#shared/money.ts';
+import { couplesPriceCents } from '#shared/couples-price.ts';
+import { formatCents, priceLabel } from '#shared/money.ts';
 import { site } from '#shared/site.ts';
 import { LoadError } from '#client/components/ui/load-error.tsx';
 import { Spinner } from '#client/components/ui/spinner.tsx';
 import { textLinkClass } from '#client/components/ui/button.ts';
-import { trackViewItem } from '#client/lib/analytics.ts';
+import { itemLists, productLineSource, trackViewItem } from '#client/lib/analytics.ts';
 import { failedWith } from '#client/lib/api.ts';
 import { NotFoundPage } from '#client/features/errors/pages/not-found-page.tsx';
 import { paths } from '#shared/paths.ts';
 import { useCatalog, useProductLine } from '../catalog.api.ts';
 import { ProductCard } from '../components/product-card.tsx';
+import { useViewItemList } from '../use-item-list.ts';
 import { PurchaseOptions } from '../components/purchase-options.tsx';
 import { PageTitle } from '#client/components/layout/document-head.tsx';
 
@@ -26,32 +28,28 @@ function useViewItem(line: ProductLine | undefined) {
   const sent = useRef<string | null>(null);
   useEffect(() => {
     if (!line || sent.current === line.slug) return;
-    const offer = headlineOffer(line);
-    if (!offer) return;
+    const source = productLineSource(line);
+    if (!source) return;
     sent.current = line.slug;
-    trackViewItem({
-      product_id: offer.product_id,
-      name: line.name,
-      category: line.category,
-      price_cents: offer.price_cents,
-      quantity: 1,
-    });
+    trackViewItem(source);
   }, [line]);
 }
 
 function MoreProducts({ current }: { current: string }) {
   const catalog = useCatalog();
   const others = catalog.data?.lines.filter((line) => line.slug !== current) ?? [];
-  if (others.length === 0) return null;
+  const shown = others.slice(0, 3);
+  useViewItemList(itemLists.related, shown.length > 0 ? shown : undefined);
+  if (shown.length === 0) return null;
   return (
     <section aria-labelledby="more-title" className="container-page pb-16 md:pb-20">
       <h2 id="more-title" className="text-2xl text-ink md:text-3xl">
         More from {site.name}
       </h2>
       <ul className="mt-6 grid gap-5 sm:grid-cols-2 lg:grid-cols-3">
-        {others.slice(0, 3).map((line) => (
+        {shown.map((line, index) => (
           <li key={line.slug} className="flex">
-            <ProductCard line={line} />
+            <ProductCard line={line} list={itemLists.related} index={index} />
           </li>
         ))}
       </ul>
@@ -122,6 +120,15 @@ export function ProductPage() {
                       by subscription
                     </span>
                   ) : null}
+                </p>
+              ) : null}
+              {monthly ? (
+                <p className="mt-1 text-[0.9375rem] text-ink-soft">
+                  Couples&apos; plan: {formatCents(couplesPriceCents(monthly.price_cents))} each a
+                  month, for you and your partner, delivered together.{' '}
+                  <Link to={paths.partner} className={textLinkClass}>
+                    How it works
+                  </Link>
                 </p>
               ) : null}
               <div className="mt-6 rounded-3xl border border-line bg-white p-5 shadow-[0_8px_30px_rgba(15,37,51,0.06)] sm:p-6">

@@ -5,10 +5,12 @@ import { LoadError } from '#client/components/ui/load-error.tsx';
 import { Spinner } from '#client/components/ui/spinner.tsx';
 import { paths } from '#shared/paths.ts';
 import { useCatalog } from '../catalog.api.ts';
+import { selectItem, useViewItemList } from '../use-item-list.ts';
+import { itemLists } from '#client/lib/analytics.ts';
 import { PurchaseOptions } from '../components/purchase-options.tsx';
 import { PageTitle } from '#client/components/layout/document-head.tsx';
 
-function ShopItem({ line }: { line: ProductLine }) {
+function ShopItem({ line, index }: { line: ProductLine; index: number }) {
   return (
     <article
       aria-labelledby={`product-${line.slug}`}
@@ -31,6 +33,7 @@ function ShopItem({ line }: { line: ProductLine }) {
           >
             <Link
               to={paths.product(line.slug)}
+              onClick={() => selectItem(itemLists.shop, line, index)}
               className="rounded-sm hover:text-accent-800 hover:underline hover:underline-offset-4"
             >
               {line.name}
@@ -50,6 +53,7 @@ function ShopItem({ line }: { line: ProductLine }) {
 /** /shop: every product with its ways to buy. */
 export function ShopPage() {
   const catalog = useCatalog();
+  useViewItemList(itemLists.shop, catalog.data?.lines);
   return (
     <>
       <PageTitle>{`Shop — ${site.name}`}</PageTitle>
@@ -69,9 +73,9 @@ export function ShopPage() {
           <LoadError message={catalog.error.message} onRetry={() => void catalog.refetch()} />
         ) : (
           <ul className="grid gap-6 lg:grid-cols-2">
-            {catalog.data.lines.map((line) => (
+            {catalog.data.lines.map((line, index) => (
               <li key={line.slug}>
-                <ShopItem line={line} />
+                <ShopItem line={line} index={index} />
               </li>
             ))}
           </ul>

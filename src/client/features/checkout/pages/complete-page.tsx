@@ -108,6 +108,11 @@ export function CompletePage() {
               {order.order_number}
             </Link>
           </p>
+          {order.ship_to_partner ? (
+            <p className="mt-2 text-lg font-semibold text-ink">
+              Shipping to {order.ship_to_partner.first_name}
+            </p>
+          ) : null}
 
           <section aria-labelledby="placed-items-title" className="mt-8">
             <h2 id="placed-items-title" className="font-sans text-base font-semibold text-ink">

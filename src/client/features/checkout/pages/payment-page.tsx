@@ -24,11 +24,12 @@ import { SubmitButton } from '#client/components/ui/submit-button.tsx';
 import { useAccountData } from '#client/features/accounts/accounts.api.ts';
 import { forgetSession, isUnauthenticated } from '#client/features/auth/session.api.ts';
 import { cartKey } from '#client/features/cart/cart.api.ts';
-import { useCart, useIsMember } from '#client/features/cart/use-cart.ts';
-import { trackPurchase } from '#client/lib/analytics.ts';
+import { itemSource, useCart, useIsMember } from '#client/features/cart/use-cart.ts';
+import { trackAddPaymentInfo, trackPurchase } from '#client/lib/analytics.ts';
 import { ApiError, failedWith } from '#client/lib/api.ts';
 import { useLeadsId } from '#client/lib/app-state.ts';
 import { storedClickId } from '#client/features/clicks/clicks.ts';
+import { usePartnerShared } from '#client/features/partners/partners.api.ts';
 import { paths } from '#shared/paths.ts';
 import { placeOrder, saveCheckoutProgress, useShippingSoFar } from '../checkout.api.ts';
 import {
@@ -38,7 +39,6 @@ import {
   type Shipping,
 } from '../checkout-state.ts';
 import { AddressFields } from '../components/address-fields.tsx';
-import { useCheckoutStepEvent } from '../use-checkout-step.ts';
 import { stepCardClass } from './shipping-page.tsx';
 
 const fieldNames = [
@@ -54,13 +54,19 @@ const fieldNames = [
 ] as const;
 
 /** The request for this form: the server prices the cart, so no amount travels. */
-export function placeOrderBody(form: PaymentForm, shipping: Shipping): PlaceOrder {
+export function placeOrderBody(
+  form: PaymentForm,
+  shipping: Shipping,
+  toPartner = false,
+): PlaceOrder {
   const clickId = storedClickId();
   return {
     idempotency_key: checkoutKey(),
     shipping,
     ...paymentOfForm(form),
     ...(clickId ? { click_id: clickId } : {}),
+    // The server ships to the partner's address as their account has it, not to `shipping`'s.
+    ...(toPartner ? { ship_to_partner: true } : {}),
   };
 }
 
@@ -68,11 +74,15 @@ function stateName(code: string): string {
   return usStates.find(([c]) => c === code)?.[1] ?? code;
 }
 
-function ShipTo({ shipping }: { shipping: Shipping }) {
+function ShipTo({ shipping, toPartner }: { shipping: Shipping; toPartner: boolean }) {
+  const leadsId = useLeadsId() ?? '';
+  const partner = usePartnerShared(leadsId, toPartner).data?.partner;
   return (
     <div className="flex items-start justify-between gap-4 rounded-2xl border border-line bg-surface px-4 py-3">
       <div className="text-[0.9375rem]">
-        <p className="font-semibold text-ink">Ship to</p>
+        <p className="font-semibold text-ink">
+          {toPartner ? `Shipping to ${partner?.first_name ?? 'your partner'}` : 'Ship to'}
+        </p>
         <p className="text-ink-soft">
           {shipping.address}
           {shipping.address2 ? `, ${shipping.address2}` : ''}
@@ -93,16 +103,18 @@ function ShipTo({ shipping }: { shipping: Shipping }) {
 
 interface PaymentFormProps {
   shipping: Shipping;
+  toPartner: boolean;
   card: CardSummary | null;
   totalCents: number;
   /** What each subscription the order starts will charge, and from when (the consent covers them). */
   renewals: string[];
 }
 
-function PaymentFormView({ shipping, card, totalCents, renewals }: PaymentFormProps) {
+function PaymentFormView({ shipping, toPartner, card, totalCents, renewals }: PaymentFormProps) {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const placing = useRef(false);
+  const cart = useCart();
   const [alert, setAlert] = useState<{ message: string; shipping: boolean } | null>(null);
   const savedUsable = card !== null && !card.expired;
   const {
@@ -127,11 +139,18 @@ function PaymentFormView({ shipping, card, totalCents, renewals }: PaymentFormPr
     if (placing.current) return;
     placing.current = true;
     setAlert(null);
+    // Spec §4 step 3, GA4's add_payment_info: the kind of payment, never a card detail.
+    trackAddPaymentInfo(
+      cart.lines.map(itemSource),
+      values.method === 'saved' ? 'Saved card' : 'New card',
+      cart.coupon?.code,
+    );
     try {
-      const order = await placeOrder(placeOrderBody(values, shipping));
+      const order = await placeOrder(placeOrderBody(values, shipping, toPartner));
       trackPurchase({
         order_number: order.order_number,
         total_cents: order.total_cents,
+        coupon_code: order.coupon_code,
         items: order.items,
       });
       rememberPlacedOrder(order);
@@ -140,7 +159,11 @@ function PaymentFormView({ shipping, card, totalCents, renewals }: PaymentFormPr
       // would empty the cart under this page and send the customer to the shop.
       await navigate(paths.checkoutComplete, { replace: true });
     } catch (error) {
-      if (failedWith(error, checkoutApi.placeOrder, 'CARD_DECLINED')) {
+      if (failedWith(error, checkoutApi.placeOrder, 'PARTNER_ADDRESS_UNAVAILABLE')) {
+        // Nothing was placed: back to step 1 to choose another address, with a new attempt.
+        forgetCheckoutKey();
+        setAlert({ message: error.message, shipping: true });
+      } else if (failedWith(error, checkoutApi.placeOrder, 'CARD_DECLINED')) {
         // The gateway's reason, once, where the customer is looking; the next try is a new attempt.
         forgetCheckoutKey();
         setAlert({ message: error.message, shipping: false });
@@ -163,7 +186,7 @@ function PaymentFormView({ shipping, card, totalCents, renewals }: PaymentFormPr
 
   return (
     <form onSubmit={(event) => void handleSubmit(place)(event)} noValidate className="space-y-6">
-      <ShipTo shipping={shipping} />
+      <ShipTo shipping={shipping} toPartner={toPartner} />
 
       <PaymentFieldset
         card={card}
@@ -249,7 +272,7 @@ function PaymentFormView({ shipping, card, totalCents, renewals }: PaymentFormPr
   );
 }
 
-function MemberPayment({ shipping }: { shipping: Shipping }) {
+function MemberPayment({ shipping, toPartner }: { shipping: Shipping; toPartner: boolean }) {
   const cart = useCart();
   const leadsId = useLeadsId() ?? '';
   const account = useAccountData(leadsId);
@@ -257,6 +280,7 @@ function MemberPayment({ shipping }: { shipping: Shipping }) {
   return (
     <PaymentFormView
       shipping={shipping}
+      toPartner={toPartner}
       card={account.data?.card ?? null}
       totalCents={cart.totalCents}
       renewals={renewalTerms(cart.lines, new Date().toISOString().slice(0, 10))}
@@ -270,14 +294,13 @@ export function PaymentPage() {
   const soFar = useShippingSoFar(member);
   const shipping = soFar.status === 'ready' ? soFar.shipping : null;
   const reached = soFar.status === 'ready' ? soFar.step : null;
-  const cart = useCart();
+  const toPartner = soFar.status === 'ready' && soFar.toPartner;
   const queryClient = useQueryClient();
-  useCheckoutStepEvent(3, cart, member && shipping !== null);
   // The step reached, kept with the address: a reload or a new tab comes back here.
   useEffect(() => {
     if (member && shipping && reached !== 'payment')
-      void saveCheckoutProgress(queryClient, 'payment', shipping);
-  }, [member, shipping, reached, queryClient]);
+      void saveCheckoutProgress(queryClient, 'payment', shipping, toPartner);
+  }, [member, shipping, reached, toPartner, queryClient]);
 
   if (soFar.status === 'pending') return <Spinner block label="Loading your checkout…" />;
   if (!member || !shipping) return <Navigate to={paths.checkoutShipping} replace />;
@@ -293,7 +316,7 @@ export function PaymentPage() {
       </h2>
       <p className="mt-2 text-ink-soft">You'll see your order number as soon as it's placed.</p>
       <div className="mt-6">
-        <MemberPayment shipping={shipping} />
+        <MemberPayment shipping={shipping} toPartner={toPartner} />
       </div>
     </section>
   );

@@ -7,8 +7,8 @@ import { FormAlert } from '#client/components/forms/fields.tsx';
 import { buttonClass } from '#client/components/ui/button.ts';
 import { Spinner } from '#client/components/ui/spinner.tsx';
 import { addToServerCart, setServerQuantities } from '#client/features/cart/cart.api.ts';
-import { useCart, useIsMember, type CartView } from '#client/features/cart/use-cart.ts';
-import { trackAddToCart } from '#client/lib/analytics.ts';
+import { itemSource, useCart, useIsMember, type CartView } from '#client/features/cart/use-cart.ts';
+import { trackAddToCart, trackRemoveFromCart } from '#client/lib/analytics.ts';
 import { reportError } from '#client/lib/error-reporting.ts';
 import { paths } from '#shared/paths.ts';
 import { upsellsKey, useShippingSoFar, useUpsells } from '../checkout.api.ts';
@@ -30,6 +30,8 @@ async function accept(
       { product_id: offer.replaces_product_id, quantity: 0 },
       { product_id: offer.product_id, quantity },
     ]);
+    // The one-time line leaves the cart as the subscription comes in: GA4 hears both.
+    if (replaced) trackRemoveFromCart(itemSource(replaced));
   } else {
     updated = await addToServerCart(queryClient, offer.product_id, 1);
   }
@@ -38,6 +40,7 @@ async function accept(
     product_id: offer.product_id,
     name: line?.name ?? offer.title,
     category: line?.category ?? 'supplements',
+    frequency: offer.frequency,
     price_cents: offer.price_cents,
     quantity,
   });

@@ -14,6 +14,7 @@ import {
   MessageList,
   ReplyForm,
   messageTime,
+  newestId,
   useScrollToEnd,
 } from '../components/message-thread.tsx';
 import { ReplyNotice } from '../components/care-notices.tsx';
@@ -23,8 +24,10 @@ import {
   refreshThreads,
   sendMessage,
   useNewMessagesPoll,
+  useThreadPages,
   useThreads,
 } from '../messages.api.ts';
+import { earlierOf } from '../thread-pages.ts';
 import { BackChevron } from '#client/components/ui/back-chevron.tsx';
 
 const cardClass =
@@ -125,7 +128,13 @@ export function MessagesPage() {
                   onSent={(threadId) => open(threadId)}
                 />
               ) : selected ? (
-                <ThreadView leadsId={leadsId} thread={selected} onBack={() => open(null)} />
+                <ThreadView
+                  key={selected.id}
+                  leadsId={leadsId}
+                  thread={selected}
+                  listUpdatedAt={threads.dataUpdatedAt}
+                  onBack={() => open(null)}
+                />
               ) : list.length > 0 ? (
                 <p className="hidden text-ink-soft lg:block">Choose a conversation to read it.</p>
               ) : null}
@@ -152,15 +161,19 @@ function BackButton({ onClick }: { onClick: () => void }) {
 
 function ThreadView({
   leadsId,
-  thread,
+  thread: newestPage,
+  listUpdatedAt,
   onBack,
 }: {
   leadsId: string;
   thread: Thread;
+  listUpdatedAt: number;
   onBack: () => void;
 }) {
   const queryClient = useQueryClient();
-  const scroller = useScrollToEnd(thread.messages.length);
+  const pages = useThreadPages(leadsId, newestPage, listUpdatedAt);
+  const thread = pages.thread ?? newestPage;
+  const scroller = useScrollToEnd(newestId(thread.messages));
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => {
     heading.current?.focus();
@@ -191,8 +204,18 @@ function ThreadView({
           ) : null}
         </p>
       ) : null}
-      <div ref={scroller} className="mt-4 max-h-[32rem] overflow-y-auto">
-        <MessageList messages={thread.messages} me="patient" label={thread.subject} />
+      {/* Focusable: a keyboard scrolls a long conversation (axe scrollable-region-focusable). */}
+      <div
+        ref={scroller}
+        tabIndex={0}
+        className="mt-4 max-h-[32rem] overflow-y-auto rounded-xl outline-none focus-visible:ring-2 focus-visible:ring-accent-600"
+      >
+        <MessageList
+          messages={thread.messages}
+          me="patient"
+          label={thread.subject}
+          earlier={earlierOf(pages)}
+        />
       </div>
       <div className="mt-4 space-y-4 border-t border-line pt-4">
         <ReplyNotice topic={thread.topic} />

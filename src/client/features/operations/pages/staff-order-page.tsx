@@ -200,8 +200,22 @@ function OrderDetail({ order }: { order: StaffOrderDetail }) {
                 ? `Linked partner: ${order.partner.first_name} (customer ${order.partner.customer_id})`
                 : 'No linked partner'}
             </p>
+            {order.together ? (
+              <p className="mt-1 text-[0.9375rem] text-ink">
+                {order.together.kind === 'gift'
+                  ? `Gift subscription paid by this customer for ${order.together.partner_first_name} (customer ${order.together.partner_id}): ships to ${order.together.partner_first_name}'s address below.`
+                  : `Couples' plan with ${order.together.partner_first_name} (customer ${order.together.partner_id}): both lines ship together to this customer.`}
+              </p>
+            ) : null}
           </Panel>
           <Panel id="shipping-title" title="Shipping address">
+            {order.ships_to_partner ? (
+              <p className="mb-3 rounded-2xl bg-accent-50 p-3 text-[0.9375rem] text-ink">
+                Ships to the customer&apos;s partner, {order.ships_to_partner.first_name} (customer{' '}
+                {order.ships_to_partner.customer_id}): the address they shared, as it was when the
+                order was placed.
+              </p>
+            ) : null}
             <address className="text-[0.9375rem] text-ink not-italic">
               {address.address}
               {address.address2 ? (

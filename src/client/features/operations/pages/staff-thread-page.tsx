@@ -1,6 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { Navigate, useParams } from 'react-router';
 import { QueryView } from '#client/components/ui/query-view.tsx';
+import { earlierOf, type EarlierMessages } from '#client/features/messages/thread-pages.ts';
 import { CareTeamConversation } from '#client/features/messages/components/message-thread.tsx';
 import type { DataOf } from '#shared/contract.ts';
 import type { operationsApi } from '#shared/operations.ts';
@@ -31,7 +32,7 @@ export function StaffThreadPage() {
     <>
       {back}
       <QueryView query={thread} loading="Loading the conversation…">
-        {(data) => <Conversation id={id} {...data} />}
+        {(data) => <Conversation id={id} earlier={earlierOf(thread)} {...data} />}
       </QueryView>
     </>
   );
@@ -39,7 +40,13 @@ export function StaffThreadPage() {
 
 type CareThread = DataOf<typeof operationsApi.inboxThread>;
 
-function Conversation({ id, thread, patient, providers }: CareThread & { id: number }) {
+function Conversation({
+  id,
+  earlier,
+  thread,
+  patient,
+  providers,
+}: CareThread & { id: number; earlier: EarlierMessages }) {
   const queryClient = useQueryClient();
   return (
     <>
@@ -60,6 +67,7 @@ function Conversation({ id, thread, patient, providers }: CareThread & { id: num
       <CareTeamConversation
         patientName={patient.name}
         messages={thread.messages}
+        earlier={earlier}
         onSend={async (body) => {
           await replyInThread(id, body);
           await queryClient.invalidateQueries({ queryKey: inboxKeys.thread(id) });

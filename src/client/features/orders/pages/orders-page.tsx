@@ -1,15 +1,9 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { bottlesText, categoryLabel } from '#shared/catalog.ts';
 import { messages } from '#shared/wording.ts';
 import { formatCents } from '#shared/money.ts';
-import {
-  hasReceipt,
-  isStoreOrder,
-  trackingUrl,
-  type Order,
-  type OrderHistory,
-} from '#shared/orders.ts';
+import { hasReceipt, isStoreOrder, trackingUrl, type Order } from '#shared/orders.ts';
 import { buttonClass, textLinkClass } from '#client/components/ui/button.ts';
 import { QueryView } from '#client/components/ui/query-view.tsx';
 import {
@@ -30,7 +24,7 @@ import { ApiError } from '#client/lib/api.ts';
 import { startProgram } from '#client/features/visits/visits.api.ts';
 import { showToast } from '#client/components/ui/toast.tsx';
 import type { PendingOrder } from '#shared/visits.ts';
-import { useOrdersDetails, usePendingOrders } from '../orders.api.ts';
+import { useOrder, useOrdersDetails, usePendingOrders } from '../orders.api.ts';
 import { BuyAgainButton } from '../components/buy-again-button.tsx';
 
 /**
@@ -48,10 +42,20 @@ function itemAmount({ category, frequency, quantity }: Order['order_items'][numb
 const cardClass =
   'rounded-3xl border border-line bg-white p-5 shadow-[0_1px_2px_rgba(15,37,51,0.04)] sm:p-6';
 
+/** The order number a URL hash names ('' for none, or for one that is not text). */
+function hashOrderNumber(hash: string): string {
+  try {
+    return decodeURIComponent(hash.slice(1)).trim();
+  } catch {
+    return '';
+  }
+}
+
 /**
- * Spec §2 Orders page: past orders, each anchored by its order number. A URL hash naming an order
- * scrolls to it; any other hash goes back to /orders. The order whose payment failed carries the
- * payment-failure notice.
+ * Spec §2 Orders page: past orders, a page at a time ("Load more orders"), each anchored by its
+ * order number. A URL hash naming one of the customer's orders scrolls to it — an order not yet
+ * loaded is fetched by its number and shown above the list; any other hash goes back to /orders.
+ * The order whose payment failed carries the payment-failure notice.
  */
 export function OrdersPage() {
   const { leadsId, patientData } = useMemberData();
@@ -61,20 +65,31 @@ export function OrdersPage() {
   const navigate = useNavigate();
   const scrolled = useRef<string | null>(null);
   const failedOrderId = patientData.billingFlag?.orders_id;
+  const hashNumber = location.hash ? hashOrderNumber(location.hash) : '';
+  const orders = useMemo(
+    () => (details.data?.pages ?? []).flatMap((page) => Object.values(page.order_history)),
+    [details.data],
+  );
+  const inList = hashNumber !== '' && orders.some((order) => order.order_number === hashNumber);
+  const linked = useOrder(leadsId, hashNumber, {
+    enabled: details.isSuccess && hashNumber !== '' && !inList,
+  });
+  const linkedMissing =
+    linked.error instanceof ApiError && linked.error.status >= 400 && linked.error.status < 500;
 
   useEffect(() => {
     if (!details.data || !location.hash) return;
-    const number = decodeURIComponent(location.hash.slice(1));
-    if (!(number in details.data.order_history)) {
+    if (hashNumber === '' || (!inList && linkedMissing)) {
       void navigate(paths.orders, { replace: true });
       return;
     }
-    if (scrolled.current === number) return;
-    scrolled.current = number;
-    const element = document.getElementById(number);
+    if (!inList && !linked.data) return;
+    if (scrolled.current === hashNumber) return;
+    scrolled.current = hashNumber;
+    const element = document.getElementById(hashNumber);
     element?.scrollIntoView({ block: 'start' });
     element?.focus({ preventScroll: true });
-  }, [details.data, location.hash, navigate]);
+  }, [details.data, location.hash, hashNumber, inList, linked.data, linkedMissing, navigate]);
 
   return (
     <>
@@ -83,12 +98,23 @@ export function OrdersPage() {
         subtitle="Track deliveries and see everything you have ordered."
       />
       <QueryView query={details} loading="Loading your orders…">
-        {(lander) => (
+        {() => (
           <>
             {pending.data && pending.data.length > 0 ? (
               <PendingOrders orders={pending.data} leadsId={leadsId} />
             ) : null}
-            <PastOrders history={lander.order_history} failedOrderId={failedOrderId} />
+            {hashNumber !== '' && !inList ? (
+              <LinkedOrder query={linked} failedOrderId={failedOrderId} />
+            ) : null}
+            <PastOrders
+              orders={orders}
+              failedOrderId={failedOrderId}
+              pageCount={details.data?.pages.length ?? 0}
+              hasMore={details.hasNextPage}
+              loadingMore={details.isFetchingNextPage}
+              loadMoreFailed={details.isFetchNextPageError}
+              onLoadMore={() => void details.fetchNextPage()}
+            />
           </>
         )}
       </QueryView>
@@ -96,14 +122,48 @@ export function OrdersPage() {
   );
 }
 
-function PastOrders({
-  history,
+/**
+ * The order a link names (an email's "See your order"), when it is older than the orders loaded:
+ * shown on its own above the list until "Load more orders" reaches it.
+ */
+function LinkedOrder({
+  query,
   failedOrderId,
 }: {
-  history: OrderHistory;
+  query: ReturnType<typeof useOrder>;
   failedOrderId: number | undefined;
 }) {
-  const orders = Object.values(history);
+  // A number that is not the customer's goes back to /orders (the page's effect does that).
+  if (query.error instanceof ApiError && query.error.status < 500) return null;
+  return (
+    <section aria-labelledby="linked-order-title" className="mb-10">
+      <h2 id="linked-order-title" className="mb-4 text-2xl text-ink">
+        Order from your link
+      </h2>
+      <QueryView query={query} loading="Loading the order…">
+        {(order) => <OrderCard order={order} paymentFailed={order.orders_id === failedOrderId} />}
+      </QueryView>
+    </section>
+  );
+}
+
+function PastOrders({
+  orders,
+  failedOrderId,
+  pageCount,
+  hasMore,
+  loadingMore,
+  loadMoreFailed,
+  onLoadMore,
+}: {
+  orders: Order[];
+  pageCount: number;
+  failedOrderId: number | undefined;
+  hasMore: boolean;
+  loadingMore: boolean;
+  loadMoreFailed: boolean;
+  onLoadMore: () => void;
+}) {
   return (
     <section aria-labelledby="past-orders-title">
       <h2 id="past-orders-title" className="mb-4 text-2xl text-ink">
@@ -120,13 +180,39 @@ function PastOrders({
           </Link>
         </div>
       ) : (
-        <ol className="space-y-5">
-          {orders.map((order) => (
-            <li key={order.order_number}>
-              <OrderCard order={order} paymentFailed={order.orders_id === failedOrderId} />
-            </li>
-          ))}
-        </ol>
+        <>
+          <ol className="space-y-5">
+            {orders.map((order) => (
+              <li key={order.order_number}>
+                <OrderCard order={order} paymentFailed={order.orders_id === failedOrderId} />
+              </li>
+            ))}
+          </ol>
+          <div className="mt-6 flex flex-col items-center gap-3 text-center">
+            <p aria-live="polite" className="text-sm text-muted">
+              {hasMore
+                ? `Showing your latest ${orders.length} orders.`
+                : pageCount > 1
+                  ? `Showing all ${orders.length} of your orders.`
+                  : null}
+            </p>
+            {loadMoreFailed ? (
+              <p role="alert" className="text-[0.9375rem] text-danger">
+                We couldn't load more orders. Please try again.
+              </p>
+            ) : null}
+            {hasMore ? (
+              <button
+                type="button"
+                className={buttonClass('secondary')}
+                disabled={loadingMore}
+                onClick={onLoadMore}
+              >
+                {loadingMore ? 'Loading more orders…' : 'Load more orders'}
+              </button>
+            ) : null}
+          </div>
+        </>
       )}
     </section>
   );
@@ -274,6 +360,14 @@ function OrderCard({ order, paymentFailed }: { order: Order; paymentFailed: bool
           <div>
             <dt className="text-sm text-muted">Ship to</dt>
             <dd className="text-ink">
+              {order.ship_to_partner ? (
+                <>
+                  <span className="font-semibold">
+                    Shipping to {order.ship_to_partner.first_name}
+                  </span>
+                  <br />
+                </>
+              ) : null}
               {address.address}
               {address.address2 ? `, ${address.address2}` : ''}
               <br />

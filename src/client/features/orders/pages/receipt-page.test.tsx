@@ -8,7 +8,7 @@ import { AccountLayout } from '#client/features/accounts/components/account-layo
 import { RequireAuth } from '#client/features/auth/components/route-guards.tsx';
 import { resetAppStateForTests, setLeadsId } from '#client/lib/app-state.ts';
 import { buildOrder, buildPatientData, memberApi } from '#client/testing/member-fixtures.ts';
-import { renderRoutes, stubApi } from '#client/testing/render-app.tsx';
+import { failure, ok, renderRoutes, stubApi } from '#client/testing/render-app.tsx';
 import { ReceiptPage } from './receipt-page.tsx';
 
 const routes: RouteObject[] = [
@@ -64,7 +64,15 @@ function renderReceipt(orders: Order[], number: string) {
   const patientData = buildPatientData(orders);
   stubApi({
     ...memberApi({ patientData }),
-    '/account/orders/': { body: { status: 'SUCCESS', message: patientData.lander } },
+    // The receipt asks for its one order by number: the customer's own, or not found.
+    '/account/orders/detail/': (body) => {
+      const wanted = orders.find(
+        (o) => o.order_number === (body as { order_number: string }).order_number,
+      );
+      return wanted
+        ? ok({ order: wanted })
+        : failure(404, 'NOT_FOUND', 'We could not find that order.');
+    },
   });
   renderRoutes(routes, { path: `/orders/receipt/${number}` });
 }

@@ -13,7 +13,8 @@ import {
   AccountHeader,
   useMemberData,
 } from '#client/features/accounts/components/account-layout.tsx';
-import { useOrdersDetails } from '../orders.api.ts';
+import { ApiError } from '#client/lib/api.ts';
+import { useOrder } from '../orders.api.ts';
 
 /** 'MM/DD/YYYY' (spec §9 short date) for an order's instant; anything unreadable as sent. */
 function shortDate(value: string): string {
@@ -39,13 +40,13 @@ function lineAmount(item: Order['order_items'][number]): string | null {
 export function ReceiptPage() {
   const { orderNumber = '' } = useParams();
   const { leadsId } = useMemberData();
-  const details = useOrdersDetails(leadsId);
+  const order = useOrder(leadsId, orderNumber.trim());
+  // Another customer's number, or one that is no order at all, reads as not found.
+  if (orderNumber.trim() === '' || (order.error instanceof ApiError && order.error.status < 500))
+    return <NoReceipt />;
   return (
-    <QueryView query={details} loading="Loading your receipt…">
-      {(lander) => {
-        const order = lander.order_history[orderNumber];
-        return order && hasReceipt(order) ? <Receipt order={order} /> : <NoReceipt />;
-      }}
+    <QueryView query={order} loading="Loading your receipt…">
+      {(found) => (hasReceipt(found) ? <Receipt order={found} /> : <NoReceipt />)}
     </QueryView>
   );
 }
@@ -183,6 +184,11 @@ function Receipt({ order }: { order: Order }) {
             <h3 id="receipt-ship-to" className="font-sans text-sm font-semibold text-muted">
               Ship to
             </h3>
+            {order.ship_to_partner ? (
+              <p className="mt-1 text-[0.9375rem] font-semibold text-ink">
+                Shipping to {order.ship_to_partner.first_name}
+              </p>
+            ) : null}
             <address className="mt-1 text-[0.9375rem] text-ink not-italic">
               {address.address}
               {address.address2 ? `, ${address.address2}` : ''}

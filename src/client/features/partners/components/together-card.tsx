@@ -2,8 +2,11 @@ import { Link } from 'react-router';
 import { buttonClass, textLinkClass } from '#client/components/ui/button.ts';
 import { neverShared, type PartnerOverview } from '#shared/partners.ts';
 import { paths } from '#shared/paths.ts';
-import { usePartnerOverview } from '../partners.api.ts';
+import { usDateFromIso } from '#shared/dates.ts';
+import type { TogetherItem } from '#shared/partners-together.ts';
+import { usePartnerOverview, useTogether } from '../partners.api.ts';
 import { sharedWords } from './sharing-words.ts';
+import { ReceivedVisitInvitations } from './visit-invitations.tsx';
 
 const cardClass =
   'rounded-3xl border border-line bg-white p-5 shadow-[0_1px_2px_rgba(15,37,51,0.04)] sm:p-6';
@@ -26,12 +29,53 @@ export function TogetherCard({ leadsId }: { leadsId: string }) {
           Partner settings
         </Link>
       </div>
-      <TogetherBody data={overview.data} />
+      <TogetherBody leadsId={leadsId} data={overview.data} />
     </section>
   );
 }
 
-function TogetherBody({ data }: { data: PartnerOverview }) {
+/** Gifts waiting and the couples' plan's status, when there are any; nothing while loading. */
+function TogetherNews({ leadsId, name }: { leadsId: string; name: string }) {
+  const together = useTogether(leadsId);
+  const items = together.data?.items ?? [];
+  const giftsWaiting = items.filter(
+    (i) => i.kind === 'gift' && i.role === 'partner' && i.status === 'pending',
+  ).length;
+  const plan = items.find((i) => i.kind === 'plan');
+  if (giftsWaiting === 0 && !plan) return null;
+  return (
+    <>
+      {giftsWaiting > 0 ? (
+        <p className="font-semibold text-ink">
+          {giftsWaiting === 1
+            ? `A gift from ${name} is waiting for you.`
+            : `${giftsWaiting} gifts from ${name} are waiting for you.`}{' '}
+          <Link to={paths.partner} className={textLinkClass}>
+            See the gift
+          </Link>
+        </p>
+      ) : null}
+      {plan ? <p className="text-ink">Couples' plan: {planStatus(plan, name)}.</p> : null}
+    </>
+  );
+}
+
+function planStatus(plan: TogetherItem, name: string): string {
+  switch (plan.status) {
+    case 'pending':
+      return plan.role === 'payer'
+        ? `waiting for ${name} to accept`
+        : `${name} proposed one, waiting for your answer`;
+    case 'active':
+      return `active, next delivery ${usDateFromIso(plan.next_date ?? '')}`;
+    case 'paused':
+      return 'paused';
+    case 'payment_due':
+      return 'payment due';
+  }
+}
+
+function TogetherBody({ leadsId, data }: { leadsId: string; data: PartnerOverview }) {
   if (data.partner) {
     const name = data.partner.first_name;
     const theyShare = sharedWords(data.partner.shares_with_you);
@@ -47,6 +91,15 @@ function TogetherBody({ data }: { data: PartnerOverview }) {
         <p className="text-ink-soft">
           You share with {name}: {youShare ?? 'nothing yet'}.
         </p>
+        <TogetherNews leadsId={leadsId} name={name} />
+        {data.visit_invitations.received.length > 0 ? (
+          <div className="pt-2">
+            <ReceivedVisitInvitations
+              leadsId={leadsId}
+              received={data.visit_invitations.received}
+            />
+          </div>
+        ) : null}
       </div>
     );
   }

@@ -34,7 +34,9 @@ import {
 } from '#shared/partners.ts';
 import { paths } from '#shared/paths.ts';
 import { messages } from '#shared/wording.ts';
+import { TogetherSection } from '../components/together-section.tsx';
 import { UnlinkDialog } from '../components/unlink-dialog.tsx';
+import { TogetherForVisits } from '../components/visit-invitations.tsx';
 import {
   acceptInvitation,
   changeSharing,
@@ -117,6 +119,15 @@ function PartnerSections({
       {partner ? (
         <SharingSwitches leadsId={leadsId} name={partner.first_name} sharing={data.you_share} />
       ) : null}
+
+      {partner ? (
+        <TogetherForVisits
+          leadsId={leadsId}
+          name={partner.first_name}
+          invitations={data.visit_invitations}
+        />
+      ) : null}
+      {partner ? <TogetherSection leadsId={leadsId} name={partner.first_name} /> : null}
 
       <NeverShared />
 
@@ -529,6 +540,9 @@ function SharedItems({
                       ? `Tracking number: ${order.tracking_number}`
                       : 'Not shipped yet'}
                   </p>
+                  {order.ships_to_you ? (
+                    <p className="mt-0.5 text-sm font-semibold text-ink">Shipping to you</p>
+                  ) : null}
                 </li>
               ))}
             </ul>

@@ -5,6 +5,7 @@ import { paths } from '#shared/paths.ts';
 import type { reviewsApi } from '#shared/reviews.ts';
 import { buttonClass } from '#client/components/ui/button.ts';
 import { QueryView } from '#client/components/ui/query-view.tsx';
+import { earlierOf, type EarlierMessages } from '#client/features/messages/thread-pages.ts';
 import { CareTeamConversation } from '#client/features/messages/components/message-thread.tsx';
 import { BackLink, StaffHeader } from '#client/features/staff/components/staff-frame.tsx';
 import { useStaff } from '#client/features/staff/components/staff-layout.tsx';
@@ -31,7 +32,7 @@ export function PatientThreadPage() {
     <>
       {back}
       <QueryView query={thread} loading="Loading the conversation…">
-        {(data) => <Conversation id={id} {...data} />}
+        {(data) => <Conversation id={id} earlier={earlierOf(thread)} {...data} />}
       </QueryView>
     </>
   );
@@ -41,11 +42,12 @@ type PatientThread = DataOf<typeof reviewsApi.patientThread>;
 
 function Conversation({
   id,
+  earlier,
   thread,
   patient,
   assigned,
   visit_id: visitId,
-}: PatientThread & { id: number }) {
+}: PatientThread & { id: number; earlier: EarlierMessages }) {
   const queryClient = useQueryClient();
   return (
     <>
@@ -74,6 +76,7 @@ function Conversation({
       <CareTeamConversation
         patientName={patient.name}
         messages={thread.messages}
+        earlier={earlier}
         onSend={async (body) => {
           await replyToPatient(id, body);
           await queryClient.invalidateQueries({ queryKey: providerKeys.patientThread(id) });

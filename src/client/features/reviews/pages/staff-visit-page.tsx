@@ -10,9 +10,11 @@ import { preferenceWords, treatmentWords } from '#shared/visits.ts';
 import { QueryView } from '#client/components/ui/query-view.tsx';
 import {
   MessageList,
+  newestId,
   ReplyForm,
   useScrollToEnd,
 } from '#client/features/messages/components/message-thread.tsx';
+import { earlierOf } from '#client/features/messages/thread-pages.ts';
 import { paths } from '#shared/paths.ts';
 import { BackLink, StaffHeader } from '#client/features/staff/components/staff-frame.tsx';
 import { useStaff } from '#client/features/staff/components/staff-layout.tsx';
@@ -195,13 +197,23 @@ function ConversationPanel({ visitId }: { visitId: number }) {
   const queryClient = useQueryClient();
   const thread = useVisitThread(visitId);
   const messages = thread.data?.messages ?? [];
-  const scroller = useScrollToEnd(messages.length);
+  const scroller = useScrollToEnd(newestId(messages));
   return (
     <Panel id="conversation-title" title="Conversation with the patient">
       <QueryView query={thread} loading="Loading the conversation…" size="inline">
         {() => (
-          <div ref={scroller} className="max-h-[28rem] overflow-y-auto">
-            <MessageList messages={messages} me="care_team" label="Conversation with the patient" />
+          // Focusable: a keyboard scrolls a long conversation (axe scrollable-region-focusable).
+          <div
+            ref={scroller}
+            tabIndex={0}
+            className="max-h-[28rem] overflow-y-auto rounded-xl outline-none focus-visible:ring-2 focus-visible:ring-accent-600"
+          >
+            <MessageList
+              messages={messages}
+              me="care_team"
+              label="Conversation with the patient"
+              earlier={earlierOf(thread)}
+            />
           </div>
         )}
       </QueryView>

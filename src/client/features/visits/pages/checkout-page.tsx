@@ -1,4 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
+import { trackVisitSubmitted } from '#client/lib/analytics.ts';
 import { useQueryClient } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 import { useForm, useWatch, type FieldErrors } from 'react-hook-form';
@@ -133,6 +134,8 @@ function CheckoutForm({ visitId, account, summary }: CheckoutFormProps) {
         shipping,
         ...paymentOfForm(form),
       });
+      // "Submitted", nothing more: no program, order number or amount (decision 020).
+      trackVisitSubmitted();
       // The order number survives a reload of the confirmation; it says nothing about health.
       setOnlineVisitUser({ ...getAppState().onlineVisit.user, lastOrder: result.order_number });
       // The visit is an order now, no longer a pending one: "View my order" must show it.

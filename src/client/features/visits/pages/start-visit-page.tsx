@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
+import { trackVisitStarted } from '#client/lib/analytics.ts';
 import { useEffect } from 'react';
 import { useNavigate } from 'react-router';
 import { paths } from '#shared/paths.ts';
@@ -31,6 +32,8 @@ interface OpenedVisit {
 async function openVisit(leadsId: string, category: ProgramCategory): Promise<OpenedVisit> {
   try {
     const opened = await startProgram(leadsId, category);
+    // "Started", nothing more: no program, no answer, no address (decision 020).
+    trackVisitStarted();
     const destination = visitDestination(opened.destination, category);
     if (!destination) throw new ApiError(200, 'BAD_RESPONSE', messages.consultationFailed);
     const kept = keptEligibility(category);

@@ -1,0 +1,661 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState, type ReactNode } from 'react';
+import { Link } from 'react-router';
+import { SelectField, TextField } from '#client/components/forms/fields.tsx';
+import { buttonClass, textLinkClass } from '#client/components/ui/button.ts';
+import { QueryView } from '#client/components/ui/query-view.tsx';
+import { showToast } from '#client/components/ui/toast.tsx';
+import { AccountSection } from '#client/features/accounts/components/account-section.tsx';
+import { useCatalog } from '#client/features/catalog/catalog.api.ts';
+import { ApiError } from '#client/lib/api.ts';
+import { MAX_QUANTITY } from '#shared/cart.ts';
+import { bottlesText, type Catalog } from '#shared/catalog.ts';
+import { usDateFromIso } from '#shared/dates.ts';
+import { formatCents } from '#shared/money.ts';
+import {
+  couplesPriceCents,
+  type AddressText,
+  type ShipTo,
+  type TogetherChange,
+  type TogetherItem,
+  type TogetherOverview,
+} from '#shared/partners-together.ts';
+import { paths } from '#shared/paths.ts';
+import { messages } from '#shared/wording.ts';
+import {
+  acceptOffer,
+  cancelOffer,
+  changeOffer,
+  changeShipTo,
+  declineOffer,
+  giveGift,
+  refreshPartners,
+  startPlan,
+  useTogether,
+} from '../partners.api.ts';
+
+const failure = (error: unknown) =>
+  error instanceof ApiError ? error.message : messages.somethingWentWrong;
+
+const addressLine = (a: AddressText) =>
+  `${a.address}${a.address2 ? `, ${a.address2}` : ''}, ${a.city}, ${a.state} ${a.zip}`;
+
+/**
+ * The partner page's gifts and couples' plan (decision 018): what waits for an answer, what runs
+ * and its next date, and the forms to give a subscription or start a plan. Each side sees and may
+ * do only what the server says (`actions`).
+ */
+export function TogetherSection({ leadsId, name }: { leadsId: string; name: string }) {
+  const together = useTogether(leadsId);
+  return (
+    <AccountSection
+      id="partner-together"
+      title={`Together with ${name}`}
+      description="Gift a subscription, or start a couples' plan: two subscriptions delivered together with one charge. Nothing is charged until the other accepts."
+    >
+      <QueryView query={together} loading="Loading gifts and plans…" size="inline">
+        {(data) => <TogetherBody leadsId={leadsId} name={name} data={data} />}
+      </QueryView>
+    </AccountSection>
+  );
+}
+
+function TogetherBody({
+  leadsId,
+  name,
+  data,
+}: {
+  leadsId: string;
+  name: string;
+  data: TogetherOverview;
+}) {
+  const hasPlan = data.items.some((item) => item.kind === 'plan');
+  return (
+    <div className="space-y-6">
+      {data.items.length > 0 ? (
+        <ul className="space-y-4">
+          {data.items.map((item) => (
+            <li key={item.offer_id}>
+              <ItemCard leadsId={leadsId} item={item} data={data} />
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      <GiveForm leadsId={leadsId} name={name} data={data} />
+      {hasPlan ? null : <PlanForm leadsId={leadsId} name={name} data={data} />}
+    </div>
+  );
+}
+
+function itemTitle(item: TogetherItem): string {
+  const who = item.partner_first_name;
+  if (item.kind === 'plan') return `Couples' plan with ${who}`;
+  const product = item.lines[0]?.product_name ?? 'A subscription';
+  return item.role === 'payer'
+    ? `Your gift to ${who}: ${product}`
+    : `A gift from ${who}: ${product}`;
+}
+
+function statusText(item: TogetherItem): string {
+  const who = item.partner_first_name;
+  switch (item.status) {
+    case 'pending':
+      return item.role === 'payer'
+        ? `Waiting for ${who} to accept. Nothing is charged until then.`
+        : item.kind === 'gift'
+          ? `${who} would like to give you this subscription. Nothing is charged until you accept, and then it is billed to ${who}.`
+          : `${who} would like to start a couples' plan with you, billed to ${who}. Nothing is charged until you accept.`;
+    case 'active':
+      return `Next delivery ${usDateFromIso(item.next_date ?? '')}`;
+    case 'paused':
+      return item.paused_until
+        ? `Paused until ${usDateFromIso(item.paused_until)}`
+        : 'Paused until the payment goes through';
+    case 'payment_due':
+      return item.role === 'payer'
+        ? 'Payment due: update your card and we will charge it right away.'
+        : `Payment due: ${who} has been asked to update their card.`;
+  }
+}
+
+function ItemCard({
+  leadsId,
+  item,
+  data,
+}: {
+  leadsId: string;
+  item: TogetherItem;
+  data: TogetherOverview;
+}) {
+  const waiting = item.status === 'pending' && item.role === 'partner';
+  return (
+    <article
+      aria-label={itemTitle(item)}
+      className={`rounded-2xl border p-4 ${waiting ? 'border-accent-200 bg-accent-50/60' : 'border-line'}`}
+    >
+      <h3 className="font-sans text-base font-semibold text-ink">{itemTitle(item)}</h3>
+      <p className="mt-1 text-[0.9375rem] text-ink">{statusText(item)}</p>
+      <ul className="mt-2 space-y-0.5 text-sm text-ink-soft">
+        {item.lines.map((line) => (
+          <li key={`${line.for}-${line.product_id}`}>
+            {item.kind === 'plan'
+              ? line.for === 'you'
+                ? 'For you: '
+                : `For ${item.partner_first_name}: `
+              : null}
+            {line.product_name},{' '}
+            {bottlesText({ product_id: line.product_id, frequency: line.frequency }, line.quantity)}{' '}
+            {item.kind === 'gift' && item.role === 'partner'
+              ? null
+              : ` · ${formatCents(line.unit_price_cents * line.quantity)}`}
+          </li>
+        ))}
+      </ul>
+      <p className="mt-2 text-sm text-ink-soft">
+        {item.ships_to
+          ? `Ships to ${addressLine(item.ships_to)}`
+          : `Ships to ${item.ships_to_name}`}
+        {item.role === 'payer'
+          ? ` · ${formatCents(item.total_cents)} each delivery, billed to ${item.billed_to ? `your ${item.billed_to}` : 'your card'}`
+          : ''}
+      </p>
+      <ItemActions leadsId={leadsId} item={item} data={data} />
+    </article>
+  );
+}
+
+function useTogetherMutation<T>(
+  leadsId: string,
+  run: (input: T) => Promise<unknown>,
+  done: (input: T) => string,
+) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: run,
+    onSuccess: async (_, input) => {
+      showToast({ kind: 'success', title: done(input) });
+      await refreshPartners(queryClient, leadsId);
+    },
+    onError: async (error) => {
+      showToast({ kind: 'error', title: failure(error) });
+      await refreshPartners(queryClient, leadsId);
+    },
+  });
+}
+
+function ItemActions({
+  leadsId,
+  item,
+  data,
+}: {
+  leadsId: string;
+  item: TogetherItem;
+  data: TogetherOverview;
+}) {
+  const id = item.offer_id;
+  const can = (action: TogetherItem['actions'][number]) => item.actions.includes(action);
+  const [shipTo, setShipTo] = useState<ShipTo>(item.ship_to ?? 'shipping');
+  const [date, setDate] = useState('');
+  const [ending, setEnding] = useState(false);
+  const accept = useTogetherMutation(
+    leadsId,
+    () => acceptOffer({ offer_id: id, ...(item.kind === 'gift' ? { ship_to: shipTo } : {}) }),
+    () => (item.kind === 'gift' ? 'Gift accepted' : "Couples' plan started"),
+  );
+  const decline = useTogetherMutation(
+    leadsId,
+    () => declineOffer({ offer_id: id }),
+    () => 'Declined. Nothing was charged.',
+  );
+  const cancel = useTogetherMutation(
+    leadsId,
+    () => cancelOffer({ offer_id: id }),
+    () => (item.status === 'pending' ? 'Withdrawn' : 'Ended. Nothing more will be charged.'),
+  );
+  const change = useTogetherMutation(
+    leadsId,
+    (next: TogetherChange) => changeOffer({ offer_id: id, change: next }),
+    (next) =>
+      next.action === 'skip'
+        ? 'Your next delivery was skipped.'
+        : next.action === 'move_date'
+          ? 'Your next delivery date was changed.'
+          : next.action === 'pause'
+            ? 'Paused.'
+            : 'Active again.',
+  );
+  const address = useTogetherMutation(
+    leadsId,
+    (next: ShipTo) => changeShipTo({ offer_id: id, ship_to: next }),
+    () => 'It will ship to that address from now on.',
+  );
+  const busy =
+    accept.isPending ||
+    decline.isPending ||
+    cancel.isPending ||
+    change.isPending ||
+    address.isPending;
+  const choices = (['shipping', 'billing'] as const).filter((kind) => data.addresses[kind]);
+
+  return (
+    <div className="mt-3 space-y-3">
+      {(can('accept') && item.kind === 'gift') || can('address') ? (
+        choices.length === 0 ? (
+          <p className="text-sm text-ink-soft">
+            Add an address in{' '}
+            <Link className={textLinkClass} to={paths.accounts}>
+              Accounts
+            </Link>{' '}
+            first, so we know where to ship it.
+          </p>
+        ) : (
+          <SelectField
+            label="Where it ships"
+            value={shipTo}
+            wrapperClassName="max-w-md"
+            onChange={(event) => setShipTo(event.target.value as ShipTo)}
+          >
+            {choices.map((kind) => (
+              <option key={kind} value={kind}>
+                {kind === 'shipping' ? 'Shipping' : 'Billing'}: {data.addresses[kind]!.address}
+              </option>
+            ))}
+          </SelectField>
+        )
+      ) : null}
+      {can('move_date') || can('pause') ? (
+        <TextField
+          label="Date"
+          hint="For moving the next delivery, or pausing until then."
+          type="date"
+          value={date}
+          wrapperClassName="max-w-xs"
+          onChange={(event) => setDate(event.target.value)}
+        />
+      ) : null}
+      <div className="flex flex-wrap gap-3">
+        {can('accept') ? (
+          <ActionButton
+            primary
+            disabled={busy || (item.kind === 'gift' && choices.length === 0)}
+            onClick={() => accept.mutate(undefined)}
+          >
+            {item.kind === 'gift' ? 'Accept the gift' : "Accept the couples' plan"}
+          </ActionButton>
+        ) : null}
+        {can('decline') ? (
+          <ActionButton disabled={busy} onClick={() => decline.mutate(undefined)}>
+            Decline
+          </ActionButton>
+        ) : null}
+        {can('address') && shipTo !== item.ship_to ? (
+          <ActionButton disabled={busy} onClick={() => address.mutate(shipTo)}>
+            Ship here from now on
+          </ActionButton>
+        ) : null}
+        {can('skip') ? (
+          <ActionButton disabled={busy} onClick={() => change.mutate({ action: 'skip' })}>
+            Skip next delivery
+          </ActionButton>
+        ) : null}
+        {can('move_date') ? (
+          <ActionButton
+            disabled={busy || !date}
+            onClick={() => change.mutate({ action: 'move_date', date })}
+          >
+            Move next delivery
+          </ActionButton>
+        ) : null}
+        {can('pause') ? (
+          <ActionButton
+            disabled={busy || !date}
+            onClick={() => change.mutate({ action: 'pause', until: date })}
+          >
+            Pause until the date
+          </ActionButton>
+        ) : null}
+        {can('resume') ? (
+          <ActionButton disabled={busy} onClick={() => change.mutate({ action: 'resume' })}>
+            Resume
+          </ActionButton>
+        ) : null}
+        {can('withdraw') ? (
+          <ActionButton disabled={busy} onClick={() => cancel.mutate(undefined)}>
+            Withdraw
+          </ActionButton>
+        ) : null}
+        {can('cancel') && !ending ? (
+          <ActionButton disabled={busy} onClick={() => setEnding(true)}>
+            {item.kind === 'gift' ? 'End the gift' : 'End the plan'}
+          </ActionButton>
+        ) : null}
+      </div>
+      {ending ? (
+        <div
+          role="group"
+          aria-label="Confirm the ending"
+          className="rounded-xl border border-danger/15 bg-danger-soft/60 p-3"
+        >
+          <p className="text-sm text-ink">
+            {item.kind === 'gift'
+              ? 'The gift ends now for both of you, and nothing more is charged.'
+              : 'The plan ends now for both of you, and nothing more is charged.'}
+          </p>
+          <div className="mt-2 flex flex-wrap gap-3">
+            <ActionButton primary disabled={busy} onClick={() => cancel.mutate(undefined)}>
+              Yes, end it
+            </ActionButton>
+            <ActionButton disabled={busy} onClick={() => setEnding(false)}>
+              Keep it
+            </ActionButton>
+          </div>
+        </div>
+      ) : null}
+    </div>
+  );
+}
+
+function ActionButton({
+  primary = false,
+  disabled,
+  onClick,
+  children,
+}: {
+  primary?: boolean;
+  disabled: boolean;
+  onClick: () => void;
+  children: ReactNode;
+}) {
+  return (
+    <button
+      type="button"
+      className={buttonClass(primary ? 'primary' : 'secondary')}
+      disabled={disabled}
+      onClick={onClick}
+    >
+      {children}
+    </button>
+  );
+}
+
+/** Supplement subscriptions of the catalogue at one frequency: what a gift or plan can be. */
+function supplementOffers(catalog: Catalog, frequency: 'MONTHLY' | 'QUARTERLY') {
+  return catalog.lines
+    .filter((line) => line.category === 'supplements')
+    .flatMap((line) =>
+      line.offers.filter((o) => o.frequency === frequency).map((o) => ({ ...o, name: line.name })),
+    );
+}
+
+function BilledTo({ data }: { data: TogetherOverview }) {
+  return data.card ? (
+    <p className="text-sm text-ink-soft">
+      Billed to your {data.card.brand} ending {data.card.last4}, only once it is accepted.
+    </p>
+  ) : (
+    <p className="text-sm text-ink">
+      You need a card on file first.{' '}
+      <Link to={paths.editPaymentMethod} className={textLinkClass}>
+        Add a card in Payment method
+      </Link>
+      , then come back here.
+    </p>
+  );
+}
+
+function FrequencySelect({
+  value,
+  onChange,
+}: {
+  value: 'MONTHLY' | 'QUARTERLY';
+  onChange: (v: 'MONTHLY' | 'QUARTERLY') => void;
+}) {
+  return (
+    <SelectField
+      label="How often"
+      value={value}
+      onChange={(event) => onChange(event.target.value as 'MONTHLY' | 'QUARTERLY')}
+    >
+      <option value="MONTHLY">Every month</option>
+      <option value="QUARTERLY">Every 3 months</option>
+    </SelectField>
+  );
+}
+
+type Offer = ReturnType<typeof supplementOffers>[number];
+
+/** A supplement to choose among `offers`, each with the price it would cost. */
+function OfferSelect({
+  label,
+  offers,
+  value,
+  onChange,
+  price,
+}: {
+  label: string;
+  offers: Offer[];
+  value: Offer | undefined;
+  onChange: (productId: number) => void;
+  price: (offer: Offer) => number;
+}) {
+  return (
+    <SelectField
+      label={label}
+      value={value?.product_id ?? ''}
+      onChange={(event) => onChange(Number(event.target.value))}
+    >
+      {offers.map((o) => (
+        <option key={o.product_id} value={o.product_id}>
+          {o.name}, {formatCents(price(o))}
+        </option>
+      ))}
+    </SelectField>
+  );
+}
+
+/**
+ * A gift or plan form: its title and what it means, the choices, what it comes to, the card it is
+ * billed to, and the one button (disabled without a card or while it is sent).
+ */
+function OfferForm({
+  id,
+  title,
+  intro,
+  columns,
+  summary,
+  data,
+  action,
+  ready,
+  pending,
+  onSubmit,
+  children,
+}: {
+  id: string;
+  title: ReactNode;
+  intro: ReactNode;
+  columns: string;
+  summary: ReactNode;
+  data: TogetherOverview;
+  action: ReactNode;
+  ready: boolean;
+  pending: boolean;
+  onSubmit: () => void;
+  children: ReactNode;
+}) {
+  return (
+    <section aria-labelledby={id} className="rounded-2xl border border-line p-4">
+      <h3 id={id} className="font-sans text-base font-semibold text-ink">
+        {title}
+      </h3>
+      <p className="mt-1 text-sm text-ink-soft">{intro}</p>
+      <div className={`mt-3 grid gap-3 ${columns}`}>{children}</div>
+      {summary ? <p className="mt-3 text-[0.9375rem] text-ink">{summary}</p> : null}
+      <div className="mt-2">
+        <BilledTo data={data} />
+      </div>
+      <button
+        type="button"
+        className={`${buttonClass('primary')} mt-3`}
+        disabled={!data.card || !ready || pending}
+        onClick={onSubmit}
+      >
+        {action}
+      </button>
+    </section>
+  );
+}
+
+interface FormProps {
+  leadsId: string;
+  name: string;
+  data: TogetherOverview;
+}
+
+/** The frequency chosen (monthly first) and the supplement subscriptions offered at it. */
+function useOffers() {
+  const catalog = useCatalog();
+  const [frequency, setFrequency] = useState<'MONTHLY' | 'QUARTERLY'>('MONTHLY');
+  const offers = catalog.data ? supplementOffers(catalog.data, frequency) : [];
+  return { frequency, setFrequency, offers };
+}
+
+function GiveForm({ leadsId, name, data }: FormProps) {
+  const { frequency, setFrequency, offers } = useOffers();
+  const [productId, setProductId] = useState<number | null>(null);
+  const [quantity, setQuantity] = useState(1);
+  const give = useTogetherMutation(
+    leadsId,
+    (body: { product_id: number; quantity: number }) => giveGift(body),
+    () => `Gift offered to ${name}. Nothing is charged until they accept.`,
+  );
+  const chosen = offers.find((o) => o.product_id === productId) ?? offers[0];
+  return (
+    <OfferForm
+      id="give-title"
+      title={<>Give {name} a subscription</>}
+      intro={
+        <>
+          {name} chooses where it ships and manages its dates; you keep the billing and can end it.
+          You see &quot;Ships to {name}&quot;, not their address, unless they share it.
+        </>
+      }
+      columns="sm:grid-cols-[2fr_1fr_1fr]"
+      summary={
+        chosen ? (
+          <>
+            {name} gets {bottlesText({ product_id: chosen.product_id, frequency }, quantity)},{' '}
+            {formatCents(chosen.price_cents * quantity)} each delivery.
+          </>
+        ) : null
+      }
+      data={data}
+      action={<>Give {name} a subscription</>}
+      ready={chosen !== undefined}
+      pending={give.isPending}
+      onSubmit={() => chosen && give.mutate({ product_id: chosen.product_id, quantity })}
+    >
+      <OfferSelect
+        label="Supplement"
+        offers={offers}
+        value={chosen}
+        onChange={setProductId}
+        price={(o) => o.price_cents}
+      />
+      <FrequencySelect
+        value={frequency}
+        onChange={(next) => {
+          setFrequency(next);
+          setProductId(null);
+        }}
+      />
+      <SelectField
+        label="Quantity"
+        value={quantity}
+        onChange={(event) => setQuantity(Number(event.target.value))}
+      >
+        {Array.from({ length: MAX_QUANTITY }, (_, i) => i + 1).map((n) => (
+          <option key={n} value={n}>
+            {n}
+          </option>
+        ))}
+      </SelectField>
+    </OfferForm>
+  );
+}
+
+function PlanForm({ leadsId, name, data }: FormProps) {
+  const { frequency, setFrequency, offers } = useOffers();
+  const [mine, setMine] = useState<number | null>(null);
+  const [theirs, setTheirs] = useState<number | null>(null);
+  const start = useTogetherMutation(
+    leadsId,
+    (body: {
+      product_id: number;
+      quantity: number;
+      partner_product_id: number;
+      partner_quantity: number;
+    }) => startPlan(body),
+    () => `Couples' plan proposed to ${name}. Nothing is charged until they accept.`,
+  );
+  const own = offers.find((o) => o.product_id === mine) ?? offers[0];
+  const partner = offers.find((o) => o.product_id === theirs) ?? offers[0];
+  const couplesPrice = (o: Offer) => couplesPriceCents(o.price_cents);
+  return (
+    <OfferForm
+      id="plan-title"
+      title={<>Start a couples&apos; plan</>}
+      intro={
+        <>
+          One supplement each, delivered together to your address on one date, with one charge at
+          the couples&apos; price. You keep the dates; either of you can end it.
+        </>
+      }
+      columns="sm:grid-cols-3"
+      summary={
+        own && partner ? (
+          <>
+            {formatCents(couplesPrice(own) + couplesPrice(partner))} each delivery for both,{' '}
+            {frequency === 'MONTHLY' ? 'every month' : 'every 3 months'}.
+          </>
+        ) : null
+      }
+      data={data}
+      action={<>Propose the couples&apos; plan</>}
+      ready={own !== undefined && partner !== undefined}
+      pending={start.isPending}
+      onSubmit={() =>
+        own &&
+        partner &&
+        start.mutate({
+          product_id: own.product_id,
+          quantity: 1,
+          partner_product_id: partner.product_id,
+          partner_quantity: 1,
+        })
+      }
+    >
+      <FrequencySelect
+        value={frequency}
+        onChange={(next) => {
+          setFrequency(next);
+          setMine(null);
+          setTheirs(null);
+        }}
+      />
+      <OfferSelect
+        label="Your supplement"
+        offers={offers}
+        value={own}
+        onChange={setMine}
+        price={couplesPrice}
+      />
+      <OfferSelect
+        label={`${name}'s supplement`}
+        offers={offers}
+        value={partner}
+        onChange={setTheirs}
+        price={couplesPrice}
+      />
+    </OfferForm>
+  );
+}
