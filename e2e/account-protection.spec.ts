@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
 import {
   expect,
-  freshTotpCode,
+  nextTotpCode,
   ops,
   submitLogIn,
   submitStaffLogIn,
@@ -226,8 +226,8 @@ test.describe('account protection', () => {
   }) => {
     await page.goto('/staff');
     await expect(page).toHaveURL(/\/staff\/login$/);
-    // Each code works once: the second viewport's run uses a later step's code.
-    await submitStaffLogIn(page, ops, await freshTotpCode(ops.secret));
+    // Each code works once: nextTotpCode takes a step no log-in has used.
+    await submitStaffLogIn(page, ops, await nextTotpCode(ops.secret));
     await expect(page).toHaveURL(/\/staff$/);
     await expect(page.getByRole('heading', { level: 1, name: 'Orders' })).toBeVisible();
 

@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import {
@@ -197,16 +198,38 @@ export async function submitStaffLogIn(page: Page, who: Credentials, code: strin
 }
 
 /**
- * The authenticator code of a brand-new 30-second step. The server takes each step once and only
- * steps after the last one used, so waiting for a step nobody can have used yet makes every staff
- * log-in in the journeys reliable, whatever ran before it (both viewports log the same people in).
+ * Where the journeys keep the last authenticator step each staff secret logged in with: a file, as
+ * a failed test restarts its worker, and both viewports log the same people in to the one server.
+ * A record left by an earlier run is only ever in the past, where it asks for nothing.
  */
-export async function freshTotpCode(secret: string): Promise<string> {
-  const started = totpStep(new Date());
+const usedStepsFile = path.join(
+  os.tmpdir(),
+  `pairwell-e2e-totp-${process.env.E2E_PORT ?? '3100'}.json`,
+);
+
+function usedSteps(): Record<string, number> {
+  try {
+    return JSON.parse(fs.readFileSync(usedStepsFile, 'utf8')) as Record<string, number>;
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * An authenticator code the server takes now. It takes each 30-second step once, only a step
+ * after the last one used, and one step either side of its own clock: so the code is the current
+ * step's, or the next one's when the current one is used, and only when both are used does the
+ * journey wait for the clock (at most 30 s), never on a fixed delay.
+ */
+export async function nextTotpCode(secret: string): Promise<string> {
+  const key = crypto.createHash('sha256').update(secret).digest('hex').slice(0, 16);
+  const after = usedSteps()[key] ?? 0;
   await expect
-    .poll(() => totpStep(new Date()), { timeout: 35_000, intervals: [100] })
-    .toBeGreaterThan(started);
-  return totpCode(secret, totpStep(new Date()));
+    .poll(() => totpStep(new Date()) + 1, { timeout: 35_000, intervals: [100] })
+    .toBeGreaterThan(after);
+  const step = Math.max(totpStep(new Date()), after + 1);
+  fs.writeFileSync(usedStepsFile, JSON.stringify({ ...usedSteps(), [key]: step }));
+  return totpCode(secret, step);
 }
 
 /** A six-digit code that is none of the ones the server would accept now. */
@@ -417,7 +440,7 @@ export const test = base.extend<JourneyFixtures>({
   staffLogIn: async ({ page }, use) => {
     await use(async (who, on = page) => {
       await on.goto('/staff/login');
-      await submitStaffLogIn(on, who, await freshTotpCode(who.secret));
+      await submitStaffLogIn(on, who, await nextTotpCode(who.secret));
       await expect(on).toHaveURL(/\/staff$/);
       await expect(on.getByRole('heading', { level: 1, name: who.home })).toBeVisible();
     });

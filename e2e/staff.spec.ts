@@ -2,7 +2,7 @@ import type { APIRequestContext } from '@playwright/test';
 import {
   createCustomer,
   expect,
-  freshTotpCode,
+  nextTotpCode,
   logOutThroughApi,
   ops,
   placeOrderThroughApi,
@@ -86,8 +86,8 @@ test.describe('staff console', () => {
     await expect(page.getByRole('alert')).toHaveText('The email, password or code is incorrect.');
     await expect(page.getByLabel('Authentication code')).toHaveValue('');
 
-    // Each code works once: the second viewport's run uses a later step's code.
-    await page.getByLabel('Authentication code').fill(await freshTotpCode(ops.secret));
+    // Each code works once: nextTotpCode takes a step no log-in has used.
+    await page.getByLabel('Authentication code').fill(await nextTotpCode(ops.secret));
     await page.getByRole('button', { name: 'Log in' }).click();
     await expect(page).toHaveURL(/\/staff$/);
     await expect(page.getByRole('heading', { level: 1, name: 'Orders' })).toBeVisible();
