@@ -83,6 +83,16 @@ describe('scrubbing error reports', () => {
     it('replaces long random-looking strings but keeps words, codes and request ids', () => {
       expect(scrubText(`invalid token ${resetToken}`)).toBe('invalid token [token]');
       expect(scrubText('leads id L0a1b2c3d4e5f6a7b8c')).toBe('leads id [token]');
+      // A token that drew no digit (a CI run met this one).
+      expect(scrubText('(token CxgcgJZchZAj_XbhsAuJdrzTN-oXjvxHVIhUYTNPbDk)')).toBe(
+        '(token [token])',
+      );
+      expect(scrubText('ResizeObserverLoopCompletedWithUndeliveredNotifications')).toBe(
+        'ResizeObserverLoopCompletedWithUndeliveredNotifications',
+      );
+      expect(scrubText('HTMLInputElementPrototypeValueSetter')).toBe(
+        'HTMLInputElementPrototypeValueSetter',
+      );
       expect(
         scrubText("Cannot read properties of undefined (reading 'useSyncExternalStore')"),
       ).toBe("Cannot read properties of undefined (reading 'useSyncExternalStore')");

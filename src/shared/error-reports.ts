@@ -39,9 +39,26 @@ const PROGRAM_PATH = /\/visit\/(?!:)[^\s?#"'<>()[\]{}`]+?(?=[.,;:!]*(?:[\s?#"'<>
 const PATH_QUERY =
   /(\/[^\s?#"'<>()[\]{}`]*)[?#][^\s"'<>()[\]{}`]*?(?=[.,;:!?]*(?:[\s"'<>()[\]{}`]|$))/g;
 
-/** A random-looking run: a digit and a lower-case letter in 16 or more base64url characters. */
+/**
+ * A random-looking run of 16 or more base64url characters: a digit and a lower-case letter in it,
+ * or, for a token that happens to draw no digit (one 32-byte token in about 1,500), 20 or more
+ * characters whose letters change case as often as chance does. Random letters change case at
+ * about half of their neighbours; words joined in camel case ("useSyncExternalStore",
+ * "HTMLInputElementPrototype") at a third or less, and stay.
+ */
 function looksRandom(run: string): boolean {
-  return /\d/.test(run) && /[a-z]/.test(run) && !UUID.test(run);
+  if (UUID.test(run)) return false;
+  if (/\d/.test(run) && /[a-z]/.test(run)) return true;
+  if (run.length < 20) return false;
+  let pairs = 0;
+  let changes = 0;
+  for (let i = 1; i < run.length; i++) {
+    const [a, b] = [run.charAt(i - 1), run.charAt(i)];
+    if (!/[A-Za-z]/.test(a) || !/[A-Za-z]/.test(b)) continue;
+    pairs += 1;
+    if ((a === a.toUpperCase()) !== (b === b.toUpperCase())) changes += 1;
+  }
+  return pairs > 0 && changes >= pairs * 0.35;
 }
 
 const UUID_IN_TEXT = /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi;
