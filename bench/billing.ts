@@ -16,7 +16,7 @@ import { openDatabase } from '#server/db/client.ts';
 import { migrateToLatest } from '#server/db/migrate.ts';
 import { seedCatalog } from '#server/db/seed.ts';
 import { insertSubscriber } from '#test/factories.ts';
-import { startNode, type RunningServer } from './server.ts';
+import { serverNodeFlags, startNode, type RunningServer } from './server.ts';
 
 export const DUE_RENEWALS = 3000;
 const ENDPOINT = { name: 'catalogue', method: 'GET' as const, path: '/lapi/products/' };
@@ -100,7 +100,7 @@ async function startServer(
 ): Promise<{ server: RunningServer; startupMs: number; spawnedAt: number }> {
   const spawnedAt = performance.now();
   const server = await startNode(
-    ['dist/server/main.js'],
+    [...serverNodeFlags, 'dist/server/main.js'],
     {
       DATA_DIR: dataDir,
       DATABASE_URL: '',

@@ -171,6 +171,17 @@ export interface PairwellServer extends RunningServer {
  * The built server (`dist/server/main.js`) on a fresh database: a new DATA_DIR in a temporary
  * folder and, on PostgreSQL, a new schema that is dropped when the server stops.
  */
+/**
+ * The node flags the server runs with in production: those of package.json's `start:built` (the
+ * systemd unit has the same; a test checks), so the bench measures memory as it will be.
+ */
+export const serverNodeFlags: readonly string[] = (() => {
+  const pkg = JSON.parse(fs.readFileSync(path.join(rootDir, 'package.json'), 'utf8')) as {
+    scripts: Record<string, string>;
+  };
+  return (pkg.scripts['start:built'] ?? '').split(/\s+/).filter((word) => word.startsWith('--'));
+})();
+
 export async function startPairwell(options: PairwellOptions = {}): Promise<PairwellServer> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pairwell-bench-'));
   let databaseUrl: string | undefined;
@@ -187,7 +198,7 @@ export async function startPairwell(options: PairwellOptions = {}): Promise<Pair
   };
   try {
     const server = await startNode(
-      ['dist/server/main.js'],
+      [...serverNodeFlags, 'dist/server/main.js'],
       {
         DATA_DIR: dataDir,
         LOG_LEVEL: 'warn',

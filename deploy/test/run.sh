@@ -190,8 +190,10 @@ app_env+=(
   SMTP_URL=
 )
 
+# The unit's own command line (its node flags and script), run by this machine's node.
+read -r -a exec_start <<<"$(sed -n 's|^ExecStart=/usr/bin/node ||p' deploy/systemd/pairwell@.service)"
 start_instance() { # name port
-  env -i "${app_env[@]}" PORT="$2" node dist/server/main.js >"$work/app-$1.log" 2>&1 &
+  env -i "${app_env[@]}" PORT="$2" node "${exec_start[@]}" >"$work/app-$1.log" 2>&1 &
   pids+=($!)
   eval "pid_$1=$!"
 }

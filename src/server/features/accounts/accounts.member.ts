@@ -1,19 +1,19 @@
 import { cardExpired } from '#server/adapters/payments.ts';
 import type { AppContext } from '#server/context.ts';
-import { accountOf, type AccountRow } from './accounts.service.ts';
 import type { ActiveSession } from '#server/features/auth/auth.service.ts';
 import { getCart } from '#server/features/cart/cart.service.ts';
-import { billingFlag, orderHistoryPage } from '#server/features/orders/orders.history.ts';
-import { earliestActiveBilling } from '#server/features/subscriptions/subscriptions.service.ts';
-import { pendingOrders } from '#server/features/visits/visits.program.ts';
-import { unreadCount } from '#server/features/messages/messages.service.ts';
+import { orderHistoryPage } from '#server/features/orders/orders.history.ts';
+import { pendingVisitName } from '#server/features/visits/visits.program.ts';
+import { AppError } from '#server/lib/errors.ts';
 import type { Basics, Flag, PatientData } from '#shared/accounts.ts';
 import type { Lander } from '#shared/orders.ts';
 import { paths } from '#shared/paths.ts';
+import { selectStanding, type StandingRow } from './accounts.queries.ts';
 
 /**
  * What the member area shows about a customer across features: the account frame (basics), the
- * lander with order history, and the flags that need attention.
+ * lander with order history, and the flags that need attention. Who the customer is and
+ * everything the flags need are read in one statement (`selectStanding`).
  */
 
 /** A card within this many days of expiring is flagged. */
@@ -27,16 +27,15 @@ interface CardDates {
   expiresSoon: boolean;
 }
 
-async function cardDates(ctx: AppContext, account: AccountRow): Promise<CardDates | null> {
-  if (!account.card) return null;
+function cardDates(ctx: AppContext, standing: StandingRow): CardDates | null {
+  if (!standing.card) return null;
   const now = ctx.clock.now();
-  const { expMonth, expYear } = account.card;
-  const nextBilling = await earliestActiveBilling(ctx, account.customerId);
+  const { expMonth, expYear } = standing.card;
+  const { nextBilling } = standing;
   return {
     expiredNow: cardExpired(expMonth, expYear, now),
     expiresBeforeNextBilling:
-      nextBilling !== undefined &&
-      cardExpired(expMonth, expYear, new Date(`${nextBilling}T12:00:00Z`)),
+      nextBilling !== null && cardExpired(expMonth, expYear, new Date(`${nextBilling}T12:00:00Z`)),
     expiresSoon: cardExpired(
       expMonth,
       expYear,
@@ -45,22 +44,26 @@ async function cardDates(ctx: AppContext, account: AccountRow): Promise<CardDate
   };
 }
 
-function flagsFor(
-  account: AccountRow,
-  unpaid: { order_number: string } | null,
-  card: CardDates | null,
-): Flag[] {
+/** The customer's standing, or 401 when they are gone. */
+async function standingOf(ctx: AppContext, customerId: number): Promise<StandingRow> {
+  const standing = await selectStanding(ctx.db, customerId);
+  if (!standing) throw new AppError('UNAUTHENTICATED', 'Please log in to continue.');
+  return standing;
+}
+
+function cardFlags(standing: StandingRow, card: CardDates | null): Flag[] {
   const flags: Flag[] = [];
+  const { unpaid } = standing;
   if (unpaid) {
     flags.push({
       type: 'payment_failed',
-      message: `We could not charge your card for order ${unpaid.order_number}. Update your card to resolve it.`,
+      message: `We could not charge your card for order ${unpaid.orderNumber}. Update your card to resolve it.`,
       href: paths.editPaymentMethod,
     });
   }
-  if (account.card && card) {
-    const { expMonth, expYear } = account.card;
-    const label = `${account.card.brand} ending in ${account.card.last4}`;
+  if (standing.card && card) {
+    const { expMonth, expYear } = standing.card;
+    const label = `${standing.card.brand} ending in ${standing.card.last4}`;
     const expiry = `${String(expMonth).padStart(2, '0')}/${String(expYear).slice(-2)}`;
     if (card.expiredNow) {
       flags.push({
@@ -85,27 +88,13 @@ function flagsFor(
   return flags;
 }
 
-/** The failed payment and the card's dates: the flags need them, and so does patient data. */
-interface Standing {
-  unpaid: { orders_id: number; order_number: string } | null;
-  card: CardDates | null;
-}
-
-async function standingOf(ctx: AppContext, account: AccountRow): Promise<Standing> {
-  return {
-    unpaid: await billingFlag(ctx, account.customerId),
-    card: await cardDates(ctx, account),
-  };
-}
-
-async function flags(ctx: AppContext, account: AccountRow, standing?: Standing): Promise<Flag[]> {
-  const { unpaid, card } = standing ?? (await standingOf(ctx, account));
-  const visits: Flag[] = (await pendingOrders(ctx, account.customerId)).map((visit) => ({
+function flags(ctx: AppContext, standing: StandingRow): Flag[] {
+  const visits: Flag[] = standing.openVisits.map((visit) => ({
     type: 'visit_incomplete',
-    message: `You started an online visit (${visit.product}) and have not finished it yet.`,
-    href: paths.visit(visit.product_category),
+    message: `You started an online visit (${pendingVisitName(visit.category)}) and have not finished it yet.`,
+    href: paths.visit(visit.category),
   }));
-  const unread = await unreadCount(ctx, account.customerId);
+  const { unread } = standing;
   const messages: Flag[] = unread
     ? [
         {
@@ -115,36 +104,35 @@ async function flags(ctx: AppContext, account: AccountRow, standing?: Standing):
         },
       ]
     : [];
-  return [...flagsFor(account, unpaid, card), ...visits, ...messages];
+  return [...cardFlags(standing, cardDates(ctx, standing)), ...visits, ...messages];
 }
 
 /** Spec §7 `/account/basics`: the account frame's names, number, cart count and flags. */
 export async function accountBasics(ctx: AppContext, session: ActiveSession): Promise<Basics> {
-  const account = await accountOf(ctx, session.customerId);
+  const standing = await standingOf(ctx, session.customerId);
   return {
-    customer_id: account.customerId,
-    leads_id: account.leadsId,
-    first_name: account.firstName,
-    last_name: account.lastName,
-    email: account.email,
-    cart_count: (await getCart(ctx, account.customerId)).item_count,
-    flags: await flags(ctx, account),
+    customer_id: standing.customerId,
+    leads_id: standing.leadsId,
+    first_name: standing.firstName,
+    last_name: standing.lastName,
+    email: standing.email,
+    cart_count: (await getCart(ctx, standing.customerId)).item_count,
+    flags: flags(ctx, standing),
   };
 }
 
 async function landerOf(
   ctx: AppContext,
-  account: AccountRow,
+  standing: StandingRow,
   page: { cursor?: string | undefined; limit?: number | undefined },
-  standing?: Standing,
 ): Promise<Lander> {
-  const history = await orderHistoryPage(ctx, account.customerId, page);
+  const history = await orderHistoryPage(ctx, standing.customerId, page);
   return {
-    prospects_id: account.customerId,
-    first_name: account.firstName,
-    last_name: account.lastName,
-    email: account.email,
-    flags: await flags(ctx, account, standing),
+    prospects_id: standing.customerId,
+    first_name: standing.firstName,
+    last_name: standing.lastName,
+    email: standing.email,
+    flags: flags(ctx, standing),
     order_history: history.orderHistory,
     has_more: history.hasMore,
     next_cursor: history.nextCursor,
@@ -161,22 +149,23 @@ export async function lander(
   session: ActiveSession,
   page: { cursor?: string | undefined; limit?: number | undefined } = {},
 ): Promise<Lander> {
-  return landerOf(ctx, await accountOf(ctx, session.customerId), page);
+  return landerOf(ctx, await standingOf(ctx, session.customerId), page);
 }
 
 /**
  * Spec §3 "User data": the lander (its first page of orders), the billing flag, and expiredFlag
- * (the card will not last to the next billing). The account and its standing are read once.
+ * (the card will not last to the next billing).
  */
 export async function patientData(ctx: AppContext, session: ActiveSession): Promise<PatientData> {
-  const account = await accountOf(ctx, session.customerId);
-  const standing = await standingOf(ctx, account);
-  const { card } = standing;
+  const standing = await standingOf(ctx, session.customerId);
+  const card = cardDates(ctx, standing);
   return {
-    leadsId: account.leadsId,
-    clicksId: account.clicksId,
-    billingFlag: standing.unpaid,
+    leadsId: standing.leadsId,
+    clicksId: standing.clicksId,
+    billingFlag: standing.unpaid
+      ? { orders_id: standing.unpaid.id, order_number: standing.unpaid.orderNumber }
+      : null,
     expiredFlag: card ? card.expiredNow || card.expiresBeforeNextBilling : false,
-    lander: await landerOf(ctx, account, {}, standing),
+    lander: await landerOf(ctx, standing, {}),
   };
 }

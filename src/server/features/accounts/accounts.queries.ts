@@ -417,3 +417,104 @@ export async function selectPrescriptionStates(db: Db, customerId: number): Prom
     ...new Set([...pending, ...refilling].flatMap((r) => (r.state === null ? [] : [r.state]))),
   ];
 }
+
+/**
+ * What the member area's frame and flags need about a customer, in one statement (issue 14: it
+ * was seven): who they are, their card, the unpaid order (spec `billingFlag`: the newest whose
+ * payment failed and stays unpaid), the earliest billing date of an active or past-due
+ * subscription, the care team's unread messages, and when each program's unfinished visit was
+ * started (at most one per program: `visits_one_open_per_program`).
+ */
+export interface StandingRow {
+  customerId: number;
+  leadsId: string;
+  clicksId: string | null;
+  email: string;
+  firstName: string;
+  lastName: string;
+  card: Omit<CardRow, 'gatewayToken'> | null;
+  unpaid: { id: number; orderNumber: string } | null;
+  nextBilling: string | null;
+  unread: number;
+  openVisits: { category: 'ed' | 'sleep' | 'hair'; startedAt: string }[];
+}
+
+export async function selectStanding(db: Db, customerId: number): Promise<StandingRow | undefined> {
+  const unpaid = db
+    .selectFrom('orders')
+    .where('customer_id', '=', customerId)
+    .where('status', '=', 'PAYMENT_FAILED')
+    .where('payment_status', '=', 'unpaid')
+    .orderBy('created_at', 'desc')
+    .limit(1);
+  const openVisit = (category: 'ed' | 'sleep' | 'hair') =>
+    db
+      .selectFrom('visits')
+      .select('created_at')
+      .where('customer_id', '=', customerId)
+      .where('status', '=', 'IN_PROGRESS')
+      .where('category', '=', category);
+  const row = await db
+    .selectFrom('customers as c')
+    .leftJoin('payment_methods as pm', 'pm.customer_id', 'c.id')
+    .select((eb) => [
+      'c.id',
+      'c.leads_id',
+      'c.clicks_id',
+      'c.email',
+      'c.first_name',
+      'c.last_name',
+      'pm.brand',
+      'pm.last4',
+      'pm.exp_month',
+      'pm.exp_year',
+      unpaid.select('id').as('unpaid_id'),
+      unpaid.select('order_number').as('unpaid_number'),
+      eb
+        .selectFrom('subscriptions')
+        .select((s) => s.fn.min('next_billing_date').as('next'))
+        .where('customer_id', '=', customerId)
+        .where('status', 'in', ['ACTIVE', 'PAST_DUE'])
+        .as('next_billing'),
+      eb
+        .selectFrom('messages as m')
+        .innerJoin('message_threads as t', 't.id', 'm.thread_id')
+        .select((s) => s.fn.countAll<number>().as('n'))
+        .where('t.customer_id', '=', customerId)
+        .where('m.sender', '=', 'care_team')
+        .where('m.read_at', 'is', null)
+        .as('unread'),
+      openVisit('ed').as('open_ed'),
+      openVisit('sleep').as('open_sleep'),
+      openVisit('hair').as('open_hair'),
+    ])
+    .where('c.id', '=', customerId)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  const open = [
+    { category: 'ed', startedAt: row.open_ed },
+    { category: 'sleep', startedAt: row.open_sleep },
+    { category: 'hair', startedAt: row.open_hair },
+  ] as const;
+  return {
+    customerId: row.id,
+    leadsId: row.leads_id,
+    clicksId: row.clicks_id,
+    email: row.email,
+    firstName: row.first_name,
+    lastName: row.last_name,
+    card:
+      row.brand === null || row.last4 === null || row.exp_month === null || row.exp_year === null
+        ? null
+        : { brand: row.brand, last4: row.last4, expMonth: row.exp_month, expYear: row.exp_year },
+    unpaid:
+      row.unpaid_id === null || row.unpaid_number === null
+        ? null
+        : { id: row.unpaid_id, orderNumber: row.unpaid_number },
+    nextBilling: (row.next_billing as string | null) ?? null,
+    unread: Number(row.unread ?? 0),
+    openVisits: open
+      .flatMap(({ category, startedAt }) => (startedAt === null ? [] : [{ category, startedAt }]))
+      .sort((a, b) => a.startedAt.localeCompare(b.startedAt)),
+  };
+}

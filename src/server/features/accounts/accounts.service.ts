@@ -132,11 +132,6 @@ async function queueWelcome(ctx: AppContext, to: string, firstName: string): Pro
 
 export type { AccountRow } from './accounts.queries.ts';
 
-/** Everything on file about a customer (profile, addresses, card), or 401 when they are gone. */
-export async function accountOf(ctx: AppContext, customerId: number): Promise<q.AccountRow> {
-  return loadAccount(ctx, customerId);
-}
-
 async function loadAccount(ctx: AppContext, customerId: number) {
   const account = await q.selectAccount(ctx.db, customerId);
   if (!account) throw new AppError('UNAUTHENTICATED', 'Please log in to continue.');

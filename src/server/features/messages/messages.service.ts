@@ -158,10 +158,6 @@ export async function recentMessages(ctx: AppContext, customerId: number, since?
   };
 }
 
-export function unreadCount(ctx: AppContext, customerId: number): Promise<number> {
-  return q.countUnreadForPatient(ctx.db, customerId);
-}
-
 /**
  * The patient writes: in one of their threads, or a new thread about what they chose (`topic`),
  * about one of their orders when they name it (another customer's order is "not found").

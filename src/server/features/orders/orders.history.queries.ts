@@ -221,22 +221,6 @@ export async function selectOrderKey(
   return row && { id: row.id, createdAt: row.created_at };
 }
 
-/** The customer's most recent order whose payment failed and is still unpaid. */
-export async function selectUnpaidOrder(
-  db: Db,
-  customerId: number,
-): Promise<{ id: number; orderNumber: string } | undefined> {
-  const row = await db
-    .selectFrom('orders')
-    .select(['id', 'order_number'])
-    .where('customer_id', '=', customerId)
-    .where('status', '=', 'PAYMENT_FAILED')
-    .where('payment_status', '=', 'unpaid')
-    .orderBy('created_at', 'desc')
-    .executeTakeFirst();
-  return row && { id: row.id, orderNumber: row.order_number };
-}
-
 /** Orders that happened (any state but an attempt still being placed). */
 export async function countPlacedOrders(db: Db, customerId: number): Promise<number> {
   const row = await db

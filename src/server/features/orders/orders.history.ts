@@ -139,15 +139,6 @@ export async function orderByNumber(
   return toOrder(row, care);
 }
 
-/** Spec §3 `billingFlag`: the order whose payment failed, while it stays unpaid. */
-export async function billingFlag(
-  ctx: AppContext,
-  customerId: number,
-): Promise<{ orders_id: number; order_number: string } | null> {
-  const order = await q.selectUnpaidOrder(ctx.db, customerId);
-  return order ? { orders_id: order.id, order_number: order.orderNumber } : null;
-}
-
 /** Whether the customer has ordered before (for first-order-only coupons). */
 export async function hasPlacedOrder(ctx: AppContext, customerId: number): Promise<boolean> {
   return (await q.countPlacedOrders(ctx.db, customerId)) > 0;

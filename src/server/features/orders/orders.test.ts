@@ -1,8 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { demoCustomer } from '#server/db/seed-demo.ts';
 import type { Lander } from '#shared/orders.ts';
 import { buildTestApp, testDialect, type TestApp } from '#test/app.ts';
 import { insertCustomer, post, sessionCookie } from '#test/factories.ts';
+import { statementsDuring } from '#test/sql-statements.ts';
 
 describe(`orders details (${testDialect})`, () => {
   let t: TestApp;
@@ -20,6 +21,28 @@ describe(`orders details (${testDialect})`, () => {
     };
   });
   afterAll(() => t.close());
+
+  it('reads the lander in three statements once the session is kept (and the session, on SQLite)', async () => {
+    // Who the customer is and every flag (accounts.queries.ts selectStanding), one page of orders
+    // with their items, and the visits behind them. On PostgreSQL a session read a moment ago is
+    // kept (session-cache.ts) once the instance listens, a moment after it starts; on SQLite its
+    // one indexed lookup stays.
+    const lander = () =>
+      statementsDuring(async () => {
+        const response = await post(
+          t.app,
+          '/lapi/account/orders/',
+          { leads_id: demo.leadsId },
+          demo.cookie,
+        );
+        expect(response.statusCode).toBe(200);
+      });
+    const expected = testDialect === 'postgres' ? 3 : 4;
+    await vi.waitFor(async () => expect(await lander()).toBe(expected), {
+      timeout: 15_000,
+      interval: 50,
+    });
+  });
 
   it('answers the lander with the order history keyed by order number, newest first', async () => {
     const response = await post(

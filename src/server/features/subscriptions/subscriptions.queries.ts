@@ -466,19 +466,6 @@ export async function setStatus(
 }
 
 /** The earliest billing date among the customer's active subscriptions. */
-export async function selectEarliestActiveBilling(
-  db: Db,
-  customerId: number,
-): Promise<string | undefined> {
-  const row = await db
-    .selectFrom('subscriptions')
-    .select((eb) => eb.fn.min('next_billing_date').as('next'))
-    .where('customer_id', '=', customerId)
-    .where('status', 'in', ['ACTIVE', 'PAST_DUE'])
-    .executeTakeFirst();
-  return (row?.next as string | null | undefined) ?? undefined;
-}
-
 /**
  * Active subscriptions that bill after `today` and no later than `until`, whose coming billing date
  * has not been announced yet, in id order from `afterId` (the reminder job walks them a batch at a

@@ -365,7 +365,3 @@ export function pauseAfterFailedRetries(ctx: AppContext, subscriptionId: number)
 export function subscriptionById(ctx: AppContext, id: number) {
   return q.selectSubscription(ctx.db, id);
 }
-
-export function earliestActiveBilling(ctx: AppContext, customerId: number) {
-  return q.selectEarliestActiveBilling(ctx.db, customerId);
-}

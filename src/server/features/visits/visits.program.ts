@@ -118,11 +118,16 @@ export async function startProgram(
   return { visit, destination: destinationOf(visit) };
 }
 
+/** What a started, unfinished visit is called on Home and in its flag. */
+export function pendingVisitName(category: ProgramCategory): string {
+  return `${programs[category].headline} — online visit`;
+}
+
 /** Spec §3 "Pending order": the visits the patient started and has not finished. */
 export async function pendingOrders(ctx: AppContext, customerId: number): Promise<PendingOrder[]> {
   const visits = await q.selectOpenVisitsOf(ctx.db, customerId);
   return visits.map((visit) => ({
-    product: `${programs[visit.category].headline} — online visit`,
+    product: pendingVisitName(visit.category),
     product_category: visit.category,
     visit_id: visit.id,
     started_at: visit.createdAt,
