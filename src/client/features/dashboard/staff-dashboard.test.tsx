@@ -4,10 +4,10 @@ import userEvent from '@testing-library/user-event';
 import type { RouteObject } from 'react-router';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Dashboard, DashboardDay } from '#shared/dashboard.ts';
-import type { StaffUser } from '#shared/staff.ts';
 import { messages } from '#shared/wording.ts';
 import { clearToasts } from '#client/components/ui/toast.tsx';
 import { failure, ok, renderRoutes, stubApi } from '#client/testing/render-app.tsx';
+import { loggedIn, ops, provider } from '#client/testing/staff-fixtures.ts';
 import { StaffLayout } from '#client/features/staff/components/staff-layout.tsx';
 import { StaffHomePage } from '#client/features/staff/pages/staff-home-page.tsx';
 import { niceCeiling } from './components/daily-bars.tsx';
@@ -22,22 +22,6 @@ const routes: RouteObject[] = [
     ],
   },
 ];
-
-const ops: StaffUser = {
-  id: 2,
-  email: 'ops@pairwell.test',
-  name: 'Sam Ortiz',
-  role: 'operations',
-  licensed_states: [],
-};
-const provider: StaffUser = {
-  id: 1,
-  email: 'provider@pairwell.test',
-  name: 'Dr. Maya Chen, MD',
-  role: 'provider',
-  licensed_states: ['OR'],
-};
-const loggedIn = (staff: StaffUser) => ok({ authenticated: true, staff });
 
 const zero = {
   orders: 0,

@@ -4,9 +4,9 @@ import userEvent from '@testing-library/user-event';
 import type { RouteObject } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { OutboxProblem } from '#shared/outbox.ts';
-import type { StaffUser } from '#shared/staff.ts';
 import { clearToasts } from '#client/components/ui/toast.tsx';
 import { failure, ok, renderRoutes, stubApi } from '#client/testing/render-app.tsx';
+import { loggedIn, ops, provider } from '#client/testing/staff-fixtures.ts';
 import { StaffLayout } from '#client/features/staff/components/staff-layout.tsx';
 import { StaffHomePage } from '#client/features/staff/pages/staff-home-page.tsx';
 import { StaffOutboxPage } from './pages/staff-outbox-page.tsx';
@@ -20,22 +20,6 @@ const routes: RouteObject[] = [
     ],
   },
 ];
-
-const ops: StaffUser = {
-  id: 2,
-  email: 'ops@pairwell.test',
-  name: 'Sam Ortiz',
-  role: 'operations',
-  licensed_states: [],
-};
-const provider: StaffUser = {
-  id: 1,
-  email: 'provider@pairwell.test',
-  name: 'Dr. Maya Chen, MD',
-  role: 'provider',
-  licensed_states: ['CA', 'OR'],
-};
-const loggedIn = (staff: StaffUser) => ok({ authenticated: true, staff });
 
 const failedConfirmation: OutboxProblem = {
   outbox_id: 31,

@@ -4,7 +4,6 @@ import userEvent from '@testing-library/user-event';
 import type { RouteObject } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { StaffOrderDetail } from '#shared/operations.ts';
-import type { StaffUser } from '#shared/staff.ts';
 import { clearToasts } from '#client/components/ui/toast.tsx';
 import {
   failure,
@@ -15,6 +14,7 @@ import {
   waitForDialogToClose,
   waitForDialogToOpen,
 } from '#client/testing/render-app.tsx';
+import { loggedIn, ops, provider } from '#client/testing/staff-fixtures.ts';
 import { dollarsToCents } from '#client/features/operations/components/order-action-dialog.tsx';
 import { PatientMessagesPage } from '#client/features/reviews/pages/patient-messages-page.tsx';
 import { PatientThreadPage } from '#client/features/reviews/pages/patient-thread-page.tsx';
@@ -43,23 +43,7 @@ const routes: RouteObject[] = [
   },
 ];
 
-const ops: StaffUser = {
-  id: 2,
-  email: 'ops@pairwell.test',
-  name: 'Sam Ortiz',
-  role: 'operations',
-  licensed_states: [],
-};
-const provider: StaffUser = {
-  id: 1,
-  email: 'provider@pairwell.test',
-  name: 'Dr. Maya Chen, MD',
-  role: 'provider',
-  licensed_states: ['CA', 'OR'],
-};
-
 const loggedOut = ok({ authenticated: false, staff: null });
-const loggedIn = (staff: StaffUser) => ok({ authenticated: true, staff });
 
 function buildOrder(overrides: Partial<StaffOrderDetail> = {}): StaffOrderDetail {
   return {
