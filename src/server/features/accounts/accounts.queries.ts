@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { reusable } from '#server/db/reusable.ts';
 import type { Database } from '#server/db/schema.ts';
 
 type Db = Kysely<Database>;
@@ -439,7 +440,7 @@ export interface StandingRow {
   openVisits: { category: 'ed' | 'sleep' | 'hair'; startedAt: string }[];
 }
 
-export async function selectStanding(db: Db, customerId: number): Promise<StandingRow | undefined> {
+const standingQuery = reusable((db: Db, customerId: number) => {
   const unpaid = db
     .selectFrom('orders')
     .where('customer_id', '=', customerId)
@@ -454,7 +455,7 @@ export async function selectStanding(db: Db, customerId: number): Promise<Standi
       .where('customer_id', '=', customerId)
       .where('status', '=', 'IN_PROGRESS')
       .where('category', '=', category);
-  const row = await db
+  return db
     .selectFrom('customers as c')
     .leftJoin('payment_methods as pm', 'pm.customer_id', 'c.id')
     .select((eb) => [
@@ -488,8 +489,11 @@ export async function selectStanding(db: Db, customerId: number): Promise<Standi
       openVisit('sleep').as('open_sleep'),
       openVisit('hair').as('open_hair'),
     ])
-    .where('c.id', '=', customerId)
-    .executeTakeFirst();
+    .where('c.id', '=', customerId);
+});
+
+export async function selectStanding(db: Db, customerId: number): Promise<StandingRow | undefined> {
+  const [row] = await standingQuery(db, customerId);
   if (!row) return undefined;
   const open = [
     { category: 'ed', startedAt: row.open_ed },

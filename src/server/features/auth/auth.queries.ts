@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '#server/db/schema.ts';
+import { reusable } from '#server/db/reusable.ts';
 
 type Db = Kysely<Database>;
 
@@ -100,8 +101,8 @@ export async function insertSession(db: Db, session: Omit<SessionRow, 'leadsId'>
     .execute();
 }
 
-export async function selectSession(db: Db, tokenHash: string): Promise<SessionRow | undefined> {
-  const row = await db
+const sessionQuery = reusable((db: Db, tokenHash: string) =>
+  db
     .selectFrom('sessions as s')
     .innerJoin('customers as c', 'c.id', 's.customer_id')
     .select([
@@ -114,8 +115,12 @@ export async function selectSession(db: Db, tokenHash: string): Promise<SessionR
       's.expires_at',
       's.user_agent',
     ])
-    .where('s.token_hash', '=', tokenHash)
-    .executeTakeFirst();
+    .where('s.token_hash', '=', tokenHash),
+);
+
+/** Read by every request whose session is not kept (decision 019), so compiled once. */
+export async function selectSession(db: Db, tokenHash: string): Promise<SessionRow | undefined> {
+  const [row] = await sessionQuery(db, tokenHash);
   return row && toSession(row);
 }
 

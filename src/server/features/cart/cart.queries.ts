@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import { reusable } from '#server/db/reusable.ts';
 import type { Database } from '#server/db/schema.ts';
 import type { Frequency } from '#shared/catalog.ts';
 
@@ -29,8 +30,8 @@ export interface CartRow {
  * statement: the customer's row anchors it, so a customer without a cart or lines still gets one
  * row (all nulls) to read the coupon and claim from. A line whose product is no longer sold drops.
  */
-export async function selectCart(db: Db, customerId: number): Promise<CartRow> {
-  const rows = await db
+const cartQuery = reusable((db: Db, customerId: number) =>
+  db
     .selectFrom('customers as c')
     .leftJoin('carts as k', 'k.customer_id', 'c.id')
     .leftJoin('cart_items as i', 'i.customer_id', 'c.id')
@@ -55,8 +56,11 @@ export async function selectCart(db: Db, customerId: number): Promise<CartRow> {
     ])
     .where('c.id', '=', customerId)
     .orderBy('i.added_at')
-    .orderBy('i.product_id')
-    .execute();
+    .orderBy('i.product_id'),
+);
+
+export async function selectCart(db: Db, customerId: number): Promise<CartRow> {
+  const rows = await cartQuery(db, customerId);
   const lines: CartLineRow[] = [];
   for (const l of rows) {
     if (l.product_id === null || l.quantity === null || l.frequency === null || l.name === null)

@@ -1,5 +1,6 @@
 // A customer's own orders: the history in the member area, the failed-payment flag, first orders.
 import type { Kysely } from 'kysely';
+import { reusable } from '#server/db/reusable.ts';
 import type { Database } from '#server/db/schema.ts';
 import type { OrderStatus } from '#shared/orders.ts';
 
@@ -81,8 +82,8 @@ function orderColumns(db: Db) {
  * lines joined to it), in the order the orders come: newest first, each order's lines in the order
  * they were added. The lines are grouped by order in a map as they arrive.
  */
-async function withItems(db: Db, orders: ReturnType<typeof orderColumns>): Promise<OrderRow[]> {
-  const rows = await db
+function withItemsQuery(db: Db, orders: ReturnType<typeof orderColumns>) {
+  return db
     .selectFrom(orders.as('o'))
     .leftJoin('order_items as i', 'i.order_id', 'o.id')
     .selectAll('o')
@@ -98,8 +99,16 @@ async function withItems(db: Db, orders: ReturnType<typeof orderColumns>): Promi
     ])
     .orderBy('o.created_at', 'desc')
     .orderBy('o.id', 'desc')
-    .orderBy('i.id')
-    .execute();
+    .orderBy('i.id');
+}
+
+type OrderWithItemRow = Awaited<ReturnType<ReturnType<typeof withItemsQuery>['execute']>>[number];
+
+async function withItems(db: Db, orders: ReturnType<typeof orderColumns>): Promise<OrderRow[]> {
+  return groupItems(await withItemsQuery(db, orders).execute());
+}
+
+function groupItems(rows: OrderWithItemRow[]): OrderRow[] {
   const byId = new Map<number, OrderRow>();
   for (const o of rows) {
     let order = byId.get(o.id);
@@ -164,6 +173,7 @@ export async function selectOrdersPage(
   after: OrderKey | null,
   limit: number,
 ): Promise<OrderRow[]> {
+  if (!after) return groupItems(await firstOrdersPage(db, customerId, limit));
   let query = orderColumns(db).where('orders.customer_id', '=', customerId);
   if (after)
     query = query.where((eb) =>
@@ -177,6 +187,18 @@ export async function selectOrdersPage(
     query.orderBy('orders.created_at', 'desc').orderBy('orders.id', 'desc').limit(limit),
   );
 }
+
+/** The newest page, which every visit to Orders and Home reads: compiled once. */
+const firstOrdersPage = reusable((db: Db, customerId: number, limit: number) =>
+  withItemsQuery(
+    db,
+    orderColumns(db)
+      .where('orders.customer_id', '=', customerId)
+      .orderBy('orders.created_at', 'desc')
+      .orderBy('orders.id', 'desc')
+      .limit(limit),
+  ),
+);
 
 /** The customer's own orders among these ids, newest first, each with its lines. */
 export async function selectOrdersByIds(
@@ -253,12 +275,8 @@ export interface VisitCareRow {
  * The online visits behind the customer's orders (or behind one of them), each with its
  * prescription and refill plan: only visits of `customerId` whose order is also theirs.
  */
-export async function selectVisitCareOf(
-  db: Db,
-  customerId: number,
-  orderId?: number,
-): Promise<VisitCareRow[]> {
-  let query = db
+function visitCareQuery(db: Db, customerId: number) {
+  return db
     .selectFrom('visits')
     .innerJoin('orders', 'orders.id', 'visits.order_id')
     .leftJoin('prescriptions', (join) =>
@@ -285,8 +303,20 @@ export async function selectVisitCareOf(
     ])
     .where('visits.customer_id', '=', customerId)
     .where('orders.customer_id', '=', customerId);
-  if (orderId !== undefined) query = query.where('orders.id', '=', orderId);
-  const rows = await query.execute();
+}
+
+/** Every visit behind the customer's orders, which each page of orders reads: compiled once. */
+const allVisitCare = reusable((db: Db, customerId: number) => visitCareQuery(db, customerId));
+
+export async function selectVisitCareOf(
+  db: Db,
+  customerId: number,
+  orderId?: number,
+): Promise<VisitCareRow[]> {
+  const rows =
+    orderId === undefined
+      ? await allVisitCare(db, customerId)
+      : await visitCareQuery(db, customerId).where('orders.id', '=', orderId).execute();
   return rows.map((r) => ({
     orderId: r.order_id,
     orderStatus: r.order_status,
