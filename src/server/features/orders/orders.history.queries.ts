@@ -1,4 +1,4 @@
-// A customer's own orders: the history in the member area, the failed-payment flag, first orders.
+// A customer's own orders: the history in the member area and the visits behind it, first orders.
 import type { Kysely } from 'kysely';
 import { reusable } from '#server/db/reusable.ts';
 import type { Database } from '#server/db/schema.ts';
@@ -174,9 +174,9 @@ export async function selectOrdersPage(
   limit: number,
 ): Promise<OrderRow[]> {
   if (!after) return groupItems(await firstOrdersPage(db, customerId, limit));
-  let query = orderColumns(db).where('orders.customer_id', '=', customerId);
-  if (after)
-    query = query.where((eb) =>
+  const query = orderColumns(db)
+    .where('orders.customer_id', '=', customerId)
+    .where((eb) =>
       eb.or([
         eb('orders.created_at', '<', after.createdAt),
         eb.and([eb('orders.created_at', '=', after.createdAt), eb('orders.id', '<', after.id)]),

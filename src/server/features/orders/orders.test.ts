@@ -22,6 +22,10 @@ describe(`orders details (${testDialect})`, () => {
   });
   afterAll(() => t.close());
 
+  /** The demo customer's orders details (spec §3 `lander`), newest page first. */
+  const ordersDetails = () =>
+    post(t.app, '/lapi/account/orders/', { leads_id: demo.leadsId }, demo.cookie);
+
   it('reads the lander in three statements once the session is kept (and the session, on SQLite)', async () => {
     // Who the customer is and every flag (accounts.queries.ts selectStanding), one page of orders
     // with their items, and the visits behind them. On PostgreSQL a session read a moment ago is
@@ -29,13 +33,7 @@ describe(`orders details (${testDialect})`, () => {
     // one indexed lookup stays.
     const lander = () =>
       statementsDuring(async () => {
-        const response = await post(
-          t.app,
-          '/lapi/account/orders/',
-          { leads_id: demo.leadsId },
-          demo.cookie,
-        );
-        expect(response.statusCode).toBe(200);
+        expect((await ordersDetails()).statusCode).toBe(200);
       });
     const expected = testDialect === 'postgres' ? 3 : 4;
     await vi.waitFor(async () => expect(await lander()).toBe(expected), {
@@ -45,12 +43,7 @@ describe(`orders details (${testDialect})`, () => {
   });
 
   it('answers the lander with the order history keyed by order number, newest first', async () => {
-    const response = await post(
-      t.app,
-      '/lapi/account/orders/',
-      { leads_id: demo.leadsId },
-      demo.cookie,
-    );
+    const response = await ordersDetails();
     expect(response.statusCode).toBe(200);
     const lander = response.json<{ status: string; message: Lander }>().message;
     expect(Object.keys(lander.order_history)).toEqual([
@@ -172,12 +165,7 @@ describe(`orders details (${testDialect})`, () => {
       message: { billingFlag: { orders_id: number; order_number: string } };
     }>().message;
     expect(data.billingFlag.order_number).toBe('PW-100104');
-    const orders = await post(
-      t.app,
-      '/lapi/account/orders/',
-      { leads_id: demo.leadsId },
-      demo.cookie,
-    );
+    const orders = await ordersDetails();
     expect(orders.json<{ message: Lander }>().message.order_history['PW-100104']?.orders_id).toBe(
       data.billingFlag.orders_id,
     );
