@@ -18,6 +18,7 @@ describe('the server starts with the same node flags everywhere', () => {
     const fromPackage = flagsOf(pkg.scripts['start:built'] ?? '');
     expect(fromPackage).toEqual(
       expect.arrayContaining([
+        '--optimize-for-size',
         expect.stringMatching(/^--max-old-space-size=\d+$/),
         expect.stringMatching(/^--max-semi-space-size=\d+$/),
       ]),
