@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { reusable } from '#server/db/reusable.ts';
 import type { Database } from '#server/db/schema.ts';
 
@@ -453,7 +453,10 @@ const standingQuery = reusable((db: Db, customerId: number) => {
       .selectFrom('visits')
       .select('created_at')
       .where('customer_id', '=', customerId)
-      .where('status', '=', 'IN_PROGRESS')
+      // Written into the SQL, not bound: it is the condition of the index of open visits, and
+      // SQLite prepares a statement again on every run when a bound value decides whether a
+      // partial index applies (the standing took 46 µs that way, 9 µs this way; decision 017).
+      .where('status', '=', sql.lit('IN_PROGRESS'))
       .where('category', '=', category);
   return db
     .selectFrom('customers as c')

@@ -3,6 +3,7 @@ import { demoStaff } from '#server/db/seed-demo.ts';
 import { MESSAGES_PAGE_SIZE, type Message, type Thread } from '#shared/messages.ts';
 import { buildTestApp, testDialect, type TestApp } from '#test/app.ts';
 import { insertCustomer, post, staffCookie, type TestCustomer } from '#test/factories.ts';
+import { expectIndexedReads, sqliteStatementsRun } from '#test/sql-statements.ts';
 
 const operations = demoStaff.find((s) => s.role === 'operations')!;
 
@@ -106,6 +107,20 @@ describe(`messages, a page at a time (${testDialect})`, () => {
     expect(third.next_cursor).toBeNull();
     expect([...bodies(third), ...bodies(second), ...bodies(first)]).toEqual(numbered(1, 75));
   });
+
+  it.runIf(testDialect === 'sqlite')(
+    'the list and a page before read every table through an index, never a whole table',
+    async () => {
+      const c = await insertCustomer(t.app);
+      const threadId = await conversation(c, 75);
+      const statements = await sqliteStatementsRun(async () => {
+        const newest = (await threads(c)).threads.find((th) => th.id === threadId)!;
+        await pageOf(c, threadId, newest.next_cursor);
+      });
+      expect(statements.length).toBeGreaterThanOrEqual(4);
+      await expectIndexedReads(t.app.db, statements);
+    },
+  );
 
   it('a message written between two pages neither repeats nor hides one', async () => {
     const c = await insertCustomer(t.app);

@@ -1,5 +1,5 @@
 // A customer's own orders: the history in the member area and the visits behind it, first orders.
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { reusable } from '#server/db/reusable.ts';
 import type { Database } from '#server/db/schema.ts';
 import type { OrderStatus } from '#shared/orders.ts';
@@ -188,17 +188,36 @@ export async function selectOrdersPage(
   );
 }
 
-/** The newest page, which every visit to Orders and Home reads: compiled once. */
-const firstOrdersPage = reusable((db: Db, customerId: number, limit: number) =>
-  withItemsQuery(
-    db,
-    orderColumns(db)
-      .where('orders.customer_id', '=', customerId)
-      .orderBy('orders.created_at', 'desc')
-      .orderBy('orders.id', 'desc')
-      .limit(limit),
-  ),
-);
+/**
+ * The newest page, which every visit to Orders and Home reads: compiled once per page size, with
+ * the size written into the SQL. SQLite ran the page with a bound `LIMIT ?` in 65 µs and with the
+ * number in the text in 30 µs (the demo customer's five orders and their lines, decision 017).
+ * The schema lets a page be 1 to 50 orders, so there are at most 50 of these.
+ */
+const firstOrdersPages = new Map<
+  number,
+  (db: Db, customerId: number) => Promise<OrderWithItemRow[]>
+>();
+
+function firstOrdersPage(db: Db, customerId: number, limit: number) {
+  if (!Number.isSafeInteger(limit) || limit < 1 || limit > 100)
+    throw new Error(`not a page size: ${limit}`);
+  let page = firstOrdersPages.get(limit);
+  if (!page) {
+    page = reusable((db: Db, customerId: number) =>
+      withItemsQuery(
+        db,
+        orderColumns(db)
+          .where('orders.customer_id', '=', customerId)
+          .orderBy('orders.created_at', 'desc')
+          .orderBy('orders.id', 'desc')
+          .limit(sql.lit(limit)),
+      ),
+    );
+    firstOrdersPages.set(limit, page);
+  }
+  return page(db, customerId);
+}
 
 /** The customer's own orders among these ids, newest first, each with its lines. */
 export async function selectOrdersByIds(

@@ -3,7 +3,7 @@ import { demoCustomer } from '#server/db/seed-demo.ts';
 import type { Lander } from '#shared/orders.ts';
 import { buildTestApp, testDialect, type TestApp } from '#test/app.ts';
 import { insertCustomer, post, sessionCookie } from '#test/factories.ts';
-import { statementsDuring } from '#test/sql-statements.ts';
+import { expectIndexedReads, sqliteStatementsRun, statementsDuring } from '#test/sql-statements.ts';
 
 describe(`orders details (${testDialect})`, () => {
   let t: TestApp;
@@ -41,6 +41,20 @@ describe(`orders details (${testDialect})`, () => {
       interval: 50,
     });
   });
+
+  it.runIf(testDialect === 'sqlite')(
+    'reads every table of the lander through an index, never a whole table',
+    async () => {
+      // The standing once walked every active subscription of every customer (SQLite took the
+      // billing index) and every message of the customer's threads, and the visits behind the
+      // orders every visit: migration 0027.
+      const statements = await sqliteStatementsRun(async () => {
+        expect((await ordersDetails()).statusCode).toBe(200);
+      });
+      expect(statements.length).toBeGreaterThanOrEqual(3);
+      await expectIndexedReads(t.app.db, statements);
+    },
+  );
 
   it('answers the lander with the order history keyed by order number, newest first', async () => {
     const response = await ordersDetails();
