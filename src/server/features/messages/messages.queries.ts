@@ -1,6 +1,7 @@
 import { sql, type Kysely } from 'kysely';
+import { reusable } from '#server/db/reusable.ts';
 import type { Database } from '#server/db/schema.ts';
-import type { MessageTopic } from '#shared/messages.ts';
+import { MESSAGES_PAGE_SIZE, type MessageTopic } from '#shared/messages.ts';
 
 type Db = Kysely<Database>;
 
@@ -64,13 +65,16 @@ function toThread(r: {
   };
 }
 
-export async function selectThreadsOf(db: Db, customerId: number): Promise<ThreadRow[]> {
-  const rows = await threadQuery(db)
+/** The customer's conversations, newest first: the list every visit to Messages reads. */
+const threadsOf = reusable((db: Db, customerId: number) =>
+  threadQuery(db)
     .where('t.customer_id', '=', customerId)
     .orderBy('t.updated_at', 'desc')
-    .orderBy('t.id', 'desc')
-    .execute();
-  return rows.map(toThread);
+    .orderBy('t.id', 'desc'),
+);
+
+export async function selectThreadsOf(db: Db, customerId: number): Promise<ThreadRow[]> {
+  return (await threadsOf(db, customerId)).map(toThread);
 }
 
 export async function selectThread(db: Db, id: number): Promise<ThreadRow | undefined> {
@@ -484,30 +488,53 @@ export async function selectThreadPage(
   return rows.map(toMessageRow).reverse();
 }
 
-/** The newest `limit` messages of each of these threads in one query, oldest first in each. */
-export async function selectNewestOfThreads(
-  db: Db,
-  threadIds: number[],
-  limit: number,
-): Promise<MessageRow[]> {
-  if (threadIds.length === 0) return [];
+/**
+ * The newest page of each of the customer's conversations, and one message more where there is
+ * one (whether earlier messages come before the page): the list every visit to Messages reads,
+ * compiled once (issue 14), with the page's size written into the SQL.
+ */
+const newestOfCustomer = reusable((db: Db, customerId: number) => {
   const ranked = messageColumns(db)
     .select(
       sql<number>`row_number() over (partition by m.thread_id order by m.created_at desc, m.id desc)`.as(
         'place',
       ),
     )
-    .where('m.thread_id', 'in', threadIds)
+    .where('m.thread_id', 'in', (eb) =>
+      eb.selectFrom('message_threads').select('id').where('customer_id', '=', customerId),
+    )
     .as('ranked');
-  const rows = await db
+  return db
     .selectFrom(ranked)
     .select(['id', 'thread_id', 'sender', 'name', 'body', 'created_at', 'read_at'])
-    .where('place', '<=', limit)
+    .where('place', '<=', sql.lit(MESSAGES_PAGE_SIZE + 1))
     .orderBy('thread_id')
     .orderBy('created_at')
-    .orderBy('id')
-    .execute();
-  return rows.map(toMessageRow);
+    .orderBy('id');
+});
+
+export async function selectNewestOfCustomer(db: Db, customerId: number): Promise<MessageRow[]> {
+  return (await newestOfCustomer(db, customerId)).map(toMessageRow);
+}
+
+/** Unread care-team messages in each of the customer's conversations (those without any are absent). */
+const unreadOfCustomer = reusable((db: Db, customerId: number) =>
+  db
+    .selectFrom('messages as m')
+    .innerJoin('message_threads as t', 't.id', 'm.thread_id')
+    .select(['m.thread_id', (eb) => eb.fn.countAll<number>().as('n')])
+    .where('t.customer_id', '=', customerId)
+    .where('m.sender', '=', 'care_team')
+    .where('m.read_at', 'is', null)
+    .groupBy('m.thread_id'),
+);
+
+export async function countUnreadOfCustomer(
+  db: Db,
+  customerId: number,
+): Promise<Map<number, number>> {
+  const rows = await unreadOfCustomer(db, customerId);
+  return new Map(rows.map((r) => [r.thread_id, Number(r.n)] as const));
 }
 
 /** Unread messages written by `writtenBy` in each of these threads (threads without any are absent). */

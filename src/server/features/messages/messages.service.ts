@@ -108,14 +108,17 @@ export async function threadsOf(
 ): Promise<{ threads: Thread[]; unread: number }> {
   const user = await sessionUser(ctx, customerId);
   const threads = await q.selectThreadsOf(ctx.db, customerId);
-  const ids = threads.map((t) => t.id);
   const byThread = new Map<number, q.MessageRow[]>();
-  for (const row of await q.selectNewestOfThreads(ctx.db, ids, MESSAGES_PAGE_SIZE + 1)) {
-    const rows = byThread.get(row.threadId);
-    if (rows) rows.push(row);
-    else byThread.set(row.threadId, [row]);
-  }
-  const unread = await q.countUnreadByThread(ctx.db, ids, 'care_team');
+  if (threads.length > 0)
+    for (const row of await q.selectNewestOfCustomer(ctx.db, customerId)) {
+      const rows = byThread.get(row.threadId);
+      if (rows) rows.push(row);
+      else byThread.set(row.threadId, [row]);
+    }
+  const unread =
+    threads.length > 0
+      ? await q.countUnreadOfCustomer(ctx.db, customerId)
+      : new Map<number, number>();
   return {
     threads: threads.map((t) =>
       toThread(t, paged(byThread.get(t.id) ?? []), unread.get(t.id) ?? 0, user.first_name),
