@@ -5,19 +5,21 @@ import type { Database } from '#server/db/schema.ts';
 import { expect, vi } from 'vitest';
 import { testDialect } from './app.ts';
 
+/** better-sqlite3's Statement prototype, whose methods run a statement. */
+function sqliteStatement(): SQLite.Statement {
+  const probe = new SQLite(':memory:');
+  const statement = Object.getPrototypeOf(probe.prepare('select 1')) as SQLite.Statement;
+  probe.close();
+  return statement;
+}
+const sqliteRunMethods = ['run', 'get', 'all', 'iterate'] as const;
+
 /** How many SQL statements the test database's driver runs, in this process, while `work` does. */
 export async function statementsDuring(work: () => Promise<unknown>): Promise<number> {
-  const spies =
-    testDialect === 'postgres'
-      ? [vi.spyOn(pg.Client.prototype, 'query')]
-      : (() => {
-          const probe = new SQLite(':memory:');
-          const statement = Object.getPrototypeOf(probe.prepare('select 1')) as SQLite.Statement;
-          probe.close();
-          return (['run', 'get', 'all', 'iterate'] as const).map((method) =>
-            vi.spyOn(statement, method),
-          );
-        })();
+  const statement = testDialect === 'postgres' ? null : sqliteStatement();
+  const spies = statement
+    ? sqliteRunMethods.map((method) => vi.spyOn(statement, method))
+    : [vi.spyOn(pg.Client.prototype, 'query')];
   try {
     await work();
     return spies.reduce((sum, spy) => sum + spy.mock.calls.length, 0);
@@ -32,11 +34,9 @@ export async function sqliteStatementsRun(
 ): Promise<{ sql: string; parameters: unknown[] }[]> {
   if (testDialect !== 'sqlite')
     throw new Error('sqliteStatementsRun needs the SQLite test database');
-  const probe = new SQLite(':memory:');
-  const statement = Object.getPrototypeOf(probe.prepare('select 1')) as SQLite.Statement;
-  probe.close();
+  const statement = sqliteStatement();
   const run: { sql: string; parameters: unknown[] }[] = [];
-  const spies = (['run', 'get', 'all', 'iterate'] as const).map((method) => {
+  const spies = sqliteRunMethods.map((method) => {
     const original = statement[method] as (...args: unknown[]) => unknown;
     return vi.spyOn(statement, method).mockImplementation(function (
       this: SQLite.Statement,

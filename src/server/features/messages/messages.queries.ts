@@ -584,13 +584,7 @@ export async function markRead(
 }
 
 export async function countUnreadForPatient(db: Db, customerId: number): Promise<number> {
-  const row = await db
-    .selectFrom('messages as m')
-    .innerJoin('message_threads as t', 't.id', 'm.thread_id')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('t.customer_id', '=', customerId)
-    .where('m.sender', '=', 'care_team')
-    .where('m.read_at', 'is', null)
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+  let total = 0;
+  for (const n of (await countUnreadOfCustomer(db, customerId)).values()) total += n;
+  return total;
 }
