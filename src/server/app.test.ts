@@ -1,10 +1,12 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, testDialect, type TestApp } from '#test/app.ts';
 import { securityHeaders } from './app.ts';
+
+const preCompressedScript = `console.log(${JSON.stringify('y'.repeat(4000))});`;
 
 describe(`the application shell (${testDialect})`, () => {
   let t: TestApp;
@@ -41,6 +43,18 @@ describe(`the application shell (${testDialect})`, () => {
     fs.writeFileSync(
       path.join(clientDir, 'assets', 'index-abc123.js'),
       `console.log(${JSON.stringify('x'.repeat(4000))});`,
+    );
+    // A script as the build leaves it: beside itself, brotli- and gzip-compressed (vite.config.ts).
+    // The stand-ins' bytes differ from what compressing the script would give, so a test can tell
+    // which file went out.
+    fs.writeFileSync(path.join(clientDir, 'assets', 'chunk-def456.js'), preCompressedScript);
+    fs.writeFileSync(
+      path.join(clientDir, 'assets', 'chunk-def456.js.br'),
+      brotliCompressSync('console.log("from the .br file");'),
+    );
+    fs.writeFileSync(
+      path.join(clientDir, 'assets', 'chunk-def456.js.gz'),
+      gzipSync('console.log("from the .gz file");'),
     );
     fs.writeFileSync(path.join(clientDir, 'version.json'), '{"version":"1"}');
     t = await buildTestApp({
@@ -208,6 +222,36 @@ describe(`the application shell (${testDialect})`, () => {
     const version = await t.app.inject({ method: 'GET', url: '/version.json' });
     expect(version.headers['cache-control']).toBe('no-store');
     expect(version.json()).toEqual({ version: '1' });
+  });
+
+  it('a script compressed at build time goes out as that file, never compressed again', async () => {
+    const as = async (acceptEncoding: string | undefined) =>
+      t.app.inject({
+        method: 'GET',
+        url: '/assets/chunk-def456.js',
+        headers: acceptEncoding ? { 'accept-encoding': acceptEncoding } : {},
+      });
+    const brotli = await as('gzip, deflate, br, zstd');
+    expect(brotli.statusCode).toBe(200);
+    expect(brotli.headers['content-encoding']).toBe('br');
+    expect(brotli.headers['content-type']).toMatch(/javascript/);
+    expect(brotli.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(brotli.headers.vary).toMatch(/accept-encoding/i);
+    expect(brotliDecompressSync(brotli.rawPayload).toString()).toBe(
+      'console.log("from the .br file");',
+    );
+    const gzip = await as('gzip');
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gzip.rawPayload).toString()).toBe('console.log("from the .gz file");');
+    const plain = await as(undefined);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toBe(preCompressedScript);
+    expect(plain.headers['content-type']).toBe(brotli.headers['content-type']);
+    // The compressed files are not files of the site in their own right.
+    for (const suffix of ['.br', '.gz']) {
+      const direct = await t.app.inject({ method: 'GET', url: `/assets/chunk-def456.js${suffix}` });
+      expect(direct.statusCode, suffix).toBe(404);
+    }
   });
 
   it('a missing file is a 404, not the web app', async () => {

@@ -53,7 +53,11 @@ export async function registerWebApp(
     index: false,
     // One route per built file, read at start; index.html goes out only as a page (below).
     wildcard: false,
-    globIgnore: ['index.html'],
+    globIgnore: ['index.html', '**/*.br', '**/*.gz'],
+    // The build writes each text file brotli- and gzip-compressed beside itself (vite.config.ts):
+    // those go out as they are, where the browser accepts them, and nothing is compressed per
+    // request (@fastify/compress leaves an answer that already has its encoding alone).
+    preCompressed: true,
     cacheControl: false,
     setHeaders(res, filePath) {
       const relative = path.relative(clientDir, filePath).split(path.sep).join('/');
