@@ -257,7 +257,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.addHook('onClose', async () => {
     await dbHandle.close();
   });
-  const sessions = createSessionCache(databaseOptions);
+  const sessions = createSessionCache(databaseOptions, dbHandle.dataVersion);
   const metrics = createMetrics(env, dbHandle.db);
   app.addHook('onClose', () => sessions.close());
   const ctx: AppContext = {

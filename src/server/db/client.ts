@@ -15,6 +15,12 @@ export interface DbHandle {
   dialect: Dialect;
   /** Where the SQLite file lives (undefined on PostgreSQL). */
   file?: string;
+  /**
+   * SQLite: `PRAGMA data_version` on the app's connection, which changes when another connection
+   * (another process on the same file) commits; the connection's own commits leave it alone.
+   * Undefined on PostgreSQL.
+   */
+  dataVersion?: () => number;
   close: () => Promise<void>;
 }
 
@@ -50,6 +56,9 @@ export function openDatabase(options: DbOptions): DbHandle {
   return openSqlite(options.dataDir, options.sqliteFile ?? 'pairwell.db');
 }
 
+/** Asks SQLite whether another connection has committed since (it reads no table). */
+export const SQLITE_DATA_VERSION = 'PRAGMA data_version';
+
 function openSqlite(dataDir: string, fileName: string): DbHandle {
   const file = fileName === ':memory:' ? fileName : path.resolve(dataDir, fileName);
   if (file !== ':memory:') {
@@ -66,10 +75,12 @@ function openSqlite(dataDir: string, fileName: string): DbHandle {
   const db = new Kysely<Database>({
     dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
   });
+  const dataVersion = sqlite.prepare(SQLITE_DATA_VERSION).pluck();
   return {
     db,
     dialect: 'sqlite',
     file: file === ':memory:' ? undefined : file,
+    dataVersion: () => dataVersion.get() as number,
     close: () => db.destroy(),
   };
 }

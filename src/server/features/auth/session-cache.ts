@@ -14,13 +14,16 @@ export interface KeptSession {
 
 /**
  * Customer sessions read from the database, kept for a few seconds so that a page's several calls
- * do not each look the session up again (issue 14). On PostgreSQL only, where several instances
- * share the sessions: every instance listens on one channel, and whatever ends a customer's
- * sessions (log out, another device logged out, a password changed or reset, an account secured)
- * notifies it in the same transaction, so every instance forgets them when it commits. While the
- * listening connection is down, nothing is kept or read from here. On SQLite the one indexed
- * lookup stays: its statement is prepared once and the file is local, and processes sharing a
- * file could not tell each other.
+ * do not each look the session up again (issue 14). Whatever ends a customer's sessions (log out,
+ * another device logged out, a password changed or reset, an account secured) forgets them here at
+ * once, and every other instance sharing the database learns of it:
+ * - on PostgreSQL, every instance listens on one channel, and the change notifies it in the same
+ *   transaction, so every instance forgets them when it commits. While the listening connection is
+ *   down, nothing is kept or read from here.
+ * - on SQLite, other processes (or connections) on the same file cannot notify: before using what
+ *   it keeps, an instance asks SQLite whether any other connection has committed since it last
+ *   asked (`PRAGMA data_version`, which reads no table), at most every SQLITE_CHECK_MS, and forgets
+ *   everything when one has. Its own commits go through `ended`.
  */
 export interface SessionCache {
   /** The session kept for this token hash, if any. */
@@ -40,55 +43,111 @@ export interface SessionCache {
 
 /** How long a session is trusted without reading it again, at most. */
 export const SESSION_CACHE_TTL_MS = 10_000;
+/**
+ * SQLite: how long what is kept is used before asking again whether another connection wrote to
+ * the file; so a session another process ends is refused here within this long (on PostgreSQL,
+ * within the notice's delivery).
+ */
+export const SQLITE_CHECK_MS = 20;
 const SESSION_CACHE_ENTRIES = 10_000;
 const CHANNEL = 'pairwell_sessions_ended';
 
-export function createSessionCache(database: DbOptions): SessionCache {
-  if (!database.databaseUrl) return noSessionCache;
+/** What both databases share: the kept sessions, and the count of ends that guards reads. */
+function keptSessions() {
   const kept = new LRUCache<string, KeptSession>({
     max: SESSION_CACHE_ENTRIES,
     ttl: SESSION_CACHE_TTL_MS,
   });
-  let listening = false;
   /** Bumped whenever sessions end: a read that started before must not be kept. */
   let generation = 0;
-  const forget = (customerId: number) => {
-    generation += 1;
-    for (const [tokenHash, session] of kept.entries())
-      if (session.customerId === customerId) kept.delete(tokenHash);
+  return {
+    kept,
+    get generation() {
+      return generation;
+    },
+    forget(customerId: number) {
+      generation += 1;
+      for (const [tokenHash, session] of kept.entries())
+        if (session.customerId === customerId) kept.delete(tokenHash);
+    },
+    forgetAll() {
+      generation += 1;
+      kept.clear();
+    },
   };
+}
+
+/**
+ * `dataVersion` is SQLite's `PRAGMA data_version` on the app's connection (DbHandle); PostgreSQL
+ * needs none.
+ */
+export function createSessionCache(
+  database: DbOptions,
+  dataVersion: (() => number) | undefined,
+): SessionCache {
+  if (database.databaseUrl) return postgresSessionCache(database);
+  if (!dataVersion) throw new Error('A SQLite session cache needs PRAGMA data_version');
+  return sqliteSessionCache(dataVersion);
+}
+
+function postgresSessionCache(database: DbOptions): SessionCache {
+  const sessions = keptSessions();
+  let listening = false;
   const listener = listenPostgres(database, CHANNEL, {
     onNotice(payload) {
       const customerId = Number(payload);
-      if (Number.isSafeInteger(customerId)) forget(customerId);
+      if (Number.isSafeInteger(customerId)) sessions.forget(customerId);
     },
     onReady(ready) {
       // Notices may have been missed while it was down: start again from nothing.
-      generation += 1;
-      kept.clear();
+      sessions.forgetAll();
       listening = ready;
     },
   });
   return {
-    get: (tokenHash) => (listening ? kept.get(tokenHash) : undefined),
+    get: (tokenHash) => (listening ? sessions.kept.get(tokenHash) : undefined),
     reading() {
-      const started = generation;
+      const started = sessions.generation;
       return (tokenHash, session) => {
-        if (listening && generation === started) kept.set(tokenHash, session);
+        if (listening && sessions.generation === started) sessions.kept.set(tokenHash, session);
       };
     },
     async ended(db, customerId) {
-      forget(customerId);
+      sessions.forget(customerId);
       await sql`select pg_notify(${CHANNEL}, ${String(customerId)})`.execute(db);
     },
     close: () => listener.close(),
   };
 }
 
-/** SQLite: every session is read from the database. */
-const noSessionCache: SessionCache = {
-  get: () => undefined,
-  reading: () => () => undefined,
-  ended: async () => undefined,
-  close: async () => undefined,
-};
+function sqliteSessionCache(dataVersion: () => number): SessionCache {
+  const sessions = keptSessions();
+  let version = dataVersion();
+  let checkedAt = performance.now();
+  /** Forgets everything when another connection has committed since the last check. */
+  const check = () => {
+    const now = performance.now();
+    if (now - checkedAt < SQLITE_CHECK_MS) return;
+    checkedAt = now;
+    const current = dataVersion();
+    if (current !== version) sessions.forgetAll();
+    version = current;
+  };
+  return {
+    get(tokenHash) {
+      check();
+      return sessions.kept.get(tokenHash);
+    },
+    reading() {
+      const started = sessions.generation;
+      return (tokenHash, session) => {
+        if (sessions.generation === started) sessions.kept.set(tokenHash, session);
+      };
+    },
+    async ended(_db, customerId) {
+      // This connection's own commits do not change its data_version: forget here.
+      sessions.forget(customerId);
+    },
+    close: async () => undefined,
+  };
+}
