@@ -59,6 +59,46 @@ describe(`the server process (${testDialect})`, () => {
     }
   });
 
+  it('the request log reaches standard output within a second, and all of it by exit', async () => {
+    const port = await freePort();
+    const child = start(
+      {
+        PORT: String(port),
+        DATA_DIR: dataDir,
+        LOG_LEVEL: 'info',
+        ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+      },
+      { stdout: true },
+    );
+    let stdout = '';
+    child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    const completed = () =>
+      stdout
+        .split('\n')
+        .filter((line) => line.startsWith('{'))
+        .map((line) => JSON.parse(line) as { msg?: string; req?: { id?: string } })
+        .filter((entry) => entry.msg === 'request completed')
+        .map((entry) => entry.req?.id);
+    const call = async () =>
+      (await fetch(`http://127.0.0.1:${port}/lapi/products/`)).headers.get('x-request-id');
+    let code: number | null;
+    try {
+      await waitForHealth(port, child);
+      // Alone, far short of a batch: it goes out when the second is up.
+      const first = await call();
+      await vi.waitFor(() => expect(completed()).toContain(first), { timeout: 5000 });
+      // Answered just before the process is told to stop: written as it exits.
+      const last = [await call(), await call(), await call()];
+      child.kill('SIGTERM');
+      code = await exited(child);
+      expect(completed()).toEqual(expect.arrayContaining(last));
+    } finally {
+      child.kill('SIGKILL');
+    }
+    expect(code).toBe(0);
+    expect(stdout).toContain('"msg":"shutting down"');
+  });
+
   it('a bad environment value stops start-up with one line naming the variable', async () => {
     const child = start({ PORT: 'not-a-port', DATA_DIR: dataDir });
     let stderr = '';
@@ -71,7 +111,8 @@ describe(`the server process (${testDialect})`, () => {
   });
 });
 
-function start(env: Record<string, string>): ChildProcess {
+/** `stdout`: read what the process writes there (otherwise it goes nowhere). */
+function start(env: Record<string, string>, { stdout = false } = {}): ChildProcess {
   return spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
     env: {
       PATH: process.env.PATH,
@@ -80,7 +121,7 @@ function start(env: Record<string, string>): ChildProcess {
       SEED_DEMO: 'false',
       ...env,
     },
-    stdio: ['ignore', 'ignore', 'pipe'],
+    stdio: ['ignore', stdout ? 'pipe' : 'ignore', 'pipe'],
   });
 }
 
