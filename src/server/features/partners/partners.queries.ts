@@ -1,8 +1,15 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Database } from '#server/db/schema.ts';
 import type { OrderStatus } from '#shared/orders.ts';
 import type { HistoryKind, Sharing, SharingItem } from '#shared/partners.ts';
 import type { ProgramCategory } from '#shared/visits.ts';
+
+/**
+ * A pending visit invitation's status, written into the SQL instead of bound: it is the condition
+ * of the partial index of pending invitations, and SQLite prepares a statement again on every run
+ * when a bound value decides whether a partial index applies (decision 017).
+ */
+const PENDING_INVITATION = sql.lit('pending' as const);
 
 type Db = Kysely<Database>;
 
@@ -570,7 +577,7 @@ export async function selectPendingVisitPrograms(
     .select('program')
     .where('inviter_id', '=', inviterId)
     .where('invitee_id', '=', inviteeId)
-    .where('status', '=', 'pending')
+    .where('status', '=', PENDING_INVITATION)
     .execute();
   return rows.map((r) => r.program);
 }
@@ -594,7 +601,7 @@ export async function selectVisitInvitationsFor(
     .select(['id', 'inviter_id', 'program', 'reveal_started', 'created_at'])
     .where('invitee_id', '=', inviteeId)
     .where('inviter_id', '=', inviterId)
-    .where('status', '=', 'pending')
+    .where('status', '=', PENDING_INVITATION)
     .orderBy('id', 'desc')
     .execute();
   return rows.map((r) => ({
@@ -617,7 +624,7 @@ export async function selectPendingVisitInvitation(
     .select(['id', 'inviter_id', 'program', 'reveal_started', 'created_at'])
     .where('id', '=', id)
     .where('invitee_id', '=', inviteeId)
-    .where('status', '=', 'pending')
+    .where('status', '=', PENDING_INVITATION)
     .executeTakeFirst();
   return (
     row && {
@@ -641,7 +648,7 @@ export async function closeVisitInvitation(
     .updateTable('partner_visit_invitations')
     .set({ status, closed_at: now })
     .where('id', '=', id)
-    .where('status', '=', 'pending')
+    .where('status', '=', PENDING_INVITATION)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }
@@ -661,7 +668,7 @@ export async function closeVisitInvitationsStarted(
     .set({ status: 'started', closed_at: now })
     .where('invitee_id', '=', inviteeId)
     .where('program', '=', program)
-    .where('status', '=', 'pending')
+    .where('status', '=', PENDING_INVITATION)
     .executeTakeFirst();
   return Number(result.numUpdatedRows);
 }
@@ -683,6 +690,6 @@ export async function endVisitInvitations(
       .set({ status: 'ended', closed_at: now })
       .where('inviter_id', '=', inviter)
       .where('invitee_id', '=', invitee)
-      .where('status', '=', 'pending')
+      .where('status', '=', PENDING_INVITATION)
       .execute();
 }

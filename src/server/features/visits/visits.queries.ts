@@ -1,6 +1,13 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Database, VisitsTable } from '#server/db/schema.ts';
 import type { AnswerValue, Answers } from '#shared/questionnaires/format.ts';
+
+/**
+ * An open visit's status, written into the SQL instead of bound: it is the condition of the
+ * partial index of open visits, and SQLite prepares a statement again on every run when a bound
+ * value decides whether a partial index applies (decision 017).
+ */
+const IN_PROGRESS = sql.lit('IN_PROGRESS' as const);
 
 type Db = Kysely<Database>;
 
@@ -87,7 +94,7 @@ export async function selectOpenVisit(
     .select(columns)
     .where('customer_id', '=', customerId)
     .where('category', '=', category)
-    .where('status', '=', 'IN_PROGRESS')
+    .where('status', '=', IN_PROGRESS)
     .executeTakeFirst();
   return row && toVisit(row);
 }
@@ -97,7 +104,7 @@ export async function selectOpenVisitsOf(db: Db, customerId: number): Promise<Vi
     .selectFrom('visits')
     .select(columns)
     .where('customer_id', '=', customerId)
-    .where('status', '=', 'IN_PROGRESS')
+    .where('status', '=', IN_PROGRESS)
     .orderBy('created_at')
     .execute();
   return rows.map(toVisit);
