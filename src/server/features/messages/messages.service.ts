@@ -108,17 +108,15 @@ export async function threadsOf(
 ): Promise<{ threads: Thread[]; unread: number }> {
   const user = await sessionUser(ctx, customerId);
   const threads = await q.selectThreadsOf(ctx.db, customerId);
+  // No conversation yet: nothing more to read.
+  if (threads.length === 0) return { threads: [], unread: 0 };
   const byThread = new Map<number, q.MessageRow[]>();
-  if (threads.length > 0)
-    for (const row of await q.selectNewestOfCustomer(ctx.db, customerId)) {
-      const rows = byThread.get(row.threadId);
-      if (rows) rows.push(row);
-      else byThread.set(row.threadId, [row]);
-    }
-  const unread =
-    threads.length > 0
-      ? await q.countUnreadOfCustomer(ctx.db, customerId)
-      : new Map<number, number>();
+  for (const row of await q.selectNewestOfCustomer(ctx.db, customerId)) {
+    const rows = byThread.get(row.threadId);
+    if (rows) rows.push(row);
+    else byThread.set(row.threadId, [row]);
+  }
+  const unread = await q.countUnreadOfCustomer(ctx.db, customerId);
   return {
     threads: threads.map((t) =>
       toThread(t, paged(byThread.get(t.id) ?? []), unread.get(t.id) ?? 0, user.first_name),
