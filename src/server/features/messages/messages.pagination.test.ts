@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { demoStaff } from '#server/db/seed-demo.ts';
 import { MESSAGES_PAGE_SIZE, type Message, type Thread } from '#shared/messages.ts';
 import { buildTestApp, testDialect, type TestApp } from '#test/app.ts';
 import { insertCustomer, post, staffCookie, type TestCustomer } from '#test/factories.ts';
-import { expectIndexedReads, sqliteStatementsRun } from '#test/sql-statements.ts';
+import { expectIndexedReads, sqliteStatementsRun, statementsDuring } from '#test/sql-statements.ts';
 
 const operations = demoStaff.find((s) => s.role === 'operations')!;
 
@@ -106,6 +106,21 @@ describe(`messages, a page at a time (${testDialect})`, () => {
     expect(third.has_more).toBe(false);
     expect(third.next_cursor).toBeNull();
     expect([...bodies(third), ...bodies(second), ...bodies(first)]).toEqual(numbered(1, 75));
+  });
+
+  it('the list reads one statement for a customer without a conversation, two with conversations', async () => {
+    // The patient's name, the conversations and their unread counts in one statement, the newest
+    // pages in another. A session read a moment ago is kept (session-cache.ts); on PostgreSQL once
+    // the instance listens, a moment after it starts.
+    const c = await insertCustomer(t.app);
+    const list = () => statementsDuring(() => threads(c));
+    await vi.waitFor(async () => expect(await list()).toBe(1), { timeout: 15_000, interval: 50 });
+    await conversation(c, 3);
+    await conversation(c, 2);
+    expect(await list()).toBe(2);
+    const both = await threads(c);
+    expect(both.threads.map((th) => th.unread).sort()).toEqual([1, 1]);
+    expect(both.unread).toBe(2);
   });
 
   it.runIf(testDialect === 'sqlite')(

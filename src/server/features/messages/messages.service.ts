@@ -16,6 +16,7 @@ import {
   type Thread,
 } from '#shared/messages.ts';
 import { paths } from '#shared/paths.ts';
+import { messages as wording } from '#shared/wording.ts';
 import * as q from './messages.queries.ts';
 
 /**
@@ -101,27 +102,28 @@ async function unreadIn(
   return (await q.countUnreadByThread(ctx.db, [threadId], writtenBy)).get(threadId) ?? 0;
 }
 
-/** Every conversation of the patient's, each with its newest page of messages. */
+/**
+ * Every conversation of the patient's, each with its newest page of messages: two statements, one
+ * when there is no conversation.
+ */
 export async function threadsOf(
   ctx: AppContext,
   customerId: number,
 ): Promise<{ threads: Thread[]; unread: number }> {
-  const user = await sessionUser(ctx, customerId);
-  const threads = await q.selectThreadsOf(ctx.db, customerId);
-  // No conversation yet: nothing more to read.
-  if (threads.length === 0) return { threads: [], unread: 0 };
+  const patient = await q.selectPatientThreads(ctx.db, customerId);
+  if (!patient) throw new AppError('UNAUTHENTICATED', wording.unauthorized);
+  if (patient.threads.length === 0) return { threads: [], unread: 0 };
   const byThread = new Map<number, q.MessageRow[]>();
   for (const row of await q.selectNewestOfCustomer(ctx.db, customerId)) {
     const rows = byThread.get(row.threadId);
     if (rows) rows.push(row);
     else byThread.set(row.threadId, [row]);
   }
-  const unread = await q.countUnreadOfCustomer(ctx.db, customerId);
   return {
-    threads: threads.map((t) =>
-      toThread(t, paged(byThread.get(t.id) ?? []), unread.get(t.id) ?? 0, user.first_name),
+    threads: patient.threads.map(({ thread, unread }) =>
+      toThread(thread, paged(byThread.get(thread.id) ?? []), unread, patient.patientFirstName),
     ),
-    unread: [...unread.values()].reduce((sum, n) => sum + n, 0),
+    unread: patient.threads.reduce((sum, { unread }) => sum + unread, 0),
   };
 }
 
