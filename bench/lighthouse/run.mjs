@@ -50,6 +50,10 @@ try {
         onlyCategories: categories,
       });
       if (!result) throw new Error(`Lighthouse returned nothing for ${url}`);
+      // A run Lighthouse could not finish (no paint, a page that did not load) says why here;
+      // computeMedianRun would only say that a run lacks a first paint.
+      const failed = result.lhr.runtimeError;
+      if (failed) throw new Error(`${url}, run ${run + 1}: ${failed.code}: ${failed.message}`);
       runs.push(result.lhr);
     }
     const lhr = computeMedianRun(runs);
