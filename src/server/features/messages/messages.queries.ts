@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
 import { reusable } from '#server/db/reusable.ts';
 import type { Database } from '#server/db/schema.ts';
 import { MESSAGES_PAGE_SIZE, type MessageTopic } from '#shared/messages.ts';
@@ -27,20 +27,23 @@ export interface MessageRow {
   readAt: string | null;
 }
 
+/** A thread's columns, from `message_threads as t` and the order it is about (`orders as o`). */
+const threadColumns = [
+  't.id',
+  't.customer_id',
+  't.visit_id',
+  't.subject',
+  't.topic',
+  't.provider_id',
+  't.updated_at',
+  'o.order_number',
+] as const;
+
 function threadQuery(db: Db) {
   return db
     .selectFrom('message_threads as t')
     .leftJoin('orders as o', 'o.id', 't.order_id')
-    .select([
-      't.id',
-      't.customer_id',
-      't.visit_id',
-      't.subject',
-      't.topic',
-      't.provider_id',
-      't.updated_at',
-      'o.order_number',
-    ]);
+    .select(threadColumns);
 }
 
 function toThread(r: {
@@ -65,6 +68,20 @@ function toThread(r: {
   };
 }
 
+/** Unread messages written by `writtenBy` in the query's thread `t`, as a column `unread`. */
+function unreadIn(
+  eb: ExpressionBuilder<Database & { t: Database['message_threads'] }, 't'>,
+  writtenBy: MessageRow['sender'],
+) {
+  return eb
+    .selectFrom('messages as m')
+    .select((m) => m.fn.countAll<number>().as('n'))
+    .whereRef('m.thread_id', '=', 't.id')
+    .where('m.sender', '=', writtenBy)
+    .where('m.read_at', 'is', null)
+    .as('unread');
+}
+
 /** The customer's conversations, newest first: the list every visit to Messages reads. */
 const threadsOf = reusable((db: Db, customerId: number) =>
   threadQuery(db)
@@ -86,21 +103,8 @@ const patientThreads = reusable((db: Db, customerId: number) =>
     .leftJoin('orders as o', 'o.id', 't.order_id')
     .select((eb) => [
       'c.first_name as patient_first_name',
-      't.id',
-      't.customer_id',
-      't.visit_id',
-      't.subject',
-      't.topic',
-      't.provider_id',
-      't.updated_at',
-      'o.order_number',
-      eb
-        .selectFrom('messages as m')
-        .select((m) => m.fn.countAll<number>().as('n'))
-        .whereRef('m.thread_id', '=', 't.id')
-        .where('m.sender', '=', 'care_team')
-        .where('m.read_at', 'is', null)
-        .as('unread'),
+      ...threadColumns,
+      unreadIn(eb, 'care_team'),
     ])
     .where('c.id', '=', customerId)
     .orderBy('t.updated_at', 'desc')
@@ -164,25 +168,21 @@ export async function selectOwnOrderId(
 
 /** Unread patient messages and who wrote last, beside each thread of a list. */
 function withActivity<Q extends ReturnType<typeof threadQuery>>(query: Q) {
-  return query.innerJoin('customers as c', 'c.id', 't.customer_id').select((eb) => [
-    'c.first_name',
-    'c.last_name',
-    eb
-      .selectFrom('messages as m')
-      .select((m) => m.fn.countAll<number>().as('n'))
-      .whereRef('m.thread_id', '=', 't.id')
-      .where('m.sender', '=', 'patient')
-      .where('m.read_at', 'is', null)
-      .as('unread'),
-    eb
-      .selectFrom('messages as m')
-      .select('m.sender')
-      .whereRef('m.thread_id', '=', 't.id')
-      .orderBy('m.created_at', 'desc')
-      .orderBy('m.id', 'desc')
-      .limit(1)
-      .as('last_sender'),
-  ]);
+  return query
+    .innerJoin('customers as c', 'c.id', 't.customer_id')
+    .select((eb) => [
+      'c.first_name',
+      'c.last_name',
+      unreadIn(eb, 'patient'),
+      eb
+        .selectFrom('messages as m')
+        .select('m.sender')
+        .whereRef('m.thread_id', '=', 't.id')
+        .orderBy('m.created_at', 'desc')
+        .orderBy('m.id', 'desc')
+        .limit(1)
+        .as('last_sender'),
+    ]);
 }
 
 /**
