@@ -99,7 +99,7 @@ export function performanceSection(results: Results): string {
     '',
     ...(growth
       ? [
-          `Orders details by orders (median latency, server CPU per call, JSON size): ${growthLine(growth.orders)}. A conversation by messages: ${growthLine(growth.messages)}.`,
+          `Orders details by orders, each call read anew after a write to the customer (median latency, server CPU per call, JSON size): ${growthLine(growth.orders)}. A conversation by messages: ${growthLine(growth.messages)}.`,
           '',
         ]
       : []),

@@ -555,6 +555,15 @@ export interface PartnerOffersTable {
   answered_at: string | null;
 }
 
+/**
+ * A version of each customer's own data, raised by triggers whenever a row a member answer reads
+ * changes (migration 0028); no row yet reads as version 0.
+ */
+export interface CustomerVersionsTable {
+  customer_id: number;
+  version: number;
+}
+
 export interface Database {
   product_lines: ProductLinesTable;
   products: ProductsTable;
@@ -597,4 +606,5 @@ export interface Database {
   partner_events: PartnerEventsTable;
   partner_visit_invitations: PartnerVisitInvitationsTable;
   partner_offers: PartnerOffersTable;
+  customer_versions: CustomerVersionsTable;
 }

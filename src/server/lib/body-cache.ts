@@ -17,6 +17,8 @@ import { LRUCache } from 'lru-cache';
 export interface CachedBody {
   readonly identity: Buffer;
   readonly type: string;
+  /** Brotli's quality for this answer: the highest for what everyone reads. */
+  readonly brotliQuality: number;
   /** Compressed on first demand, then kept (null: too small to be worth it). */
   br?: Buffer | null;
   gzip?: Buffer | null;
@@ -31,12 +33,21 @@ export interface BodyCache {
 /** Below this many bytes an answer goes out as it is (as @fastify/compress's threshold). */
 const COMPRESS_THRESHOLD = 1024;
 
-export function createBodyCache(options: { max: number; ttlMs: number }): BodyCache {
+export function createBodyCache(options: {
+  max: number;
+  ttlMs: number;
+  /**
+   * Brotli's quality (the highest by default): a customer's own answer, sent a few times before it
+   * changes, is not worth the highest's milliseconds.
+   */
+  brotliQuality?: number;
+}): BodyCache {
   const entries = new LRUCache<string, CachedBody>({ max: options.max, ttl: options.ttlMs });
+  const brotliQuality = options.brotliQuality ?? constants.BROTLI_MAX_QUALITY;
   return {
     get: (key) => entries.get(key),
     set(key, body, type) {
-      const entry: CachedBody = { identity: Buffer.from(body, 'utf8'), type };
+      const entry: CachedBody = { identity: Buffer.from(body, 'utf8'), type, brotliQuality };
       entries.set(key, entry);
       return entry;
     },
@@ -73,7 +84,7 @@ function compressed(entry: CachedBody, encoding: Encoding): Buffer | null {
   if (encoding === 'br')
     return (entry.br ??= brotliCompressSync(entry.identity, {
       params: {
-        [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY,
+        [constants.BROTLI_PARAM_QUALITY]: entry.brotliQuality,
         [constants.BROTLI_PARAM_SIZE_HINT]: entry.identity.length,
       },
     }));

@@ -87,6 +87,12 @@ export interface RouteOptions<E extends Endpoint> {
    * whose handler does not read the session.
    */
   shared?: { cache: BodyCache; cacheControl: string };
+  /**
+   * A customer's own answer, kept serialised and compressed in `cache` under the key `key` gives
+   * once the session is checked. The key must name the customer and change whenever anything the
+   * answer shows does (own-answers.ts); an error is never kept.
+   */
+  own?: { cache: BodyCache; key: (input: RouteInput<E>) => Promise<string> };
 }
 
 /**
@@ -101,9 +107,11 @@ export function route<E extends Endpoint>(
   options: RouteOptions<E>,
   handler: (input: RouteInput<E>) => Promise<HandlerResult<E>>,
 ): void {
-  const { shared } = options;
+  const { shared, own } = options;
   if (shared && (endpoint.access !== 'public' || endpoint.body || endpoint.file))
     throw new Error(`${endpoint.path}: only a public call without a body can share its answer`);
+  if (own && (endpoint.access !== 'patient' || shared || endpoint.file))
+    throw new Error(`${endpoint.path}: only a customer's own call can keep its answer`);
   app.route({
     method: methodOf(endpoint),
     url: endpoint.path,
@@ -123,6 +131,9 @@ export function route<E extends Endpoint>(
         request,
         reply,
       } as RouteInput<E>;
+      const ownKey = own ? await own.key(input) : '';
+      const ownKept = own?.cache.get(ownKey);
+      if (ownKept) return sendCachedBody(request, reply, ownKept);
       const result = await handler(input);
       const { message, data } =
         result instanceof Answer
@@ -137,10 +148,13 @@ export function route<E extends Endpoint>(
         return reply.type(file.mimeType).send(file.bytes);
       }
       const payload = envelope(endpoint, message, data);
-      if (!shared) return payload;
+      const keep = shared
+        ? { cache: shared.cache, key: sharedKey }
+        : own && { cache: own.cache, key: ownKey };
+      if (!keep) return payload;
       // Serialised as any answer of this call is (checked against its schema), then kept.
-      const kept = shared.cache.set(
-        sharedKey,
+      const kept = keep.cache.set(
+        keep.key,
         reply.serialize(payload) as string,
         'application/json; charset=utf-8',
       );
