@@ -41,8 +41,16 @@ export function createBodyCache(options: {
    * changes, is not worth the highest's milliseconds.
    */
   brotliQuality?: number;
+  /** At most this many bytes of answers (before compression), besides `max` of them. */
+  maxBytes?: number;
 }): BodyCache {
-  const entries = new LRUCache<string, CachedBody>({ max: options.max, ttl: options.ttlMs });
+  const entries = new LRUCache<string, CachedBody>({
+    max: options.max,
+    ttl: options.ttlMs,
+    ...(options.maxBytes
+      ? { maxSize: options.maxBytes, sizeCalculation: (entry) => entry.identity.length }
+      : {}),
+  });
   const brotliQuality = options.brotliQuality ?? constants.BROTLI_MAX_QUALITY;
   return {
     get: (key) => entries.get(key),

@@ -14,8 +14,12 @@ import { createBodyCache, type BodyCache } from './body-cache.ts';
  * commit is sent, on any instance. The key names the customer, so no one is sent another's answer.
  */
 
-/** How many answers an instance keeps (the least recently used goes first): a few KB each. */
+/**
+ * How many answers an instance keeps, and how many bytes of them (the least recently used goes
+ * first): orders details' first page is a few KB, a page of 50 orders up to 100 KB.
+ */
 export const OWN_ANSWERS_KEPT = 2_000;
+export const OWN_ANSWERS_BYTES = 8 * 1024 * 1024;
 /** An answer no one asked for in this long goes, whatever its version. */
 export const OWN_ANSWER_TTL_MS = 10 * 60_000;
 /** Brotli's quality for a kept own answer: 50 µs for orders details' 3.4 KB, against ms at 11. */
@@ -24,6 +28,7 @@ const OWN_ANSWER_BROTLI_QUALITY = 5;
 export function createOwnAnswers(): BodyCache {
   return createBodyCache({
     max: OWN_ANSWERS_KEPT,
+    maxBytes: OWN_ANSWERS_BYTES,
     ttlMs: OWN_ANSWER_TTL_MS,
     brotliQuality: OWN_ANSWER_BROTLI_QUALITY,
   });
