@@ -22,7 +22,10 @@ export const OWN_ANSWERS_KEPT = 2_000;
 export const OWN_ANSWERS_BYTES = 8 * 1024 * 1024;
 /** An answer no one asked for in this long goes, whatever its version. */
 export const OWN_ANSWER_TTL_MS = 10 * 60_000;
-/** Brotli's quality for a kept own answer: 50 µs for orders details' 3.4 KB, against ms at 11. */
+/**
+ * Brotli's quality for a kept own answer: orders details' 3.4 KB in about 55 µs (954 bytes), where
+ * quality 11 takes about 30 times as long for 825.
+ */
 const OWN_ANSWER_BROTLI_QUALITY = 5;
 
 export function createOwnAnswers(): BodyCache {
