@@ -1,7 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '#server/context.ts';
 import type { Env } from '#server/env.ts';
-import { resolveSession, type ActiveSession } from '#server/features/auth/auth.service.ts';
+import {
+  keptSession,
+  resolveSession,
+  type ActiveSession,
+} from '#server/features/auth/auth.service.ts';
 import { messages } from '#shared/wording.ts';
 import { AppError } from '#server/lib/errors.ts';
 
@@ -43,11 +47,20 @@ export function clearSessionCookie(reply: FastifyReply, env: Env): void {
 /** Reads the session cookie of every API request into `request.session` (null for a visitor). */
 export function registerSessions(app: FastifyInstance, ctx: AppContext): void {
   app.decorateRequest('session', null);
-  app.addHook('onRequest', async (request, reply) => {
-    const token = request.cookies[sessionCookieName(ctx.env)];
-    if (!token) return;
-    request.session = await resolveSession(ctx, token);
-    if (!request.session) clearSessionCookie(reply, ctx.env);
+  const cookieName = sessionCookieName(ctx.env);
+  // A callback hook, not an async one: a visitor without the cookie, and a session kept a moment
+  // ago, go on without a promise.
+  app.addHook('onRequest', (request, reply, done) => {
+    const token = request.cookies[cookieName];
+    if (!token) return done();
+    const settle = (session: ActiveSession | null) => {
+      request.session = session;
+      if (!session) clearSessionCookie(reply, ctx.env);
+      done();
+    };
+    const kept = keptSession(ctx, token);
+    if (kept !== undefined) return settle(kept);
+    resolveSession(ctx, token).then(settle, done);
   });
 }
 

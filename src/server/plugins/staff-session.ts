@@ -42,11 +42,16 @@ export function clearStaffCookie(reply: FastifyReply, env: Env): void {
 
 export function registerStaffSessions(app: FastifyInstance, ctx: AppContext): void {
   app.decorateRequest('staffSession', null);
-  app.addHook('onRequest', async (request, reply) => {
-    const token = request.cookies[staffCookieName(ctx.env)];
-    if (!token) return;
-    request.staffSession = await resolveStaffSession(ctx, token);
-    if (!request.staffSession) clearStaffCookie(reply, ctx.env);
+  const cookieName = staffCookieName(ctx.env);
+  // A callback hook, not an async one: a request without the cookie goes on without a promise.
+  app.addHook('onRequest', (request, reply, done) => {
+    const token = request.cookies[cookieName];
+    if (!token) return done();
+    resolveStaffSession(ctx, token).then((session) => {
+      request.staffSession = session;
+      if (!session) clearStaffCookie(reply, ctx.env);
+      done();
+    }, done);
   });
 }
 

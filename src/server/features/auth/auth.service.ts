@@ -112,24 +112,38 @@ export async function startSession(
   return { token, maxAgeSeconds: SESSION_ABSOLUTE_MS / 1000 };
 }
 
+/** Whether a session, as last read, is neither past its end nor idle too long at `now`. */
+const live = (session: KeptSession, now: number) =>
+  now < Date.parse(session.expiresAt) && now - Date.parse(session.lastSeenAt) < SESSION_IDLE_MS;
+
+/**
+ * What can be said of a cookie's session without a statement: null when the token cannot be one,
+ * the session when it was read a moment ago and is not due to be touched (see SessionCache),
+ * undefined when it must be read (`resolveSession`).
+ */
+export function keptSession(ctx: AppContext, token: string): ActiveSession | null | undefined {
+  if (token.length < 20 || token.length > 100) return null;
+  const tokenHash = hashToken(token);
+  const kept = ctx.sessions.get(tokenHash);
+  if (!kept) return undefined;
+  const now = ctx.clock.now().getTime();
+  if (!live(kept, now) || now - Date.parse(kept.lastSeenAt) >= TOUCH_EVERY_MS) return undefined;
+  return { tokenHash, customerId: kept.customerId, leadsId: kept.leadsId };
+}
+
 /** The session a cookie names, if it is still alive; an idle or expired one is deleted. */
 export async function resolveSession(
   ctx: AppContext,
   token: string,
 ): Promise<ActiveSession | null> {
-  if (token.length < 20 || token.length > 100) return null;
+  const kept = keptSession(ctx, token);
+  if (kept !== undefined) return kept;
   const tokenHash = hashToken(token);
   const now = ctx.clock.now().getTime();
-  const live = (session: KeptSession) =>
-    now < Date.parse(session.expiresAt) && now - Date.parse(session.lastSeenAt) < SESSION_IDLE_MS;
-  // A session read a moment ago, not due to be touched: no statement at all (PostgreSQL).
-  const kept = ctx.sessions.get(tokenHash);
-  if (kept && live(kept) && now - Date.parse(kept.lastSeenAt) < TOUCH_EVERY_MS)
-    return { tokenHash, customerId: kept.customerId, leadsId: kept.leadsId };
   const keep = ctx.sessions.reading();
   const session = await q.selectSession(ctx.db, tokenHash);
   if (!session) return null;
-  if (!live(session)) {
+  if (!live(session, now)) {
     await q.deleteSession(ctx.db, tokenHash);
     return null;
   }
