@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildTestApp, testDialect, type TestApp } from '#test/app.ts';
 import { insertCustomer, type TestCustomer } from '#test/factories.ts';
@@ -44,4 +45,31 @@ describe(`a reusable query (${testDialect})`, () => {
       'reusable query: argument 0 is not a value of the query',
     );
   });
+
+  it.runIf(testDialect === 'postgres')(
+    'is kept prepared on the connection it ran on, and an ad-hoc query is not',
+    async () => {
+      const byEmail = reusable((db: typeof t.app.db, email: string) =>
+        db.selectFrom('customers').select('first_name as reused_name').where('email', '=', email),
+      );
+      const kept = await t.app.db.transaction().execute(async (trx) => {
+        expect(await byEmail(trx, ann.email)).toEqual([{ reused_name: 'Ann' }]);
+        expect(await byEmail(trx, bob.email)).toEqual([{ reused_name: 'Bob' }]);
+        await trx
+          .selectFrom('customers')
+          .select('id as ad_hoc_id')
+          .where('email', '=', ann.email)
+          .execute();
+        const { rows } = await sql<{ name: string; statement: string }>`
+          select name, statement from pg_prepared_statements`.execute(trx);
+        return rows;
+      });
+      const texts = kept.map((row) => row.statement);
+      expect(texts.filter((text) => text.includes('"reused_name"'))).toHaveLength(1);
+      expect(kept.find((row) => row.statement.includes('"reused_name"'))?.name).toMatch(
+        /^pairwell_\d+$/,
+      );
+      expect(texts.filter((text) => text.includes('"ad_hoc_id"'))).toEqual([]);
+    },
+  );
 });

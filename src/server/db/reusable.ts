@@ -1,4 +1,5 @@
 import type { Compilable, CompiledQuery, Kysely } from 'kysely';
+import { prepareStatement } from './client.ts';
 import type { Database } from './schema.ts';
 
 type Db = Kysely<Database>;
@@ -14,7 +15,8 @@ class Slot {
  * run with each call's values in place of the first call's: Kysely builds and compiles a query
  * anew every time, which cost 120 µs of a customer's orders details (its three statements) and
  * 20% of the server's CPU there (issue 14, decision 017). The SQL is the same text every time, so
- * SQLite's kept statement (`withStatementCache`) is reused too.
+ * SQLite's kept statement (`withStatementCache`) is reused too, and PostgreSQL keeps it prepared on
+ * each connection (`prepareStatement`), so it is not parsed and planned on every call.
  *
  * `build` must pass its arguments into the query as values only (`where(…, '=', customerId)`,
  * `limit(n)`): it is called once with stand-ins, so a value it reads in JavaScript (`if (after)`)
@@ -35,6 +37,7 @@ export function reusable<Args extends Value[], Row>(
       for (let index = 0; index < args.length; index++)
         if (!slots.includes(index))
           throw new Error(`reusable query: argument ${index} is not a value of the query`);
+      prepareStatement(query.sql);
       entry = { query, slots };
       compiled.set(db, entry);
     }
