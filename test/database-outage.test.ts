@@ -3,6 +3,7 @@ import SQLite from 'better-sqlite3';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
+import { CATALOG_CHECK_MS } from '#server/features/catalog/catalog.version.ts';
 import { messages } from '#shared/wording.ts';
 import { buildTestApp, testDatabaseUrl, testDialect, type TestApp } from './app.ts';
 import { insertCustomer, post, type TestCustomer } from './factories.ts';
@@ -112,7 +113,11 @@ describe.runIf(testDialect === 'postgres')('database outage on PostgreSQL', () =
     expect((await addToCart()).statusCode).toBe(200);
 
     await relay.cut();
-    // The catalogue is kept in memory (decision 019): it is still served.
+    // The catalogue is kept in memory (decision 019): it is still served, also once its version
+    // is due to be read again and cannot be.
+    expect((await products()).statusCode).toBe(200);
+    t.clock.advance(CATALOG_CHECK_MS);
+    expect((await products()).statusCode).toBe(200);
     expect((await products()).statusCode).toBe(200);
     expectUnavailable(await cart());
     expectUnavailable(await addToCart());

@@ -1,10 +1,13 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { setImmediate } from 'node:timers/promises';
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, testDialect, type TestApp } from '#test/app.ts';
+import { insertCustomer } from '#test/factories.ts';
 import { securityHeaders } from './app.ts';
+import { CATALOG_CHECK_MS } from './features/catalog/catalog.version.ts';
 
 const preCompressedScript = `console.log(${JSON.stringify('y'.repeat(4000))});`;
 
@@ -190,6 +193,57 @@ describe(`the application shell (${testDialect})`, () => {
     const afterOne = renders();
     await get('/privacy');
     expect(renders()).toBe(afterOne + 1);
+  });
+
+  it("no kept page or catalogue answer carries a customer's data: a customer gets a visitor's bytes", async () => {
+    const customer = await insertCustomer(t.app, {
+      first_name: 'Quintessa',
+      last_name: 'Vandermeer',
+    });
+    // Pages no test drew before, so the customer's own visit is the one that is kept.
+    for (const url of [
+      '/subscriptions',
+      '/messages',
+      '/lapi/products/',
+      '/lapi/products/biotin-gummies',
+    ]) {
+      const theirs = await t.app.inject({
+        method: 'GET',
+        url,
+        headers: { cookie: customer.cookie },
+      });
+      const visitor = await t.app.inject({ method: 'GET', url });
+      expect(theirs.statusCode, url).toBe(200);
+      expect(theirs.rawPayload.equals(visitor.rawPayload), url).toBe(true);
+      for (const theirOwn of ['Quintessa', 'Vandermeer', customer.email, customer.leadsId])
+        expect(theirs.body, url).not.toContain(theirOwn);
+    }
+  });
+
+  it('draws a kept page again once the catalogue changes, and only then', async () => {
+    const renders = () => (globalThis as { prerenderCalls?: number }).prerenderCalls ?? 0;
+    const home = () => t.app.inject({ method: 'GET', url: '/' });
+    await home();
+    const kept = renders();
+    await home();
+    expect(renders()).toBe(kept);
+    // Any write to the catalogue raises its version, even one that leaves a value as it was.
+    await t.app.db
+      .updateTable('product_lines')
+      .set((eb) => ({ summary: eb.ref('summary') }))
+      .where('slug', '=', 'sleep-gummies')
+      .execute();
+    await home();
+    expect(renders()).toBe(kept);
+    t.clock.advance(CATALOG_CHECK_MS);
+    // The first visit after the second starts the version's read; a visit after it draws anew.
+    for (let tries = 0; tries < 100 && renders() === kept; tries++) {
+      await home();
+      await setImmediate();
+    }
+    expect(renders()).toBe(kept + 1);
+    await home();
+    expect(renders()).toBe(kept + 1);
   });
 
   it('a page form sent before the page was interactive goes back to the page, its fields unread', async () => {

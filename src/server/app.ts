@@ -50,6 +50,7 @@ import { billingJob } from './features/billing/billing.jobs.ts';
 import { cartRoutes } from './features/cart/cart.routes.ts';
 import { catalogRoutes } from './features/catalog/catalog.routes.ts';
 import { leadImageFor, listCatalog } from './features/catalog/catalog.service.ts';
+import { createCatalogVersion } from './features/catalog/catalog.version.ts';
 import { checkoutRoutes } from './features/checkout/checkout.routes.ts';
 import { clicksRoutes } from './features/clicks/clicks.routes.ts';
 import { couponsRoutes } from './features/coupons/coupons.routes.ts';
@@ -275,6 +276,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     jobs: createJobRunner(app, reporter, metrics?.jobRan),
     reporter,
     sessions,
+    catalog: createCatalogVersion(dbHandle.db, clock, (error) =>
+      app.log.warn({ err: error }, 'could not read the catalogue version'),
+    ),
   };
   app.decorate('ctx', ctx);
   preloadPasswordPolicy();
@@ -323,13 +327,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   registerSameOriginCheck(app);
 
   const runtimeConfig = runtimeConfigFor(env, buildId);
-  const servesPages = await registerWebApp(
-    app,
-    clientDir,
-    runtimeConfig,
-    (pathname) => leadImageFor(ctx.db, pathname),
-    await loadPrerender(clientDir, runtimeConfig, () => listCatalog(ctx.db)),
-  );
+  const servesPages = await registerWebApp(app, clientDir, runtimeConfig, {
+    leadImage: (pathname) => leadImageFor(ctx.db, pathname),
+    prerender: await loadPrerender(clientDir, runtimeConfig, () => listCatalog(ctx.db)),
+    catalogVersion: () => ctx.catalog.current(),
+  });
   registerErrorHandling(app, reporter, servesPages);
 
   // The API reference (Swagger UI, served from this origin) at /lapi/docs, the document itself

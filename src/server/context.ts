@@ -5,6 +5,7 @@ import type { PaymentGateway } from './adapters/payments.ts';
 import type { SmsSender } from './adapters/sms.ts';
 import type { Database } from './db/schema.ts';
 import type { SessionCache } from './features/auth/session-cache.ts';
+import type { CatalogVersion } from './features/catalog/catalog.version.ts';
 import type { Env } from './env.ts';
 import type { Clock } from './lib/clock.ts';
 import type { JobRunner } from './lib/jobs.ts';
@@ -22,4 +23,6 @@ export interface AppContext {
   reporter: ErrorReporter;
   /** Customer sessions kept for a few seconds (PostgreSQL only; see session-cache.ts). */
   sessions: SessionCache;
+  /** The catalogue's version, read at most once a second: what is kept of it is kept under it. */
+  catalog: CatalogVersion;
 }

@@ -564,6 +564,12 @@ export interface CustomerVersionsTable {
   version: number;
 }
 
+/** One row (id 1): the catalogue's version, raised on every write to it (migration 0029). */
+export interface CatalogVersionTable {
+  id: number;
+  version: number;
+}
+
 export interface Database {
   product_lines: ProductLinesTable;
   products: ProductsTable;
@@ -607,4 +613,5 @@ export interface Database {
   partner_visit_invitations: PartnerVisitInvitationsTable;
   partner_offers: PartnerOffersTable;
   customer_versions: CustomerVersionsTable;
+  catalog_version: CatalogVersionTable;
 }

@@ -8,11 +8,11 @@ import { LRUCache } from 'lru-cache';
  * render, nor a serialisation, nor a compression (issue 14). Only what no session can change goes
  * in: a cache is made for a public endpoint or page, never for one that reads the session.
  *
- * The catalogue changes only with a release (`seedCatalog` writes it at start from
- * `db/seed-catalog.ts`), so a restart empties every cache; entries also expire after `ttlMs`, so a row
- * edited by hand shows within the minute the answers' own `Cache-Control` already allows. A bounded
- * number of entries is kept (the least recently used goes first), so paths made up by a visitor
- * cannot grow it.
+ * Each is kept under the version of the catalogue it was made from (migration 0029's triggers raise
+ * it on any write to the catalogue; `features/catalog/catalog.version.ts` reads it at most once a
+ * second), so a change to the catalogue, from any instance or by hand, shows on every instance
+ * within about a second; entries also expire after `ttlMs`. A bounded number of entries is kept (the
+ * least recently used goes first), so paths made up by a visitor cannot grow it.
  */
 export interface CachedBody {
   readonly identity: Buffer;

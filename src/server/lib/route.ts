@@ -83,10 +83,11 @@ export interface RouteOptions<E extends Endpoint> {
   audit?: (input: RouteInput<E>, data: DataIn<E>) => AuditNote | Promise<AuditNote>;
   /**
    * A public answer that is the same for everyone: kept serialised and compressed in `cache`, by the
-   * call's params, and sent with `cacheControl` (see body-cache.ts). Only for `public` endpoints
-   * whose handler does not read the session.
+   * version of what it is made from (`version`: the catalogue's, catalog.version.ts) and the call's
+   * params, and sent with `cacheControl` (see body-cache.ts). Only for `public` endpoints whose
+   * handler does not read the session.
    */
-  shared?: { cache: BodyCache; cacheControl: string };
+  shared?: { cache: BodyCache; cacheControl: string; version: () => number | Promise<number> };
   /**
    * A customer's own answer, kept serialised and compressed in `cache` under the key `key` gives
    * once the session is checked. The key must name the customer and change whenever anything the
@@ -118,7 +119,9 @@ export function route<E extends Endpoint>(
     schema: schemaOf(endpoint, options),
     ...(endpoint.upload ? { validatorCompiler: uploadValidatorCompiler } : {}),
     handler: async (request, reply) => {
-      const sharedKey = shared ? JSON.stringify(request.params ?? {}) : '';
+      const sharedKey = shared
+        ? `${await shared.version()} ${JSON.stringify(request.params ?? {})}`
+        : '';
       if (shared) {
         reply.header('Cache-Control', shared.cacheControl);
         const kept = shared.cache.get(sharedKey);

@@ -19,8 +19,8 @@ const isFilePath = (pathname: string) =>
 
 /**
  * A page is the same for every visitor (the browser fills in who they are), so each path's HTML is
- * kept, compressed, for as long as the catalogue it shows is (body-cache.ts). Bounded, so made-up
- * paths cannot grow it.
+ * kept, compressed, under the version of the catalogue it shows (catalog.version.ts, body-cache.ts).
+ * Bounded, so made-up paths cannot grow it.
  */
 const PAGE_CACHE_ENTRIES = 200;
 const PAGE_TTL_MS = 60_000;
@@ -36,16 +36,21 @@ export async function registerWebApp(
   app: FastifyInstance,
   clientDir: string,
   runtimeConfig: RuntimeConfig,
-  leadImage: LeadImage = async () => null,
-  prerender?: Prerender,
+  pages: {
+    leadImage: LeadImage;
+    prerender?: Prerender | undefined;
+    /** The catalogue's version: a page is kept under the one it was drawn at. */
+    catalogVersion: () => number | Promise<number>;
+  },
 ): Promise<boolean> {
+  const { leadImage, prerender, catalogVersion } = pages;
   const indexFile = path.join(clientDir, 'index.html');
   if (!fs.existsSync(indexFile)) {
     app.log.warn({ clientDir }, 'no web app build found; serving the API only (run npm run build)');
     return false;
   }
   const template = readPageTemplate(fs.readFileSync(indexFile, 'utf8'), runtimeConfig);
-  const pages = createBodyCache({ max: PAGE_CACHE_ENTRIES, ttlMs: PAGE_TTL_MS });
+  const kept = createBodyCache({ max: PAGE_CACHE_ENTRIES, ttlMs: PAGE_TTL_MS });
 
   await app.register(fastifyStatic, {
     root: clientDir,
@@ -109,8 +114,9 @@ export async function registerWebApp(
   ) => {
     const pathname = (request.raw.url ?? '/').split('?')[0] ?? '/';
     reply.status(200).header('Cache-Control', 'no-cache');
-    const kept = pages.get(pathname);
-    if (kept) return sendCachedBody(request, reply, kept);
+    const key = `${await catalogVersion()} ${pathname}`;
+    const keptPage = kept.get(key);
+    if (keptPage) return sendCachedBody(request, reply, keptPage);
     const parts = await partsOf(request, pathname, page);
     const html = template.render({
       title: parts.page?.title,
@@ -121,7 +127,7 @@ export async function registerWebApp(
     });
     const type = 'text/html; charset=utf-8';
     if (!parts.complete) return reply.type(type).send(html);
-    return sendCachedBody(request, reply, pages.set(pathname, html, type));
+    return sendCachedBody(request, reply, kept.set(key, html, type));
   };
   const sendPrerenderedPage = (request: FastifyRequest, reply: FastifyReply) =>
     sendPage(request, reply, async (pathname) => (prerender ? prerender.render(pathname) : null));

@@ -27,6 +27,7 @@ import * as m0025 from './0025-household-ship-to-partner-and-visit-invitations.t
 import * as m0026 from './0026-gifts-and-plans.ts';
 import * as m0027 from './0027-standing-indexes.ts';
 import * as m0028 from './0028-customer-versions.ts';
+import * as m0029 from './0029-catalog-version.ts';
 
 /**
  * Every migration, in order. Listed in code (not read from a folder) so the bundled server carries
@@ -61,4 +62,5 @@ export const migrations: Record<string, Migration> = {
   '0026-gifts-and-plans': m0026,
   '0027-standing-indexes': m0027,
   '0028-customer-versions': m0028,
+  '0029-catalog-version': m0029,
 };

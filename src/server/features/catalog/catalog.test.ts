@@ -1,9 +1,11 @@
+import { setImmediate } from 'node:timers/promises';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedCatalog } from '#server/db/seed.ts';
-import { buildTestApp, testDialect, type TestApp } from '#test/app.ts';
+import { buildSecondInstance, buildTestApp, testDialect, type TestApp } from '#test/app.ts';
 import { statementsDuring } from '#test/sql-statements.ts';
 import { catalogApi, type Catalog, type ProductLine } from '#shared/catalog.ts';
+import { CATALOG_CHECK_MS } from './catalog.version.ts';
 
 describe(`catalogue API (${testDialect})`, () => {
   let t: TestApp;
@@ -158,5 +160,68 @@ describe(`catalogue API (${testDialect})`, () => {
     const unknown = () => t.app.inject({ method: 'GET', url: '/lapi/products/not-a-product' });
     expect((await unknown()).statusCode).toBe(404);
     expect(await statementsDuring(unknown)).toBeGreaterThan(0);
+  });
+
+  it('a change to the catalogue shows on every instance within a second, and not a kept byte before', async () => {
+    const other = await buildSecondInstance(t);
+    const sleep41 = async (app: typeof other) => {
+      const response = await app.inject({ method: 'GET', url: '/lapi/products/sleep-gummies' });
+      const line = response.json<{ data: ProductLine }>().data;
+      return line.offers.find((offer) => offer.product_id === 41)?.price_cents;
+    };
+    const listed41 = async (app: typeof other) => {
+      const response = await app.inject({ method: 'GET', url: '/lapi/products/' });
+      const { lines } = response.json<{ data: Catalog }>().data;
+      return lines.flatMap((line) => line.offers).find((offer) => offer.product_id === 41)
+        ?.price_cents;
+    };
+    /**
+     * Asks again until `read` answers `want`: the first ask after a second starts the version's
+     * read, and each ask lets the event loop take in the database's answer (PostgreSQL's arrives as
+     * I/O, which a kept answer never waits for).
+     */
+    const eventually = async (read: () => Promise<number | undefined>, want: number) => {
+      for (let tries = 0; tries < 100; tries++) {
+        if ((await read()) === want) return true;
+        await setImmediate();
+      }
+      return false;
+    };
+    const before = await sleep41(t.app);
+    expect(before).toBeGreaterThan(0);
+    expect(await listed41(t.app)).toBe(before);
+    expect(await sleep41(other)).toBe(before);
+    expect(await listed41(other)).toBe(before);
+    const after = (before ?? 0) + 100;
+
+    try {
+      // Written by hand, as an operator would, behind both instances' backs.
+      await t.app.db
+        .updateTable('products')
+        .set({ price_cents: after })
+        .where('id', '=', 41)
+        .execute();
+      // Within the second, what is kept goes out as it is, with no statement.
+      const statements = await statementsDuring(async () => {
+        expect(await sleep41(t.app)).toBe(before);
+        expect(await listed41(t.app)).toBe(before);
+      });
+      expect(statements).toBe(0);
+
+      t.clock.advance(CATALOG_CHECK_MS);
+      expect(await eventually(() => sleep41(t.app), after)).toBe(true);
+      expect(await eventually(() => listed41(t.app), after)).toBe(true);
+      expect(await eventually(() => sleep41(other), after)).toBe(true);
+      expect(await eventually(() => listed41(other), after)).toBe(true);
+      // And kept again at the new version.
+      expect(await statementsDuring(() => sleep41(t.app))).toBe(0);
+    } finally {
+      await t.app.db
+        .updateTable('products')
+        .set({ price_cents: before })
+        .where('id', '=', 41)
+        .execute();
+      await other.close();
+    }
   });
 });
