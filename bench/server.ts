@@ -175,12 +175,22 @@ export interface PairwellServer extends RunningServer {
  * The node flags the server runs with in production: those of package.json's `start:built` (the
  * systemd unit has the same; a test checks), so the bench measures memory as it will be.
  */
-export const serverNodeFlags: readonly string[] = (() => {
+const startBuilt = (() => {
   const pkg = JSON.parse(fs.readFileSync(path.join(rootDir, 'package.json'), 'utf8')) as {
     scripts: Record<string, string>;
   };
-  return (pkg.scripts['start:built'] ?? '').split(/\s+/).filter((word) => word.startsWith('--'));
+  return (pkg.scripts['start:built'] ?? '').split(/\s+/);
 })();
+export const serverNodeFlags: readonly string[] = startBuilt.filter((word) =>
+  word.startsWith('--'),
+);
+
+/** The environment `start:built` sets before `node` (`MALLOC_ARENA_MAX`; the unit has the same). */
+export const serverEnvironment: Readonly<Record<string, string>> = Object.fromEntries(
+  startBuilt
+    .slice(0, startBuilt.indexOf('node'))
+    .map((word) => [word.slice(0, word.indexOf('=')), word.slice(word.indexOf('=') + 1)]),
+);
 
 export async function startPairwell(options: PairwellOptions = {}): Promise<PairwellServer> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pairwell-bench-'));
@@ -200,6 +210,7 @@ export async function startPairwell(options: PairwellOptions = {}): Promise<Pair
     const server = await startNode(
       [...serverNodeFlags, 'dist/server/main.js'],
       {
+        ...serverEnvironment,
         DATA_DIR: dataDir,
         LOG_LEVEL: 'warn',
         BILLING_INTERVAL_SECONDS: '0',

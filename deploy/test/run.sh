@@ -190,7 +190,11 @@ app_env+=(
   SMTP_URL=
 )
 
-# The unit's own command line (its node flags and script), run by this machine's node.
+# The unit's own environment (each instance gets its own PORT below) and command line (its node
+# flags and script), run by this machine's node.
+while IFS= read -r line; do
+  [[ $line == PORT=* ]] || app_env+=("$line")
+done < <(sed -n 's|^Environment=||p' deploy/systemd/pairwell@.service)
 read -r -a exec_start <<<"$(sed -n 's|^ExecStart=/usr/bin/node ||p' deploy/systemd/pairwell@.service)"
 start_instance() { # name port
   env -i "${app_env[@]}" PORT="$2" node "${exec_start[@]}" >"$work/app-$1.log" 2>&1 &

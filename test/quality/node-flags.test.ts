@@ -27,4 +27,14 @@ describe('the server starts with the same node flags everywhere', () => {
     expect(execStart).toMatch(/ dist\/server\/main\.js$/);
     expect(pkg.scripts.start).toBe('npm run build && npm run start:built');
   });
+
+  it('npm start and the systemd unit give it one environment (malloc arenas bounded)', () => {
+    const command = (pkg.scripts['start:built'] ?? '').split(/\s+/);
+    const fromPackage = command.slice(0, command.indexOf('node'));
+    expect(fromPackage).toEqual(['MALLOC_ARENA_MAX=2']);
+    const fromUnit = [...unit.matchAll(/^Environment=(.*)$/gm)]
+      .map((match) => match[1] ?? '')
+      .filter((line) => !line.startsWith('PORT='));
+    expect(fromUnit).toEqual(fromPackage);
+  });
 });
