@@ -191,6 +191,20 @@ export async function insertSubscriber(
     })
     .returning('id')
     .executeTakeFirstOrThrow();
+  const subscriptionId = await addSubscription(db, customer.id, options);
+  return { customerId: customer.id, subscriptionId, leadsId };
+}
+
+/**
+ * Gives a customer who has none yet (one signed up through the API, say) an address, a card on
+ * file and one subscription, as `insertSubscriber` does; returns the subscription's id.
+ */
+export async function addSubscription(
+  db: Kysely<Database>,
+  customerId: number,
+  options: SubscriberOptions,
+): Promise<number> {
+  const customer = { id: customerId };
   await db
     .insertInto('customer_addresses')
     .values({
@@ -238,7 +252,7 @@ export async function insertSubscriber(
     })
     .returning('id')
     .executeTakeFirstOrThrow();
-  return { customerId: customer.id, subscriptionId: subscription.id, leadsId };
+  return subscription.id;
 }
 
 /** A file in a multipart body. */

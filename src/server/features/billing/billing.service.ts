@@ -26,6 +26,8 @@ import {
 } from '#server/features/orders/orders.checkout.queries.ts';
 import {
   advanceAfterPayment,
+  claimForCharge,
+  claimRenewal,
   completeFinishedRefills,
   dueSubscriptions,
   markPastDue,
@@ -38,9 +40,12 @@ import { queueEmail, sendQueuedSoon } from '#server/features/outbox/outbox.servi
 import {
   charge,
   gatewayRecord,
+  ledgerCall,
   outcomeOf,
+  recordCall,
   refundOrphanCharge,
   settleCall,
+  type GatewayCall,
   type LedgerRow,
 } from '#server/features/payments/payments.service.ts';
 import { emailHtml, emailSignature } from '#server/lib/email-layout.ts';
@@ -188,29 +193,37 @@ async function renewSubscription(ctx: AppContext, subscription: SubscriptionRow)
   let attempt = await selectOrderByKey(ctx.db, key);
   let createdHere = false;
   if (!attempt) {
-    const lines = await renewalLines(ctx, subscription);
-    // A gift ships to the address its recipient chose; anything else to the payer's.
-    const shipping = subscription.gift
-      ? await addressOf(ctx, subscription.gift.recipientId, subscription.gift.shipTo)
-      : await shippingAddressOf(ctx, subscription.customerId);
-    if (!lines || !shipping) return 'busy';
-    const totalCents = lines.reduce((sum, line) => sum + line.unitPriceCents * line.quantity, 0);
-    const created = await insertPendingOrder(ctx.db, {
-      customerId: subscription.customerId,
-      kind: 'renewal',
-      idempotencyKey: key,
-      subscriptionId: subscription.id,
-      billingPeriod: period,
-      subtotalCents: totalCents,
-      discountCents: 0,
-      totalCents,
-      couponCode: null,
-      clickId: null,
-      shipping,
-      lines: lines.map((line) => ({ ...line, frequency: subscription.frequency })),
-      now: ctx.clock.now().toISOString(),
+    // The claim, the subscription read again and the order, in one transaction: what was due when
+    // the batch was read may have been cancelled, skipped, paused or changed since (decision 018).
+    const created = await ctx.db.transaction().execute(async (trx) => {
+      const tx = { ...ctx, db: trx };
+      if (!(await claimRenewal(tx, subscription.id, period))) return undefined;
+      const fresh = await subscriptionById(tx, subscription.id);
+      if (!fresh) return undefined;
+      const lines = await renewalLines(tx, fresh);
+      // A gift ships to the address its recipient chose; anything else to the payer's.
+      const shipping = fresh.gift
+        ? await addressOf(tx, fresh.gift.recipientId, fresh.gift.shipTo)
+        : await shippingAddressOf(tx, fresh.customerId);
+      if (!lines || !shipping) return undefined;
+      const totalCents = lines.reduce((sum, line) => sum + line.unitPriceCents * line.quantity, 0);
+      return insertPendingOrder(trx, {
+        customerId: fresh.customerId,
+        kind: 'renewal',
+        idempotencyKey: key,
+        subscriptionId: fresh.id,
+        billingPeriod: period,
+        subtotalCents: totalCents,
+        discountCents: 0,
+        totalCents,
+        couponCode: null,
+        clickId: null,
+        shipping,
+        lines: lines.map((line) => ({ ...line, frequency: fresh.frequency })),
+        now: ctx.clock.now().toISOString(),
+      });
     });
-    // Another instance inserted it between our look and our insert: it is theirs to bill.
+    // No longer due, or another instance inserted it between our look and our insert (theirs to bill).
     if (!created) return 'busy';
     createdHere = true;
     attempt = await selectOrderByKey(ctx.db, key);
@@ -313,21 +326,19 @@ async function chargeUnpaid(
   reason: 'renewal' | 'retry' | 'card_update',
 ): Promise<Outcome> {
   const key = attemptKey(order.id, order.paymentAttempts + 1);
+  const call = {
+    purpose: reason,
+    idempotencyKey: key,
+    amountCents: order.totalCents,
+    orderId: order.id,
+    subscriptionId: order.subscriptionId,
+    billingPeriod: order.billingPeriod,
+  };
+  if (!(await claimCharge(ctx, order, call))) return 'busy';
   const token = await cardOnFileToken(ctx, order.customerId);
   // Through the payment ledger: written down before the gateway is asked, settled with the order.
   const result = token
-    ? await charge(
-        ctx,
-        {
-          purpose: reason,
-          idempotencyKey: key,
-          amountCents: order.totalCents,
-          orderId: order.id,
-          subscriptionId: order.subscriptionId,
-          billingPeriod: order.billingPeriod,
-        },
-        token,
-      )
+    ? await charge(ctx, call, token)
     : ({ ok: false, code: 'no_card', message: 'There is no card on file.' } as const);
 
   if (result.ok) {
@@ -379,6 +390,33 @@ async function chargeUnpaid(
   return 'failed';
 }
 
+/**
+ * Decides again, under the subscription's lock, that the order is still owed and this attempt still
+ * due, and writes the charge down as started in the same transaction: from then on a change to the
+ * subscription waits for the charge's answer (`refuseWhileCharging`), and a change that committed
+ * first stops the charge here.
+ */
+async function claimCharge(
+  ctx: AppContext,
+  order: UnpaidOrder,
+  call: GatewayCall,
+): Promise<boolean> {
+  return ctx.db.transaction().execute(async (trx) => {
+    const tx = { ...ctx, db: trx };
+    if (order.subscriptionId !== null && !(await claimForCharge(tx, order.subscriptionId)))
+      return false;
+    const now = await selectOrderAttemptById(trx, order.id);
+    if (
+      !now ||
+      now.paymentAttempts !== order.paymentAttempts ||
+      (now.paymentStatus !== 'pending' && now.paymentStatus !== 'unpaid')
+    )
+      return false;
+    await recordCall(tx, 'charge', call);
+    return true;
+  });
+}
+
 /** The gateway key of an order's n-th payment attempt: every instance asking shares one charge. */
 const attemptKey = (orderId: number, attempt: number) => `order:${orderId}:attempt:${attempt}`;
 
@@ -412,7 +450,8 @@ export async function finishInterruptedCharge(ctx: AppContext, call: LedgerRow):
     call.idempotencyKey === attemptKey(order.id, order.paymentAttempts + 1)
   ) {
     await chargeUnpaid(ctx, order, reason);
-    return;
+    // Settled by that attempt, or (its claim refused) left for the gateway's record below.
+    if ((await ledgerCall(ctx, call.idempotencyKey))?.status !== 'started') return;
   }
   const record = await gatewayRecord(ctx, { idempotencyKey: call.idempotencyKey });
   if (record?.status !== 'succeeded') {

@@ -174,3 +174,38 @@ export async function recordPayment(
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }
+
+/**
+ * The order of a subscription whose charge is on its way now: a renewal claimed and not yet
+ * answered (pending), or an unpaid one whose retry or card-update charge the ledger shows started.
+ * A change to the subscription waits for it (decision 018: every charge re-decides under the lock).
+ */
+export async function selectChargeInFlight(
+  db: Db,
+  subscriptionId: number,
+): Promise<{ orderNumber: string; totalCents: number } | undefined> {
+  const row = await db
+    .selectFrom('orders')
+    .select(['order_number', 'total_cents'])
+    .where('subscription_id', '=', subscriptionId)
+    .where((eb) =>
+      eb.or([
+        eb('payment_status', '=', 'pending'),
+        eb.and([
+          eb('payment_status', '=', 'unpaid'),
+          eb.exists(
+            eb
+              .selectFrom('payment_ledger')
+              .select('payment_ledger.id')
+              .whereRef('payment_ledger.order_id', '=', 'orders.id')
+              .where('payment_ledger.operation', '=', 'charge')
+              .where('payment_ledger.status', '=', 'started'),
+          ),
+        ]),
+      ]),
+    )
+    .orderBy('id')
+    .limit(1)
+    .executeTakeFirst();
+  return row && { orderNumber: row.order_number, totalCents: row.total_cents };
+}

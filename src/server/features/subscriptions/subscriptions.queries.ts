@@ -409,6 +409,50 @@ export async function advancePeriod(
   return Number(result.numUpdatedRows) === 1;
 }
 
+/**
+ * A renewal's claim on its period, in the transaction that creates the renewal order: the row is
+ * written (so PostgreSQL holds its lock until that transaction ends, and a change waits for it) only
+ * while it is still active and still due for exactly this period. A cancel, skip, pause or moved
+ * date that committed first makes it claim nothing.
+ */
+export async function claimPeriod(
+  db: Db,
+  id: number,
+  period: string,
+  today: string,
+  now: string,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('subscriptions')
+    .set({ updated_at: now })
+    .where('id', '=', id)
+    .where('status', '=', 'ACTIVE')
+    .where('next_billing_date', '=', period)
+    .where('next_billing_date', '<=', today)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/**
+ * A charge's claim on the subscription whose order it pays (a renewal resumed, a retry, a card
+ * update), in the transaction that writes the charge down: true while the subscription still owes
+ * its orders (active, past due, or paused after failed retries: the states `advancePeriod` resumes).
+ */
+export async function claimForCharge(db: Db, id: number, now: string): Promise<boolean> {
+  const result = await db
+    .updateTable('subscriptions')
+    .set({ updated_at: now })
+    .where('id', '=', id)
+    .where((eb) =>
+      eb.or([
+        eb('status', 'in', ['ACTIVE', 'PAST_DUE']),
+        eb.and([eb('status', '=', 'PAUSED'), eb('paused_until', 'is', null)]),
+      ]),
+    )
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
 /** Ends refill plans that can bill no more (no fills left, or past the prescription's last day). */
 export async function completeFinishedRefills(db: Db, today: string, now: string): Promise<number> {
   const result = await db

@@ -2,10 +2,14 @@ import type { AppContext } from '#server/context.ts';
 import { cardSummaryOf } from '#server/features/accounts/accounts.service.ts';
 import type { ActiveSession } from '#server/features/auth/auth.service.ts';
 import { offer, offersAt, siblingOffer } from '#server/features/catalog/catalog.service.ts';
-import { voidUnpaidRenewals } from '#server/features/orders/orders.billing.queries.ts';
+import {
+  selectChargeInFlight,
+  voidUnpaidRenewals,
+} from '#server/features/orders/orders.billing.queries.ts';
 import { sendQueuedSoon } from '#server/features/outbox/outbox.service.ts';
 import { AppError, notFound } from '#server/lib/errors.ts';
 import type { Frequency } from '#shared/catalog.ts';
+import { formatCents } from '#shared/money.ts';
 import {
   applySubscriptionChange,
   changeMessage,
@@ -269,6 +273,9 @@ async function applyChange(
         'SUBSCRIPTION_CHANGED',
         'This subscription just changed. Please review it and try again.',
       );
+    // Asked only now that this change holds the row: a charge claimed it first (and is on its way),
+    // or it claims nothing once this commits. Never both, so a change that is kept is never charged.
+    await refuseWhileCharging(trx, row.id);
     if (change.action === 'cancel' && options.email)
       await queueCancellationConfirmation({ ...ctx, db: trx }, saved);
   });
@@ -278,6 +285,19 @@ async function applyChange(
     subscription: await toSubscription(ctx, fresh ?? saved, summary),
     message: changeMessage(change),
   };
+}
+
+/**
+ * A change to a subscription whose charge is on its way waits for it: the customer is told which
+ * charge, and nothing of the change is kept (the transaction rolls back).
+ */
+async function refuseWhileCharging(db: AppContext['db'], subscriptionId: number): Promise<void> {
+  const charging = await selectChargeInFlight(db, subscriptionId);
+  if (charging)
+    throw new AppError(
+      'SUBSCRIPTION_CHANGED',
+      `We are charging your renewal right now (order ${charging.orderNumber}, ${formatCents(charging.totalCents)}). Please try again in a minute.`,
+    );
 }
 
 // --- For the partners feature: gifts and couples' plans (decision 018) ---------------------------
@@ -346,6 +366,23 @@ export async function advanceAfterPayment(
   if (!row) return false;
   const next = nextBillingDate(period, row.frequency, row.anchorDay);
   return q.advancePeriod(ctx.db, subscriptionId, period, next, ctx.clock.now().toISOString());
+}
+
+/**
+ * A renewal's claim on its period, in `ctx.db`'s transaction (the one that creates the renewal
+ * order): false when a cancel, skip, pause or new date committed first, so nothing is billed.
+ */
+export function claimRenewal(ctx: AppContext, subscriptionId: number, period: string) {
+  return q.claimPeriod(ctx.db, subscriptionId, period, today(ctx), ctx.clock.now().toISOString());
+}
+
+/**
+ * A charge's claim on the subscription its order pays, in `ctx.db`'s transaction (the one that
+ * writes the charge down): false once the subscription no longer owes it (cancelled, or paused by
+ * the customer).
+ */
+export function claimForCharge(ctx: AppContext, subscriptionId: number) {
+  return q.claimForCharge(ctx.db, subscriptionId, ctx.clock.now().toISOString());
 }
 
 export function markPastDue(ctx: AppContext, subscriptionId: number) {
