@@ -230,6 +230,8 @@ export interface SubscriptionsTable {
   plan_partner_id: number | null;
   plan_partner_product_id: number | null;
   plan_partner_quantity: number | null;
+  /** YYYY-MM-DD: where the last paid period moved the billing date (migration 0030). */
+  paid_through: string | null;
 }
 
 export interface SimulatorChargesTable {
@@ -506,7 +508,8 @@ export interface PartnerInvitationsTable {
   inviter_id: number;
   email: string;
   token_hash: string | null;
-  status: 'pending' | 'accepted' | 'declined' | 'withdrawn';
+  /** `closed`: its invitee linked with someone else; its inviter is not told (decision 016). */
+  status: 'pending' | 'accepted' | 'declined' | 'withdrawn' | 'closed';
   created_at: string;
   expires_at: string;
   answered_at: string | null;
@@ -531,7 +534,10 @@ export interface PartnerVisitInvitationsTable {
   invitee_id: number;
   program: 'ed' | 'sleep' | 'hair';
   reveal_started: Generated<number>;
-  /** `started`: the invitee started a visit of the program, which answers it. */
+  /**
+   * `started`: only in rows from before issue 26, when the invitee's starting a visit answered it;
+   * now only the invitee's dismissal or the link's end closes one (decision 016).
+   */
   status: 'pending' | 'dismissed' | 'ended' | 'started';
   created_at: string;
   closed_at: string | null;

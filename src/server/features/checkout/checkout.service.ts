@@ -32,7 +32,7 @@ import {
   settleCall,
   type LedgerRow,
 } from '#server/features/payments/payments.service.ts';
-import { partnerShippingFor } from '#server/features/partners/partners.service.ts';
+import { partnerShippingFor } from '#server/features/partners/partners.shipping.ts';
 import { startSubscriptionsForOrder } from '#server/features/subscriptions/subscriptions.service.ts';
 import {
   emailHtml,

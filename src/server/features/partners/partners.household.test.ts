@@ -176,23 +176,28 @@ describe(`partners: shipping to the partner and visit invitations (${testDialect
         t.app,
         '/lapi/checkout/progress/save/',
         { step: 'payment', shipping, ship_to_partner: true },
-        cy.cookie,
+        alex.cookie,
       );
       expect(saved.statusCode, saved.body).toBe(200);
-      const progress = await post(t.app, '/lapi/checkout/progress/', {}, cy.cookie);
+      const progress = await post(t.app, '/lapi/checkout/progress/', {}, alex.cookie);
       expect(progress.json<{ data: { progress: unknown } }>().data.progress).toEqual({
         step: 'payment',
         shipping,
         ship_to_partner: true,
       });
       // Choosing one's own address again drops it.
-      await post(t.app, '/lapi/checkout/progress/save/', { step: 'upsell', shipping }, cy.cookie);
-      const own = await post(t.app, '/lapi/checkout/progress/', {}, cy.cookie);
+      await post(t.app, '/lapi/checkout/progress/save/', { step: 'upsell', shipping }, alex.cookie);
+      const own = await post(t.app, '/lapi/checkout/progress/', {}, alex.cookie);
       expect(own.json<{ data: { progress: unknown } }>().data.progress).toEqual({
         step: 'upsell',
         shipping,
       });
-      await post(t.app, '/lapi/checkout/progress/save/', { step: 'shipping', shipping }, cy.cookie);
+      await post(
+        t.app,
+        '/lapi/checkout/progress/save/',
+        { step: 'shipping', shipping },
+        alex.cookie,
+      );
     });
 
     it('operations see the link and the shared address used, and nothing else of the partner', async () => {
@@ -359,7 +364,7 @@ describe(`partners: shipping to the partner and visit invitations (${testDialect
       });
     });
 
-    it('starting a visit of the program answers it: it leaves the partner page, and the inviter learns only that it no longer waits', async () => {
+    it('starting a visit of the program takes it off the partner page, and the inviter still sees it waiting', async () => {
       const historyBefore = [(await overview(alex)).history, (await overview(sam)).history];
       const started = await post(
         t.app,
@@ -369,21 +374,19 @@ describe(`partners: shipping to the partner and visit invitations (${testDialect
       );
       expect(started.statusCode, started.body).toBe(200);
       expect((await overview(sam)).visit_invitations.received).toEqual([]);
+      // Issue 26: nothing the inviter reads changes with the partner's visits.
       expect((await overview(alex)).visit_invitations.can_send).toEqual([
-        { program: 'ed', pending: false },
+        { program: 'ed', pending: true },
       ]);
-      // Neither history has a word more: nothing says Sam started a visit.
       expect([(await overview(alex)).history, (await overview(sam)).history]).toEqual(
         historyBefore,
       );
-
-      // A new invitation may wait again (the unlink below ends it).
       const again = await call(
         '/visit-invitation/',
         { program: 'ed', reveal_started: false },
         alex,
       );
-      expect(again.statusCode, again.body).toBe(200);
+      expect(again.statusCode, again.body).toBe(409);
     });
 
     it('a customer who is not linked cannot send one', async () => {
@@ -430,9 +433,94 @@ describe(`partners: shipping to the partner and visit invitations (${testDialect
         .select('status')
         .where('inviter_id', '=', alex.customerId)
         .execute();
-      expect(rows.map((r) => r.status).sort()).toEqual(['dismissed', 'ended', 'started']);
+      expect(rows.map((r) => r.status).sort()).toEqual(['dismissed', 'ended']);
       const late = await call('/visit-invitation/', { program: 'ed', reveal_started: false }, alex);
       expect(late.statusCode, late.body).toBe(404);
+    });
+  });
+
+  describe("the partner's address in a checkout under way (issue 26)", () => {
+    let dee: TestCustomer;
+    let eve: TestCustomer;
+    const eveAddress = {
+      address: '8 Birch Lane',
+      address2: '',
+      city: 'Eugene',
+      state: 'OR',
+      zip: '97401',
+    };
+    const deeAddress = {
+      address: '500 Market Street',
+      address2: '',
+      city: 'Portland',
+      state: 'OR',
+      zip: '97204',
+    };
+
+    beforeAll(async () => {
+      dee = await insertCustomer(t.app, { first_name: 'Dee' });
+      eve = await insertCustomer(t.app, { first_name: 'Eve' });
+      await order(dee, { shipping: { ...deeAddress, phoneNo: '5035550144' } });
+      await order(eve, { shipping: { ...eveAddress, phoneNo: '5035550155' } });
+      await link(dee, eve);
+      await share(dee, 'address', true);
+      await share(eve, 'address', true);
+    });
+
+    const save = async (c: TestCustomer, body: object) => {
+      const response = await post(t.app, '/lapi/checkout/progress/save/', body, c.cookie);
+      expect(response.statusCode, response.body).toBe(200);
+    };
+    const progressOf = async (c: TestCustomer) => {
+      const response = await post(t.app, '/lapi/checkout/progress/', {}, c.cookie);
+      expect(response.statusCode, response.body).toBe(200);
+      return response.json<{ data: { progress: unknown } }>().data.progress;
+    };
+    /** What the database keeps for the customer, whatever the API would show of it. */
+    const kept = async (c: TestCustomer) =>
+      (
+        await t.app.db
+          .selectFrom('checkout_progress')
+          .select('shipping')
+          .where('customer_id', '=', c.customerId)
+          .executeTakeFirst()
+      )?.shipping ?? '';
+    const toPartner = (address: typeof eveAddress) => ({
+      step: 'payment',
+      shipping: { ...address, phoneNo: '5035550123' },
+      ship_to_partner: true,
+    });
+
+    it('goes when the partner stops sharing their address: a reload starts from nothing, and only that progress goes', async () => {
+      await save(dee, toPartner(eveAddress));
+      await save(eve, { step: 'upsell', shipping: { ...eveAddress, phoneNo: '5035550155' } });
+      expect(await progressOf(dee)).toEqual(toPartner(eveAddress));
+
+      await share(eve, 'address', false);
+      // Gone from the database with the change itself, before any reload asks.
+      expect(await kept(dee)).not.toContain(eveAddress.address);
+      expect(await progressOf(dee)).toBeNull();
+      // Eve's own checkout, to her own address, is hers and stays.
+      expect(await progressOf(eve)).toMatchObject({ step: 'upsell' });
+
+      // A tab still open on "Ship to Eve" cannot keep her address again.
+      await save(dee, toPartner(eveAddress));
+      expect(await kept(dee)).not.toContain(eveAddress.address);
+      expect(await progressOf(dee)).toBeNull();
+      await share(eve, 'address', true);
+    });
+
+    it("goes from both partners' checkouts when either unlinks", async () => {
+      await save(dee, toPartner(eveAddress));
+      await save(eve, toPartner(deeAddress));
+      expect(await progressOf(eve)).toEqual(toPartner(deeAddress));
+
+      const unlinked = await call('/unlink/', { notify: false }, eve);
+      expect(unlinked.statusCode, unlinked.body).toBe(200);
+      expect(await kept(dee)).not.toContain(eveAddress.address);
+      expect(await kept(eve)).not.toContain(deeAddress.address);
+      expect(await progressOf(dee)).toBeNull();
+      expect(await progressOf(eve)).toBeNull();
     });
   });
 });

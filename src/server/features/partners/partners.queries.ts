@@ -1,15 +1,8 @@
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Database } from '#server/db/schema.ts';
 import type { OrderStatus } from '#shared/orders.ts';
 import type { HistoryKind, Sharing, SharingItem } from '#shared/partners.ts';
 import type { ProgramCategory } from '#shared/visits.ts';
-
-/**
- * A pending visit invitation's status, written into the SQL instead of bound: it is the condition
- * of the partial index of pending invitations, and SQLite prepares a statement again on every run
- * when a bound value decides whether a partial index applies (decision 017).
- */
-const PENDING_INVITATION = sql.lit('pending' as const);
 
 type Db = Kysely<Database>;
 
@@ -175,7 +168,8 @@ export interface InvitationRow {
   inviterId: number;
   email: string;
   tokenHash: string | null;
-  status: 'pending' | 'accepted' | 'declined' | 'withdrawn';
+  /** `closed`: its invitee linked with someone else (see closeInvitationsTo). */
+  status: 'pending' | 'accepted' | 'declined' | 'withdrawn' | 'closed';
   createdAt: string;
   expiresAt: string;
 }
@@ -254,13 +248,19 @@ export async function selectLatestSent(
   return row && toInvitation(row);
 }
 
-/** The customer's invitations still pending (expired ones too: they are closed with the rest). */
+/**
+ * What an inviter may still withdraw: pending, or closed because its invitee linked with someone
+ * else, which its inviter is never told (decision 016).
+ */
+const OPEN_TO_INVITER = ['pending', 'closed'] as const;
+
+/** The customer's invitations still open to them (expired ones too: they are closed with the rest). */
 export async function selectPendingSent(db: Db, inviterId: number): Promise<InvitationRow[]> {
   const rows = await db
     .selectFrom('partner_invitations')
     .select(invitationColumns)
     .where('inviter_id', '=', inviterId)
-    .where('status', '=', 'pending')
+    .where('status', 'in', OPEN_TO_INVITER)
     .execute();
   return rows.map(toInvitation);
 }
@@ -314,7 +314,7 @@ export async function selectReceived(
 export async function closeInvitation(
   db: Db,
   id: number,
-  status: 'accepted' | 'declined' | 'withdrawn',
+  status: 'accepted' | 'declined',
   now: string,
 ): Promise<boolean> {
   const result = await db
@@ -324,6 +324,30 @@ export async function closeInvitation(
     .where('status', '=', 'pending')
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
+}
+
+/** The inviter withdraws an invitation still open to them; false when it no longer was. */
+export async function withdrawSent(db: Db, id: number, now: string): Promise<boolean> {
+  const result = await db
+    .updateTable('partner_invitations')
+    .set({ status: 'withdrawn', answered_at: now })
+    .where('id', '=', id)
+    .where('status', 'in', OPEN_TO_INVITER)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/**
+ * A link was made: the invitations still waiting for either partner's address can no longer be
+ * accepted (their inviters are not told; to them each reads as waiting until it expires).
+ */
+export async function closeInvitationsTo(db: Db, emails: string[], now: string): Promise<void> {
+  await db
+    .updateTable('partner_invitations')
+    .set({ status: 'closed', answered_at: now })
+    .where('email', 'in', emails)
+    .where('status', '=', 'pending')
+    .execute();
 }
 
 /** Stores the hash of the token an invitation's email carries, while the invitation is open. */
@@ -515,181 +539,4 @@ export async function selectPartnerBrief(
     .where('partner_links.customer_id', '=', customerId)
     .executeTakeFirst();
   return row && { customerId: row.id, firstName: row.first_name };
-}
-
-// --- Visit invitations (issue 16) ----------------------------------------------------------------
-
-/**
- * The programs the customer finished a visit of: decided by a provider (approved or declined).
- * Only the program leaves this query: never a visit's id, status or answers.
- */
-export async function selectFinishedPrograms(
-  db: Db,
-  customerId: number,
-): Promise<ProgramCategory[]> {
-  const rows = await db
-    .selectFrom('visits')
-    .select('category')
-    .distinct()
-    .where('customer_id', '=', customerId)
-    .where('status', 'in', ['APPROVED', 'DECLINED'])
-    .orderBy('category')
-    .execute();
-  return rows.map((r) => r.category);
-}
-
-/** A new pending invitation; false when one of the program already waits (the unique index). */
-export async function insertVisitInvitation(
-  db: Db,
-  invitation: {
-    inviterId: number;
-    inviteeId: number;
-    program: ProgramCategory;
-    revealStarted: boolean;
-    now: string;
-  },
-): Promise<boolean> {
-  const row = await db
-    .insertInto('partner_visit_invitations')
-    .values({
-      inviter_id: invitation.inviterId,
-      invitee_id: invitation.inviteeId,
-      program: invitation.program,
-      reveal_started: invitation.revealStarted ? 1 : 0,
-      status: 'pending',
-      created_at: invitation.now,
-      closed_at: null,
-    })
-    .onConflict((oc) => oc.doNothing())
-    .returning('id')
-    .executeTakeFirst();
-  return row !== undefined;
-}
-
-/** The programs of the pending invitations from `inviterId` to `inviteeId`. */
-export async function selectPendingVisitPrograms(
-  db: Db,
-  inviterId: number,
-  inviteeId: number,
-): Promise<ProgramCategory[]> {
-  const rows = await db
-    .selectFrom('partner_visit_invitations')
-    .select('program')
-    .where('inviter_id', '=', inviterId)
-    .where('invitee_id', '=', inviteeId)
-    .where('status', '=', PENDING_INVITATION)
-    .execute();
-  return rows.map((r) => r.program);
-}
-
-export interface VisitInvitationRow {
-  id: number;
-  inviterId: number;
-  program: ProgramCategory;
-  revealStarted: boolean;
-  createdAt: string;
-}
-
-/** The pending invitations waiting for `inviteeId` from `inviterId`, newest first. */
-export async function selectVisitInvitationsFor(
-  db: Db,
-  inviteeId: number,
-  inviterId: number,
-): Promise<VisitInvitationRow[]> {
-  const rows = await db
-    .selectFrom('partner_visit_invitations')
-    .select(['id', 'inviter_id', 'program', 'reveal_started', 'created_at'])
-    .where('invitee_id', '=', inviteeId)
-    .where('inviter_id', '=', inviterId)
-    .where('status', '=', PENDING_INVITATION)
-    .orderBy('id', 'desc')
-    .execute();
-  return rows.map((r) => ({
-    id: r.id,
-    inviterId: r.inviter_id,
-    program: r.program,
-    revealStarted: r.reveal_started === 1,
-    createdAt: r.created_at,
-  }));
-}
-
-/** A pending invitation waiting for `inviteeId`, by id; anyone else's is not found. */
-export async function selectPendingVisitInvitation(
-  db: Db,
-  id: number,
-  inviteeId: number,
-): Promise<VisitInvitationRow | undefined> {
-  const row = await db
-    .selectFrom('partner_visit_invitations')
-    .select(['id', 'inviter_id', 'program', 'reveal_started', 'created_at'])
-    .where('id', '=', id)
-    .where('invitee_id', '=', inviteeId)
-    .where('status', '=', PENDING_INVITATION)
-    .executeTakeFirst();
-  return (
-    row && {
-      id: row.id,
-      inviterId: row.inviter_id,
-      program: row.program,
-      revealStarted: row.reveal_started === 1,
-      createdAt: row.created_at,
-    }
-  );
-}
-
-/** Closes one pending invitation; false when it was no longer pending. */
-export async function closeVisitInvitation(
-  db: Db,
-  id: number,
-  status: 'dismissed' | 'ended',
-  now: string,
-): Promise<boolean> {
-  const result = await db
-    .updateTable('partner_visit_invitations')
-    .set({ status, closed_at: now })
-    .where('id', '=', id)
-    .where('status', '=', PENDING_INVITATION)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
-}
-
-/**
- * The invitee started a visit of the program: the invitations of that program waiting for them
- * are done. How many there were.
- */
-export async function closeVisitInvitationsStarted(
-  db: Db,
-  inviteeId: number,
-  program: ProgramCategory,
-  now: string,
-): Promise<number> {
-  const result = await db
-    .updateTable('partner_visit_invitations')
-    .set({ status: 'started', closed_at: now })
-    .where('invitee_id', '=', inviteeId)
-    .where('program', '=', program)
-    .where('status', '=', PENDING_INVITATION)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows);
-}
-
-/** Ends every pending invitation between a and b, either way (the link ended). */
-export async function endVisitInvitations(
-  db: Db,
-  a: number,
-  b: number,
-  now: string,
-): Promise<void> {
-  // One direction at a time: SQLite's planner refuses the OR of both over these partial indexes.
-  for (const [inviter, invitee] of [
-    [a, b],
-    [b, a],
-  ] as const)
-    await db
-      .updateTable('partner_visit_invitations')
-      .set({ status: 'ended', closed_at: now })
-      .where('inviter_id', '=', inviter)
-      .where('invitee_id', '=', invitee)
-      .where('status', '=', PENDING_INVITATION)
-      .execute();
 }

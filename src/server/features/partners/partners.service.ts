@@ -1,5 +1,6 @@
 import type { AppContext } from '#server/context.ts';
 import { enforceRateLimit, type ActiveSession } from '#server/features/auth/auth.service.ts';
+import { forgetProgressToPartner } from '#server/features/checkout/checkout.progress.ts';
 import { queueEmail, SECRET_SLOT, sendQueuedSoon } from '#server/features/outbox/outbox.service.ts';
 import { emailHtml, emailSignature } from '#server/lib/email-layout.ts';
 import { AppError, notFound } from '#server/lib/errors.ts';
@@ -22,6 +23,7 @@ import { paths } from '#shared/paths.ts';
 import { site } from '#shared/site.ts';
 import { programs, type ProgramCategory } from '#shared/visits.ts';
 import * as q from './partners.queries.ts';
+import * as vq from './partners.visit-invitations.queries.ts';
 import { endTogetherOnUnlink } from './partners.together.ts';
 
 /**
@@ -103,12 +105,16 @@ export async function partnerOverview(
   };
 }
 
-/** The inviter's own invitation as the page shows it: waiting, declined or expired, plainly. */
+/**
+ * The inviter's own invitation as the page shows it: waiting, declined or expired, plainly. One
+ * closed because its invitee linked with someone else still reads as waiting: the inviter learns
+ * nothing of the invitee's life from it.
+ */
 function sentStatus(invitation: q.InvitationRow, now: string): PartnerOverview['sent'] {
   const status =
     invitation.status === 'declined'
       ? 'declined'
-      : invitation.status !== 'pending'
+      : !openToInviter(invitation)
         ? null
         : isExpired(invitation, now)
           ? 'expired'
@@ -172,7 +178,7 @@ export async function invitePartner(
 /** Closes the customer's pending invitations (their links stop working), each in the history. */
 async function withdrawPending(tx: Tx, inviterId: number, now: string): Promise<void> {
   for (const invitation of await q.selectPendingSent(tx.db, inviterId)) {
-    if (!(await q.closeInvitation(tx.db, invitation.id, 'withdrawn', now))) continue;
+    if (!(await q.withdrawSent(tx.db, invitation.id, now))) continue;
     if (isExpired(invitation, now)) continue;
     await q.insertEvent(tx.db, inviterId, {
       kind: 'invitation_withdrawn',
@@ -243,9 +249,9 @@ export async function withdrawInvitation(
   if (!invitation || invitation.inviterId !== session.customerId)
     throw notFound(invitationNotFound);
   const now = ctx.clock.now().toISOString();
-  assertOpen(invitation, now);
+  assertOpen(invitation, now, openToInviter);
   await ctx.db.transaction().execute(async (trx) => {
-    if (!(await q.closeInvitation(trx, invitation.id, 'withdrawn', now)))
+    if (!(await q.withdrawSent(trx, invitation.id, now)))
       throw new AppError('INVITATION_CLOSED', invitationClosedText.closed);
     await q.insertEvent(trx, session.customerId, {
       kind: 'invitation_withdrawn',
@@ -257,9 +263,21 @@ export async function withdrawInvitation(
   });
 }
 
-function assertOpen(invitation: q.InvitationRow, now: string): void {
-  if (invitation.status !== 'pending')
-    throw new AppError('INVITATION_CLOSED', invitationClosedText.closed);
+/**
+ * Whether the inviter may still withdraw it: pending, or closed because its invitee linked with
+ * someone else, which the inviter is not told (a closure they could see would tell them).
+ */
+const openToInviter = (invitation: q.InvitationRow) =>
+  invitation.status === 'pending' || invitation.status === 'closed';
+
+const openToInvitee = (invitation: q.InvitationRow) => invitation.status === 'pending';
+
+function assertOpen(
+  invitation: q.InvitationRow,
+  now: string,
+  open: (invitation: q.InvitationRow) => boolean = openToInvitee,
+): void {
+  if (!open(invitation)) throw new AppError('INVITATION_CLOSED', invitationClosedText.closed);
   if (isExpired(invitation, now))
     throw new AppError('INVITATION_CLOSED', invitationClosedText.expired);
 }
@@ -344,8 +362,11 @@ export async function acceptInvitation(
         ? new AppError('PARTNER_LINKED', alreadyLinkedText)
         : new AppError('INVITATION_CLOSED', invitationClosedText.closed);
     }
+    // Every other invitation either of them sent or received closes with the link, so none
+    // lingers to be accepted later (decision 016).
     await withdrawPending(tx, self.customerId, now);
     await withdrawPending(tx, inviter.customerId, now);
+    await q.closeInvitationsTo(trx, [self.email, inviter.email.toLowerCase()], now);
     for (const [who, other] of [
       [self, inviter],
       [inviter, self],
@@ -414,7 +435,10 @@ export async function unlinkPartner(
     await q.lockCustomers(trx, [self.customerId, link.partnerId]);
     if ((await q.deleteLink(trx, self.customerId, link.partnerId)) === 0) throw notFound(notLinked);
     // Visit invitations waiting either way end with the link (issue 16).
-    await q.endVisitInvitations(trx, self.customerId, link.partnerId, now);
+    await vq.endVisitInvitations(trx, self.customerId, link.partnerId, now);
+    // Neither keeps the other's address in a checkout under way to them (issue 26).
+    for (const customerId of [self.customerId, link.partnerId])
+      await forgetProgressToPartner({ ...ctx, db: trx }, customerId);
     await q.insertEvent(trx, self.customerId, {
       kind: 'unlinked',
       item: null,
@@ -473,6 +497,9 @@ export async function changeSharing(
     if (link.shares[item] === shared) return { you_share: link.shares };
     const partner = await q.selectCustomerBrief(trx, link.partnerId);
     await q.updateSharing(trx, session.customerId, item, shared);
+    // The partner's checkout under way to this address forgets it with the sharing (issue 26).
+    if (item === 'address' && !shared)
+      await forgetProgressToPartner({ ...ctx, db: trx }, link.partnerId);
     await q.insertEvent(trx, session.customerId, {
       kind: shared ? 'sharing_started' : 'sharing_stopped',
       item,
@@ -550,9 +577,9 @@ async function visitInvitationsOf(
   partnerId: number,
   partnerFirstName: string,
 ): Promise<PartnerOverview['visit_invitations']> {
-  const finished = await q.selectFinishedPrograms(ctx.db, selfId);
-  const pending = await q.selectPendingVisitPrograms(ctx.db, selfId, partnerId);
-  const received = await q.selectVisitInvitationsFor(ctx.db, selfId, partnerId);
+  const finished = await vq.selectFinishedPrograms(ctx.db, selfId);
+  const pending = await vq.selectPendingVisitPrograms(ctx.db, selfId, partnerId);
+  const received = await vq.selectVisitInvitationsFor(ctx.db, selfId, partnerId);
   return {
     can_send: finished.map((program) => ({ program, pending: pending.includes(program) })),
     received: received.map((r) => ({
@@ -583,7 +610,7 @@ export async function sendVisitInvitation(
   const partner = await q.selectCustomerBrief(ctx.db, link.partnerId);
   if (!partner) throw notFound(notLinked);
   const programName = programs[program].name;
-  if (!(await q.selectFinishedPrograms(ctx.db, session.customerId)).includes(program))
+  if (!(await vq.selectFinishedPrograms(ctx.db, session.customerId)).includes(program))
     throw notFound(
       `You have no finished ${programName} visit to invite ${partner.firstName} from.`,
     );
@@ -591,7 +618,7 @@ export async function sendVisitInvitation(
   await ctx.db.transaction().execute(async (trx) => {
     // Still linked, as the transaction sees it: an unlink meanwhile leaves nothing behind.
     if (!(await q.selectOwnLink(trx, session.customerId))) throw notFound(notLinked);
-    const made = await q.insertVisitInvitation(trx, {
+    const made = await vq.insertVisitInvitation(trx, {
       inviterId: session.customerId,
       inviteeId: partner.customerId,
       program,
@@ -614,19 +641,6 @@ export async function sendVisitInvitation(
   });
 }
 
-/**
- * A patient started a visit of `program`: their partner's invitations to that program have done
- * their work and leave their partner page. The inviter learns nothing of it: to them the
- * invitation is simply no longer waiting, as when it is put away.
- */
-export async function visitStartedByInvitee(
-  ctx: AppContext,
-  customerId: number,
-  program: ProgramCategory,
-): Promise<void> {
-  await q.closeVisitInvitationsStarted(ctx.db, customerId, program, ctx.clock.now().toISOString());
-}
-
 /** The invitee puts a visit invitation away; it is written to their own history. */
 export async function dismissVisitInvitation(
   ctx: AppContext,
@@ -634,12 +648,16 @@ export async function dismissVisitInvitation(
   invitationId: number,
 ): Promise<void> {
   const notThere = () => notFound(invitationNotFound);
-  const invitation = await q.selectPendingVisitInvitation(ctx.db, invitationId, session.customerId);
+  const invitation = await vq.selectPendingVisitInvitation(
+    ctx.db,
+    invitationId,
+    session.customerId,
+  );
   if (!invitation) throw notThere();
   const inviter = await q.selectCustomerBrief(ctx.db, invitation.inviterId);
   const now = ctx.clock.now().toISOString();
   await ctx.db.transaction().execute(async (trx) => {
-    if (!(await q.closeVisitInvitation(trx, invitation.id, 'dismissed', now))) throw notThere();
+    if (!(await vq.closeVisitInvitation(trx, invitation.id, 'dismissed', now))) throw notThere();
     await q.insertEvent(trx, session.customerId, {
       kind: 'visit_invitation_dismissed',
       item: null,
@@ -649,33 +667,6 @@ export async function dismissVisitInvitation(
       program: invitation.program,
     });
   });
-}
-
-// --- Shipping to the partner --------------------------------------------------------------------
-
-/** Why an order cannot ship to the partner now; said at checkout, with nothing charged. */
-export const partnerAddressGoneText =
-  "Your partner's shipping address is no longer shared with you, so this order can't ship there. Nothing was charged. Choose another address.";
-
-/**
- * For a store order shipped to the partner (issue 16): who they are and their shipping address, read
- * from their account on this call (never an address the browser sends). Refused, the same way
- * whatever the reason, unless the caller is linked and the partner shares their address now.
- */
-export async function partnerShippingFor(
-  ctx: AppContext,
-  customerId: number,
-): Promise<{ partnerId: number; firstName: string; address: q.AddressRow }> {
-  const gone = () =>
-    new AppError('PARTNER_ADDRESS_UNAVAILABLE', partnerAddressGoneText, {
-      'shipping.address': partnerAddressGoneText,
-    });
-  const side = await q.selectSideSharedWith(ctx.db, customerId);
-  if (!side?.shares.address) throw gone();
-  const partner = await q.selectCustomerBrief(ctx.db, side.customerId);
-  const address = await q.selectShippingAddress(ctx.db, side.customerId);
-  if (!partner || !address) throw gone();
-  return { partnerId: partner.customerId, firstName: partner.firstName, address };
 }
 
 // --- For operations ------------------------------------------------------------------------------

@@ -219,14 +219,69 @@ describe(`partners: linking and sharing (${testDialect})`, () => {
       fields: { email: expect.any(String) },
     });
 
-    const fromC = await invite(c, a.email);
+    await invite(c, a.email);
     await link(a, b);
     const more = await call('/invite/', { email: c.email }, a);
     expect(more.statusCode).toBe(409);
     expect(more.json()).toMatchObject({ code: 'PARTNER_LINKED' });
-    const second = await call('/invite/accept/', { invitation_id: fromC }, a);
+    // One sent after the link (the earlier one closed with it) cannot link a second partner.
+    const late = await invite(c, a.email);
+    const second = await call('/invite/accept/', { invitation_id: late }, a);
     expect(second.statusCode).toBe(409);
     expect(second.json()).toMatchObject({ code: 'PARTNER_LINKED' });
+  });
+
+  it('a link closes every other invitation either partner sent or received, and tells their inviters nothing', async () => {
+    const a = await insertCustomer(t.app, { first_name: 'Abe' });
+    const b = await insertCustomer(t.app, { first_name: 'Bea' });
+    const c = await insertCustomer(t.app, { first_name: 'Cal' });
+    const d = await insertCustomer(t.app, { first_name: 'Dot' });
+    const e = await insertCustomer(t.app, { first_name: 'Eve' });
+    const aToC = await invite(a, c.email);
+    const bToC = await invite(b, c.email);
+    const cToD = await invite(c, d.email);
+    const eToA = await invite(e, a.email);
+    expect((await overview(c)).received.map((r) => r.invitation_id).sort()).toEqual(
+      [aToC, bToC].sort(),
+    );
+    const bBefore = await overview(b);
+
+    const accepted = await call('/invite/accept/', { invitation_id: aToC }, c);
+    expect(accepted.statusCode, accepted.body).toBe(200);
+
+    // B's invitation to C, and E's to A, can no longer be accepted; C's to D neither.
+    expect((await overview(c)).received).toEqual([]);
+    expect((await overview(a)).received).toEqual([]);
+    expect((await overview(d)).received).toEqual([]);
+    for (const [id, who] of [
+      [bToC, c],
+      [eToA, a],
+      [cToD, d],
+    ] as const) {
+      const late = await call('/invite/accept/', { invitation_id: id }, who);
+      expect(late.statusCode, late.body).toBe(409);
+      expect(late.json()).toMatchObject({
+        code: 'INVITATION_CLOSED',
+        message: 'This invitation is no longer open.',
+      });
+    }
+    const rows = await t.app.db
+      .selectFrom('partner_invitations')
+      .select(['id', 'status'])
+      .where('id', 'in', [bToC, cToD, eToA])
+      .orderBy('id')
+      .execute();
+    expect(rows.every((r) => r.status !== 'pending')).toBe(true);
+
+    // B is not told C linked with someone: their page reads as before, and they withdraw as ever.
+    expect(await overview(b)).toEqual(bBefore);
+    const withdrawn = await call('/invite/withdraw/', { invitation_id: bToC }, b);
+    expect(withdrawn.statusCode, withdrawn.body).toBe(200);
+    expect((await overview(b)).sent).toBeNull();
+    expect((await overview(b)).history[0]).toMatchObject({
+      kind: 'invitation_withdrawn',
+      counterpart: c.email,
+    });
   });
 
   it('links at most one partner when two invitations to the same person are accepted at once', async () => {

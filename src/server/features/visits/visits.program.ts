@@ -3,7 +3,6 @@
 // later step starts from these), and the visits waiting in the member area.
 import type { AppContext } from '#server/context.ts';
 import type { ActiveSession } from '#server/features/auth/auth.service.ts';
-import { visitStartedByInvitee } from '#server/features/partners/partners.service.ts';
 import { AppError, notFound } from '#server/lib/errors.ts';
 import { dobProblem, usDateFromIso } from '#shared/dates.ts';
 import { messages } from '#shared/wording.ts';
@@ -114,7 +113,6 @@ export async function startProgram(
   });
   const visit = await q.selectOpenVisit(ctx.db, session.customerId, category);
   if (!visit) throw new AppError('VISIT_BUSY', messages.consultationFailed);
-  await visitStartedByInvitee(ctx, session.customerId, category);
   return { visit, destination: destinationOf(visit) };
 }
 

@@ -1,0 +1,45 @@
+// Shipping a store order to the partner (issue 16, decision 016): checkout asks here, on each call,
+// whether the partner shares their address and what it is. Apart from the partner page's story so
+// that checkout can ask while the partners service asks checkout to forget a kept address.
+import type { AppContext } from '#server/context.ts';
+import { AppError } from '#server/lib/errors.ts';
+import * as q from './partners.queries.ts';
+
+/** Why an order cannot ship to the partner now; said at checkout, with nothing charged. */
+export const partnerAddressGoneText =
+  "Your partner's shipping address is no longer shared with you, so this order can't ship there. Nothing was charged. Choose another address.";
+
+/** The linked partner and the shipping address they share with the customer now, if they do. */
+async function sharedShipping(
+  ctx: AppContext,
+  customerId: number,
+): Promise<{ partnerId: number; firstName: string; address: q.AddressRow } | undefined> {
+  const side = await q.selectSideSharedWith(ctx.db, customerId);
+  if (!side?.shares.address) return undefined;
+  const partner = await q.selectCustomerBrief(ctx.db, side.customerId);
+  const address = await q.selectShippingAddress(ctx.db, side.customerId);
+  if (!partner || !address) return undefined;
+  return { partnerId: partner.customerId, firstName: partner.firstName, address };
+}
+
+/**
+ * For a store order shipped to the partner (issue 16): who they are and their shipping address, read
+ * from their account on this call (never an address the browser sends). Refused, the same way
+ * whatever the reason, unless the caller is linked and the partner shares their address now.
+ */
+export async function partnerShippingFor(
+  ctx: AppContext,
+  customerId: number,
+): Promise<{ partnerId: number; firstName: string; address: q.AddressRow }> {
+  const shipping = await sharedShipping(ctx, customerId);
+  if (!shipping)
+    throw new AppError('PARTNER_ADDRESS_UNAVAILABLE', partnerAddressGoneText, {
+      'shipping.address': partnerAddressGoneText,
+    });
+  return shipping;
+}
+
+/** Whether the customer's partner shares a shipping address with them now. */
+export async function partnerSharesAddress(ctx: AppContext, customerId: number): Promise<boolean> {
+  return (await sharedShipping(ctx, customerId)) !== undefined;
+}
