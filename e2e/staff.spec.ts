@@ -146,10 +146,14 @@ test.describe('staff console', () => {
     await expect(page.getByRole('button', { name: 'Mark delivered' })).toBeVisible();
     await expect(page.getByText('Shipped', { exact: true }).first()).toBeVisible();
 
-    // A refund offers what is left, in dollars; going back changes nothing.
+    // A refund asks for an amount (up to what is left, in dollars) and a reason, nothing
+    // pre-filled; going back changes nothing.
     await page.getByRole('button', { name: /^Refund/ }).click();
     const refund = page.getByRole('dialog', { name: `Refund order ${order.order_number}` });
-    await expect(refund.getByLabel('Amount (USD)')).toHaveValue('49.98');
+    await expect(refund).toContainText('$49.98 of $49.98 is left to refund');
+    await expect(refund.getByLabel('Amount (USD)')).toHaveValue('');
+    await refund.getByLabel('Amount (USD)').fill('49.98');
+    await refund.getByLabel(/Reason/).fill('Arrived damaged');
     await expect(refund.getByRole('button', { name: 'Refund $49.98' })).toBeVisible();
     await screens.checkAccessible();
     await screens.windowShot('staff-refund-dialog');

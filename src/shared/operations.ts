@@ -12,6 +12,7 @@ import {
   ThreadSchema,
 } from './messages.ts';
 import { orderStatuses } from './orders.ts';
+import { programs, type Program } from './visits.ts';
 
 /*
  * The operations console (DESIGN §6): orders, fulfilment, refunds, the care team's inbox of
@@ -50,6 +51,7 @@ export const StaffOrderDetailSchema = StaffOrderSummarySchema.extend({
   coupon_code: z.string().nullable(),
   items: z.array(
     z.object({
+      /** An online visit's line reads `visitOrderLineName` until its visit is approved. */
       product_name: z.string(),
       category: z.string(),
       quantity: z.number().int(),
@@ -91,6 +93,16 @@ export const StaffOrderDetailSchema = StaffOrderSummarySchema.extend({
 });
 export type StaffOrderDetail = z.infer<typeof StaffOrderDetailSchema>;
 
+/**
+ * How the line of an online visit's order reads to operations until a provider approves the visit:
+ * the program alone, never the treatment or dose the patient asked for (minimum necessary). Once
+ * approved, the line is the prescription they fulfil.
+ */
+export function visitOrderLineName(category: string): string {
+  const program = (programs as Partial<Record<string, Program>>)[category];
+  return program ? `Online visit (${program.name})` : 'Online visit';
+}
+
 const orderId = idSchema('Choose an order');
 
 export const StaffOrderIdSchema = z.strictObject({ order_id: orderId });
@@ -110,7 +122,12 @@ export const RefundOrderSchema = z.strictObject({
     .number({ error: 'Enter the amount to refund' })
     .int('Enter the amount in cents')
     .positive('Enter the amount to refund'),
-  reason: z.string().trim().max(500).optional(),
+  /** Why, for the ledger and the audit trail (never sent to the customer, who is told the amount). */
+  reason: z
+    .string({ error: 'Say why you are refunding' })
+    .trim()
+    .min(1, 'Say why you are refunding')
+    .max(500, 'Keep the reason under 500 characters'),
 });
 
 const OrderResultSchema = z.object({ order: StaffOrderDetailSchema });
@@ -159,7 +176,7 @@ export const operationsApi = {
     access: 'operations',
     body: RefundOrderSchema,
     response: OrderResultSchema,
-    message: 'Refunded.',
+    message: 'Refunded; the customer was emailed a receipt.',
     errors: ['NOT_FOUND', 'ORDER_STATE', 'REFUND_TOO_LARGE', 'REFUND_FAILED'],
   }),
   cancel: endpoint({

@@ -89,6 +89,11 @@ export const OrderSchema = z.object({
   shippingAddress: ShippingAddressSchema.nullable(),
   /** Issue 16: the order ships to the customer's partner (by first name); null or absent: to them. */
   ship_to_partner: z.object({ first_name: z.string() }).nullish(),
+  /**
+   * Issue 26: a gift's delivery, paid by this customer, for their partner (by first name). It shows
+   * that it shipped, not where or with what tracking number: that is the recipient's.
+   */
+  gift_for: z.object({ first_name: z.string() }).nullish(),
 });
 export type Order = z.infer<typeof OrderSchema>;
 

@@ -154,6 +154,20 @@ describe('subscription changes', () => {
     ).toEqual({ ok: false, message: 'You can pause for up to 180 days.' });
   });
 
+  it('refuses a pause that ends before the next billing date, saying why', () => {
+    const later = { ...active, nextBillingDate: '2027-03-07' };
+    expect(applySubscriptionChange(later, { action: 'pause', until: '2027-01-15' }, today)).toEqual(
+      {
+        ok: false,
+        message:
+          'Your next delivery is on 03/07/2027, so a pause until 01/15/2027 would change nothing. Choose a later date, or skip a delivery.',
+      },
+    );
+    expect(
+      applySubscriptionChange(later, { action: 'pause', until: '2027-03-08' }, today),
+    ).toMatchObject({ ok: true, state: { nextBillingDate: '2027-03-08' } });
+  });
+
   it('cancels with a reason and reactivates with a date no earlier than tomorrow', () => {
     const cancelled = applySubscriptionChange(
       { ...active, nextBillingDate: '2026-11-01' },
@@ -305,7 +319,7 @@ describe('the changes a subscription allows: one rule for the server and the car
     { action: 'change_frequency', frequency: 'QUARTERLY' },
     { action: 'skip' },
     { action: 'move_date', date: addDays(today, 10) },
-    { action: 'pause', until: addDays(today, 10) },
+    { action: 'pause', until: addDays(today, 40) },
     { action: 'resume' },
     { action: 'change_quantity', quantity: 2 },
     { action: 'swap', product_id: 42 },

@@ -327,6 +327,11 @@ export function applySubscriptionChange(
       if (change.until <= today) return refuse('Choose a date after today.');
       if (change.until > addDays(today, MAX_PAUSE_DAYS))
         return refuse(`You can pause for up to ${MAX_PAUSE_DAYS} days.`);
+      // Nothing bills before the next date anyway: such a pause would only read as one (issue 26).
+      if (change.until <= state.nextBillingDate)
+        return refuse(
+          `Your next delivery is on ${usDateFromIso(state.nextBillingDate)}, so a pause until ${usDateFromIso(change.until)} would change nothing. Choose a later date, or skip a delivery.`,
+        );
       return {
         ok: true,
         state: {

@@ -16,6 +16,7 @@ export const messages = {
   passwordTooShort: 'Password must be at least 8 characters',
   passwordTooLong: 'Password must be at most 128 characters',
   passwordTooCommon: 'This password is too common. Please choose another.',
+  passwordHoldsEmail: "Your password can't contain your email address.",
 
   // Card (spec §5)
   cardNumberRequired: 'Card number is required',

@@ -184,7 +184,7 @@ const matrix: Row[] = [
   row('staff/orders/detail',                     'order',          json('/staff/orders/detail/', (x) => ({ order_id: x.id })),                             'no',  'no',  'no',  'no',   'ok'),
   row('staff/orders/ship',                       'order',          json('/staff/orders/ship/', (x) => ({ order_id: x.id, tracking_number: '9400111899223197428490' })), 'no', 'no', 'no', 'no', 'ok'),
   row('staff/orders/deliver',                    'order',          json('/staff/orders/deliver/', (x) => ({ order_id: x.id })),                            'no',  'no',  'no',  'no',   'ok'),
-  row('staff/orders/refund',                     'order',          json('/staff/orders/refund/', (x) => ({ order_id: x.id, amount_cents: 100 })),          'no',  'no',  'no',  'no',   'ok'),
+  row('staff/orders/refund',                     'order',          json('/staff/orders/refund/', (x) => ({ order_id: x.id, amount_cents: 100, reason: 'Arrived damaged' })),          'no',  'no',  'no',  'no',   'ok'),
   row('staff/orders/cancel',                     'orderToCancel',  json('/staff/orders/cancel/', (x) => ({ order_id: x.id })),                             'no',  'no',  'no',  'no',   'ok'),
   // The care team's inbox (operations staff): threads not about a visit or treatment.
   row('staff/inbox/thread',                      'thread',         json('/staff/inbox/thread/', (x) => ({ thread_id: x.id })),                             'no',  'no',  'no',  'no',   'ok'),

@@ -325,6 +325,26 @@ describe(`every email the product sends (${testDialect})`, () => {
     });
   });
 
+  it('Refund receipt links to the order and says the amount, never the reason', async () => {
+    const cookie = await staffCookie(t, ops);
+    const refunded = await post(
+      t.app,
+      '/lapi/staff/orders/refund/',
+      { order_id: storeOrder.id, amount_cents: 1000, reason: 'canary-refund-reason' },
+      cookie,
+    );
+    expect(refunded.statusCode, refunded.body).toBe(200);
+    const mail = await received(
+      storeOrder.customer.email,
+      `Your ${site.name} refund for order ${storeOrder.number}`,
+    );
+    check('Refund receipt', mail, {
+      link: new RegExp(`^/orders#${escapeRegExp(storeOrder.number)}$`),
+      secrets: [...secretsOf(storeOrder.customer), 'canary-refund-reason'],
+    });
+    expect(mail.text).toContain(`We refunded $10.00 of your order ${storeOrder.number}`);
+  });
+
   let patient: TestCustomer & { visitId: number; orderNumber: string };
 
   it('Visit received links to the visit order on Orders, where the decision will be', async () => {
@@ -637,6 +657,32 @@ describe(`every email the product sends (${testDialect})`, () => {
       "$31.50 for your couples' plan, Sleep Gummies (1 bottle a month) and Immunity Gummies (1 bottle a month)",
     );
     expect(mail.text).not.toContain('500 Market Street');
+  });
+
+  it('Payment receipt links to the order, says what was paid and names no card or address', async () => {
+    const today = t.clock.now().toISOString().slice(0, 10);
+    const subscriber = await insertSubscriber(t.app.db, {
+      nextBillingDate: today,
+      now: t.clock.now().toISOString(),
+    });
+    await runBilling(t.app.ctx);
+    const order = await t.app.db
+      .selectFrom('orders')
+      .innerJoin('customers', 'customers.id', 'orders.customer_id')
+      .select(['orders.order_number', 'customers.email'])
+      .where('orders.customer_id', '=', subscriber.customerId)
+      .executeTakeFirstOrThrow();
+    const mail = await received(
+      order.email,
+      `Your ${site.name} receipt for order ${order.order_number}`,
+    );
+    check('Payment receipt', mail, {
+      link: new RegExp(`^/orders#${escapeRegExp(order.order_number)}$`),
+      secrets: ['1 Test Way', subscriber.leadsId],
+    });
+    expect(mail.text).toContain(
+      `We charged $17.50 to your card on file on ${usDateFromIso(today)} for order ${order.order_number}: your subscription renewal of Sleep Gummies (1 bottle a month).`,
+    );
   });
 
   it('Payment failed and Subscription paused link to the card page', async () => {

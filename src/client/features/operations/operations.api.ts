@@ -45,7 +45,7 @@ export function useStaffOrder(id: number, options: { enabled?: boolean } = {}) {
 export type OrderAction =
   | ({ action: 'ship' } & Pick<BodyOf<typeof operationsApi.ship>, 'tracking_number'>)
   | { action: 'deliver' }
-  | ({ action: 'refund' } & Pick<BodyOf<typeof operationsApi.refund>, 'amount_cents'>)
+  | ({ action: 'refund' } & Pick<BodyOf<typeof operationsApi.refund>, 'amount_cents' | 'reason'>)
   | { action: 'cancel' };
 
 /** Ship, deliver, refund or cancel; the answer carries the order as it is now, and what happened. */
@@ -64,7 +64,7 @@ export async function changeOrder(
       return { order, message: operationsApi.deliver.message };
     }
     case 'refund': {
-      const body = { order_id: orderId, amount_cents: change.amount_cents };
+      const body = { order_id: orderId, amount_cents: change.amount_cents, reason: change.reason };
       const { order } = await call(operationsApi.refund, { body });
       return { order, message: operationsApi.refund.message };
     }

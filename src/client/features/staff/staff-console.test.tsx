@@ -390,34 +390,39 @@ describe('an order in the console', () => {
     );
   });
 
-  it('refunds in dollars what is left by default, sent in cents', async () => {
+  it('asks for the amount in dollars and a reason, nothing pre-filled, and sends cents', async () => {
     const u = userEvent.setup();
     const api = stubApi({
       '/staff/me/': loggedIn(ops),
       '/staff/orders/detail/': ok({ order: buildOrder({ refund_cents: 500 }) }),
       '/staff/orders/refund/': ok(
         { order: buildOrder({ refund_cents: 1750, actions: ['ship', 'refund', 'cancel'] }) },
-        'Refunded.',
+        'Refunded; the customer was emailed a receipt.',
       ),
     });
     renderRoutes(routes, { path: '/staff/orders/12' });
     await u.click(await screen.findByRole('button', { name: 'Refund (up to $30.00)' }));
     const dialog = await screen.findByRole('dialog', { name: 'Refund order PW-100112' });
     const amount = within(dialog).getByLabelText<HTMLInputElement>('Amount (USD)');
-    expect(amount.value).toBe('30.00');
-    await u.clear(amount);
+    const reason = within(dialog).getByLabelText<HTMLInputElement>(/Reason/);
+    expect(amount.value).toBe('');
+    expect(reason.value).toBe('');
+    await u.click(within(dialog).getByRole('button', { name: 'Refund' }));
+    expect(await within(dialog).findByText('Say why you are refunding')).toBeTruthy();
     await u.type(amount, '31');
     await u.click(within(dialog).getByRole('button', { name: 'Refund' }));
     expect(await within(dialog).findByText('At most $30.00 can be refunded.')).toBeTruthy();
     await u.clear(amount);
     await u.type(amount, '12.5');
+    await u.type(reason, 'Arrived damaged');
     await u.click(within(dialog).getByRole('button', { name: 'Refund $12.50' }));
     await waitForDialogToClose();
     expect(api.calls.find((call) => call.path === '/staff/orders/refund/')?.body).toEqual({
       order_id: 12,
       amount_cents: 1250,
+      reason: 'Arrived damaged',
     });
-    expect(await screen.findByText('Refunded.')).toBeTruthy();
+    expect(await screen.findByText('Refunded; the customer was emailed a receipt.')).toBeTruthy();
   });
 
   it('shows why the server refused a change', async () => {

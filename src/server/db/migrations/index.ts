@@ -28,6 +28,7 @@ import * as m0026 from './0026-gifts-and-plans.ts';
 import * as m0027 from './0027-standing-indexes.ts';
 import * as m0028 from './0028-customer-versions.ts';
 import * as m0029 from './0029-catalog-version.ts';
+import * as m0030 from './0030-paid-through.ts';
 
 /**
  * Every migration, in order. Listed in code (not read from a folder) so the bundled server carries
@@ -63,4 +64,5 @@ export const migrations: Record<string, Migration> = {
   '0027-standing-indexes': m0027,
   '0028-customer-versions': m0028,
   '0029-catalog-version': m0029,
+  '0030-paid-through': m0030,
 };

@@ -81,7 +81,7 @@ export async function createAccount(
   await enforceAddressLimit(ctx, `signup:ip:${meta.ip}`, 20, ONE_HOUR);
   const dob = checkedDob(ctx, input.dob);
   const phone = checkedPhone(input.phoneNo, 'phoneNo');
-  const problem = passwordProblem(input.password);
+  const problem = passwordProblem(input.password, input.email);
   if (problem) throw new AppError('WEAK_PASSWORD', problem, { password: problem });
 
   const passwordHash = await hashPassword(input.password);

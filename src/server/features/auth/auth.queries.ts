@@ -238,6 +238,23 @@ export async function isPasswordResetUsable(
   return row !== undefined;
 }
 
+/** The email of the account a reset link is for, while the link still works. */
+export async function selectPasswordResetEmail(
+  db: Db,
+  tokenHash: string,
+  now: string,
+): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('password_resets as r')
+    .innerJoin('customers as c', 'c.id', 'r.customer_id')
+    .select('c.email')
+    .where('r.token_hash', '=', tokenHash)
+    .where('r.used_at', 'is', null)
+    .where('r.expires_at', '>', now)
+    .executeTakeFirst();
+  return row?.email;
+}
+
 export async function consumePasswordReset(
   db: Db,
   tokenHash: string,

@@ -408,10 +408,12 @@ export async function updatePasswordWithToken(
   ctx: AppContext,
   input: z.infer<typeof PasswordUpdateSchema>,
 ): Promise<void> {
-  const problem = passwordProblem(input.password);
+  const now = ctx.clock.now().toISOString();
+  // A link that does not work has no account to compare with: it is refused below as it is.
+  const email = await q.selectPasswordResetEmail(ctx.db, hashToken(input.token), now);
+  const problem = passwordProblem(input.password, email ?? '');
   if (problem) throw new AppError('WEAK_PASSWORD', problem, { password: problem });
   const passwordHash = await hashPassword(input.password);
-  const now = ctx.clock.now().toISOString();
   const customerId = await ctx.db.transaction().execute(async (trx) => {
     const owner = await q.consumePasswordReset(trx, hashToken(input.token), now);
     if (owner === undefined) return undefined;
@@ -474,7 +476,8 @@ export async function changePassword(
   input: z.infer<typeof ChangePasswordSchema>,
 ): Promise<void> {
   await confirmCurrentPassword(ctx, session, input.current_password);
-  const problem = passwordProblem(input.password);
+  const user = await q.selectSessionUser(ctx.db, session.customerId);
+  const problem = passwordProblem(input.password, user?.email ?? '');
   if (problem) throw new AppError('WEAK_PASSWORD', problem, { password: problem });
   const now = ctx.clock.now().toISOString();
   const passwordHash = await hashPassword(input.password);

@@ -57,9 +57,34 @@ function commonPasswords(): Set<string> {
   return common;
 }
 
-/** DESIGN §7: length is checked by the schema; here, the breached-password list. */
-export function passwordProblem(password: string): string | null {
-  if (commonPasswords().has(password.toLowerCase())) return messages.passwordTooCommon;
+/**
+ * A local part this long or longer may not be in the password: a shorter one ('al', 'joe') is
+ * inside too many good passphrases by chance.
+ */
+const EMAIL_LOCAL_PART_MIN = 4;
+
+/**
+ * OWASP ASVS V6.2.11: the account's own email is the first guess of anyone who knows it, so the
+ * password may not hold it, nor its part before the @ (in any case).
+ */
+function holdsEmail(password: string, email: string): boolean {
+  const address = email.trim().toLowerCase();
+  if (!address) return false;
+  const at = address.lastIndexOf('@');
+  const local = at > 0 ? address.slice(0, at) : address;
+  return (
+    password.includes(address) || (local.length >= EMAIL_LOCAL_PART_MIN && password.includes(local))
+  );
+}
+
+/**
+ * DESIGN §7: length is checked by the schema; here, the breached-password list and the account's
+ * email (`email`: the address the account has, or will have, when the password is set).
+ */
+export function passwordProblem(password: string, email: string): string | null {
+  const lower = password.toLowerCase();
+  if (commonPasswords().has(lower)) return messages.passwordTooCommon;
+  if (holdsEmail(lower, email)) return messages.passwordHoldsEmail;
   return null;
 }
 

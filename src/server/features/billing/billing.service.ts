@@ -53,6 +53,7 @@ import { faultPoint } from '#server/lib/faults.ts';
 import { absoluteLink } from '#server/lib/links.ts';
 import { bottlesText, type Frequency } from '#shared/catalog.ts';
 import { couplesPriceCents } from '#shared/couples-price.ts';
+import { usDateFromIso } from '#shared/dates.ts';
 import { formatCents } from '#shared/money.ts';
 import { site } from '#shared/site.ts';
 import { paths } from '#shared/paths.ts';
@@ -349,9 +350,13 @@ async function chargeUnpaid(
         return false;
       if (order.subscriptionId !== null && order.billingPeriod !== null)
         await advanceAfterPayment(tx, order.subscriptionId, order.billingPeriod);
+      await sendReceipt(tx, order, reason);
       return true;
     });
-    if (recorded) faultPoint(ctx.env, `${reason}:after-commit`);
+    if (recorded) {
+      sendQueuedSoon(ctx);
+      faultPoint(ctx.env, `${reason}:after-commit`);
+    }
     else await refundIfUnused(ctx, order.id, result.chargeId, order.totalCents);
     return recorded ? 'paid' : 'busy';
   }
@@ -502,6 +507,54 @@ async function renewalItems(ctx: AppContext, orderId: number): Promise<string | 
       return `${line.name} (${bottlesText(offer, line.quantity)})`;
     })
     .join(', ');
+}
+
+/**
+ * What a renewal's emails call what was paid for: a gift by its recipient's first name, a plan,
+ * a supplement by name and bottles, a refill only as "your refill" (no health information).
+ */
+async function paidFor(ctx: AppContext, order: UnpaidOrder): Promise<string> {
+  const items = await renewalItems(ctx, order.id);
+  const subscription =
+    order.subscriptionId === null ? undefined : await subscriptionById(ctx, order.subscriptionId);
+  if (subscription?.gift) {
+    const recipient = await sessionUser(ctx, subscription.gift.recipientId);
+    return `your gift subscription for ${recipient.first_name}${items ? `, ${items}` : ''}`;
+  }
+  if (subscription?.planPartner) return `your couples' plan${items ? `, ${items}` : ''}`;
+  return items ? `your subscription renewal of ${items}` : 'your refill';
+}
+
+/**
+ * The payer's receipt for a renewal, retry or card-update charge (a gift's and a plan's too),
+ * queued in the transaction that records the payment, so each charge has exactly one. It names no
+ * address and no card number.
+ */
+async function sendReceipt(
+  ctx: AppContext,
+  order: UnpaidOrder,
+  reason: 'renewal' | 'retry' | 'card_update',
+): Promise<void> {
+  const user = await sessionUser(ctx, order.customerId);
+  const link = absoluteLink(ctx.env, paths.order(order.orderNumber));
+  const day = usDateFromIso(ctx.clock.now().toISOString().slice(0, 10));
+  const lines = [
+    `Hello ${user.first_name},`,
+    `We charged ${formatCents(order.totalCents)} to your card on file on ${day} for order ${order.orderNumber}: ${await paidFor(ctx, order)}.`,
+    ...(reason === 'renewal'
+      ? []
+      : ['This pays the renewal we could not charge before. Thank you for sorting it out.']),
+  ];
+  await queueEmail(ctx, {
+    to: user.email,
+    subject: `Your ${site.name} receipt for order ${order.orderNumber}`,
+    text: [...lines, '', `See your order: ${link}`, '', ...emailSignature].join('\n'),
+    html: emailHtml(
+      lines,
+      { href: link, label: 'See your order' },
+      'Questions? Just reply to this email or write to us.',
+    ),
+  });
 }
 
 /** Queued in `ctx.db`'s transaction, with the failure it tells of. */

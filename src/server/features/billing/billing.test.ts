@@ -67,6 +67,15 @@ describe(`renewal billing (${testDialect})`, () => {
       .where('kind', '=', 'renewal')
       .execute();
     expect(paid).toHaveLength(0);
+    // Each charge, one receipt to its payer, queued with the payment: 2,400, none twice.
+    const receipts = await t.app.db
+      .selectFrom('outbox_messages')
+      .select(['subject', (eb) => eb.fn.countAll<number>().as('n')])
+      .where('subject', 'like', 'Your Pairwell receipt for order %')
+      .groupBy('subject')
+      .execute();
+    expect(receipts).toHaveLength(2400);
+    expect(receipts.every((row) => Number(row.n) === 1)).toBe(true);
   }, 180_000);
 
   // Several instances share PostgreSQL; SQLite is the single-instance embedded default.
@@ -456,6 +465,12 @@ describe(`failed payments (${testDialect})`, () => {
       status: 'ACTIVE',
       next_billing_date: '2026-12-22',
     });
+    // The arrears the new card paid: one receipt, saying what it pays.
+    const receipts = (await sentMessages(t)).filter((m) => m.subject.includes('receipt for order'));
+    expect(receipts).toHaveLength(1);
+    expect(receipts[0]?.text).toMatch(
+      /We charged \$17\.50 to your card on file on \d\d\/\d\d\/2026 for order PW-\d+: your subscription renewal of Sleep Gummies \(1 bottle a month\)\.\nThis pays the renewal we could not charge before\./,
+    );
   });
 
   it('cancelling a past-due subscription ends what it owed: no retry, no flag, no charge at a card update', async () => {

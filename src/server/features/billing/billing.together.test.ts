@@ -1,7 +1,16 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { buildSecondInstance, buildTestApp, testDialect, type TestApp } from '#test/app.ts';
-import { insertCustomer, post, sessionCookie, type TestCustomer } from '#test/factories.ts';
+import {
+  insertCustomer,
+  post,
+  sessionCookie,
+  staffCookie,
+  type TestCustomer,
+} from '#test/factories.ts';
+import { demoStaff } from '#server/db/seed-demo.ts';
+import type { Order } from '#shared/orders.ts';
+import { sentMessages } from '#test/outbox.ts';
 import { runBilling } from './billing.service.ts';
 
 /**
@@ -152,6 +161,119 @@ describe(`gifts and couples' plans renew exactly once (${testDialect})`, () => {
       .where('partner_offers.id', '=', offerId)
       .executeTakeFirstOrThrow();
   }
+
+  it("a gift's recipient cannot bring a charge forward: moving the date to tomorrow after each renewal bills the payer once, not daily", async () => {
+    t = await buildTestApp();
+    let { alex, sam } = await couple(OK_CARD);
+    const offerId = await offer('gift', alex);
+    expect((await accept(offerId, sam)).statusCode).toBe(200);
+    const move = (date: string) =>
+      post(
+        t.app,
+        '/lapi/partners/together/change/',
+        { offer_id: offerId, change: { action: 'move_date', date } },
+        sam.cookie,
+      );
+    // Paid at acceptance on Nov 21 until Dec 21: tomorrow is inside what Alex paid for.
+    const tomorrow = await move('2026-11-22');
+    expect(tomorrow.statusCode, tomorrow.body).toBe(400);
+    expect(tomorrow.json<{ message: string }>().message).toBe(
+      'Alex has paid for this gift until 12/21/2026. Choose that date or a later one: only Alex can bring a charge forward.',
+    );
+    // Later is Sam's to choose, and back again as far as the paid period ends.
+    expect((await move('2027-01-10')).statusCode).toBe(200);
+    expect((await move('2026-12-21')).statusCode).toBe(200);
+    expect((await move('2026-12-20')).statusCode).toBe(400);
+    for (let day = 1; day <= 4; day++) {
+      t.clock.advance(DAY);
+      await runBilling(t.app.ctx);
+      sam = await fresh(sam);
+      await move(new Date(t.clock.now().getTime() + DAY).toISOString().slice(0, 10));
+    }
+    alex = await fresh(alex);
+    const { charges } = await renewals(alex.customerId);
+    expect(charges).toEqual([{ amount_cents: 1750, status: 'succeeded' }]);
+    expect((await subscriptionOf(offerId)).next_billing_date).toBe('2026-12-21');
+  });
+
+  it("a gift's shipping news is its recipient's: Sam gets the tracking, Alex sees it shipped, for Sam, with a receipt for each charge", async () => {
+    t = await buildTestApp({ env: { SEED_DEMO: 'true' } });
+    const linked = await couple(OK_CARD);
+    const sam = linked.sam;
+    let alex = linked.alex;
+    const offerId = await offer('gift', alex);
+    expect((await accept(offerId, sam)).statusCode).toBe(200);
+    t.clock.advance(31 * DAY);
+    await runBilling(t.app.ctx);
+    const { orders } = await renewals(alex.customerId);
+    expect(orders.map((o) => o.payment_status)).toEqual(['paid', 'paid']);
+    const orderNumbers = await t.app.db
+      .selectFrom('orders')
+      .select('order_number')
+      .where(
+        'id',
+        'in',
+        orders.map((o) => o.id),
+      )
+      .orderBy('id')
+      .execute();
+    const ops = demoStaff.find((s) => s.role === 'operations')!;
+    const cookie = await staffCookie(t, ops);
+    const shipped = await post(
+      t.app,
+      '/lapi/staff/orders/ship/',
+      { order_id: orders[0]!.id, tracking_number: '9400111899223197428490' },
+      cookie,
+    );
+    expect(shipped.statusCode, shipped.body).toBe(200);
+    const delivered = await post(
+      t.app,
+      '/lapi/staff/orders/deliver/',
+      { order_id: orders[0]!.id },
+      cookie,
+    );
+    expect(delivered.statusCode, delivered.body).toBe(200);
+
+    const mail = await sentMessages(t);
+    const to = (c: TestCustomer) => mail.filter((m) => m.to === c.email).map((m) => m.subject);
+    const [first, second] = orderNumbers.map((o) => o.order_number);
+    expect(to(sam)).toEqual(
+      expect.arrayContaining([
+        `Your Pairwell order ${first} has shipped`,
+        `Your Pairwell order ${first} has been delivered`,
+      ]),
+    );
+    const samShipped = mail.find((m) => m.to === sam.email && m.subject.endsWith('has shipped'));
+    expect(samShipped?.text).toContain('your gift from Alex');
+    expect(samShipped?.text).toContain('9400111899223197428490');
+    // Alex paid: a receipt for each charge, and none of the delivery news.
+    expect(to(alex).filter((s) => !s.startsWith('Welcome'))).toEqual([
+      `Your Pairwell receipt for order ${first}`,
+      `Your Pairwell receipt for order ${second}`,
+    ]);
+    const receipt = mail.find((m) => m.subject === `Your Pairwell receipt for order ${first}`);
+    expect(receipt?.text).toContain(
+      `We charged $17.50 to your card on file on 11/21/2026 for order ${first}: your gift subscription for Sam, Sleep Gummies (1 bottle a month).`,
+    );
+    expect(mail.map((m) => m.text).join()).not.toContain('Recipient Lane');
+
+    alex = await fresh(alex);
+    const history = await post(
+      t.app,
+      '/lapi/account/orders/',
+      { leads_id: alex.leadsId },
+      alex.cookie,
+    );
+    const shown = Object.values(
+      history.json<{ message: { order_history: Record<string, Order> } }>().message.order_history,
+    ).find((o) => o.order_number === first);
+    expect(shown).toMatchObject({
+      order_status: 'DELIVERED',
+      tracking_number: null,
+      shippingAddress: null,
+      gift_for: { first_name: 'Sam' },
+    });
+  });
 
   it.each(['gift', 'plan'] as const)(
     'a %s: charged once at acceptance however many accepts race, then once per period',

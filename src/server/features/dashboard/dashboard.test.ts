@@ -93,7 +93,7 @@ describe(`the operator's dashboard (${testDialect})`, () => {
     const refund = await post(
       t.app,
       '/lapi/staff/orders/refund/',
-      { order_id: orderRefunded, amount_cents: 500 },
+      { order_id: orderRefunded, amount_cents: 500, reason: 'Arrived damaged' },
       opsCookie,
     );
     expect(refund.statusCode, refund.body).toBe(200);

@@ -74,7 +74,7 @@ export const operationsRoutes =
       operationsApi.refund,
       { tag, summary: 'Refund part or all of what is left of an order' },
       async ({ session, body, request }) => ({
-        order: await refundOrder(ctx, body.order_id, body.amount_cents, {
+        order: await refundOrder(ctx, body.order_id, body.amount_cents, body.reason, {
           staffId: session.staff.id,
           ip: request.ip,
         }),

@@ -5,6 +5,7 @@ import type { StaffOrderDetail, StaffOrderSummary } from '#shared/operations.ts'
 import { buildTestApp, testDialect, type TestApp } from '#test/app.ts';
 import { buildPlaceOrder, insertCustomer, post, staffCookie } from '#test/factories.ts';
 import { sentMessages } from '#test/outbox.ts';
+import { site } from '#shared/site.ts';
 import { insertProvider } from '#test/visits.ts';
 
 const [provider, ops] = demoStaff;
@@ -148,14 +149,29 @@ describe(`staff console: log-in and operations (${testDialect})`, () => {
     const tooMuch = await post(
       t.app,
       '/lapi/staff/orders/refund/',
-      { order_id: orderId, amount_cents: 999_999 },
+      { order_id: orderId, amount_cents: 999_999, reason: 'Arrived damaged' },
       cookie,
     );
     expect(tooMuch.json()).toMatchObject({ message: 'At most $49.98 can be refunded.' });
+    // A refund says why; without a reason nothing moves.
+    const noReason = await post(
+      t.app,
+      '/lapi/staff/orders/refund/',
+      { order_id: orderId, amount_cents: 998, reason: '  ' },
+      cookie,
+    );
+    expect(noReason.statusCode).toBe(400);
+    expect(noReason.json()).toMatchObject({ fields: { reason: 'Say why you are refunding' } });
+    const untouched = await t.app.db
+      .selectFrom('orders')
+      .select(['refund_cents', 'refund_reserved_cents'])
+      .where('id', '=', orderId)
+      .executeTakeFirstOrThrow();
+    expect(untouched).toEqual({ refund_cents: 0, refund_reserved_cents: 0 });
     const partial = await post(
       t.app,
       '/lapi/staff/orders/refund/',
-      { order_id: orderId, amount_cents: 998 },
+      { order_id: orderId, amount_cents: 998, reason: 'Arrived damaged' },
       cookie,
     );
     expect(partial.json()).toMatchObject({
@@ -170,7 +186,7 @@ describe(`staff console: log-in and operations (${testDialect})`, () => {
     const rest = await post(
       t.app,
       '/lapi/staff/orders/refund/',
-      { order_id: orderId, amount_cents: 4000 },
+      { order_id: orderId, amount_cents: 4000, reason: 'Arrived damaged' },
       cookie,
     );
     expect(rest.json()).toMatchObject({
@@ -185,6 +201,15 @@ describe(`staff console: log-in and operations (${testDialect})`, () => {
     });
     const refunds = await t.app.db.selectFrom('simulator_refunds').select('amount_cents').execute();
     expect(refunds.map((r) => r.amount_cents)).toEqual(expect.arrayContaining([998, 4000]));
+    // Each refund is the customer's news, with its amount and no reason.
+    const receipts = (await sentMessages(t)).filter(
+      (m) => m.to === customer.email && m.subject.startsWith(`Your ${site.name} refund`),
+    );
+    expect(receipts.map((m) => m.text.split('\n')[1]).sort()).toEqual([
+      `We refunded $40.00 of your order PW-${200000 + orderId} to the card it was paid with.`,
+      `We refunded $9.98 of your order PW-${200000 + orderId} to the card it was paid with.`,
+    ]);
+    expect(receipts.map((m) => m.text).join()).not.toContain('Arrived damaged');
 
     // The customer sees it on their orders page.
     const history = await post(

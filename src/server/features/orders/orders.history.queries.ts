@@ -30,6 +30,8 @@ export interface OrderRow {
   createdAt: string;
   /** The partner the order ships to, by first name (issue 16); null: the customer's own address. */
   shipToPartnerFirstName: string | null;
+  /** A gift's renewal: its recipient's first name (the order is the payer's). */
+  giftForFirstName: string | null;
   /** Null for a gift's renewal: it ships to the recipient, whose address the payer does not see. */
   shipping: {
     address: string;
@@ -53,6 +55,7 @@ function orderColumns(db: Db) {
           .onRef('gift.id', '=', 'orders.subscription_id')
           .on('gift.recipient_id', 'is not', null),
       )
+      .leftJoin('customers as recipient', 'recipient.id', 'gift.recipient_id')
       .select([
         'orders.id',
         'orders.order_number',
@@ -73,6 +76,7 @@ function orderColumns(db: Db) {
         'orders.ship_country',
         'partner.first_name as partner_first_name',
         'gift.id as gift_subscription_id',
+        'recipient.first_name as gift_recipient_first_name',
       ])
   );
 }
@@ -122,10 +126,12 @@ function groupItems(rows: OrderWithItemRow[]): OrderRow[] {
         paymentStatus: o.payment_status,
         totalCents: o.total_cents,
         refundCents: o.refund_cents,
-        trackingNumber: o.tracking_number,
+        // The tracking page shows where a gift went: that is its recipient's news (issue 26).
+        trackingNumber: o.gift_subscription_id !== null ? null : o.tracking_number,
         declineReason: o.decline_reason,
         createdAt: o.created_at,
         shipToPartnerFirstName: o.partner_first_name,
+        giftForFirstName: o.gift_subscription_id !== null ? o.gift_recipient_first_name : null,
         shipping:
           o.gift_subscription_id !== null
             ? null

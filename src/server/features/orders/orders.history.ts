@@ -63,6 +63,7 @@ function toOrder(row: q.OrderRow, care: q.VisitCareRow | undefined): Order {
     shippingAddress: row.shipping,
     ship_to_partner:
       row.shipToPartnerFirstName === null ? null : { first_name: row.shipToPartnerFirstName },
+    gift_for: row.giftForFirstName === null ? null : { first_name: row.giftForFirstName },
   };
 }
 

@@ -25,7 +25,11 @@ import { formatCents } from '#shared/money.ts';
 import { canTransition, trackingUrl, type OrderStatus } from '#shared/orders.ts';
 import { paths } from '#shared/paths.ts';
 import { site } from '#shared/site.ts';
-import type { StaffOrderDetail, StaffOrderSummary } from '#shared/operations.ts';
+import {
+  visitOrderLineName,
+  type StaffOrderDetail,
+  type StaffOrderSummary,
+} from '#shared/operations.ts';
 import * as q from './orders.staff.queries.ts';
 
 /**
@@ -72,6 +76,10 @@ export async function staffOrder(ctx: AppContext, id: number): Promise<StaffOrde
   const row = await q.selectStaffOrder(ctx.db, id);
   if (!row) throw notFound('We could not find that order.');
   const items = await q.selectStaffOrderItems(ctx.db, id);
+  // Operations need no more than the program to answer a patient about a visit nobody has approved
+  // (minimum necessary): what was asked for is the provider's to read until it is prescribed.
+  const programOnly =
+    row.kind === 'visit' && (await q.selectOrderVisitStatus(ctx.db, row)) !== 'APPROVED';
   return {
     ...summary(row),
     customer_id: row.customerId,
@@ -80,7 +88,7 @@ export async function staffOrder(ctx: AppContext, id: number): Promise<StaffOrde
     discount_cents: row.discountCents,
     coupon_code: row.couponCode,
     items: items.map((i) => ({
-      product_name: i.product_name,
+      product_name: programOnly ? visitOrderLineName(i.category) : i.product_name,
       category: i.category,
       quantity: i.quantity,
       unit_price_cents: i.unit_price_cents,
@@ -116,11 +124,13 @@ export async function shipOrder(
   const row = await load(ctx, id);
   if (!canTransition(row.status, 'SHIPPED')) throw refuse(row, 'shipped');
   const now = ctx.clock.now().toISOString();
-  const user = await sessionUser(ctx, row.customerId);
+  const { user, giftFrom } = await toldOfDelivery(ctx, row);
   const link = trackingUrl(trackingNumber);
   const lines = [
     `Hello ${user.first_name},`,
-    `Good news: your order ${row.orderNumber} is on its way. You can follow it with USPS tracking number ${trackingNumber}.`,
+    giftFrom
+      ? `Good news: your gift from ${giftFrom} (order ${row.orderNumber}) is on its way. You can follow it with USPS tracking number ${trackingNumber}.`
+      : `Good news: your order ${row.orderNumber} is on its way. You can follow it with USPS tracking number ${trackingNumber}.`,
   ];
   // The notice is queued with the change: shipped and told, or neither.
   const shipped = await ctx.db.transaction().execute(async (trx) => {
@@ -154,6 +164,21 @@ export async function shipOrder(
 }
 
 /**
+ * Who is told that an order shipped or arrived: its customer, except for a gift's delivery, which
+ * is its recipient's news (the tracking page shows where it goes, which the payer does not see).
+ */
+async function toldOfDelivery(
+  ctx: AppContext,
+  row: q.StaffOrderRow,
+): Promise<{ user: { first_name: string; email: string }; giftFrom: string | null }> {
+  const together = await togetherForStaff(ctx, row.id);
+  if (together?.kind !== 'gift')
+    return { user: await sessionUser(ctx, row.customerId), giftFrom: null };
+  const payer = await sessionUser(ctx, row.customerId);
+  return { user: await sessionUser(ctx, together.partner_id), giftFrom: payer.first_name };
+}
+
+/**
  * Marks an order delivered and emails the customer a link to the order on Orders (nothing about
  * what it held: a visit's order is a prescription).
  */
@@ -161,11 +186,14 @@ export async function markDelivered(ctx: AppContext, id: number): Promise<StaffO
   const row = await load(ctx, id);
   if (!canTransition(row.status, 'DELIVERED')) throw refuse(row, 'marked delivered');
   const now = ctx.clock.now().toISOString();
-  const user = await sessionUser(ctx, row.customerId);
-  const link = absoluteLink(ctx.env, paths.order(row.orderNumber));
+  const { user, giftFrom } = await toldOfDelivery(ctx, row);
+  // A gift's recipient manages it on the partner page; its orders are on the payer's Orders page.
+  const link = absoluteLink(ctx.env, giftFrom ? paths.partner : paths.order(row.orderNumber));
   const lines = [
     `Hello ${user.first_name},`,
-    `Your order ${row.orderNumber} has been delivered. Sign in to see it on the Orders page, where you can also ask us about it.`,
+    giftFrom
+      ? `Your gift from ${giftFrom} (order ${row.orderNumber}) has been delivered. Sign in to see the gift on your partner page.`
+      : `Your order ${row.orderNumber} has been delivered. Sign in to see it on the Orders page, where you can also ask us about it.`,
   ];
   // Delivered and told, or neither.
   const delivered = await ctx.db.transaction().execute(async (trx) => {
@@ -182,10 +210,16 @@ export async function markDelivered(ctx: AppContext, id: number): Promise<StaffO
       {
         to: user.email,
         subject: `Your ${site.name} order ${row.orderNumber} has been delivered`,
-        text: [...lines, '', `See your order: ${link}`, '', ...emailSignature].join('\n'),
+        text: [
+          ...lines,
+          '',
+          `${giftFrom ? 'See your gift' : 'See your order'}: ${link}`,
+          '',
+          ...emailSignature,
+        ].join('\n'),
         html: emailHtml(
           lines,
-          { href: link, label: 'See your order' },
+          { href: link, label: giftFrom ? 'See your gift' : 'See your order' },
           'Not there? Reply to this email and we will help.',
         ),
       },
@@ -224,6 +258,7 @@ export async function refundOrder(
   ctx: AppContext,
   id: number,
   amountCents: number,
+  reason: string,
   actor: StaffActor,
 ): Promise<StaffOrderDetail> {
   const row = await load(ctx, id);
@@ -239,6 +274,8 @@ export async function refundOrder(
     sourceRef: row.chargeId,
     staffId: actor.staffId,
     staffIp: actor.ip,
+    // Kept with the money's record, for whoever reviews refunds; the customer is told the amount.
+    details: { reason },
   };
   if (!(await reserve(ctx, call, REFUNDABLE))) {
     // Another refund got there first: say what is left now.
@@ -318,6 +355,7 @@ function reserve(
 async function giveBack(ctx: AppContext, call: GatewayCall, customerId: number): Promise<void> {
   const result = await refund(ctx, call);
   await settleRefund(ctx, call, customerId, result);
+  sendQueuedSoon(ctx);
   faultPoint(ctx.env, `${call.purpose}:after-commit`);
   if (!result.ok) throw new AppError('REFUND_FAILED', result.message);
 }
@@ -342,6 +380,7 @@ async function settleRefund(
       return;
     }
     await q.applyReservedRefund(trx, orderId, call.amountCents, call.purpose === 'cancel', now);
+    await sendRefundReceipt(tx, orderId, customerId, call);
     if (call.staffId !== null && call.staffId !== undefined)
       await auditAs(tx, call.staffId, {
         action: call.purpose,
@@ -350,6 +389,40 @@ async function settleRefund(
         customerId,
         ip: call.staffIp ?? '',
       });
+  });
+}
+
+/**
+ * The customer's receipt for a refund (or a cancellation's), queued with the refund itself, so each
+ * refund has exactly one. What the order held is not named: a visit's order is a prescription.
+ */
+async function sendRefundReceipt(
+  ctx: AppContext,
+  orderId: number,
+  customerId: number,
+  call: GatewayCall,
+): Promise<void> {
+  const order = await q.selectStaffOrder(ctx.db, orderId);
+  if (!order) return;
+  const user = await sessionUser(ctx, customerId);
+  const link = absoluteLink(ctx.env, paths.order(order.orderNumber));
+  const amount = formatCents(call.amountCents);
+  const lines = [
+    `Hello ${user.first_name},`,
+    call.purpose === 'cancel'
+      ? `We cancelled your order ${order.orderNumber} and refunded ${amount} to the card it was paid with.`
+      : `We refunded ${amount} of your order ${order.orderNumber} to the card it was paid with.`,
+    'Banks usually take 5 to 10 business days to show a refund on your statement.',
+  ];
+  await queueEmail(ctx, {
+    to: user.email,
+    subject: `Your ${site.name} refund for order ${order.orderNumber}`,
+    text: [...lines, '', `See your order: ${link}`, '', ...emailSignature].join('\n'),
+    html: emailHtml(
+      lines,
+      { href: link, label: 'See your order' },
+      'Questions? Just reply to this email or write to us.',
+    ),
   });
 }
 

@@ -1,6 +1,6 @@
 // The staff console: orders listed and opened, status moves and refunds as compare-and-sets.
 import { sql, type Kysely } from 'kysely';
-import type { Database } from '#server/db/schema.ts';
+import type { Database, VisitsTable } from '#server/db/schema.ts';
 import type { OrderStatus } from '#shared/orders.ts';
 
 type Db = Kysely<Database>;
@@ -250,6 +250,23 @@ export async function freeRefundReservation(
     }))
     .where('id', '=', id)
     .execute();
+}
+
+/**
+ * The status of the online visit an order was placed for (undefined: none behind it). Looked up by
+ * the order's customer too, whose index finds their few visits.
+ */
+export async function selectOrderVisitStatus(
+  db: Db,
+  order: { id: number; customerId: number },
+): Promise<VisitsTable['status'] | undefined> {
+  const row = await db
+    .selectFrom('visits')
+    .select('status')
+    .where('customer_id', '=', order.customerId)
+    .where('order_id', '=', order.id)
+    .executeTakeFirst();
+  return row?.status;
 }
 
 export async function selectStaffOrderItems(db: Db, id: number) {

@@ -484,6 +484,8 @@ export async function changeOffer(
   const item = await itemOf(ctx, session.customerId, offer.id);
   assertAllowed(item, change.action);
   if (offer.subscriptionId === null) throw notFound(offerNotFound);
+  if (offer.kind === 'gift' && change.action === 'move_date')
+    await refuseEarlierCharge(ctx, offer.subscriptionId, change.date, item.partner_first_name);
   await changeTogetherSubscription(ctx, offer.subscriptionId, change);
   const fresh = await itemOf(ctx, session.customerId, offer.id);
   const message =
@@ -491,6 +493,27 @@ export async function changeOffer(
       ? `${changeMessage(change)} It is now ${usDateFromIso(fresh.next_date ?? today(ctx))}.`
       : changeMessage(change);
   return { item: fresh, message };
+}
+
+/**
+ * Only the payer brings a charge forward (decision 018): a gift's recipient may move the next
+ * delivery later, or earlier only as far as the day the periods already paid run to. Otherwise
+ * moving it to tomorrow right after each renewal would bill the payer again and again.
+ */
+async function refuseEarlierCharge(
+  ctx: AppContext,
+  subscriptionId: number,
+  date: string,
+  payerFirstName: string,
+): Promise<void> {
+  const row = await subscriptionById(ctx, subscriptionId);
+  if (!row) throw notFound(offerNotFound);
+  const paidThrough = row.paidThrough ?? row.nextBillingDate;
+  if (date < paidThrough)
+    throw new AppError(
+      'SUBSCRIPTION_REFUSED',
+      `${payerFirstName} has paid for this gift until ${usDateFromIso(paidThrough)}. Choose that date or a later one: only ${payerFirstName} can bring a charge forward.`,
+    );
 }
 
 /** A gift's recipient chooses another of their addresses; the payer never can. */

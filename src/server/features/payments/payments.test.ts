@@ -89,7 +89,7 @@ describe(`refunds on two instances (${testDialect})`, () => {
         post(
           apps[i % 2]!,
           '/lapi/staff/orders/refund/',
-          { order_id: orderId, amount_cents: 700 },
+          { order_id: orderId, amount_cents: 700, reason: 'Arrived damaged' },
           cookies[i % 2],
         ),
       ),
@@ -119,7 +119,7 @@ describe(`refunds on two instances (${testDialect})`, () => {
         post(
           app,
           '/lapi/staff/orders/refund/',
-          { order_id: orderId, amount_cents: 399 },
+          { order_id: orderId, amount_cents: 399, reason: 'Arrived damaged' },
           cookies[i],
         ),
       ),
@@ -146,7 +146,7 @@ describe(`refunds on two instances (${testDialect})`, () => {
     const response = await post(
       t.app,
       '/lapi/staff/orders/refund/',
-      { order_id: orderId, amount_cents: 2500 },
+      { order_id: orderId, amount_cents: 2500, reason: 'Arrived damaged' },
       cookie,
     );
     expect(response.statusCode).toBe(400);
@@ -194,7 +194,7 @@ describe(`the payment reconciler (${testDialect})`, () => {
     const died = await post(
       t.app,
       '/lapi/staff/orders/refund/',
-      { order_id: orderId, amount_cents: 1000 },
+      { order_id: orderId, amount_cents: 1000, reason: 'Arrived damaged' },
       cookie,
     );
     expect(died.statusCode).toBe(500);
@@ -208,7 +208,7 @@ describe(`the payment reconciler (${testDialect})`, () => {
     const tooMuch = await post(
       t.app,
       '/lapi/staff/orders/refund/',
-      { order_id: orderId, amount_cents: 1500 },
+      { order_id: orderId, amount_cents: 1500, reason: 'Arrived damaged' },
       cookie,
     );
     expect(tooMuch.json()).toMatchObject({ message: 'At most $14.99 can be refunded.' });

@@ -184,6 +184,8 @@ export interface SubscriptionRow {
   gift: { recipientId: number; shipTo: 'shipping' | 'billing' } | null;
   /** A couples' plan: the partner's line. */
   planPartner: PlanPartnerLine | null;
+  /** Where the last paid period moved the billing date; null before one was paid (migration 0030). */
+  paidThrough: string | null;
 }
 
 const columns = [
@@ -210,6 +212,7 @@ const columns = [
   'plan_partner_id',
   'plan_partner_product_id',
   'plan_partner_quantity',
+  'paid_through',
 ] as const;
 
 function toRow(r: {
@@ -236,6 +239,7 @@ function toRow(r: {
   plan_partner_id: number | null;
   plan_partner_product_id: number | null;
   plan_partner_quantity: number | null;
+  paid_through: string | null;
 }): SubscriptionRow {
   return {
     id: r.id,
@@ -275,6 +279,7 @@ function toRow(r: {
             productId: r.plan_partner_product_id,
             quantity: r.plan_partner_quantity,
           },
+    paidThrough: r.paid_through,
   };
 }
 
@@ -390,6 +395,7 @@ export async function advancePeriod(
     .updateTable('subscriptions')
     .set({
       next_billing_date: nextDate,
+      paid_through: nextDate,
       refills_remaining: sql<number | null>`case when prescription_id is null then null
         else refills_remaining - 1 end`,
       status: sql<SubscriptionStatus>`case when prescription_id is not null

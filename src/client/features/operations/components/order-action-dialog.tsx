@@ -5,7 +5,12 @@ import { useForm, useWatch } from 'react-hook-form';
 import { z } from 'zod';
 import { messages } from '#shared/wording.ts';
 import { formatCents } from '#shared/money.ts';
-import { operationsApi, ShipOrderSchema, type StaffOrderDetail } from '#shared/operations.ts';
+import {
+  operationsApi,
+  RefundOrderSchema,
+  ShipOrderSchema,
+  type StaffOrderDetail,
+} from '#shared/operations.ts';
 import { applyApiError } from '#client/components/forms/form-errors.ts';
 import { TextField } from '#client/components/forms/fields.tsx';
 import { Dialog } from '#client/components/ui/dialog.tsx';
@@ -34,10 +39,6 @@ export function dollarsToCents(value: string): number | null {
   const match = /^\s*\$?\s*(\d{1,7})(?:\.(\d{1,2}))?\s*$/.exec(value);
   if (!match) return null;
   return Number(match[1]) * 100 + Number((match[2] ?? '').padEnd(2, '0'));
-}
-
-function centsToDollars(cents: number): string {
-  return (cents / 100).toFixed(2);
 }
 
 interface OrderActionDialogProps {
@@ -130,9 +131,9 @@ function ActionFlow({
       return (
         <RefundForm
           {...common}
-          onSubmit={(cents, place) =>
+          onSubmit={(refund, place) =>
             mutation.mutate(
-              { action: 'refund', amount_cents: cents },
+              { action: 'refund', ...refund },
               { onError: (error) => fail(error, place) },
             )
           }
@@ -212,9 +213,15 @@ function RefundForm({
   alert,
   onCancel,
   onSubmit,
-}: StepProps & { onSubmit: (cents: number, place: (error: unknown) => boolean) => void }) {
+}: StepProps & {
+  onSubmit: (
+    refund: { amount_cents: number; reason: string },
+    place: (error: unknown) => boolean,
+  ) => void;
+}) {
   const left = refundableCents(order);
   const schema = z.object({
+    reason: RefundOrderSchema.shape.reason,
     amount: z
       .string()
       .refine((value) => dollarsToCents(value) !== null, 'Enter an amount like 12.50')
@@ -232,11 +239,12 @@ function RefundForm({
     formState: { errors },
   } = useForm({
     resolver: zodResolver(schema),
-    defaultValues: { amount: centsToDollars(left) },
+    // Nothing pre-filled: the amount and the reason are decided each time, not accepted by default.
+    defaultValues: { amount: '', reason: '' },
   });
   const cents = dollarsToCents(useWatch({ control, name: 'amount' }));
-  const submit = handleSubmit(({ amount }) =>
-    onSubmit(dollarsToCents(amount) ?? 0, (error) => {
+  const submit = handleSubmit(({ amount, reason }) =>
+    onSubmit({ amount_cents: dollarsToCents(amount) ?? 0, reason }, (error) => {
       // The server names the field in cents; the form asks in dollars.
       if (error instanceof ApiError && error.fields.amount_cents) {
         setError(
@@ -244,6 +252,10 @@ function RefundForm({
           { type: 'server', message: error.fields.amount_cents },
           { shouldFocus: true },
         );
+        return true;
+      }
+      if (error instanceof ApiError && error.fields.reason) {
+        setError('reason', { type: 'server', message: error.fields.reason }, { shouldFocus: true });
         return true;
       }
       return false;
@@ -255,7 +267,8 @@ function RefundForm({
       description={
         <>
           {formatCents(left)} of {formatCents(order.total_cents)} is left to refund to the
-          customer's card. A full refund marks the order Refunded.
+          customer's card. A full refund marks the order Refunded. The customer is emailed a receipt
+          with the amount (not the reason).
         </>
       }
       alert={alert}
@@ -267,6 +280,13 @@ function RefundForm({
           autoComplete="off"
           error={errors.amount?.message}
           {...register('amount')}
+        />
+        <TextField
+          label="Reason"
+          autoComplete="off"
+          hint="For the order's record, e.g. Arrived damaged"
+          error={errors.reason?.message}
+          {...register('reason')}
         />
         <DialogButtons pending={pending} onCancel={onCancel}>
           {cents !== null && cents > 0 && cents <= left ? `Refund ${formatCents(cents)}` : 'Refund'}

@@ -106,6 +106,25 @@ describe('a past store order', () => {
     );
   });
 
+  it("a gift's delivery says whom it is for, and leaves where and the tracking to its recipient", async () => {
+    renderStoreOrder(
+      buildOrder({
+        order_number: 'PW-100201',
+        order_status: 'SHIPPED',
+        order_kind: 'renewal',
+        order_items: [item({ frequency: 'MONTHLY' })],
+        shippingAddress: null,
+        tracking_number: null,
+        gift_for: { first_name: 'Sam' },
+      }),
+    );
+    const card = await screen.findByRole('article', { name: 'Order PW-100201' });
+    expect(card.textContent).toContain('Gift for');
+    expect(card.textContent).toContain('Shipping news and tracking go to Sam.');
+    expect(card.textContent).not.toContain('Ship to');
+    expect(within(card).queryByRole('link', { name: /track/i })).toBeNull();
+  });
+
   it('when nothing is sold any more, says so and leaves the cart as it was', async () => {
     const api = renderStoreOrder(
       buildOrder({
@@ -190,6 +209,7 @@ describe("a visit's order", () => {
   const visitOrder = (overrides: Partial<Order>): Order =>
     buildOrder({
       order_number: 'PW-100300',
+      order_kind: 'visit',
       order_status: 'PROCESSING',
       tracking_number: null,
       order_items: [
@@ -255,6 +275,8 @@ describe("a visit's order", () => {
     const link = within(card).getByRole('link', { name: "Read your provider's note in Messages" });
     expect(link.getAttribute('href')).toBe('/messages');
     expect(within(card).getByText(/you were not charged/)).toBeTruthy();
+    // Beside the total, so the total does not read as a charge.
+    expect(within(card).getByText('Not charged — the hold was released')).toBeTruthy();
   });
 
   it('a prescription without directions says to take it as the provider said', async () => {

@@ -352,10 +352,23 @@ function OrderCard({ order, paymentFailed }: { order: Order; paymentFailed: bool
         <div>
           <dt className="text-sm text-muted">Total</dt>
           <dd className="font-semibold text-ink">{formatCents(order.order_total_cents)}</dd>
+          {holdReleased(order) ? (
+            <dd className="text-sm text-ink-soft">Not charged — the hold was released</dd>
+          ) : null}
           {order.refund_cents > 0 ? (
             <dd className="text-sm text-ink-soft">Refunded {formatCents(order.refund_cents)}</dd>
           ) : null}
         </div>
+        {order.gift_for ? (
+          <div>
+            <dt className="text-sm text-muted">Gift for</dt>
+            <dd className="text-ink">
+              <span className="font-semibold">{order.gift_for.first_name}</span>
+              <br />
+              Shipping news and tracking go to {order.gift_for.first_name}.
+            </dd>
+          </div>
+        ) : null}
         {address ? (
           <div>
             <dt className="text-sm text-muted">Ship to</dt>
@@ -414,5 +427,17 @@ function OrderCard({ order, paymentFailed }: { order: Order; paymentFailed: bool
         ) : null}
       </div>
     </article>
+  );
+}
+
+/**
+ * A visit's card is only held until a provider decides: declined, or closed before a decision, the
+ * hold goes back and nothing was charged (issue 26: the total alone read as a charge).
+ */
+function holdReleased(order: Order): boolean {
+  if (order.order_kind !== 'visit') return false;
+  return (
+    order.order_status === 'DECLINED' ||
+    (order.order_status === 'CANCELLED' && order.refund_cents === 0)
   );
 }

@@ -179,6 +179,16 @@ function Receipt({ order }: { order: Order }) {
           ) : null}
         </dl>
 
+        {order.gift_for ? (
+          <section aria-labelledby="receipt-gift-for" className="mt-6 print:mt-4">
+            <h3 id="receipt-gift-for" className="font-sans text-sm font-semibold text-muted">
+              Gift for
+            </h3>
+            <p className="mt-1 text-[0.9375rem] text-ink">
+              {order.gift_for.first_name}, at the address they chose.
+            </p>
+          </section>
+        ) : null}
         {address ? (
           <section aria-labelledby="receipt-ship-to" className="mt-6 print:mt-4">
             <h3 id="receipt-ship-to" className="font-sans text-sm font-semibold text-muted">
