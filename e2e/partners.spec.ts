@@ -223,7 +223,9 @@ test("partners: invite, accept, share item by item, ship to the partner, gift, c
     give.getByText('Billed to your Visa ending 4242, only once it is accepted.'),
   ).toBeVisible();
   await give.getByLabel('Supplement').selectOption({ label: 'Sleep Gummies, $17.50' });
-  await expect(give.getByText('Sam gets 1 bottle a month, $17.50 each delivery.')).toBeVisible();
+  await expect(
+    give.getByText('Sam gets Sleep Gummies, 1 bottle a month, $17.50 each delivery.'),
+  ).toBeVisible();
   await give.getByRole('button', { name: 'Give Sam a subscription' }).click();
   const alexGift = togetherAlex.getByRole('article', { name: 'Your gift to Sam: Sleep Gummies' });
   await expect(

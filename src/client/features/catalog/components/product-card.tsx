@@ -1,11 +1,11 @@
 import { Link } from 'react-router';
 import type { ProductLine } from '#shared/catalog.ts';
 import { headlineOffer } from '#shared/catalog.ts';
-import { couplesPriceCents } from '#shared/couples-price.ts';
-import { formatCents, priceLabel } from '#shared/money.ts';
+import { priceLabel } from '#shared/money.ts';
 import { paths } from '#shared/paths.ts';
 import type { ItemList } from '#client/lib/analytics.ts';
 import { selectItem } from '../use-item-list.ts';
+import { CouplesPlanPrice } from './couples-plan-price.tsx';
 
 /**
  * A catalogue entry: image, name, what it does, and its prices in the spec's labels. The whole
@@ -64,11 +64,7 @@ export function ProductCard({
           ) : (
             <p className="text-sm text-muted">{headline?.dose}</p>
           )}
-          {monthly ? (
-            <p className="w-full text-sm text-muted">
-              Couples&apos; plan: {formatCents(couplesPriceCents(monthly.price_cents))} each
-            </p>
-          ) : null}
+          <CouplesPlanPrice line={line} className="w-full" />
         </div>
       </div>
     </article>

@@ -7,6 +7,7 @@ import { paths } from '#shared/paths.ts';
 import { useCatalog } from '../catalog.api.ts';
 import { selectItem, useViewItemList } from '../use-item-list.ts';
 import { itemLists } from '#client/lib/analytics.ts';
+import { CouplesPlanPrice } from '../components/couples-plan-price.tsx';
 import { PurchaseOptions } from '../components/purchase-options.tsx';
 import { PageTitle } from '#client/components/layout/document-head.tsx';
 
@@ -40,6 +41,7 @@ function ShopItem({ line, index }: { line: ProductLine; index: number }) {
             </Link>
           </h2>
           <p className="mt-1 text-ink-soft">{line.summary}</p>
+          <CouplesPlanPrice line={line} className="mt-1" />
         </div>
       </div>
       <p className="mt-4 text-[0.9375rem] leading-relaxed text-ink-soft">{line.description}</p>

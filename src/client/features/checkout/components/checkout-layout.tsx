@@ -5,6 +5,7 @@ import { site } from '#shared/site.ts';
 import { LoadError } from '#client/components/ui/load-error.tsx';
 import { Spinner } from '#client/components/ui/spinner.tsx';
 import { showToast } from '#client/components/ui/toast.tsx';
+import { cartLabel } from '#client/features/cart/components/cart-button.tsx';
 import { useCart, useIsMember } from '#client/features/cart/use-cart.ts';
 import { checkoutSteps, type CheckoutStep } from '#client/lib/analytics.ts';
 import { paths } from '#shared/paths.ts';
@@ -78,7 +79,12 @@ export function CheckoutLayout() {
   else
     content = (
       <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_22rem] lg:items-start lg:gap-8">
-        <details className="group rounded-3xl border border-line bg-white shadow-[0_1px_2px_rgba(15,37,51,0.04)] lg:hidden">
+        {/* On a phone this folded summary is the checkout's only cart: named as the header's
+            cart is everywhere else, with its count, as the desktop's aside is by its heading. */}
+        <details
+          aria-label={cartLabel(cart.itemCount)}
+          className="group rounded-3xl border border-line bg-white shadow-[0_1px_2px_rgba(15,37,51,0.04)] lg:hidden"
+        >
           <summary className="flex min-h-14 cursor-pointer list-none items-center justify-between gap-3 rounded-3xl px-5 py-3 [&::-webkit-details-marker]:hidden">
             <span className="flex items-center gap-2 font-semibold text-accent-800">
               <span className="group-open:hidden">Show order summary</span>

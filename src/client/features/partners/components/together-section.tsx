@@ -378,12 +378,20 @@ function ActionButton({
   );
 }
 
-/** Supplement subscriptions of the catalogue at one frequency: what a gift or plan can be. */
-function supplementOffers(catalog: Catalog, frequency: 'MONTHLY' | 'QUARTERLY') {
+type PlanFrequency = 'MONTHLY' | 'QUARTERLY';
+
+/**
+ * Supplement subscriptions of the catalogue at one frequency: what a gift or plan can be. Each is
+ * known by its line's slug, because the same supplement has another product id at the other
+ * frequency: a form keeps the supplement chosen when the frequency changes.
+ */
+function supplementOffers(catalog: Catalog, frequency: PlanFrequency) {
   return catalog.lines
     .filter((line) => line.category === 'supplements')
     .flatMap((line) =>
-      line.offers.filter((o) => o.frequency === frequency).map((o) => ({ ...o, name: line.name })),
+      line.offers
+        .filter((o) => o.frequency === frequency)
+        .map((o) => ({ ...o, slug: line.slug, name: line.name })),
     );
 }
 
@@ -407,14 +415,14 @@ function FrequencySelect({
   value,
   onChange,
 }: {
-  value: 'MONTHLY' | 'QUARTERLY';
-  onChange: (v: 'MONTHLY' | 'QUARTERLY') => void;
+  value: PlanFrequency;
+  onChange: (v: PlanFrequency) => void;
 }) {
   return (
     <SelectField
       label="How often"
       value={value}
-      onChange={(event) => onChange(event.target.value as 'MONTHLY' | 'QUARTERLY')}
+      onChange={(event) => onChange(event.target.value as PlanFrequency)}
     >
       <option value="MONTHLY">Every month</option>
       <option value="QUARTERLY">Every 3 months</option>
@@ -424,7 +432,7 @@ function FrequencySelect({
 
 type Offer = ReturnType<typeof supplementOffers>[number];
 
-/** A supplement to choose among `offers`, each with the price it would cost. */
+/** A supplement to choose among `offers` (by its slug), each with the price it would cost. */
 function OfferSelect({
   label,
   offers,
@@ -435,17 +443,17 @@ function OfferSelect({
   label: string;
   offers: Offer[];
   value: Offer | undefined;
-  onChange: (productId: number) => void;
+  onChange: (slug: string) => void;
   price: (offer: Offer) => number;
 }) {
   return (
     <SelectField
       label={label}
-      value={value?.product_id ?? ''}
-      onChange={(event) => onChange(Number(event.target.value))}
+      value={value?.slug ?? ''}
+      onChange={(event) => onChange(event.target.value)}
     >
       {offers.map((o) => (
-        <option key={o.product_id} value={o.product_id}>
+        <option key={o.slug} value={o.slug}>
           {o.name}, {formatCents(price(o))}
         </option>
       ))}
@@ -454,8 +462,9 @@ function OfferSelect({
 }
 
 /**
- * A gift or plan form: its title and what it means, the choices, what it comes to, the card it is
- * billed to, and the one button (disabled without a card or while it is sent).
+ * A gift or plan form: its title and what it means, the choices, what exactly would be sent (said
+ * again as any choice changes), the card it is billed to, and the one button (disabled without a
+ * card or while it is sent).
  */
 function OfferForm({
   id,
@@ -489,7 +498,9 @@ function OfferForm({
       </h3>
       <p className="mt-1 text-sm text-ink-soft">{intro}</p>
       <div className={`mt-3 grid gap-3 ${columns}`}>{children}</div>
-      {summary ? <p className="mt-3 text-[0.9375rem] text-ink">{summary}</p> : null}
+      <div aria-live="polite" className="mt-3 text-[0.9375rem] text-ink">
+        {summary}
+      </div>
       <div className="mt-2">
         <BilledTo data={data} />
       </div>
@@ -514,21 +525,28 @@ interface FormProps {
 /** The frequency chosen (monthly first) and the supplement subscriptions offered at it. */
 function useOffers() {
   const catalog = useCatalog();
-  const [frequency, setFrequency] = useState<'MONTHLY' | 'QUARTERLY'>('MONTHLY');
+  const [frequency, setFrequency] = useState<PlanFrequency>('MONTHLY');
   const offers = catalog.data ? supplementOffers(catalog.data, frequency) : [];
-  return { frequency, setFrequency, offers };
+  /** The offer of the supplement chosen (by slug) at the frequency chosen; the first until one is. */
+  const offerOf = (slug: string | null) => offers.find((o) => o.slug === slug) ?? offers[0];
+  return { frequency, setFrequency, offers, offerOf };
+}
+
+/** "Immunity Gummies, 3 bottles every 3 months, $45.00": one line of what would be sent. */
+function lineText(offer: Offer, quantity: number, unitCents: number): string {
+  return `${offer.name}, ${bottlesText(offer, quantity)}, ${formatCents(unitCents * quantity)}`;
 }
 
 function GiveForm({ leadsId, name, data }: FormProps) {
-  const { frequency, setFrequency, offers } = useOffers();
-  const [productId, setProductId] = useState<number | null>(null);
+  const { frequency, setFrequency, offers, offerOf } = useOffers();
+  const [slug, setSlug] = useState<string | null>(null);
   const [quantity, setQuantity] = useState(1);
   const give = useTogetherMutation(
     leadsId,
     (body: { product_id: number; quantity: number }) => giveGift(body),
     () => `Gift offered to ${name}. Nothing is charged until they accept.`,
   );
-  const chosen = offers.find((o) => o.product_id === productId) ?? offers[0];
+  const chosen = offerOf(slug);
   return (
     <OfferForm
       id="give-title"
@@ -539,13 +557,12 @@ function GiveForm({ leadsId, name, data }: FormProps) {
           You see &quot;Ships to {name}&quot;, not their address, unless they share it.
         </>
       }
-      columns="sm:grid-cols-[2fr_1fr_1fr]"
+      columns="md:grid-cols-[minmax(0,5fr)_minmax(0,3fr)_minmax(0,2fr)]"
       summary={
         chosen ? (
-          <>
-            {name} gets {bottlesText({ product_id: chosen.product_id, frequency }, quantity)},{' '}
-            {formatCents(chosen.price_cents * quantity)} each delivery.
-          </>
+          <p>
+            {name} gets {lineText(chosen, quantity, chosen.price_cents)} each delivery.
+          </p>
         ) : null
       }
       data={data}
@@ -558,16 +575,10 @@ function GiveForm({ leadsId, name, data }: FormProps) {
         label="Supplement"
         offers={offers}
         value={chosen}
-        onChange={setProductId}
+        onChange={setSlug}
         price={(o) => o.price_cents}
       />
-      <FrequencySelect
-        value={frequency}
-        onChange={(next) => {
-          setFrequency(next);
-          setProductId(null);
-        }}
-      />
+      <FrequencySelect value={frequency} onChange={setFrequency} />
       <SelectField
         label="Quantity"
         value={quantity}
@@ -584,9 +595,9 @@ function GiveForm({ leadsId, name, data }: FormProps) {
 }
 
 function PlanForm({ leadsId, name, data }: FormProps) {
-  const { frequency, setFrequency, offers } = useOffers();
-  const [mine, setMine] = useState<number | null>(null);
-  const [theirs, setTheirs] = useState<number | null>(null);
+  const { frequency, setFrequency, offers, offerOf } = useOffers();
+  const [mine, setMine] = useState<string | null>(null);
+  const [theirs, setTheirs] = useState<string | null>(null);
   const start = useTogetherMutation(
     leadsId,
     (body: {
@@ -597,8 +608,8 @@ function PlanForm({ leadsId, name, data }: FormProps) {
     }) => startPlan(body),
     () => `Couples' plan proposed to ${name}. Nothing is charged until they accept.`,
   );
-  const own = offers.find((o) => o.product_id === mine) ?? offers[0];
-  const partner = offers.find((o) => o.product_id === theirs) ?? offers[0];
+  const own = offerOf(mine);
+  const partner = offerOf(theirs);
   const couplesPrice = (o: Offer) => couplesPriceCents(o.price_cents);
   return (
     <OfferForm
@@ -610,12 +621,20 @@ function PlanForm({ leadsId, name, data }: FormProps) {
           the couples&apos; price. You keep the dates; either of you can end it.
         </>
       }
-      columns="sm:grid-cols-3"
+      columns="md:grid-cols-2"
       summary={
         own && partner ? (
           <>
-            {formatCents(couplesPrice(own) + couplesPrice(partner))} each delivery for both,{' '}
-            {frequency === 'MONTHLY' ? 'every month' : 'every 3 months'}.
+            <ul className="space-y-0.5">
+              <li>For you: {lineText(own, 1, couplesPrice(own))}</li>
+              <li>
+                For {name}: {lineText(partner, 1, couplesPrice(partner))}
+              </li>
+            </ul>
+            <p className="mt-1">
+              {formatCents(couplesPrice(own) + couplesPrice(partner))} each delivery for both,{' '}
+              {frequency === 'MONTHLY' ? 'every month' : 'every 3 months'}.
+            </p>
           </>
         ) : null
       }
@@ -634,14 +653,6 @@ function PlanForm({ leadsId, name, data }: FormProps) {
         })
       }
     >
-      <FrequencySelect
-        value={frequency}
-        onChange={(next) => {
-          setFrequency(next);
-          setMine(null);
-          setTheirs(null);
-        }}
-      />
       <OfferSelect
         label="Your supplement"
         offers={offers}
@@ -656,6 +667,7 @@ function PlanForm({ leadsId, name, data }: FormProps) {
         onChange={setTheirs}
         price={couplesPrice}
       />
+      <FrequencySelect value={frequency} onChange={setFrequency} />
     </OfferForm>
   );
 }

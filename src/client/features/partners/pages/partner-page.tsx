@@ -23,6 +23,7 @@ import { bottleCount } from '#shared/catalog.ts';
 import { usDateFromIso } from '#shared/dates.ts';
 import {
   historyText,
+  invitationClosedText,
   InviteSchema,
   neverShared,
   sharingItems,
@@ -101,6 +102,11 @@ function PartnerSections({
           <LinkedPartner leadsId={leadsId} name={partner.first_name} since={partner.linked_at} />
         ) : (
           <div className="space-y-6">
+            {/* The link's invitation is among those received while it is open (the server shows
+                it by its token); none received means it was withdrawn, answered or expired. */}
+            {inviteToken && data.received.length === 0 ? (
+              <ClosedInvitation canInvite={data.sent?.status !== 'pending'} />
+            ) : null}
             {data.received.length > 0 ? (
               <ReceivedInvitations
                 leadsId={leadsId}
@@ -252,6 +258,20 @@ function ReceivedInvitations({
         </li>
       ))}
     </ul>
+  );
+}
+
+/** Someone followed an invitation's link, but it can no longer be answered: say so, and what next. */
+function ClosedInvitation({ canInvite }: { canInvite: boolean }) {
+  return (
+    <div className="rounded-2xl border border-danger/15 bg-danger-soft/60 p-4">
+      <p className="font-semibold text-ink">{invitationClosedText.closed}</p>
+      <p className="mt-1 text-[0.9375rem] text-ink">
+        It may have been withdrawn, answered already, or it expired. To link, ask your partner to
+        send you a new invitation from their partner page
+        {canInvite ? ', or invite them yourself below' : ''}.
+      </p>
+    </div>
   );
 }
 

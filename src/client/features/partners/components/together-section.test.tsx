@@ -1,0 +1,142 @@
+// @vitest-environment jsdom
+import { cleanup, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it } from 'vitest';
+import { clearToasts } from '#client/components/ui/toast.tsx';
+import { biotinLine, bundleLine, sleepLine } from '#client/features/cart/cart.fixtures.ts';
+import { ok, renderRoutes, stubApi } from '#client/testing/render-app.tsx';
+import type { Catalog, ProductLine } from '#shared/catalog.ts';
+import type { TogetherItem, TogetherOverview } from '#shared/partners-together.ts';
+import { TogetherSection } from './together-section.tsx';
+
+afterEach(() => {
+  cleanup();
+  clearToasts();
+});
+
+/** The seeded Immunity Gummies: its own product ids (35 one-time, 36 monthly, 37 quarterly). */
+const immunityLine: ProductLine = {
+  ...sleepLine,
+  slug: 'immunity-gummies',
+  name: 'Immunity Gummies',
+  offers: sleepLine.offers.map((offer, index) => ({
+    ...offer,
+    product_id: [35, 36, 37][index] ?? 0,
+    product_name: 'Immunity Gummies',
+  })),
+};
+
+const catalog: Catalog = { lines: [sleepLine, biotinLine, immunityLine, bundleLine] };
+
+const overview: TogetherOverview = {
+  card: { brand: 'Visa', last4: '4242' },
+  addresses: { shipping: null, billing: null },
+  items: [],
+};
+
+function offered(kind: TogetherItem['kind']): TogetherItem {
+  return {
+    offer_id: 9,
+    kind,
+    role: 'payer',
+    status: 'pending',
+    partner_first_name: 'Sam',
+    lines: [],
+    total_cents: 0,
+    next_date: null,
+    paused_until: null,
+    ships_to: null,
+    ships_to_name: 'Sam',
+    ship_to: null,
+    billed_to: null,
+    actions: [],
+  };
+}
+
+function renderSection() {
+  const api = stubApi({
+    '/partners/together/': ok(overview),
+    '/products/': ok(catalog),
+    '/partners/gift/': ok({ item: offered('gift') }),
+    '/partners/plan/': ok({ item: offered('plan') }),
+  });
+  renderRoutes([{ path: '/', element: <TogetherSection leadsId="lead-1" name="Sam" /> }]);
+  return api;
+}
+
+describe("the partner page's gift form", () => {
+  it('keeps the supplement chosen when the frequency changes, says exactly what ships and sends that offer', async () => {
+    const u = userEvent.setup();
+    const api = renderSection();
+    const form = await screen.findByRole('region', { name: 'Give Sam a subscription' });
+    // The catalogue has arrived once its supplements are offered.
+    await within(form).findByRole('option', { name: 'Immunity Gummies, $17.50' });
+    await u.selectOptions(
+      within(form).getByRole('combobox', { name: 'Supplement' }),
+      'Immunity Gummies, $17.50',
+    );
+    expect(
+      within(form).getByText('Sam gets Immunity Gummies, 1 bottle a month, $17.50 each delivery.'),
+    ).toBeTruthy();
+
+    await u.selectOptions(within(form).getByRole('combobox', { name: 'How often' }), 'QUARTERLY');
+    await u.selectOptions(within(form).getByRole('combobox', { name: 'Quantity' }), '2');
+    expect(
+      (within(form).getByRole('combobox', { name: 'Supplement' }) as HTMLSelectElement)
+        .selectedOptions[0]?.textContent,
+    ).toBe('Immunity Gummies, $45.00');
+    expect(
+      within(form).getByText(
+        'Sam gets Immunity Gummies, 6 bottles every 3 months, $90.00 each delivery.',
+      ),
+    ).toBeTruthy();
+
+    await u.click(within(form).getByRole('button', { name: 'Give Sam a subscription' }));
+    expect(
+      await screen.findByText('Gift offered to Sam. Nothing is charged until they accept.'),
+    ).toBeTruthy();
+    expect(api.calls.find((c) => c.path === '/partners/gift/')?.body).toEqual({
+      product_id: 37,
+      quantity: 2,
+    });
+  });
+});
+
+describe("the partner page's couples' plan form", () => {
+  it('keeps both supplements chosen when the frequency changes, names each line and sends those offers', async () => {
+    const u = userEvent.setup();
+    const api = renderSection();
+    const form = await screen.findByRole('region', { name: "Start a couples' plan" });
+    await within(form).findAllByRole('option', { name: 'Biotin Gummies, $15.75' });
+    await u.selectOptions(
+      within(form).getByRole('combobox', { name: 'Your supplement' }),
+      'Biotin Gummies, $15.75',
+    );
+    await u.selectOptions(
+      within(form).getByRole('combobox', { name: "Sam's supplement" }),
+      'Immunity Gummies, $15.75',
+    );
+    await u.selectOptions(within(form).getByRole('combobox', { name: 'How often' }), 'QUARTERLY');
+
+    expect(
+      within(form).getByText('For you: Biotin Gummies, 3 bottles every 3 months, $40.50'),
+    ).toBeTruthy();
+    expect(
+      within(form).getByText('For Sam: Immunity Gummies, 3 bottles every 3 months, $40.50'),
+    ).toBeTruthy();
+    expect(within(form).getByText('$81.00 each delivery for both, every 3 months.')).toBeTruthy();
+
+    await u.click(within(form).getByRole('button', { name: "Propose the couples' plan" }));
+    expect(
+      await screen.findByText(
+        "Couples' plan proposed to Sam. Nothing is charged until they accept.",
+      ),
+    ).toBeTruthy();
+    expect(api.calls.find((c) => c.path === '/partners/plan/')?.body).toEqual({
+      product_id: 32,
+      quantity: 1,
+      partner_product_id: 37,
+      partner_quantity: 1,
+    });
+  });
+});

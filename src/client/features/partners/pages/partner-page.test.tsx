@@ -1,0 +1,161 @@
+// @vitest-environment jsdom
+import { cleanup, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import type { RouteObject } from 'react-router';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { clearToasts } from '#client/components/ui/toast.tsx';
+import { AccountLayout } from '#client/features/accounts/components/account-layout.tsx';
+import { SignupPage } from '#client/features/accounts/pages/signup-page.tsx';
+import { PublicOnlyRoute, RequireAuth } from '#client/features/auth/components/route-guards.tsx';
+import { LoginPage } from '#client/features/auth/pages/login-page.tsx';
+import { resetAppStateForTests, setLeadsId } from '#client/lib/app-state.ts';
+import { memberApi, sessionUser } from '#client/testing/member-fixtures.ts';
+import { failure, ok, renderRoutes, stubApi } from '#client/testing/render-app.tsx';
+import type { PartnerOverview } from '#shared/partners.ts';
+import { PartnerPage } from './partner-page.tsx';
+
+const routes: RouteObject[] = [
+  {
+    element: <PublicOnlyRoute />,
+    children: [
+      { path: '/login', element: <LoginPage /> },
+      { path: '/signup', element: <SignupPage /> },
+    ],
+  },
+  {
+    element: <RequireAuth />,
+    children: [
+      {
+        element: <AccountLayout />,
+        children: [{ path: '/accounts/partner', element: <PartnerPage /> }],
+      },
+    ],
+  },
+];
+
+/** An invitation's token as its email carries it: 43 URL-safe characters. */
+const token = 'a'.repeat(21) + '-' + 'B9'.repeat(10) + 'c';
+const loggedIn = ok({ authenticated: true, user: sessionUser });
+const loggedOut = ok({ authenticated: false, user: null });
+
+function overview(received: PartnerOverview['received'] = []): PartnerOverview {
+  return {
+    partner: null,
+    you_share: { address: false, orders: false, subscriptions: false },
+    sent: null,
+    received,
+    history: [],
+    visit_invitations: { can_send: [], received: [] },
+  };
+}
+
+const openInvitation: PartnerOverview['received'][number] = {
+  invitation_id: 5,
+  from_first_name: 'Alex',
+  sent_at: '2026-11-20T10:00:00.000Z',
+  expires_at: '2026-12-04T10:00:00.000Z',
+};
+
+const closedNotice = 'This invitation is no longer open.';
+const whatToDo = /ask your partner to send you a new invitation/;
+
+beforeEach(() => {
+  localStorage.clear();
+  sessionStorage.clear();
+  resetAppStateForTests();
+});
+afterEach(() => {
+  cleanup();
+  clearToasts();
+});
+
+describe("the partner page opened from an invitation's link", () => {
+  it('says plainly that a withdrawn invitation is no longer open, and what to do, to someone logged in', async () => {
+    setLeadsId(sessionUser.leads_id);
+    const api = stubApi({
+      ...memberApi(),
+      // The withdrawn invitation is not among those received: the server shows only open ones.
+      '/partners/': ok(overview()),
+    });
+    renderRoutes(routes, { path: `/accounts/partner?invite=${token}` });
+    const section = await screen.findByRole('region', { name: 'Your partner' });
+    expect(await within(section).findByText(closedNotice)).toBeTruthy();
+    expect(within(section).getByText(whatToDo)).toBeTruthy();
+    expect(within(section).queryByRole('button', { name: 'Accept' })).toBeNull();
+    expect(api.calls.find((c) => c.path === '/partners/')?.body).toEqual({ invite_token: token });
+  });
+
+  it('says so after signing up from the emailed link', async () => {
+    const u = userEvent.setup();
+    let signedUp = false;
+    stubApi({
+      ...memberApi(),
+      '/account/verifyauthentication/': () => (signedUp ? loggedIn : loggedOut),
+      '/account/create/': () => {
+        signedUp = true;
+        return ok({ leads_id: sessionUser.leads_id, user: sessionUser });
+      },
+      '/partners/': ok(overview()),
+    });
+    renderRoutes(routes, { path: `/signup?partnerInvite=${token}` });
+    await u.type(await screen.findByLabelText('Email'), 'dana@example.com');
+    await u.type(screen.getByLabelText('First name'), 'Dana');
+    await u.type(screen.getByLabelText('Last name'), 'Rivera');
+    await u.type(screen.getByLabelText('Password'), 'correct horse battery');
+    await u.type(screen.getByLabelText('Date of birth'), '04/12/1990');
+    await u.type(screen.getByLabelText('Phone'), '(555) 010-0123');
+    await u.click(screen.getByRole('checkbox'));
+    await u.click(screen.getByRole('button', { name: 'Create account' }));
+    expect(await screen.findByText(closedNotice)).toBeTruthy();
+    expect(screen.getByText(whatToDo)).toBeTruthy();
+  });
+
+  it('says so after logging in on the way', async () => {
+    const u = userEvent.setup();
+    let loggedInNow = false;
+    stubApi({
+      ...memberApi(),
+      '/account/verifyauthentication/': () => (loggedInNow ? loggedIn : loggedOut),
+      '/account/login/': () => {
+        loggedInNow = true;
+        return ok({ leads_id: sessionUser.leads_id, user: sessionUser });
+      },
+      '/partners/': ok(overview()),
+    });
+    renderRoutes(routes, { path: `/accounts/partner?invite=${token}` });
+    expect(await screen.findByRole('heading', { level: 1, name: 'Log in' })).toBeTruthy();
+    await u.type(screen.getByLabelText('Email'), 'dana@example.com');
+    await u.type(screen.getByLabelText('Password'), 'pairwell-demo');
+    await u.click(screen.getByRole('button', { name: 'Log in' }));
+    expect(await screen.findByText(closedNotice)).toBeTruthy();
+    expect(screen.getByText(whatToDo)).toBeTruthy();
+  });
+
+  it('shows an invitation still open to answer, and says what to do once it closed before the answer', async () => {
+    const u = userEvent.setup();
+    setLeadsId(sessionUser.leads_id);
+    let withdrawn = false;
+    const api = stubApi({
+      ...memberApi(),
+      '/partners/': () => ok(overview(withdrawn ? [] : [openInvitation])),
+      '/partners/invite/accept/': () => {
+        withdrawn = true;
+        return failure(409, 'INVITATION_CLOSED', closedNotice);
+      },
+    });
+    renderRoutes(routes, { path: `/accounts/partner?invite=${token}` });
+    const section = await screen.findByRole('region', { name: 'Your partner' });
+    const accept = await within(section).findByRole('button', { name: 'Accept' });
+    expect(within(section).getByText(/invited you to link as partners/)).toBeTruthy();
+    expect(within(section).queryByText(closedNotice)).toBeNull();
+
+    await u.click(accept);
+    expect(await within(section).findByText(closedNotice)).toBeTruthy();
+    expect(within(section).getByText(whatToDo)).toBeTruthy();
+    expect(within(section).queryByRole('button', { name: 'Accept' })).toBeNull();
+    expect(api.calls.find((c) => c.path === '/partners/invite/accept/')?.body).toEqual({
+      invitation_id: 5,
+      invite_token: token,
+    });
+  });
+});
