@@ -113,23 +113,6 @@ describe(`operations and the orders of visits not approved (${testDialect})`, ()
     expect(order.items.map((i) => i.product_name)).toEqual(['Online visit (ED)']);
   });
 
-  it('an order cancelled before any decision still reads only its program', async () => {
-    const patient = await insertCustomer(t.app);
-    const visit = await submittedEdVisit(t.app, patient);
-    const orderId = await orderIdOf(visit.orderNumber);
-    const cancelled = await post(
-      t.app,
-      '/lapi/staff/orders/cancel/',
-      { order_id: orderId },
-      await staffCookie(t, ops),
-    );
-    expect(cancelled.statusCode, cancelled.body).toBe(200);
-    expect(cancelled.body).not.toMatch(requested);
-    expect(
-      cancelled.json<{ data: { order: StaffOrderDetail } }>().data.order.items[0]?.product_name,
-    ).toBe('Online visit (ED)');
-  });
-
   it('once approved, the order shows the prescription line to fulfil', async () => {
     const patient = await insertCustomer(t.app);
     const visit = await submittedEdVisit(t.app, patient);
@@ -167,5 +150,23 @@ describe(`operations and the orders of visits not approved (${testDialect})`, ()
         unit_price_cents: 3000,
       },
     ]);
+  });
+  it('refuses to cancel a visit waiting for its provider, so the hold is never left on the card', async () => {
+    const patient = await insertCustomer(t.app);
+    const visit = await submittedEdVisit(t.app, patient);
+    const orderId = await orderIdOf(visit.orderNumber);
+    const cookie = await staffCookie(t, ops);
+    const cancel = await post(t.app, '/lapi/staff/orders/cancel/', { order_id: orderId }, cookie);
+    expect(cancel.statusCode, cancel.body).toBe(409);
+    expect(cancel.json()).toMatchObject({
+      code: 'ORDER_STATE',
+      message: `Order ${visit.orderNumber} is waiting for a provider's decision; declining it releases the hold on the card.`,
+    });
+    const order = await t.app.db
+      .selectFrom('orders')
+      .select(['status', 'payment_status'])
+      .where('id', '=', orderId)
+      .executeTakeFirstOrThrow();
+    expect(order).toEqual({ status: 'PENDING_REVIEW', payment_status: 'authorized' });
   });
 });

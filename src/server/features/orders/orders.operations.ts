@@ -295,6 +295,13 @@ export async function cancelOrder(
 ): Promise<StaffOrderDetail> {
   const row = await load(ctx, id);
   if (!canTransition(row.status, 'CANCELLED')) throw refuse(row, 'cancelled');
+  // A visit's card is only held until its provider decides; the decision releases or takes it.
+  // Cancelled here, the order would end with the hold still on the patient's card.
+  if (row.status === 'PENDING_REVIEW' || row.paymentStatus === 'authorized')
+    throw new AppError(
+      'ORDER_STATE',
+      `Order ${row.orderNumber} is waiting for a provider's decision; declining it releases the hold on the card.`,
+    );
   const left = row.totalCents - row.refundCents;
   const paid = row.paymentStatus === 'paid' || row.paymentStatus === 'partially_refunded';
   if (row.chargeId && paid && left > 0) {
