@@ -207,6 +207,20 @@ start_instance b "$port_b"
 pids+=($!)
 nginx_pid=$!
 
+# Waits until the instance logs Fastify's "Server listening at" line (the shipped LOG_LEVEL is info),
+# with no deadline of its own: on a busy machine two instances migrating and starting side by side
+# take as long as they take (issue 26). An instance that exits ends the wait at once: tail --pid
+# stops with it, and grep reaches the end of the log without the line.
+await_listening() { # name pid port
+  local name=$1 pid=$2 port=$3
+  grep -m 1 -qE "\"msg\":\"Server listening at https?://[^\"]*:$port\"" \
+    < <(tail --pid="$pid" -n +1 -F "$work/app-$name.log" 2>/dev/null) ||
+    fail "instance $name exited before it was listening"
+  # Listening comes after this instance's migrations: /readyz must say so on the first ask.
+  curl -fsS -o /dev/null "http://127.0.0.1:$port/readyz" ||
+    fail "instance $name is listening but /readyz did not answer 200"
+}
+
 # Polls until the URL answers 200, for at most 60 s, and fails as soon as the process is gone.
 await_ready() { # what pid url [curl options]
   local what=$1 pid=$2 url=$3 deadline=$((SECONDS + 60))
@@ -219,8 +233,8 @@ await_ready() { # what pid url [curl options]
 }
 # Both ready means the migrations ran once on the empty database: /readyz answers 200 only when
 # every migration this build knows has been applied, and they were started at the same moment.
-await_ready "instance A" "$pid_a" "http://127.0.0.1:$port_a/readyz"
-await_ready "instance B" "$pid_b" "http://127.0.0.1:$port_b/readyz"
+await_listening a "$pid_a" "$port_a"
+await_listening b "$pid_b" "$port_b"
 await_ready nginx "$nginx_pid" "https://localhost:$https_port/readyz" --cacert "$work/tls/cert.pem"
 say "nginx on :$http_port and :$https_port, instances on :$port_a and :$port_b, database $database"
 

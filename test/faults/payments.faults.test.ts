@@ -1,8 +1,8 @@
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import { freePort } from '#test/ports.ts';
 import path from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { hashPassword } from '#server/features/auth/passwords.ts';
 import { createStaff } from '#server/features/staff/staff.service.ts';
@@ -15,6 +15,12 @@ import {
   staffCookie,
   type TestCustomer,
 } from '#test/factories.ts';
+import {
+  killServers,
+  serverTestTimeout,
+  startServer,
+  type StartedServer,
+} from '#test/spawn-server.ts';
 import { edVisitAtCheckout, submittedEdVisit, visitCheckoutBody } from '#test/visits.ts';
 
 /**
@@ -33,12 +39,6 @@ const staffPassword = 'fault-suite staff password';
 const providerSecret = 'JBSWY3DPEHPK3PXP';
 const opsSecret = 'KVKFKRCPNZQUYMLX';
 
-interface Server {
-  child: ChildProcess;
-  url: string;
-  stderr: () => string;
-}
-
 describe(`payments survive a crash at any step (${testDialect})`, () => {
   // The server as `npm start` runs it: bundled by the build's own script (inside the project, so
   // the bundle finds node_modules), then started with node.
@@ -48,9 +48,10 @@ describe(`payments survive a crash at any step (${testDialect})`, () => {
   );
   let t: TestApp;
   let databaseUrl: string | undefined;
-  const running = new Set<ChildProcess>();
   let providerCookie = '';
   let opsCookie = '';
+  // The running test's signal: aborted when it times out, which kills the servers it is waiting on.
+  let testSignal: AbortSignal | undefined;
 
   beforeAll(async () => {
     execFileSync(process.execPath, ['scripts/build-server.mjs', bundleDir], { stdio: 'inherit' });
@@ -82,13 +83,14 @@ describe(`payments survive a crash at any step (${testDialect})`, () => {
     // live in the database, so the child servers honour them.
     providerCookie = await staffLogin('provider@faults.test', providerSecret);
     opsCookie = await staffLogin('ops@faults.test', opsSecret);
-  });
+  }, serverTestTimeout);
   afterAll(async () => {
-    for (const child of running) child.kill('SIGKILL');
+    await killServers();
     await t.close();
     fs.rmSync(bundleDir, { recursive: true, force: true });
   });
-  beforeEach(() => {
+  beforeEach(({ signal }) => {
+    testSignal = signal;
     // These tests talk to the servers they started, over loopback.
     vi.unstubAllGlobals();
   });
@@ -96,45 +98,24 @@ describe(`payments survive a crash at any step (${testDialect})`, () => {
   const staffLogin = (email: string, totpSecret: string): Promise<string> =>
     staffCookie(t, { email, password: staffPassword, totpSecret });
 
-  /** Starts a server and waits until it answers; with `mayDie`, a server killed on the way is fine. */
-  async function startServer(env: Record<string, string>, mayDie = false): Promise<Server> {
-    const port = await freePort();
-    const child = spawn(process.execPath, [path.join(bundleDir, 'main.js')], {
-      env: {
-        PATH: process.env.PATH,
-        HOME: process.env.HOME,
+  /**
+   * Starts a server and waits until it says it is listening, however long that takes on a busy
+   * machine; with `mayDie`, a server killed on the way is fine.
+   */
+  function serve(env: Record<string, string>, mayDie = false): Promise<StartedServer> {
+    return startServer(
+      [path.join(bundleDir, 'main.js')],
+      {
         NODE_ENV: 'test',
-        LOG_LEVEL: 'warn',
-        SEED_DEMO: 'false',
         HOST: '127.0.0.1',
-        PORT: String(port),
         DATA_DIR: t.dataDir,
         BILLING_INTERVAL_SECONDS: '0',
         RECONCILE_INTERVAL_SECONDS: '0',
         ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
         ...env,
       },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    running.add(child);
-    child.once('exit', () => running.delete(child));
-    let stderr = '';
-    child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const url = `http://127.0.0.1:${port}`;
-    const started = await vi.waitFor(
-      async () => {
-        // A server that has exited will never answer: stop waiting and decide below.
-        if (hasExited(child)) return 'exited';
-        // Refused (not listening yet) or not 200: waitFor asks again.
-        const response = await fetch(`${url}/healthz`);
-        expect(response.status, 'the health check').toBe(200);
-        return 'healthy';
-      },
-      { timeout: 30_000, interval: 100 },
+      { mayDie, signal: testSignal },
     );
-    if (started === 'exited' && !(mayDie && child.signalCode === 'SIGKILL'))
-      throw new Error(`the server exited while starting: ${stderr}`);
-    return { child, url, stderr: () => stderr };
   }
 
   /**
@@ -143,9 +124,9 @@ describe(`payments survive a crash at any step (${testDialect})`, () => {
    */
   async function crash(
     how: { point: string; env?: Record<string, string> } | { afterMs: number },
-    act: (server: Server) => Promise<unknown>,
+    act: (server: StartedServer) => Promise<unknown>,
   ): Promise<void> {
-    const server = await startServer(
+    const server = await serve(
       'point' in how ? { FAULT_KILL_AT: how.point, ...how.env } : {},
       'point' in how && how.env !== undefined,
     );
@@ -161,34 +142,43 @@ describe(`payments survive a crash at any step (${testDialect})`, () => {
       if (answered !== 'died') {
         // A request that finished without reaching the point: nothing was tested.
         server.child.kill('SIGKILL');
-        throw new Error(`the server never reached ${how.point}: ${server.stderr()}`);
+        throw new Error(
+          `the server never reached ${how.point}; it answered ${JSON.stringify(answered)}: ${server.stderr()}`,
+        );
       }
     }
-    await exitOf(server.child, 20_000);
-    expect(server.child.signalCode).toBe('SIGKILL');
+    expect((await server.ended).signal).toBe('SIGKILL');
   }
 
   /** A server without the hook that reconciles (and bills) every second, until `done`. */
-  async function recover(done: () => Promise<boolean>): Promise<Server> {
-    const server = await startServer({
+  async function recover(done: () => Promise<boolean>): Promise<StartedServer> {
+    const server = await serve({
       RECONCILE_INTERVAL_SECONDS: '1',
       RECONCILE_GRACE_SECONDS: String(GRACE_SECONDS),
       BILLING_INTERVAL_SECONDS: '1',
     });
-    await vi.waitFor(
-      async () =>
-        expect(await done(), `reconciled (the server said: ${server.stderr()})`).toBe(true),
-      { timeout: 45_000, interval: 200 },
-    );
+    // Asked again until it is so, with no deadline of its own (runs every second take longer on a
+    // busy machine); a server that dies will never reconcile, so that ends the wait.
+    try {
+      while (!(await done())) {
+        if (server.hasEnded()) throw new Error('the server ended');
+        await delay(200, undefined, { signal: testSignal });
+      }
+    } catch (error) {
+      const why = `not reconciled (${String(error)}); the server said: ${server.stderr()}`;
+      // After the test's timeout the error goes nowhere: say it here.
+      if (testSignal?.aborted) process.stderr.write(`${why}\n`);
+      throw new Error(why, { cause: error });
+    }
     return server;
   }
 
-  async function stop(server: Server): Promise<void> {
+  async function stop(server: StartedServer): Promise<void> {
     server.child.kill('SIGTERM');
-    await exitOf(server.child, 10_000);
+    await server.ended;
   }
 
-  async function call(server: Server, path: string, body: unknown, cookie?: string) {
+  async function call(server: StartedServer, path: string, body: unknown, cookie?: string) {
     const response = await fetch(`${server.url}${path}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', ...(cookie ? { cookie } : {}) },
@@ -260,7 +250,7 @@ describe(`payments survive a crash at any step (${testDialect})`, () => {
 
   it(
     'place-order: killed before and after the charge and each commit, and at moments of a timing sweep',
-    { timeout: 180_000 },
+    { timeout: serverTestTimeout },
     async () => {
       const points = [
         'checkout:after-pending',
@@ -349,7 +339,7 @@ describe(`payments survive a crash at any step (${testDialect})`, () => {
 
   it(
     'visit authorisation: killed before and after the hold and after its commit',
-    { timeout: 180_000 },
+    { timeout: serverTestTimeout },
     async () => {
       const points = ['visit:before-authorize', 'visit:after-authorize', 'visit:after-commit'];
       const patients = await Promise.all(points.map(() => insertCustomer(t.app)));
@@ -422,7 +412,7 @@ describe(`payments survive a crash at any step (${testDialect})`, () => {
 
   it(
     'approval: killed before and after the capture and after its commit',
-    { timeout: 180_000 },
+    { timeout: serverTestTimeout },
     async () => {
       const points = ['approval:before-capture', 'approval:after-capture', 'approval:after-commit'];
       const patients = await Promise.all(points.map(() => insertCustomer(t.app)));
@@ -490,7 +480,7 @@ describe(`payments survive a crash at any step (${testDialect})`, () => {
 
   it(
     'refund: killed before and after the gateway refund and after its commit',
-    { timeout: 180_000 },
+    { timeout: serverTestTimeout },
     async () => {
       const points = ['refund:before-refund', 'refund:after-refund', 'refund:after-commit'];
       const buyers = await Promise.all(points.map(() => customerWithCart()));
@@ -506,7 +496,7 @@ describe(`payments survive a crash at any step (${testDialect})`, () => {
             call(
               server,
               '/lapi/staff/orders/refund/',
-              { order_id: orderIds[i], amount_cents: 1000 },
+              { order_id: orderIds[i], amount_cents: 1000, reason: 'Arrived damaged' },
               opsCookie,
             ),
           ),
@@ -557,14 +547,14 @@ describe(`payments survive a crash at any step (${testDialect})`, () => {
           const rest = await call(
             server,
             '/lapi/staff/orders/refund/',
-            { order_id: orderIds[i], amount_cents: 1499 },
+            { order_id: orderIds[i], amount_cents: 1499, reason: 'Arrived damaged' },
             opsCookie,
           );
           expect(rest.status, label).toBe(200);
           const more = await call(
             server,
             '/lapi/staff/orders/refund/',
-            { order_id: orderIds[i], amount_cents: 1 },
+            { order_id: orderIds[i], amount_cents: 1, reason: 'Arrived damaged' },
             opsCookie,
           );
           expect(more.status, label).toBe(409);
@@ -585,7 +575,7 @@ describe(`payments survive a crash at any step (${testDialect})`, () => {
 
   it(
     'renewal: killed before and after the charge and after its commit',
-    { timeout: 180_000 },
+    { timeout: serverTestTimeout },
     async () => {
       const points = ['renewal:before-charge', 'renewal:after-charge', 'renewal:after-commit'];
       const now = new Date();
@@ -598,13 +588,8 @@ describe(`payments survive a crash at any step (${testDialect})`, () => {
           await insertSubscriber(db(), { nextBillingDate: today, now: now.toISOString() }),
         );
         // The billing job, not a request, reaches the point: the server dies on its own.
-        await crash(
-          { point, env: { BILLING_INTERVAL_SECONDS: '1' } },
-          (server) =>
-            new Promise((_, reject) => {
-              if (server.child.signalCode !== null) reject(new Error('the server died'));
-              else server.child.once('exit', () => reject(new Error('the server died')));
-            }),
+        await crash({ point, env: { BILLING_INTERVAL_SECONDS: '1' } }, (server) =>
+          server.ended.then(() => Promise.reject(new Error('the server died'))),
         );
       }
       const renewed = async (subscriptionId: number) => {
@@ -649,15 +634,3 @@ describe(`payments survive a crash at any step (${testDialect})`, () => {
     },
   );
 });
-
-function hasExited(child: ChildProcess): boolean {
-  return child.exitCode !== null || child.signalCode !== null;
-}
-
-/** Waits, at most `timeout` ms, until the process has exited. */
-async function exitOf(child: ChildProcess, timeout: number): Promise<void> {
-  await vi.waitFor(() => expect(hasExited(child), 'the server process has exited').toBe(true), {
-    timeout,
-    interval: 50,
-  });
-}
