@@ -199,6 +199,10 @@ async function renewSubscription(ctx: AppContext, subscription: SubscriptionRow)
     const created = await ctx.db.transaction().execute(async (trx) => {
       const tx = { ...ctx, db: trx };
       if (!(await claimRenewal(tx, subscription.id, period))) return undefined;
+      // Another instance created it first (its claim committed before ours could lock the row).
+      // Looked up before inserting: the insert would wait on that order's row while its payment is
+      // being recorded, which waits for the subscription this transaction holds.
+      if (await selectOrderByKey(trx, key)) return undefined;
       const fresh = await subscriptionById(tx, subscription.id);
       if (!fresh) return undefined;
       const lines = await renewalLines(tx, fresh);
@@ -339,7 +343,7 @@ async function chargeUnpaid(
   const token = await cardOnFileToken(ctx, order.customerId);
   // Through the payment ledger: written down before the gateway is asked, settled with the order.
   const result = token
-    ? await charge(ctx, call, token)
+    ? await charge(ctx, call, token, { recorded: true })
     : ({ ok: false, code: 'no_card', message: 'There is no card on file.' } as const);
 
   if (result.ok) {
@@ -356,8 +360,7 @@ async function chargeUnpaid(
     if (recorded) {
       sendQueuedSoon(ctx);
       faultPoint(ctx.env, `${reason}:after-commit`);
-    }
-    else await refundIfUnused(ctx, order.id, result.chargeId, order.totalCents);
+    } else await refundIfUnused(ctx, order.id, result.chargeId, order.totalCents);
     return recorded ? 'paid' : 'busy';
   }
 
@@ -406,21 +409,32 @@ async function claimCharge(
   order: UnpaidOrder,
   call: GatewayCall,
 ): Promise<boolean> {
-  return ctx.db.transaction().execute(async (trx) => {
-    const tx = { ...ctx, db: trx };
-    if (order.subscriptionId !== null && !(await claimForCharge(tx, order.subscriptionId)))
-      return false;
-    const now = await selectOrderAttemptById(trx, order.id);
-    if (
-      !now ||
-      now.paymentAttempts !== order.paymentAttempts ||
-      (now.paymentStatus !== 'pending' && now.paymentStatus !== 'unpaid')
-    )
-      return false;
-    await recordCall(tx, 'charge', call);
+  try {
+    await ctx.db.transaction().execute(async (trx) => {
+      const tx = { ...ctx, db: trx };
+      // The ledger row first, then the subscription: the order a payment's record takes its locks
+      // in (ledger, order, subscription), so a claim and a payment being recorded never deadlock.
+      await recordCall(tx, 'charge', call);
+      if (order.subscriptionId !== null && !(await claimForCharge(tx, order.subscriptionId)))
+        throw new ChargeNotDue();
+      const now = await selectOrderAttemptById(trx, order.id);
+      if (
+        !now ||
+        now.paymentAttempts !== order.paymentAttempts ||
+        (now.paymentStatus !== 'pending' && now.paymentStatus !== 'unpaid')
+      )
+        throw new ChargeNotDue();
+    });
     return true;
-  });
+  } catch (error) {
+    // Rolled back: the charge is not written down, so nothing waits for it.
+    if (error instanceof ChargeNotDue) return false;
+    throw error;
+  }
 }
+
+/** A claim that found the charge no longer due; thrown to roll its transaction back. */
+class ChargeNotDue extends Error {}
 
 /** The gateway key of an order's n-th payment attempt: every instance asking shares one charge. */
 const attemptKey = (orderId: number, attempt: number) => `order:${orderId}:attempt:${attempt}`;

@@ -76,7 +76,7 @@ describe(`renewal billing (${testDialect})`, () => {
       .execute();
     expect(receipts).toHaveLength(2400);
     expect(receipts.every((row) => Number(row.n) === 1)).toBe(true);
-  }, 180_000);
+  }, 300_000);
 
   // Several instances share PostgreSQL; SQLite is the single-instance embedded default.
   it.runIf(testDialect === 'postgres')(

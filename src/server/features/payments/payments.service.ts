@@ -83,26 +83,41 @@ export function ledgerForOrder(ctx: AppContext, orderId: number) {
   return q.selectForOrder(ctx.db, orderId);
 }
 
-/** Records the call, then makes it; the caller settles it with the answer. */
+/**
+ * Records the call (unless the caller already did, in the transaction that decided to make it),
+ * then makes it; the caller settles it with the answer.
+ */
 async function make<T>(
   ctx: AppContext,
   operation: q.LedgerOperation,
   call: GatewayCall,
   invoke: () => Promise<T>,
+  recorded = false,
 ): Promise<T> {
-  await recordCall(ctx, operation, call);
+  if (!recorded) await recordCall(ctx, operation, call);
   faultPoint(ctx.env, `${call.purpose}:before-${operation}`);
   const result = await invoke();
   faultPoint(ctx.env, `${call.purpose}:after-${operation}`);
   return result;
 }
 
-export function charge(ctx: AppContext, call: GatewayCall, token: string): Promise<ChargeResult> {
-  return make(ctx, 'charge', call, () =>
-    ctx.payments.charge(
-      { token, amountCents: call.amountCents, idempotencyKey: call.idempotencyKey },
-      ctx.clock.now(),
-    ),
+/** With `recorded`, the caller wrote the call down itself (`recordCall`) in the claim before it. */
+export function charge(
+  ctx: AppContext,
+  call: GatewayCall,
+  token: string,
+  options: { recorded?: boolean } = {},
+): Promise<ChargeResult> {
+  return make(
+    ctx,
+    'charge',
+    call,
+    () =>
+      ctx.payments.charge(
+        { token, amountCents: call.amountCents, idempotencyKey: call.idempotencyKey },
+        ctx.clock.now(),
+      ),
+    options.recorded,
   );
 }
 
