@@ -138,6 +138,18 @@ describe(`refunds on two instances (${testDialect})`, () => {
       paymentStatus: 'refunded',
       status: 'REFUNDED',
     });
+    // One receipt to the customer per refund the gateway made, whichever instance made it.
+    const { order_number: orderNumber } = await t.app.db
+      .selectFrom('orders')
+      .select('order_number')
+      .where('id', '=', orderId)
+      .executeTakeFirstOrThrow();
+    const receipts = await t.app.db
+      .selectFrom('outbox_messages')
+      .select('id')
+      .where('subject', '=', `Your Pairwell refund for order ${orderNumber}`)
+      .execute();
+    expect(receipts).toHaveLength(4);
   });
 
   it('a refund larger than what is left is refused with the amount left, and reserves nothing', async () => {
