@@ -178,7 +178,7 @@ export async function recordPayment(
 /**
  * The order of a subscription whose charge is on its way now: a renewal claimed and not yet
  * answered (pending), or an unpaid one whose retry or card-update charge the ledger shows started.
- * A change to the subscription waits for it (decision 018: every charge re-decides under the lock).
+ * A change to the subscription waits for it (decision 012: every charge re-decides under the lock).
  */
 export async function selectChargeInFlight(
   db: Db,
