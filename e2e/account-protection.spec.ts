@@ -173,13 +173,25 @@ test.describe('account protection', () => {
 
     await details.getByLabel('Current password').fill(password);
     await details.getByRole('button', { name: 'Save details' }).click();
-    await expect(page.getByText('Your email was changed', { exact: true })).toBeVisible();
+    // Nothing changes until the link mailed to the new address is opened (issue 26).
     await expect(
-      page.getByText(`We told ${oldEmail} and logged out your other devices.`, { exact: true }),
+      details.getByText(`We sent a link to ${newEmail} — your address changes when you open it.`),
     ).toBeVisible();
     await expect(details.getByLabel('Current password')).toHaveCount(0);
-    await expect(details.getByLabel('Email')).toHaveValue(newEmail);
+    await expect(details.getByLabel('Email')).toHaveValue(oldEmail);
+    expect(await session(page)).toEqual({ authenticated: true, email: oldEmail });
+    await screens.check('accounts-email-change-pending');
+
+    await page.goto(await outbox.link(newEmail, 'Confirm your new email address', '/verify-email'));
+    await page.getByRole('button', { name: 'Confirm my email address' }).click();
+    await expect(page.getByRole('main').getByRole('alert')).toContainText(
+      `Your email address is now ${newEmail}.`,
+    );
     expect(await session(page)).toEqual({ authenticated: true, email: newEmail });
+    await page.goto('/accounts');
+    await expect(
+      page.getByRole('region', { name: 'Account details' }).getByLabel('Email'),
+    ).toHaveValue(newEmail);
     await screens.check('accounts-email-changed');
 
     // The old address gets the notice, naming the new one only masked, with the undo link.

@@ -85,6 +85,7 @@ export async function createCustomer(
   via: APIRequestContext,
   prefix: string,
   details: Partial<NewCustomer> = {},
+  { email = uniqueEmail(prefix), verified = true }: { email?: string; verified?: boolean } = {},
 ): Promise<Customer> {
   const who: NewCustomer = {
     firstName: 'Jordan',
@@ -94,7 +95,6 @@ export async function createCustomer(
     phone: '5035550177',
     ...details,
   };
-  const email = uniqueEmail(prefix);
   const created = await via.post('/lapi/account/create/', {
     data: {
       email,
@@ -108,6 +108,14 @@ export async function createCustomer(
   });
   expect(created.status(), await created.text()).toBe(200);
   const { leads_id } = ((await created.json()) as { data: { leads_id: string } }).data;
+  // Most journeys need a customer who confirmed their address (issue 26), as one who opened the
+  // link mailed at sign-up; `verified: false` is one who has not yet.
+  if (verified) {
+    const link = await outboxOf(via).link(email, 'Confirm your email address', '/verify-email');
+    const token = new URL(link, 'http://localhost').searchParams.get('id');
+    const confirmed = await via.post('/lapi/account/email/verify/', { data: { token } });
+    expect(confirmed.status(), await confirmed.text()).toBe(200);
+  }
   return { email, password: who.password, leadsId: leads_id };
 }
 
@@ -375,7 +383,8 @@ function outboxOf(request: APIRequestContext): Outbox {
     const outbox = (await (await request.get('/dev/outbox.json')).json()) as {
       messages: OutboxMessage[];
     };
-    return outbox.messages.filter((m) => m.to === to && m.subject === subject).at(-1);
+    // The outbox lists the newest first.
+    return outbox.messages.find((m) => m.to === to && m.subject === subject);
   };
   return {
     async link(to, subject, linkPath) {

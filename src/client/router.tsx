@@ -89,6 +89,9 @@ const accountPages = {
     Component: (await import('./features/accounts/pages/undo-email-change-page.tsx'))
       .UndoEmailChangePage,
   }),
+  verifyEmail: async () => ({
+    Component: (await import('./features/accounts/pages/verify-email-page.tsx')).VerifyEmailPage,
+  }),
   layout: async () => ({
     Component: (await import('./features/accounts/components/account-layout.tsx')).AccountLayout,
   }),
@@ -292,6 +295,7 @@ export const routes: RouteObject[] = [
           { path: paths.logout, element: page(accountPages.logout) },
           // Open to anyone holding the link: its owner may no longer have a session.
           { path: paths.undoEmailChange, element: page(accountPages.undoEmailChange) },
+          { path: paths.verifyEmail, element: page(accountPages.verifyEmail) },
           {
             element: <RequireAuth />,
             children: [

@@ -34,8 +34,10 @@ import { seedDemo } from './db/seed-demo.ts';
 import { accountsRoutes } from './features/accounts/accounts.routes.ts';
 import {
   EMAIL_UNDO_SECRET,
+  EMAIL_VERIFY_SECRET,
   PHONE_CODE_SECRET,
   mintEmailUndo,
+  mintEmailVerification,
   mintPhoneCode,
 } from './features/accounts/accounts.service.ts';
 import { LOGIN_UNLOCK_SECRET, mintLoginUnlock } from './features/auth/auth.devices.ts';
@@ -388,6 +390,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         [PHONE_CODE_SECRET]: mintPhoneCode,
         [LOGIN_UNLOCK_SECRET]: mintLoginUnlock,
         [EMAIL_UNDO_SECRET]: mintEmailUndo,
+        [EMAIL_VERIFY_SECRET]: mintEmailVerification,
         [PARTNER_INVITE_SECRET]: mintPartnerInvite,
       },
       log: app.log,

@@ -83,6 +83,32 @@ export const EmailRestoreSchema = z.strictObject({
 });
 export const EmailRestoreResultSchema = z.object({ email: z.string() });
 
+/** The link that proves an address (issue 26): the account's own, or the new one it moves to. */
+export const EmailVerifySchema = z.strictObject({
+  token: oneTimeLink('This link is not valid.'),
+});
+export const EmailVerifyResultSchema = z.object({
+  email: z.string(),
+  /** True when the link moved the account to a new address (an email change). */
+  changed: z.boolean(),
+});
+export const EmailVerifySendResultSchema = z.object({
+  sent_to: z.string(),
+  email_verified: z.boolean(),
+});
+
+/** What waits for a proved address, said where it waits (decision 016). */
+export const emailVerifyText = {
+  partner: 'Confirm your email address to see or accept partner invitations.',
+  sendAgain: 'Send the link again',
+  sent: (email: string) => `We sent a new link to ${email}. It works once, within 48 hours.`,
+  changePending: (email: string) =>
+    `We sent a link to ${email} — your address changes when you open it.`,
+  confirmed: 'Your email address is confirmed.',
+  changed: (email: string) =>
+    `Your email address is now ${email}. We told your old address, and logged out your other devices.`,
+} as const;
+
 // --- Account data --------------------------------------------------------------------------------
 
 export const AddressSchema = z.object({
@@ -113,6 +139,10 @@ export const AccountDataSchema = z.object({
   dob: z.string(),
   phoneNo: z.string(),
   phone_verified: z.boolean(),
+  /** Whether `email` was proved by a link mailed to it (issue 26). */
+  email_verified: z.boolean(),
+  /** The new address an email change waits on: it takes effect when its link is opened. */
+  pending_email: z.string().nullable(),
   smsallow: z.union([z.literal(0), z.literal(1)]),
   shipping: AddressSchema.nullable(),
   billing: AddressSchema.nullable(),
@@ -397,6 +427,23 @@ export const accountsApi = {
     message:
       'Your email address is back, and every device was logged out. Please choose a new password now.',
     errors: ['EMAIL_UNDO_INVALID', 'EMAIL_TAKEN'],
+  }),
+  /** The emailed link that proves an address: anyone holding it may use it, once. */
+  emailVerify: endpoint({
+    path: apiPaths.emailVerify,
+    access: 'public',
+    body: EmailVerifySchema,
+    response: EmailVerifyResultSchema,
+    message: emailVerifyText.confirmed,
+    errors: ['EMAIL_VERIFY_INVALID', 'EMAIL_TAKEN'],
+  }),
+  /** "Send the link again" to the account's address; rate-limited like the other mail. */
+  emailVerifySend: endpoint({
+    path: apiPaths.emailVerifySend,
+    access: 'customer',
+    body: NoBody,
+    response: EmailVerifySendResultSchema,
+    errors: [],
   }),
   address: endpoint({
     path: apiPaths.address,

@@ -32,6 +32,9 @@ export const apiPaths = {
   loginUnlockConfirm: '/account/login/unlock/confirm/',
   /** The link sent to the old address puts it back after an email change. */
   emailRestore: '/account/email/restore/',
+  /** Issue 26: the emailed link that proves an address, and sending it again (ours). */
+  emailVerify: '/account/email/verify/',
+  emailVerifySend: '/account/email/verify/send/',
   sessions: '/account/sessions/',
   sessionsRevoke: '/account/sessions/revoke/',
   /** Log out one other device (ours). */

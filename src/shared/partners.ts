@@ -204,6 +204,11 @@ export const PartnerOverviewSchema = z.object({
       }),
     ),
   }),
+  /**
+   * Whether your email address is proved (issue 26): until it is, invitations sent to it are not
+   * shown (one whose link you opened still is).
+   */
+  email_verified: z.boolean(),
 });
 export type PartnerOverview = z.infer<typeof PartnerOverviewSchema>;
 

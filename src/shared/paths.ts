@@ -33,6 +33,8 @@ export const paths = {
   loginUnlock: '/login/unlock',
   /** The link emailed to the old address after an email change. */
   undoEmailChange: '/undo-email-change',
+  /** The link that proves an email address: at sign-up, on request, or for an email change. */
+  verifyEmail: '/verify-email',
   logout: '/logout',
   dashboard: '/dashboard',
   messages: '/messages',

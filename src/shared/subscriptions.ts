@@ -65,6 +65,23 @@ export const SubscriptionSchema = z.object({
   swap_options: z.array(z.object({ product_id: z.number().int(), name: z.string() })),
   /** A prescription refill plan: fills left and the prescription's last valid day (YYYY-MM-DD). */
   refill: z.object({ refills_remaining: z.number().int(), valid_until: z.string() }).nullable(),
+  /**
+   * A gift or a couples' plan (decision 018, issue 26), on the lists of both people and managed on
+   * the partner page, not here: `role` is the reader's (payer: who pays, a gift's giver or a plan's
+   * owner; recipient: a gift's; partner: a plan's other person) and `with_first_name` the other
+   * person's. `lines` is what each delivery holds (a plan has both supplements) and for whom. Only
+   * the payer is shown the card (`card` is null for the other); no one is shown an address.
+   */
+  together: z
+    .object({
+      kind: z.enum(['gift', 'plan']),
+      role: z.enum(['payer', 'recipient', 'partner']),
+      with_first_name: z.string(),
+      lines: z.array(
+        z.object({ name: z.string(), quantity: z.number().int(), for: z.enum(['you', 'partner']) }),
+      ),
+    })
+    .nullable(),
 });
 export type Subscription = z.infer<typeof SubscriptionSchema>;
 

@@ -504,12 +504,69 @@ describe(`every email the product sends (${testDialect})`, () => {
       c.cookie,
     );
     expect(updated.statusCode, updated.body).toBe(200);
+    // The change takes effect when the link mailed to the new address is opened (issue 26).
+    const confirm = await received(moved, 'Confirm your new email address');
+    const token = /\/verify-email\?id=([\w-]{43})/.exec(confirm.text)?.[1];
+    const opened = await post(t.app, '/lapi/account/email/verify/', { token }, c.cookie);
+    expect(opened.statusCode, opened.body).toBe(200);
     const mail = await received(c.email, `Your ${site.name} email address was changed`);
     check('Email address changed', mail, {
       link: /^\/undo-email-change\?id=[\w-]{43}$/,
       oneTime: true,
       secrets: [...secretsOf(c), moved],
     });
+  });
+
+  it('Email confirmation carries its one-time link, sent at sign-up and again on request', async () => {
+    const c = await insertCustomer(t.app, { verified: false });
+    const mail = await received(c.email, 'Confirm your email address');
+    check('Email confirmation', mail, {
+      link: /^\/verify-email\?id=[\w-]{43}$/,
+      oneTime: true,
+      secrets: secretsOf(c),
+    });
+    const again = await post(t.app, '/lapi/account/email/verify/send/', {}, c.cookie);
+    expect(again.statusCode, again.body).toBe(200);
+    await t.app.ctx.jobs.drain('outbox');
+    const sent = smtp.accepted
+      .filter((m) => m.to.includes(c.email))
+      .map((m) => readMail(m.raw))
+      .filter((m) => m.subject === 'Confirm your email address');
+    expect(sent).toHaveLength(2);
+    expect(sent[1]?.text).not.toBe(sent[0]?.text);
+  });
+
+  it('Email change confirmation goes to the new address with its one-time link; the old one is not told yet', async () => {
+    const c = await insertCustomer(t.app);
+    const moved = `pending-${c.customerId}@example.test`;
+    const updated = await post(
+      t.app,
+      '/lapi/account/update/',
+      {
+        leads_id: c.leadsId,
+        prospect: {
+          first_name: 'Riley',
+          last_name: 'Morgan',
+          email: moved,
+          phoneNo: '(503) 555-0142',
+          dob: '04/12/1990',
+        },
+        current_password: c.password,
+      },
+      c.cookie,
+    );
+    expect(updated.statusCode, updated.body).toBe(200);
+    const mail = await received(moved, 'Confirm your new email address');
+    check('Email change confirmation', mail, {
+      link: /^\/verify-email\?id=[\w-]{43}$/,
+      oneTime: true,
+      secrets: [...secretsOf(c), c.email],
+    });
+    expect(
+      smtp.accepted.filter(
+        (m) => m.to.includes(c.email) && readMail(m.raw).subject.includes('was changed'),
+      ),
+    ).toEqual([]);
   });
 
   it('New-device log-in link carries its one-time link', async () => {

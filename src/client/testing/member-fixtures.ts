@@ -95,6 +95,8 @@ export function buildAccountData(overrides: Partial<AccountData> = {}): AccountD
     dob: '04/12/1990',
     phoneNo: '(555) 010-0123',
     phone_verified: false,
+    email_verified: true,
+    pending_email: null,
     smsallow: 0,
     shipping: address,
     billing: address,

@@ -41,6 +41,8 @@ export interface CustomersTable {
   /** 10 digits */
   phone: string;
   phone_verified_at: string | null;
+  /** When the customer last opened a link mailed to `email`; null until then (migration 0031). */
+  email_verified_at: string | null;
   sms_allow: Generated<number>;
   clicks_id: string | null;
   created_at: string;
@@ -460,6 +462,19 @@ export interface EmailChangeUndosTable {
   used_at: string | null;
 }
 
+/** A one-time link, mailed to `email`, that proves the customer reads it (migration 0031). */
+export interface EmailVerificationsTable {
+  id: Generated<number>;
+  /** Null until the email is sent and its token minted. */
+  token_hash: string | null;
+  customer_id: number;
+  /** The account's address, or the new one an email change waits to switch to. */
+  email: string;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+}
+
 /** One gateway call, written before it is made and settled after (migration 0016, decision 012). */
 export interface PaymentLedgerTable {
   id: Generated<number>;
@@ -610,6 +625,7 @@ export interface Database {
   known_devices: KnownDevicesTable;
   login_unlocks: LoginUnlocksTable;
   email_change_undos: EmailChangeUndosTable;
+  email_verifications: EmailVerificationsTable;
   checkout_progress: CheckoutProgressTable;
   state_waitlist: StateWaitlistTable;
   renewal_reminders: RenewalRemindersTable;

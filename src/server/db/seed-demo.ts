@@ -42,6 +42,8 @@ export async function seedDemo(ctx: AppContext): Promise<void> {
         dob: '1988-04-12',
         phone: '5550100123',
         phone_verified_at: now,
+        // The demo's address is the README's to use: it counts as confirmed (decision 016).
+        email_verified_at: now,
         sms_allow: 1,
         clicks_id: null,
         created_at: now,

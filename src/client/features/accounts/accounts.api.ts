@@ -1,5 +1,5 @@
 import { useQuery, type QueryClient } from '@tanstack/react-query';
-import { accountsApi } from '#shared/accounts.ts';
+import { accountsApi, emailVerifyText } from '#shared/accounts.ts';
 import { cacheKeys } from '#shared/constants.ts';
 import type { BodyOf } from '#shared/contract.ts';
 import { messages } from '#shared/wording.ts';
@@ -21,6 +21,17 @@ export async function restoreEmail(body: BodyOf<typeof accountsApi.emailRestore>
   await call(accountsApi.emailRestore, { body });
   return { message: accountsApi.emailRestore.message };
 }
+
+/** The link that proves an address (issue 26); for an email change it also moves the account. */
+export async function verifyEmail(body: BodyOf<typeof accountsApi.emailVerify>) {
+  const result = await call(accountsApi.emailVerify, { body });
+  return {
+    message: result.changed ? emailVerifyText.changed(result.email) : emailVerifyText.confirmed,
+  };
+}
+
+/** "Send the link again" to the account's address. */
+export const sendEmailVerification = () => call(accountsApi.emailVerifySend, { body: {} });
 
 // --- Member data ---------------------------------------------------------------------------------
 

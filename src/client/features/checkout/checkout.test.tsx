@@ -500,6 +500,75 @@ describe('shipping to the partner (issue 16)', () => {
     });
   });
 
+  it("bills the customer's own billing address, never Sam's, and does not offer 'same as shipping'", async () => {
+    const u = userEvent.setup();
+    logIn();
+    setCheckoutShipping({ ...samAddress, state: 'OR', phoneNo: '(503) 555-0142' }, true);
+    const ownBilling = {
+      address: '7 Ledger Lane',
+      address2: 'Apt 2',
+      city: 'Eugene',
+      state: 'OR',
+      zip: '97401',
+      country: 'US',
+    };
+    const bodies: unknown[] = [];
+    memberApi({
+      '/account/data/': ok(buildAccountData({ billing: ownBilling })),
+      '/partners/shared/': sharesAddress,
+      '/v2/ecom/place-order': (body) => {
+        bodies.push(body);
+        return placed(body);
+      },
+    });
+    renderRoutes(routes, { path: '/checkout/payment' });
+    const payment = await screen.findByRole('region', { name: 'Payment' });
+    const billing = await within(payment).findByRole('group', { name: 'Billing address' });
+    expect(
+      within(billing).queryByRole('checkbox', { name: 'Same as the shipping address' }),
+    ).toBeNull();
+    expect((within(billing).getByLabelText('Street address') as HTMLInputElement).value).toBe(
+      '7 Ledger Lane',
+    );
+    expect((within(billing).getByLabelText('City') as HTMLInputElement).value).toBe('Eugene');
+    await u.click(within(payment).getByRole('checkbox', { name: /I authorize Pairwell/ }));
+    await u.click(within(payment).getByRole('button', { name: 'Place order' }));
+    expect(await screen.findByText('Shipping to Sam')).toBeTruthy();
+    expect(bodies[0]).toMatchObject({
+      ship_to_partner: true,
+      billing: {
+        address: '7 Ledger Lane',
+        address2: 'Apt 2',
+        city: 'Eugene',
+        state: 'OR',
+        zip: '97401',
+      },
+    });
+  });
+
+  it("asks for a billing address when the account has none, rather than using the partner's", async () => {
+    const u = userEvent.setup();
+    logIn();
+    setCheckoutShipping({ ...samAddress, state: 'OR', phoneNo: '(503) 555-0142' }, true);
+    const api = memberApi({
+      '/account/data/': ok(buildAccountData({ billing: null })),
+      '/partners/shared/': sharesAddress,
+      '/v2/ecom/place-order': placed,
+    });
+    renderRoutes(routes, { path: '/checkout/payment' });
+    const payment = await screen.findByRole('region', { name: 'Payment' });
+    const billing = await within(payment).findByRole('group', { name: 'Billing address' });
+    expect((within(billing).getByLabelText('Street address') as HTMLInputElement).value).toBe('');
+    await u.click(within(payment).getByRole('checkbox', { name: /I authorize Pairwell/ }));
+    await u.click(within(payment).getByRole('button', { name: 'Place order' }));
+    await waitFor(() =>
+      expect(within(billing).getByLabelText('Street address').getAttribute('aria-invalid')).toBe(
+        'true',
+      ),
+    );
+    expect(api.calls.some((c) => c.path === '/v2/ecom/place-order')).toBe(false);
+  });
+
   it('says plainly when the partner stopped sharing since, and sends the customer back to choose', async () => {
     const u = userEvent.setup();
     logIn();

@@ -29,6 +29,8 @@ import * as m0027 from './0027-standing-indexes.ts';
 import * as m0028 from './0028-customer-versions.ts';
 import * as m0029 from './0029-catalog-version.ts';
 import * as m0030 from './0030-paid-through.ts';
+import * as m0031 from './0031-email-verification.ts';
+import * as m0032 from './0032-plan-partner-index.ts';
 
 /**
  * Every migration, in order. Listed in code (not read from a folder) so the bundled server carries
@@ -65,4 +67,6 @@ export const migrations: Record<string, Migration> = {
   '0028-customer-versions': m0028,
   '0029-catalog-version': m0029,
   '0030-paid-through': m0030,
+  '0031-email-verification': m0031,
+  '0032-plan-partner-index': m0032,
 };

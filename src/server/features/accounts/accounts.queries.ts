@@ -74,6 +74,8 @@ export interface AccountRow {
   dob: string;
   phone: string;
   phoneVerified: boolean;
+  /** Whether `email` was proved by a link mailed to it (issue 26). */
+  emailVerified: boolean;
   smsAllow: boolean;
   clicksId: string | null;
   shipping: AddressRow | null;
@@ -93,6 +95,7 @@ export async function selectAccount(db: Db, customerId: number): Promise<Account
       'dob',
       'phone',
       'phone_verified_at',
+      'email_verified_at',
       'sms_allow',
       'clicks_id',
     ])
@@ -127,6 +130,7 @@ export async function selectAccount(db: Db, customerId: number): Promise<Account
     dob: customer.dob,
     phone: customer.phone,
     phoneVerified: customer.phone_verified_at !== null,
+    emailVerified: customer.email_verified_at !== null,
     smsAllow: customer.sms_allow === 1,
     clicksId: customer.clicks_id,
     shipping: address('shipping'),
@@ -312,6 +316,116 @@ export async function markPhoneVerified(
   return Number(result.numUpdatedRows) > 0;
 }
 
+// --- Proving an email address (issue 26) ---------------------------------------------------------
+
+export async function insertEmailVerification(
+  db: Db,
+  link: { customerId: number; email: string; now: string; expiresAt: string },
+): Promise<number> {
+  const row = await db
+    .insertInto('email_verifications')
+    .values({
+      token_hash: null,
+      customer_id: link.customerId,
+      email: link.email,
+      created_at: link.now,
+      expires_at: link.expiresAt,
+      used_at: null,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+/**
+ * Gives a verification link its (new) token while it is unused and unexpired: false otherwise,
+ * and then no email goes out. A later token replaces an earlier one.
+ */
+export async function setEmailVerificationToken(
+  db: Db,
+  id: number,
+  tokenHash: string,
+  now: string,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('email_verifications')
+    .set({ token_hash: tokenHash })
+    .where('id', '=', id)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', now)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** Spends a live verification token once: the customer and the address it proves, or undefined. */
+export async function consumeEmailVerification(
+  db: Db,
+  tokenHash: string,
+  now: string,
+): Promise<{ customerId: number; email: string } | undefined> {
+  const row = await db
+    .updateTable('email_verifications')
+    .set({ used_at: now })
+    .where('token_hash', '=', tokenHash)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', now)
+    .returning(['customer_id', 'email'])
+    .executeTakeFirst();
+  return row && { customerId: row.customer_id, email: row.email };
+}
+
+/**
+ * Ends the customer's unused verification links, all of them or only those for addresses other
+ * than `keep`: a link must never move the account to an address it no longer means to have.
+ */
+export async function revokeEmailVerifications(
+  db: Db,
+  customerId: number,
+  now: string,
+  keep?: string,
+): Promise<void> {
+  let update = db
+    .updateTable('email_verifications')
+    .set({ used_at: now })
+    .where('customer_id', '=', customerId)
+    .where('used_at', 'is', null);
+  if (keep !== undefined) update = update.where('email', '!=', keep);
+  await update.execute();
+}
+
+/** The new address an email change waits to switch to: the latest live link's, if any. */
+export async function selectPendingEmail(
+  db: Db,
+  customerId: number,
+  current: string,
+  now: string,
+): Promise<string | null> {
+  const row = await db
+    .selectFrom('email_verifications')
+    .select('email')
+    .where('customer_id', '=', customerId)
+    .where('email', '!=', current)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', now)
+    .orderBy('id', 'desc')
+    .executeTakeFirst();
+  return row?.email ?? null;
+}
+
+/** Switches the account to an address it has proved it reads (or marks the current one proved). */
+export async function setVerifiedEmail(
+  db: Db,
+  customerId: number,
+  email: string,
+  now: string,
+): Promise<void> {
+  await db
+    .updateTable('customers')
+    .set({ email, email_verified_at: now, updated_at: now })
+    .where('id', '=', customerId)
+    .execute();
+}
+
 // --- Undoing an email change --------------------------------------------------------------------
 
 export async function insertEmailChangeUndo(
@@ -378,19 +492,6 @@ export async function revokeEmailUndos(db: Db, customerId: number, now: string):
     .set({ used_at: now })
     .where('customer_id', '=', customerId)
     .where('used_at', 'is', null)
-    .execute();
-}
-
-export async function updateEmail(
-  db: Db,
-  customerId: number,
-  email: string,
-  now: string,
-): Promise<void> {
-  await db
-    .updateTable('customers')
-    .set({ email, updated_at: now })
-    .where('id', '=', customerId)
     .execute();
 }
 

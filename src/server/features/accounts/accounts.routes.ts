@@ -9,9 +9,11 @@ import { accountsApi } from '#shared/accounts.ts';
 import { accountBasics, patientData } from './accounts.member.ts';
 import {
   accountData,
+  confirmEmail,
   createAccount,
   restoreEmail,
   saveAddresses,
+  sendEmailVerification,
   sendPhoneCode,
   updateAccount,
   verifyPhoneCode,
@@ -77,6 +79,22 @@ export const accountsRoutes =
         clearSessionCookie(reply, ctx.env);
         return restored;
       },
+    );
+
+    route(
+      app,
+      accountsApi.emailVerify,
+      { tag, summary: 'Prove an email address with the link mailed to it' },
+      // Anyone holding the link may use it (it may be opened on another device); a session of the
+      // same account is the one an email change keeps.
+      async ({ body, session }) => confirmEmail(ctx, body.token, session),
+    );
+
+    route(
+      app,
+      accountsApi.emailVerifySend,
+      { tag, summary: "Send the link that proves the account's email address again" },
+      async ({ session }) => sendEmailVerification(ctx, session),
     );
 
     route(

@@ -98,7 +98,14 @@ export async function createAccount(
       clicksId: input.clicks_id === undefined ? null : String(input.clicks_id),
       now: ctx.clock.now().toISOString(),
     });
-    if (id !== undefined) await queueWelcome({ ...ctx, db: trx }, input.email, input.first_name);
+    if (id !== undefined) {
+      await queueWelcome({ ...ctx, db: trx }, input.email, input.first_name);
+      // Nothing waits on it: the account works at once; only what rests on the address does.
+      await queueEmailVerification(
+        { ...ctx, db: trx },
+        { customerId: id, to: input.email, firstName: input.first_name, change: false },
+      );
+    }
     return id;
   });
   if (customerId === undefined)
@@ -159,6 +166,13 @@ export async function accountData(ctx: AppContext, session: ActiveSession): Prom
     dob: usDateFromIso(account.dob),
     phoneNo: formatPhone(account.phone),
     phone_verified: account.phoneVerified,
+    email_verified: account.emailVerified,
+    pending_email: await q.selectPendingEmail(
+      ctx.db,
+      account.customerId,
+      account.email,
+      ctx.clock.now().toISOString(),
+    ),
     smsallow: account.smsAllow ? 1 : 0,
     shipping: account.shipping,
     billing: account.billing,
@@ -169,47 +183,45 @@ export async function accountData(ctx: AppContext, session: ActiveSession): Prom
 // --- Changes -------------------------------------------------------------------------------------
 
 /**
- * Name, email, phone and date of birth. A new email needs the current password; the old address
- * is told, with a link that undoes the change, and every other session of the account ends, all
- * in one transaction with the change.
+ * Name, email, phone and date of birth. A new email needs the current password and takes effect
+ * only when the link mailed to it is opened (confirmEmail): until then the account keeps, and logs
+ * in with, the address it has. A typed address proves nothing (decision 016).
  */
 export async function updateAccount(
   ctx: AppContext,
   session: ActiveSession,
   input: AccountUpdate,
-): Promise<{ emailChanged: boolean }> {
+): Promise<{ pendingEmail: string | null }> {
   const { prospect } = input;
   const phone = checkedPhone(prospect.phoneNo, 'prospect.phoneNo');
   const dob = checkedDob(ctx, prospect.dob);
   const account = await loadAccount(ctx, session.customerId);
   const emailChanged = prospect.email !== account.email;
   if (emailChanged) await confirmCurrentPassword(ctx, session, input.current_password);
-  const now = ctx.clock.now();
+  const now = ctx.clock.now().toISOString();
   const updated = await ctx.db.transaction().execute(async (trx) => {
+    if (emailChanged) {
+      const holder = await q.selectCustomerIdByEmail(trx, prospect.email);
+      if (holder !== undefined && holder !== session.customerId) return false;
+    }
     const saved = await q.updateProfile(trx, session.customerId, {
       firstName: prospect.first_name,
       lastName: prospect.last_name,
-      email: prospect.email,
+      email: account.email,
       phone,
       dob,
-      now: now.toISOString(),
+      now,
     });
     if (!saved || !emailChanged) return saved;
-    const undoId = await q.insertEmailChangeUndo(trx, {
-      customerId: session.customerId,
-      oldEmail: account.email,
-      newEmail: prospect.email,
-      now: now.toISOString(),
-      expiresAt: new Date(now.getTime() + EMAIL_UNDO_TTL_MS).toISOString(),
-    });
-    await endOtherSessions({ ...ctx, db: trx }, session.customerId, session.tokenHash);
-    await queueEmailChangedNotice(
+    // Only the latest requested address may become the account's.
+    await q.revokeEmailVerifications(trx, session.customerId, now, account.email);
+    await queueEmailVerification(
       { ...ctx, db: trx },
       {
-        to: account.email,
+        customerId: session.customerId,
+        to: prospect.email,
         firstName: prospect.first_name,
-        newEmail: prospect.email,
-        undoId,
+        change: true,
       },
     );
     return true;
@@ -219,7 +231,147 @@ export async function updateAccount(
       'prospect.email': 'An account with this email already exists.',
     });
   if (emailChanged) sendQueuedSoon(ctx);
-  return { emailChanged };
+  return { pendingEmail: emailChanged ? prospect.email : null };
+}
+
+// --- Proving the email address (issue 26, decision 016) ------------------------------------------
+
+export const EMAIL_VERIFY_TTL_MS = 48 * 60 * 60_000;
+export const EMAIL_VERIFY_SECRET = 'email-verify';
+const EMAIL_VERIFY_PER_HOUR = 5;
+
+export const emailVerifyInvalid =
+  'This link has expired or has already been used. Log in and send yourself a new one.';
+
+/**
+ * The link that proves an address: the account's own (sign-up, "Send the link again") or the new
+ * one an email change waits for. Its token is made as the email goes out (mintEmailVerification).
+ */
+async function queueEmailVerification(
+  ctx: AppContext,
+  link: { customerId: number; to: string; firstName: string; change: boolean },
+): Promise<void> {
+  const now = ctx.clock.now();
+  const id = await q.insertEmailVerification(ctx.db, {
+    customerId: link.customerId,
+    email: link.to,
+    now: now.toISOString(),
+    expiresAt: new Date(now.getTime() + EMAIL_VERIFY_TTL_MS).toISOString(),
+  });
+  const href = absoluteLink(ctx.env, `${paths.verifyEmail}?id=${SECRET_SLOT}`);
+  const lines = link.change
+    ? [
+        `Hello ${link.firstName},`,
+        `You asked to use this address for your ${site.name} account. Your address changes when you open this link; until then the account keeps its current one.`,
+        'The link works once, within 48 hours:',
+      ]
+    : [
+        `Hello ${link.firstName},`,
+        `Please confirm that this is your email address. Your ${site.name} account already works; confirming lets you see and accept partner invitations and share a couples' plan.`,
+        'The link works once, within 48 hours:',
+      ];
+  const label = link.change ? 'Confirm your new address' : 'Confirm your email address';
+  const footnote = `If you did not ask for this, ignore this email: nothing changes. Questions? Write to us at ${site.supportEmail}.`;
+  await queueEmail(ctx, {
+    to: link.to,
+    secret: { purpose: EMAIL_VERIFY_SECRET, ref: String(id) },
+    subject: link.change ? 'Confirm your new email address' : 'Confirm your email address',
+    text: [...lines, '', href, '', footnote, '', ...emailSignature].join('\n'),
+    html: emailHtml(lines, { href, label }, footnote),
+  });
+}
+
+/** The outbox's minter for verification emails: a token while the link is unused and unexpired. */
+export async function mintEmailVerification(ctx: AppContext, ref: string): Promise<string | null> {
+  const id = Number(ref);
+  if (!Number.isSafeInteger(id)) return null;
+  const token = randomToken();
+  const stored = await q.setEmailVerificationToken(
+    ctx.db,
+    id,
+    hashToken(token),
+    ctx.clock.now().toISOString(),
+  );
+  return stored ? token : null;
+}
+
+/** "Send the link again": a new link to the account's address, unless it is already proved. */
+export async function sendEmailVerification(
+  ctx: AppContext,
+  session: ActiveSession,
+): Promise<{ sent_to: string; email_verified: boolean }> {
+  await enforceRateLimit(
+    ctx,
+    `email-verify:${session.customerId}`,
+    EMAIL_VERIFY_PER_HOUR,
+    ONE_HOUR,
+  );
+  const account = await loadAccount(ctx, session.customerId);
+  if (account.emailVerified) return { sent_to: account.email, email_verified: true };
+  await ctx.db.transaction().execute(async (trx) => {
+    const now = ctx.clock.now().toISOString();
+    // The latest link for the address replaces the earlier ones; a pending change stays pending.
+    const pending = await q.selectPendingEmail(trx, account.customerId, account.email, now);
+    await q.revokeEmailVerifications(trx, account.customerId, now, pending ?? undefined);
+    await queueEmailVerification(
+      { ...ctx, db: trx },
+      {
+        customerId: account.customerId,
+        to: account.email,
+        firstName: account.firstName,
+        change: false,
+      },
+    );
+  });
+  sendQueuedSoon(ctx);
+  return { sent_to: account.email, email_verified: false };
+}
+
+const newEmailTaken =
+  'Another account now uses this email address, so we could not change yours. Your address stays as it was.';
+
+/**
+ * Spends a verification link once. For the account's own address it marks it proved. For a new
+ * one the account switches to it, proved; then, as before issue 26, the old address is told with
+ * its one-time undo link and every other session ends (the opener's stays, if it is theirs).
+ */
+export async function confirmEmail(
+  ctx: AppContext,
+  token: string,
+  session: ActiveSession | null,
+): Promise<{ email: string; changed: boolean }> {
+  if (!wellFormedToken(token)) throw new AppError('EMAIL_VERIFY_INVALID', emailVerifyInvalid);
+  const now = ctx.clock.now();
+  const result = await ctx.db.transaction().execute(async (trx) => {
+    const link = await q.consumeEmailVerification(trx, hashToken(token), now.toISOString());
+    if (!link) throw new AppError('EMAIL_VERIFY_INVALID', emailVerifyInvalid);
+    const account = await loadAccount({ ...ctx, db: trx }, link.customerId);
+    if (link.email === account.email) {
+      await q.setVerifiedEmail(trx, account.customerId, account.email, now.toISOString());
+      return { email: account.email, changed: false };
+    }
+    const holder = await q.selectCustomerIdByEmail(trx, link.email);
+    if (holder !== undefined && holder !== account.customerId)
+      throw new AppError('EMAIL_TAKEN', newEmailTaken);
+    await q.setVerifiedEmail(trx, account.customerId, link.email, now.toISOString());
+    await q.revokeEmailVerifications(trx, account.customerId, now.toISOString());
+    const undoId = await q.insertEmailChangeUndo(trx, {
+      customerId: account.customerId,
+      oldEmail: account.email,
+      newEmail: link.email,
+      now: now.toISOString(),
+      expiresAt: new Date(now.getTime() + EMAIL_UNDO_TTL_MS).toISOString(),
+    });
+    const own = session?.customerId === account.customerId ? session.tokenHash : undefined;
+    await endOtherSessions({ ...ctx, db: trx }, account.customerId, own);
+    await queueEmailChangedNotice(
+      { ...ctx, db: trx },
+      { to: account.email, firstName: account.firstName, newEmail: link.email, undoId },
+    );
+    return { email: link.email, changed: true };
+  });
+  if (result.changed) sendQueuedSoon(ctx);
+  return result;
 }
 
 export const EMAIL_UNDO_TTL_MS = 7 * 24 * 60 * 60_000;
@@ -287,8 +439,10 @@ export async function restoreEmail(ctx: AppContext, token: string): Promise<{ em
     const holder = await q.selectCustomerIdByEmail(trx, undo.oldEmail);
     if (holder !== undefined && holder !== undo.customerId)
       throw new AppError('EMAIL_TAKEN', oldEmailTaken);
-    await q.updateEmail(trx, undo.customerId, undo.oldEmail, now);
+    // The undo link reached the old address: that proves it as well as a verification link would.
+    await q.setVerifiedEmail(trx, undo.customerId, undo.oldEmail, now);
     await q.revokeEmailUndos(trx, undo.customerId, now);
+    await q.revokeEmailVerifications(trx, undo.customerId, now);
     await secureAccount({ ...ctx, db: trx }, undo.customerId);
     return { email: undo.oldEmail };
   });

@@ -7,7 +7,8 @@ import { sentMessages } from '#test/outbox.ts';
 /**
  * Finding 7 of issue 11: a stolen session could change the email and then take the account
  * through a reset. Now a new email needs the current password, the old address is told and can
- * undo the change once, and every other session ends.
+ * undo the change once, and every other session ends. Issue 26: the change takes effect only when
+ * the link mailed to the new address is opened; a typed address proves nothing.
  */
 describe(`changing the email protects the owner (${testDialect})`, () => {
   let t: TestApp;
@@ -54,6 +55,18 @@ describe(`changing the email protects the owner (${testDialect})`, () => {
     (await noticesTo(email)).map((m) => /\/undo-email-change\?id=([\w-]+)/.exec(m.text)?.[1])[0];
   const logIn = (email: string, password: string) =>
     post(t.app, '/lapi/account/login/', { email, password });
+  const confirmTokens = async (email: string) =>
+    (await sentMessages(t))
+      .filter((m) => m.to === email && m.subject === 'Confirm your new email address')
+      .map((m) => /\/verify-email\?id=([\w-]+)/.exec(m.text)?.[1]);
+  /** Asks for the change, then opens the link mailed to the new address from `cookie`'s browser. */
+  const changeAndConfirm = async (c: TestCustomer, email: string, cookie?: string) => {
+    expect((await update(c, email, c.password)).statusCode).toBe(200);
+    const [token] = (await confirmTokens(email)).slice(-1);
+    const opened = await post(t.app, '/lapi/account/email/verify/', { token }, cookie);
+    expect(opened.statusCode).toBe(200);
+    return opened;
+  };
 
   it('needs the current password: without it, or with a wrong one, nothing changes and nobody is told', async () => {
     const customer = await insertCustomer(t.app);
@@ -85,15 +98,50 @@ describe(`changing the email protects the owner (${testDialect})`, () => {
     expect(sameEmail.json()).toMatchObject({ message: 'Account updated successfully' });
   });
 
-  it('with the right password the email changes, every other session ends, and the old address gets a notice with an undo link', async () => {
+  it('with the right password nothing changes yet: a link goes to the new address, and the account keeps and logs in with the old one', async () => {
     const customer = await insertCustomer(t.app);
     const otherDevice = sessionCookie(await logIn(customer.email, customer.password));
     const target = newAddress();
     const ok = await update(customer, target, customer.password);
     expect(ok.statusCode).toBe(200);
+    expect(await emailOf(customer.customerId)).toBe(customer.email);
+    expect(await authenticated(otherDevice)).toBe(true);
+    expect(await noticesTo(customer.email)).toEqual([]);
+    expect((await logIn(customer.email, customer.password)).statusCode).toBe(200);
+    expect((await logIn(target, customer.password)).statusCode).toBe(401);
+
+    const [link] = (await sentMessages(t)).filter(
+      (m) => m.to === target && m.subject === 'Confirm your new email address',
+    );
+    expect(link?.text).toMatch(/http:\/\/localhost:3000\/verify-email\?id=[\w-]{43}(\s|$)/);
+    expect(link?.text).not.toContain(customer.password);
+    // The details page says which address waits for its link.
+    const data = await post(
+      t.app,
+      '/lapi/account/data/',
+      { leads_id: customer.leadsId },
+      customer.cookie,
+    );
+    expect(data.json()).toMatchObject({
+      data: { email: customer.email, pending_email: target, email_verified: true },
+    });
+  });
+
+  it('opening the link switches the address, proved; every other session ends, and the old address gets a notice with an undo link', async () => {
+    const customer = await insertCustomer(t.app);
+    const otherDevice = sessionCookie(await logIn(customer.email, customer.password));
+    const target = newAddress();
+    const opened = await changeAndConfirm(customer, target, customer.cookie);
+    expect(opened.json()).toMatchObject({ data: { email: target, changed: true } });
     expect(await emailOf(customer.customerId)).toBe(target);
     expect(await authenticated(otherDevice)).toBe(false);
     expect(await authenticated(customer.cookie)).toBe(true);
+    const verified = await t.app.db
+      .selectFrom('customers')
+      .select('email_verified_at')
+      .where('id', '=', customer.customerId)
+      .executeTakeFirstOrThrow();
+    expect(verified.email_verified_at).not.toBeNull();
 
     const [notice] = await noticesTo(customer.email);
     expect(notice?.text).toMatch(/http:\/\/localhost:3000\/undo-email-change\?id=[\w-]{43}(\s|$)/);
@@ -110,11 +158,57 @@ describe(`changing the email protects the owner (${testDialect})`, () => {
     expect((await logIn(customer.email, customer.password)).statusCode).toBe(401);
   });
 
+  it('the confirmation link works once and expires after 48 hours; a newer request voids an older one', async () => {
+    const customer = await insertCustomer(t.app);
+    const first = newAddress();
+    const second = newAddress();
+    expect((await update(customer, first, customer.password)).statusCode).toBe(200);
+    const [voided] = await confirmTokens(first);
+    expect(voided).toMatch(/^[\w-]{43}$/);
+    expect((await update(customer, second, customer.password)).statusCode).toBe(200);
+    const stale = await post(t.app, '/lapi/account/email/verify/', { token: voided });
+    expect(stale.json()).toMatchObject({
+      code: 'EMAIL_VERIFY_INVALID',
+      message:
+        'This link has expired or has already been used. Log in and send yourself a new one.',
+    });
+    expect(await emailOf(customer.customerId)).toBe(customer.email);
+
+    const third = newAddress();
+    await changeAndConfirm(customer, third, customer.cookie);
+    const [used] = await confirmTokens(third);
+    const again = await post(t.app, '/lapi/account/email/verify/', { token: used });
+    expect(again.json()).toMatchObject({ code: 'EMAIL_VERIFY_INVALID' });
+    expect(await emailOf(customer.customerId)).toBe(third);
+
+    const fourth = newAddress();
+    expect((await update(customer, fourth, customer.password)).statusCode).toBe(200);
+    const [late] = await confirmTokens(fourth);
+    t.clock.advance(48 * 60 * 60_000 + 1000);
+    const expired = await post(t.app, '/lapi/account/email/verify/', { token: late });
+    expect(expired.statusCode).toBe(400);
+    expect(expired.json()).toMatchObject({ code: 'EMAIL_VERIFY_INVALID' });
+    expect(await emailOf(customer.customerId)).toBe(third);
+  });
+
+  it('an address another account took meanwhile is refused when the link is opened, and nothing moves', async () => {
+    const customer = await insertCustomer(t.app);
+    const target = newAddress();
+    expect((await update(customer, target, customer.password)).statusCode).toBe(200);
+    await insertCustomer(t.app, { email: target });
+    const [token] = await confirmTokens(target);
+    const opened = await post(t.app, '/lapi/account/email/verify/', { token });
+    expect(opened.statusCode).toBe(409);
+    expect(opened.json()).toMatchObject({ code: 'EMAIL_TAKEN' });
+    expect(await emailOf(customer.customerId)).toBe(customer.email);
+  });
+
   it('the undo link puts the old address back once, ends every session and spends the reset links sent meanwhile', async () => {
     const customer = await insertCustomer(t.app);
     const target = newAddress();
-    // Someone with the password and the session moves the account and asks for a reset there.
-    expect((await update(customer, target, customer.password)).statusCode).toBe(200);
+    // Someone with the password, the session and the new address's mail moves the account and
+    // asks for a reset there.
+    await changeAndConfirm(customer, target, customer.cookie);
     await post(t.app, '/lapi/account/reset/', { email: target });
     const resetToken = (await sentMessages(t))
       .filter((m) => m.to === target && m.subject === 'Reset your Pairwell password')
@@ -152,8 +246,8 @@ describe(`changing the email protects the owner (${testDialect})`, () => {
     const customer = await insertCustomer(t.app);
     const first = newAddress();
     const second = newAddress();
-    expect((await update(customer, first, customer.password)).statusCode).toBe(200);
-    expect((await update(customer, second, customer.password)).statusCode).toBe(200);
+    await changeAndConfirm(customer, first, customer.cookie);
+    await changeAndConfirm(customer, second, customer.cookie);
     const ownersLink = await undoToken(customer.email);
     const intruderLink = await undoToken(first);
     expect(intruderLink).toMatch(/^[\w-]{43}$/);
@@ -168,7 +262,7 @@ describe(`changing the email protects the owner (${testDialect})`, () => {
   it('an undo link older than 7 days, or a made-up one, is refused and changes nothing', async () => {
     const customer = await insertCustomer(t.app);
     const target = newAddress();
-    expect((await update(customer, target, customer.password)).statusCode).toBe(200);
+    await changeAndConfirm(customer, target, customer.cookie);
     const token = await undoToken(customer.email);
     t.clock.advance(7 * 24 * 60 * 60_000 + 1000);
     const late = await post(t.app, '/lapi/account/email/restore/', { token });

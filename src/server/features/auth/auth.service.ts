@@ -224,7 +224,7 @@ export async function endSessionOf(
 export async function endOtherSessions(
   ctx: AppContext,
   customerId: number,
-  currentTokenHash: string,
+  currentTokenHash: string | undefined,
 ): Promise<number> {
   const ended = await q.deleteSessionsOf(ctx.db, customerId, currentTokenHash);
   await ctx.sessions.ended(ctx.db, customerId);

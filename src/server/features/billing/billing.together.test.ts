@@ -247,7 +247,11 @@ describe(`gifts and couples' plans renew exactly once (${testDialect})`, () => {
     expect(samShipped?.text).toContain('your gift from Alex');
     expect(samShipped?.text).toContain('9400111899223197428490');
     // Alex paid: a receipt for each charge, and none of the delivery news.
-    expect(to(alex).filter((s) => !s.startsWith('Welcome')).sort()).toEqual([
+    expect(
+      to(alex)
+        .filter((s) => !s.startsWith('Welcome'))
+        .sort(),
+    ).toEqual([
       `Your Pairwell receipt for order ${first}`,
       `Your Pairwell receipt for order ${second}`,
     ]);

@@ -18,6 +18,8 @@ export interface CustomerBrief {
   customerId: number;
   firstName: string;
   email: string;
+  /** Whether `email` was proved by a link mailed to it: a typed address proves nothing. */
+  emailVerified: boolean;
 }
 
 export async function selectCustomerBrief(
@@ -26,10 +28,17 @@ export async function selectCustomerBrief(
 ): Promise<CustomerBrief | undefined> {
   const row = await db
     .selectFrom('customers')
-    .select(['id', 'first_name', 'email'])
+    .select(['id', 'first_name', 'email', 'email_verified_at'])
     .where('id', '=', customerId)
     .executeTakeFirst();
-  return row && { customerId: row.id, firstName: row.first_name, email: row.email };
+  return (
+    row && {
+      customerId: row.id,
+      firstName: row.first_name,
+      email: row.email,
+      emailVerified: row.email_verified_at !== null,
+    }
+  );
 }
 
 export async function customerExistsWithEmail(db: Db, email: string): Promise<boolean> {
@@ -273,13 +282,14 @@ export interface ReceivedRow {
 }
 
 /**
- * Open invitations for someone: sent to their email, or the one whose link (token) they hold;
- * never their own.
+ * Open invitations for someone: sent to their email (null while it is not proved), or the one
+ * whose link (token) they hold; never their own.
  */
 export async function selectReceived(
   db: Db,
-  who: { customerId: number; email: string; tokenHash: string | null; now: string },
+  who: { customerId: number; email: string | null; tokenHash: string | null; now: string },
 ): Promise<ReceivedRow[]> {
+  if (who.email === null && who.tokenHash === null) return [];
   const rows = await db
     .selectFrom('partner_invitations')
     .innerJoin('customers', 'customers.id', 'partner_invitations.inviter_id')
@@ -293,12 +303,12 @@ export async function selectReceived(
     .where('partner_invitations.expires_at', '>', who.now)
     .where('partner_invitations.inviter_id', '!=', who.customerId)
     .where((eb) =>
-      who.tokenHash === null
-        ? eb('partner_invitations.email', '=', who.email)
-        : eb.or([
-            eb('partner_invitations.email', '=', who.email),
-            eb('partner_invitations.token_hash', '=', who.tokenHash),
-          ]),
+      eb.or([
+        ...(who.email === null ? [] : [eb('partner_invitations.email', '=', who.email)]),
+        ...(who.tokenHash === null
+          ? []
+          : [eb('partner_invitations.token_hash', '=', who.tokenHash)]),
+      ]),
     )
     .orderBy('partner_invitations.id', 'desc')
     .execute();

@@ -64,7 +64,8 @@ export async function partnerOverview(
   const latest = link ? undefined : await q.selectLatestSent(ctx.db, self.customerId);
   const received = await q.selectReceived(ctx.db, {
     customerId: self.customerId,
-    email: self.email,
+    // A typed address proves nothing: only a proved one, or the invitation's own link, finds it.
+    email: self.emailVerified ? self.email : null,
     tokenHash: wellFormedToken(inviteToken) ? hashToken(inviteToken) : null,
     now,
   });
@@ -102,6 +103,7 @@ export async function partnerOverview(
       program: e.program ?? null,
     })),
     visit_invitations: visitInvitations,
+    email_verified: self.emailVerified,
   };
 }
 
@@ -283,8 +285,9 @@ function assertOpen(
 }
 
 /**
- * The invitation, when it is addressed to the caller: sent to their email, or they hold its link.
- * Anyone else's is "not found", exactly as one that does not exist.
+ * The invitation, when it is addressed to the caller: sent to their email, proved by a link mailed
+ * to it (whoever signs up with, or changes to, an address they cannot read proves nothing), or
+ * they hold its link. Anyone else's is "not found", exactly as one that does not exist.
  */
 async function invitationFor(
   ctx: AppContext,
@@ -300,7 +303,7 @@ async function invitationFor(
   if (
     !invitation ||
     invitation.inviterId === self.customerId ||
-    (invitation.email !== self.email && !holdsLink)
+    ((invitation.email !== self.email || !self.emailVerified) && !holdsLink)
   )
     throw notFound(invitationNotFound);
   return invitation;

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TogetherItem, TogetherOverview } from '#shared/partners-together.ts';
+import type { Subscription } from '#shared/subscriptions.ts';
 import { buildTestApp, testDialect, type TestApp } from '#test/app.ts';
 import { demoStaff } from '#server/db/seed-demo.ts';
 import { insertCustomer, post, staffCookie, type TestCustomer } from '#test/factories.ts';
@@ -163,7 +164,11 @@ describe(`partners: gifts and couples' plans, access (${testDialect})`, () => {
       { leads_id: alex.leadsId },
       alex.cookie,
     );
-    expect(subs.json()).toMatchObject({ data: { subscriptions: [] } });
+    // On Alex's Subscriptions as a gift to Sam (issue 26), with no address of Sam's.
+    expect(
+      subs.json<{ data: { subscriptions: Subscription[] } }>().data.subscriptions,
+    ).toMatchObject([{ together: { kind: 'gift', role: 'payer', with_first_name: 'Sam' } }]);
+    expect(subs.body).not.toMatch(/Office Park|Home Lane/);
   });
 
   it('who may change a gift: the recipient its dates and address, the payer only its end; a third customer nothing', async () => {
@@ -229,6 +234,46 @@ describe(`partners: gifts and couples' plans, access (${testDialect})`, () => {
     expect(history.json<{ data: { history: { kind: string }[] } }>().data.history[0]).toMatchObject(
       { kind: 'gift_ended' },
     );
+  });
+
+  it("a couples' plan needs both addresses confirmed: proposing and accepting are refused until they are", async () => {
+    const { alex, sam } = await people();
+    const setVerified = (c: TestCustomer, at: string | null) =>
+      t.app.db
+        .updateTable('customers')
+        .set({ email_verified_at: at })
+        .where('id', '=', c.customerId)
+        .execute();
+    const plan = () =>
+      call(
+        '/plan/',
+        { product_id: 41, quantity: 1, partner_product_id: 36, partner_quantity: 1 },
+        alex,
+      );
+    await setVerified(sam, null);
+    const theirs = await plan();
+    expect(theirs.statusCode).toBe(400);
+    expect(theirs.json()).toMatchObject({
+      code: 'SUBSCRIPTION_REFUSED',
+      message:
+        "Sam has not confirmed their email address yet: a couples' plan needs both of you to confirm yours.",
+    });
+    await setVerified(sam, '2026-11-01T00:00:00.000Z');
+    await setVerified(alex, null);
+    expect((await plan()).json()).toMatchObject({
+      code: 'SUBSCRIPTION_REFUSED',
+      message:
+        "Confirm your email address first: a couples' plan needs both of you to confirm yours. Send the link again from the Partner page.",
+    });
+
+    await setVerified(alex, '2026-11-01T00:00:00.000Z');
+    const started = await plan();
+    expect(started.statusCode, started.body).toBe(200);
+    const offerId = started.json<{ data: { item: TogetherItem } }>().data.item.offer_id;
+    await setVerified(alex, null);
+    const accept = await call('/together/accept/', { offer_id: offerId }, sam);
+    expect(accept.json()).toMatchObject({ code: 'SUBSCRIPTION_REFUSED' });
+    expect((await overview(sam)).items[0]).toMatchObject({ status: 'pending' });
   });
 
   it("a couples' plan: the partner accepts or leaves; its owner keeps the dates", async () => {

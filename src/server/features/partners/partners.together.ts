@@ -53,6 +53,25 @@ interface Partner {
   firstName: string;
 }
 
+/**
+ * The couples' price is for two people who proved who they are (decision 018): both linked
+ * accounts' addresses confirmed by a link mailed to them, not merely typed (decision 016).
+ */
+async function assertBothVerified(ctx: AppContext, me: number, partner: Partner): Promise<void> {
+  const self = await pq.selectCustomerBrief(ctx.db, me);
+  if (!self?.emailVerified)
+    throw new AppError(
+      'SUBSCRIPTION_REFUSED',
+      "Confirm your email address first: a couples' plan needs both of you to confirm yours. Send the link again from the Partner page.",
+    );
+  const theirs = await pq.selectCustomerBrief(ctx.db, partner.customerId);
+  if (!theirs?.emailVerified)
+    throw new AppError(
+      'SUBSCRIPTION_REFUSED',
+      `${partner.firstName} has not confirmed their email address yet: a couples' plan needs both of you to confirm yours.`,
+    );
+}
+
 /** The caller's linked partner, read now; undefined when not linked. */
 async function linkedPartner(ctx: AppContext, customerId: number): Promise<Partner | undefined> {
   const link = await pq.selectOwnLink(ctx.db, customerId);
@@ -284,6 +303,7 @@ export async function startPlan(
   },
 ): Promise<{ item: TogetherItem }> {
   const partner = await offerable(ctx, session);
+  await assertBothVerified(ctx, session.customerId, partner);
   const own = await subscribableOffer(ctx, input.product_id);
   const theirs = await subscribableOffer(ctx, input.partner_product_id);
   if (own.frequency !== theirs.frequency)
@@ -328,6 +348,7 @@ export async function acceptOffer(
   if (offer.status === 'accepted' && offer.subscriptionId !== null)
     return { item: await itemOf(ctx, session.customerId, offer.id), message: acceptedText(offer) };
   if (offer.status !== 'pending') throw new AppError('INVITATION_CLOSED', offerClosedText);
+  if (offer.kind === 'plan') await assertBothVerified(ctx, session.customerId, partner);
 
   let gift: { recipientId: number; shipTo: ShipTo } | null = null;
   if (offer.kind === 'gift') {

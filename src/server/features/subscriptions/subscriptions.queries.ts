@@ -283,21 +283,75 @@ function toRow(r: {
   };
 }
 
+/** The statuses of a gift or plan still running; once ended it is only in the partner history. */
+const runningStatuses = ['ACTIVE', 'PAUSED', 'PAST_DUE'] as const;
+
+/** A subscription on a customer's list: for a gift or plan, the first names of both people. */
+export interface ListedSubscriptionRow extends SubscriptionRow {
+  /** The payer's first name (customerId's). */
+  payerFirstName: string;
+  /** A gift's recipient's or a plan partner's first name; null for the payer's own subscription. */
+  otherFirstName: string | null;
+}
+
+/**
+ * Every subscription a customer has on their Subscriptions page: their own, and the gifts and
+ * couples' plans they pay for, receive or share while these run (issue 26). One select per way of
+ * belonging, each on its own index (`subscriptions_customer_status_idx`, the partial
+ * `subscriptions_recipient_idx` and `subscriptions_plan_partner_idx`), where one `or` over the
+ * three columns may read the whole table.
+ */
 export async function selectSubscriptionsOf(
   db: Db,
   customerId: number,
-): Promise<SubscriptionRow[]> {
-  const rows = await db
-    .selectFrom('subscriptions')
-    .select(columns)
-    .where('customer_id', '=', customerId)
-    // Gifts and couples' plans are the partner page's (decision 018), not the Subscriptions page's.
-    .where('recipient_id', 'is', null)
-    .where('plan_partner_id', 'is', null)
-    .orderBy('created_at')
-    .orderBy('id')
+): Promise<ListedSubscriptionRow[]> {
+  const listed = () =>
+    db
+      .selectFrom('subscriptions as s')
+      .select(columns.map((column) => `s.${column}` as const))
+      .select((eb) => [
+        's.created_at',
+        eb
+          .selectFrom('customers as c')
+          .select('c.first_name')
+          .whereRef('c.id', '=', 's.customer_id')
+          .as('payer_first_name'),
+        eb
+          .selectFrom('customers as c')
+          .select('c.first_name')
+          .where((w) =>
+            w.or([
+              w('c.id', '=', w.ref('s.recipient_id')),
+              w('c.id', '=', w.ref('s.plan_partner_id')),
+            ]),
+          )
+          .as('other_first_name'),
+      ]);
+  const rows = await listed()
+    .where('s.customer_id', '=', customerId)
+    .where((eb) =>
+      eb.or([
+        eb.and([eb('s.recipient_id', 'is', null), eb('s.plan_partner_id', 'is', null)]),
+        eb('s.status', 'in', runningStatuses),
+      ]),
+    )
+    .unionAll(
+      listed().where('s.recipient_id', '=', customerId).where('s.status', 'in', runningStatuses),
+    )
+    .unionAll(
+      listed().where('s.plan_partner_id', '=', customerId).where('s.status', 'in', runningStatuses),
+    )
     .execute();
-  return rows.map(toRow);
+  return rows
+    .sort((a, b) =>
+      a.created_at === b.created_at ? a.id - b.id : a.created_at < b.created_at ? -1 : 1,
+    )
+    .map((r) => ({
+      ...toRow(r),
+      payerFirstName: r.payer_first_name ?? '',
+      otherFirstName:
+        r.recipient_id === null && r.plan_partner_id === null ? null : (r.other_first_name ?? ''),
+    }));
 }
 
 export async function selectSubscription(db: Db, id: number): Promise<SubscriptionRow | undefined> {

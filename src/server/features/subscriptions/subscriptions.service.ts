@@ -9,6 +9,7 @@ import {
 import { sendQueuedSoon } from '#server/features/outbox/outbox.service.ts';
 import { AppError, notFound } from '#server/lib/errors.ts';
 import type { Frequency } from '#shared/catalog.ts';
+import { couplesPriceCents } from '#shared/couples-price.ts';
 import { formatCents } from '#shared/money.ts';
 import {
   applySubscriptionChange,
@@ -101,13 +102,16 @@ async function toSubscription(
   ctx: AppContext,
   row: q.SubscriptionRow,
   card: Subscription['card'],
+  together: { view: NonNullable<Subscription['together']>; alsoCents: number } | null = null,
 ): Promise<Subscription> {
   const product = row.productId === null ? undefined : await offer(ctx.db, row.productId);
-  const swaps = row.refill
-    ? []
-    : (await offersAt(ctx.db, row.frequency)).filter(
-        (o) => o.productId !== row.productId && o.category === 'supplements',
-      );
+  // A gift or a plan is changed on the partner page, never swapped here.
+  const swaps =
+    row.refill || together
+      ? []
+      : (await offersAt(ctx.db, row.frequency)).filter(
+          (o) => o.productId !== row.productId && o.category === 'supplements',
+        );
   return {
     id: row.id,
     product_id: row.productId,
@@ -118,7 +122,8 @@ async function toSubscription(
     frequency: row.frequency,
     quantity: row.quantity,
     unit_price_cents: row.unitPriceCents,
-    price_cents: row.unitPriceCents * row.quantity,
+    // A plan's one charge pays both lines.
+    price_cents: row.unitPriceCents * row.quantity + (together?.alsoCents ?? 0),
     status: row.status,
     next_billing_date: row.nextBillingDate,
     paused_until: row.pausedUntil,
@@ -129,17 +134,76 @@ async function toSubscription(
       refills_remaining: row.refill.remaining,
       valid_until: row.refill.until,
     },
+    together: together?.view ?? null,
   };
 }
 
+/**
+ * How a gift or a plan reads for one of its two people: their role, the other's first name, what
+ * each delivery holds and for whom, and what a plan's partner line adds to the one charge.
+ */
+async function togetherFor(
+  ctx: AppContext,
+  row: q.ListedSubscriptionRow,
+  viewerId: number,
+): Promise<{ view: NonNullable<Subscription['together']>; alsoCents: number } | null> {
+  if (!row.gift && !row.planPartner) return null;
+  const payer = row.customerId === viewerId;
+  const withFirstName = payer ? (row.otherFirstName ?? '') : row.payerFirstName;
+  const own = row.productId === null ? undefined : await offer(ctx.db, row.productId);
+  const ownName = own?.name ?? 'Discontinued product';
+  if (row.gift)
+    return {
+      view: {
+        kind: 'gift',
+        role: payer ? 'payer' : 'recipient',
+        with_first_name: withFirstName,
+        lines: [{ name: ownName, quantity: row.quantity, for: payer ? 'partner' : 'you' }],
+      },
+      alsoCents: 0,
+    };
+  const partnerLine = row.planPartner;
+  if (!partnerLine) return null;
+  const theirs = await offer(ctx.db, partnerLine.productId);
+  return {
+    view: {
+      kind: 'plan',
+      role: payer ? 'payer' : 'partner',
+      with_first_name: withFirstName,
+      lines: [
+        { name: ownName, quantity: row.quantity, for: payer ? 'you' : 'partner' },
+        {
+          name: theirs?.name ?? 'Discontinued product',
+          quantity: partnerLine.quantity,
+          for: payer ? 'partner' : 'you',
+        },
+      ],
+    },
+    // Billing charges the partner's line at its couples' price, from the offer's current price.
+    alsoCents: theirs ? couplesPriceCents(theirs.priceCents) * partnerLine.quantity : 0,
+  };
+}
+
+/**
+ * The Subscriptions page: the customer's own, and the gifts and plans they pay for, receive or
+ * share (issue 26). Only the payer is shown the card a gift or plan is billed to.
+ */
 export async function listSubscriptions(
   ctx: AppContext,
   customerId: number,
 ): Promise<Subscription[]> {
   const rows = await q.selectSubscriptionsOf(ctx.db, customerId);
   const card = await cardSummaryOf(ctx, customerId);
+  const own = card && { brand: card.brand, last4: card.last4 };
   return Promise.all(
-    rows.map((row) => toSubscription(ctx, row, card && { brand: card.brand, last4: card.last4 })),
+    rows.map(async (row) =>
+      toSubscription(
+        ctx,
+        row,
+        row.customerId === customerId ? own : null,
+        await togetherFor(ctx, row, customerId),
+      ),
+    ),
   );
 }
 

@@ -2,13 +2,17 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useQueryClient } from '@tanstack/react-query';
 import { useForm, useWatch } from 'react-hook-form';
 import { z } from 'zod';
-import { AccountUpdateSchema, formatPhone, type AccountData } from '#shared/accounts.ts';
+import {
+  AccountUpdateSchema,
+  emailVerifyText,
+  formatPhone,
+  type AccountData,
+} from '#shared/accounts.ts';
 import { messages } from '#shared/wording.ts';
 import { applyApiError } from '#client/components/forms/form-errors.ts';
 import { PasswordField, TextField } from '#client/components/forms/fields.tsx';
 import { SubmitButton } from '#client/components/ui/submit-button.tsx';
 import { showToast } from '#client/components/ui/toast.tsx';
-import { authKeys } from '#client/features/auth/auth.api.ts';
 import { refreshMemberData, updateAccount } from '../accounts.api.ts';
 import { dobForForm } from './account-dates.ts';
 import { AccountSection } from './account-section.tsx';
@@ -74,14 +78,10 @@ export function AccountDetailsForm({ account }: { account: AccountData }) {
         title: messages.accountUpdateTitle,
         description: messages.accountUpdateContent,
       });
-      if (emailChanged) {
-        showToast({
-          title: 'Your email was changed',
-          description: `We told ${account.email} and logged out your other devices.`,
-        });
-        await queryClient.invalidateQueries({ queryKey: authKeys.sessions });
-      }
-      reset({ ...prospect, current_password: '' });
+      // A new address takes effect only when the link mailed to it is opened (issue 26): the
+      // form keeps the address the account still has.
+      if (emailChanged) showToast({ title: emailVerifyText.changePending(prospect.email) });
+      reset({ ...prospect, email: account.email, current_password: '' });
       await refreshMemberData(queryClient, account.leads_id);
     } catch (error) {
       const outcome = applyApiError(error, setError, fieldNames);
@@ -132,12 +132,20 @@ export function AccountDetailsForm({ account }: { account: AccountData }) {
             <PasswordField
               label="Current password"
               autoComplete="current-password"
-              hint="Needed to change your email. We will tell your current address, and log out your other devices."
+              hint="Needed to change your email. We will send a link to the new address: your address changes when you open it."
               error={errors.current_password?.message}
               {...register('current_password')}
             />
           ) : null}
         </div>
+        {account.pending_email ? (
+          <p
+            role="status"
+            className="rounded-xl border border-accent-200 bg-accent-50/60 px-4 py-3 text-[0.9375rem] text-ink"
+          >
+            {emailVerifyText.changePending(account.pending_email)}
+          </p>
+        ) : null}
         <SubmitButton pending={isSubmitting}>Save details</SubmitButton>
       </form>
     </AccountSection>

@@ -138,10 +138,14 @@ describe('Account details', () => {
     await u.type(current, 'my real password');
     await u.click(details.getByRole('button', { name: 'Save details' }));
     expect(await screen.findByText('Account updated successfully')).toBeTruthy();
-    // The second toast follows the first (toasts queue 500 ms apart).
+    // The second toast follows the first (toasts queue 500 ms apart): the new address waits for
+    // its link (issue 26), and the form keeps the address the account still has.
     expect(
-      await screen.findByText('We told dana@example.com and logged out your other devices.'),
+      await screen.findByText(
+        'We sent a link to new-dana@example.com — your address changes when you open it.',
+      ),
     ).toBeTruthy();
+    expect((details.getByLabelText('Email') as HTMLInputElement).value).toBe('dana@example.com');
     const sent = api.calls.filter((call) => call.path === '/account/update/');
     expect(sent.at(-1)?.body).toMatchObject({
       leads_id: 'lead-1',

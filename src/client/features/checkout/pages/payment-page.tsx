@@ -3,7 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { Link, Navigate, useNavigate } from 'react-router';
-import type { CardSummary } from '#shared/accounts.ts';
+import type { Address, CardSummary } from '#shared/accounts.ts';
 import {
   blankPaymentForm,
   checkoutApi,
@@ -108,9 +108,30 @@ interface PaymentFormProps {
   totalCents: number;
   /** What each subscription the order starts will charge, and from when (the consent covers them). */
   renewals: string[];
+  /** The billing address the customer's account has, if any. */
+  ownBilling: Address | null;
 }
 
-function PaymentFormView({ shipping, toPartner, card, totalCents, renewals }: PaymentFormProps) {
+/**
+ * The form as it starts. Shipping to the partner, the billing address is the customer's own (their
+ * account's), never the partner's address the order ships to (issue 26): "same as the shipping
+ * address" is not offered then.
+ */
+function startingForm(savedUsable: boolean, toPartner: boolean, ownBilling: Address | null) {
+  const blank = blankPaymentForm(savedUsable);
+  if (!toPartner) return blank;
+  const { address, address2, city, state, zip } = ownBilling ?? blank.billing;
+  return { ...blank, billingSame: false, billing: { address, address2, city, state, zip } };
+}
+
+function PaymentFormView({
+  shipping,
+  toPartner,
+  card,
+  totalCents,
+  renewals,
+  ownBilling,
+}: PaymentFormProps) {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const placing = useRef(false);
@@ -125,7 +146,7 @@ function PaymentFormView({ shipping, toPartner, card, totalCents, renewals }: Pa
     formState: { errors, isSubmitting },
   } = useForm({
     resolver: zodResolver(PaymentFormSchema),
-    defaultValues: blankPaymentForm(savedUsable),
+    defaultValues: startingForm(savedUsable, toPartner, ownBilling),
   });
   const method = useWatch({ control, name: 'method' });
   const billingSame = useWatch({ control, name: 'billingSame' });
@@ -206,8 +227,12 @@ function PaymentFormView({ shipping, toPartner, card, totalCents, renewals }: Pa
       />
 
       <Fieldset legend="Billing address" className="space-y-4">
-        <CheckboxField label="Same as the shipping address" {...register('billingSame')} />
-        {billingSame ? null : (
+        {toPartner ? (
+          <p className="text-sm text-ink-soft">Your own billing address, as your account has it.</p>
+        ) : (
+          <CheckboxField label="Same as the shipping address" {...register('billingSame')} />
+        )}
+        {billingSame && !toPartner ? null : (
           <AddressFields
             section="billing"
             field={(name) => register(`billing.${name}`)}
@@ -284,6 +309,7 @@ function MemberPayment({ shipping, toPartner }: { shipping: Shipping; toPartner:
       card={account.data?.card ?? null}
       totalCents={cart.totalCents}
       renewals={renewalTerms(cart.lines, new Date().toISOString().slice(0, 10))}
+      ownBilling={account.data?.billing ?? null}
     />
   );
 }

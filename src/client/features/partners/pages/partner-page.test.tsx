@@ -46,6 +46,7 @@ function overview(received: PartnerOverview['received'] = []): PartnerOverview {
     received,
     history: [],
     visit_invitations: { can_send: [], received: [] },
+    email_verified: true,
   };
 }
 
@@ -157,5 +158,31 @@ describe("the partner page opened from an invitation's link", () => {
       invitation_id: 5,
       invite_token: token,
     });
+  });
+});
+
+describe('the partner page before the address is confirmed (issue 26)', () => {
+  it('says invitations wait for a confirmed address, and sends the link again', async () => {
+    const u = userEvent.setup();
+    setLeadsId(sessionUser.leads_id);
+    const api = stubApi({
+      ...memberApi(),
+      '/partners/': ok({ ...overview(), email_verified: false }),
+      '/account/email/verify/send/': ok({ sent_to: 'dana@example.com', email_verified: false }),
+    });
+    renderRoutes(routes, { path: '/accounts/partner' });
+    const section = await screen.findByRole('region', { name: 'Your partner' });
+    expect(
+      await within(section).findByText(
+        'Confirm your email address to see or accept partner invitations.',
+      ),
+    ).toBeTruthy();
+    await u.click(within(section).getByRole('button', { name: 'Send the link again' }));
+    expect(
+      await screen.findByText(
+        'We sent a new link to dana@example.com. It works once, within 48 hours.',
+      ),
+    ).toBeTruthy();
+    expect(api.calls.some((c) => c.path === '/account/email/verify/send/')).toBe(true);
   });
 });

@@ -14,11 +14,13 @@ import {
   useMemberData,
 } from '#client/features/accounts/components/account-layout.tsx';
 import { AccountSection } from '#client/features/accounts/components/account-section.tsx';
+import { VerifyEmailNotice } from '#client/features/accounts/components/verify-email-notice.tsx';
 import {
   mediumDate,
   OrderStatusBadge,
 } from '#client/features/accounts/components/order-status.tsx';
 import { ApiError } from '#client/lib/api.ts';
+import { emailVerifyText } from '#shared/accounts.ts';
 import { bottleCount } from '#shared/catalog.ts';
 import { usDateFromIso } from '#shared/dates.ts';
 import {
@@ -102,6 +104,8 @@ function PartnerSections({
           <LinkedPartner leadsId={leadsId} name={partner.first_name} since={partner.linked_at} />
         ) : (
           <div className="space-y-6">
+            {/* Invitations to an address show only once it is confirmed (issue 26): say so. */}
+            {data.email_verified ? null : <VerifyEmailNotice waiting={emailVerifyText.partner} />}
             {/* The link's invitation is among those received while it is open (the server shows
                 it by its token); none received means it was withdrawn, answered or expired. */}
             {inviteToken && data.received.length === 0 ? (

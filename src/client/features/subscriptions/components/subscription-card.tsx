@@ -33,6 +33,41 @@ export function SubscriptionStatusBadge({ status }: { status: SubscriptionStatus
 
 export const subscriptionCardId = (id: number) => `subscription-${id}`;
 
+type Together = NonNullable<Subscription['together']>;
+
+/** "Gift to Sam", "Gift from Alex", "Couples' plan with Sam": whose it is, by first name. */
+export function togetherLabel(together: Together): string {
+  if (together.kind === 'plan') return `Couples' plan with ${together.with_first_name}`;
+  return together.role === 'payer'
+    ? `Gift to ${together.with_first_name}`
+    : `Gift from ${together.with_first_name}`;
+}
+
+/** What each delivery of a gift or plan holds, and for whom. */
+function TogetherLines({
+  subscription,
+  together,
+}: {
+  subscription: Subscription;
+  together: Together;
+}) {
+  return (
+    <>
+      {together.lines.map((line, index) => (
+        <dd key={index} className="text-ink">
+          {line.quantity > 1 ? `${line.quantity} × ` : ''}
+          {line.name} for {line.for === 'you' ? 'you' : together.with_first_name}
+        </dd>
+      ))}
+      <dd className="text-sm text-ink-soft">
+        {together.kind === 'plan'
+          ? `${frequencyWords[subscription.frequency]}, together in one box`
+          : bottlesText(subscription, subscription.quantity)}
+      </dd>
+    </>
+  );
+}
+
 interface SubscriptionCardProps {
   subscription: Subscription;
   onAction: (action: ChangeAction) => void;
@@ -44,7 +79,11 @@ export function SubscriptionCard({ subscription, onAction }: SubscriptionCardPro
   const cancelled = subscription.status === 'CANCELLED';
   const ended = cancelled || subscription.status === 'COMPLETED';
   const refill = subscription.refill;
-  const actions = availableActions(subscription);
+  const together = subscription.together;
+  // Only the payer is billed: the other person is told who pays, never shown the card.
+  const paidByOther = together !== null && together.role !== 'payer';
+  // A gift or plan is managed on the partner page (decision 018), so it offers no change here.
+  const actions = together ? [] : availableActions(subscription);
   const main = actions.filter((action) => action !== 'cancel');
   return (
     <article
@@ -68,10 +107,15 @@ export function SubscriptionCard({ subscription, onAction }: SubscriptionCardPro
             </h2>
             <SubscriptionStatusBadge status={subscription.status} />
           </div>
+          {together ? (
+            <p className="text-[0.9375rem] font-semibold text-accent-700">
+              {togetherLabel(together)}
+            </p>
+          ) : null}
           <p className="mt-1 text-xl font-semibold text-ink">
             {priceLabel(subscription.price_cents, subscription.frequency)}
           </p>
-          {subscription.quantity > 1 ? (
+          {subscription.quantity > 1 && together?.kind !== 'plan' ? (
             <p className="text-sm text-muted">
               {subscription.quantity} × {formatCents(subscription.unit_price_cents)}
             </p>
@@ -81,10 +125,18 @@ export function SubscriptionCard({ subscription, onAction }: SubscriptionCardPro
 
       {subscription.status === 'PAST_DUE' ? (
         <div role="alert" className="mt-5 rounded-2xl border border-danger/20 bg-danger-soft p-4">
-          <p className="text-[0.9375rem] text-ink">{messages.paymentFailureNotice}</p>
-          <Link to={paths.editPaymentMethod} className={`${buttonClass('primary')} mt-3`}>
-            Update payment method
-          </Link>
+          {paidByOther ? (
+            <p className="text-[0.9375rem] text-ink">
+              Payment due: {together.with_first_name} has been asked to update their card.
+            </p>
+          ) : (
+            <>
+              <p className="text-[0.9375rem] text-ink">{messages.paymentFailureNotice}</p>
+              <Link to={paths.editPaymentMethod} className={`${buttonClass('primary')} mt-3`}>
+                Update payment method
+              </Link>
+            </>
+          )}
         </div>
       ) : null}
 
@@ -104,13 +156,19 @@ export function SubscriptionCard({ subscription, onAction }: SubscriptionCardPro
                 <time dateTime={refill.valid_until}>{mediumDate(refill.valid_until)}</time>
               </dd>
             </>
+          ) : together ? (
+            <TogetherLines subscription={subscription} together={together} />
           ) : (
             <dd className="text-ink">{bottlesText(subscription, subscription.quantity)}</dd>
           )}
         </div>
         <div>
           <dt className="text-sm text-muted">
-            {subscription.status === 'PAST_DUE' ? 'Payment due since' : 'Next billing date'}
+            {subscription.status === 'PAST_DUE'
+              ? 'Payment due since'
+              : paidByOther
+                ? 'Next delivery'
+                : 'Next billing date'}
           </dt>
           <dd className="font-semibold text-ink">
             {ended ? (
@@ -133,7 +191,9 @@ export function SubscriptionCard({ subscription, onAction }: SubscriptionCardPro
         <div>
           <dt className="text-sm text-muted">Card</dt>
           <dd className="text-ink">
-            {subscription.card ? (
+            {paidByOther ? (
+              `Paid by ${together.with_first_name}`
+            ) : subscription.card ? (
               <>
                 {subscription.card.brand} <span aria-hidden="true">••••</span>
                 <span className="sr-only">ending in</span> {subscription.card.last4}
@@ -142,7 +202,7 @@ export function SubscriptionCard({ subscription, onAction }: SubscriptionCardPro
               'No card on file'
             )}
           </dd>
-          {subscription.status !== 'PAST_DUE' ? (
+          {subscription.status !== 'PAST_DUE' && !paidByOther ? (
             <dd className="mt-0.5 text-sm">
               <Link to={paths.editPaymentMethod} className={textLinkClass}>
                 {subscription.card ? 'Change card' : 'Add a card'}
@@ -167,6 +227,14 @@ export function SubscriptionCard({ subscription, onAction }: SubscriptionCardPro
           <span className="font-semibold text-ink">You told us: </span>
           {subscription.cancel_reason}
         </p>
+      ) : null}
+
+      {together ? (
+        <div className="mt-5 border-t border-line pt-4">
+          <Link to={paths.partner} className={`${textLinkClass} text-[0.9375rem]`}>
+            Manage on your partner page
+          </Link>
+        </div>
       ) : null}
 
       {actions.length > 0 ? (

@@ -54,6 +54,7 @@ function buildSubscription(overrides: Partial<Subscription> = {}): Subscription 
       { product_id: 36, name: 'Immunity Gummies' },
     ],
     refill: null,
+    together: null,
     ...overrides,
   };
 }
@@ -535,5 +536,85 @@ describe('a change to a subscription', () => {
     const dialog = await screen.findByRole('dialog', { name: 'Cancel your subscription' });
     expect(within(dialog).queryByRole('button', { name: 'Skip the next delivery' })).toBeNull();
     expect(within(dialog).getByLabelText('Why are you cancelling?')).toBeTruthy();
+  });
+});
+
+describe("gifts and couples' plans (issue 26)", () => {
+  const gift = (role: 'payer' | 'recipient', overrides: Partial<Subscription> = {}) =>
+    buildSubscription({
+      id: 11,
+      card: role === 'payer' ? { brand: 'Visa', last4: '4242' } : null,
+      swap_options: [],
+      together: {
+        kind: 'gift',
+        role,
+        with_first_name: role === 'payer' ? 'Sam' : 'Alex',
+        lines: [{ name: 'Sleep Gummies', quantity: 1, for: role === 'payer' ? 'partner' : 'you' }],
+      },
+      ...overrides,
+    });
+
+  it('the payer sees "Gift to Sam", its card and date, and a link to the partner page instead of changes', async () => {
+    await openPage({}, [gift('payer')]);
+    const sleep = await card('Sleep Gummies');
+    expect(sleep.textContent).toContain('Gift to Sam');
+    expect(sleep.textContent).toContain('Sleep Gummies for Sam');
+    expect(sleep.textContent).toContain('Jun 14, 2026');
+    expect(sleep.textContent).toContain('ending in 4242');
+    expect(
+      within(sleep).getByRole('link', { name: 'Manage on your partner page' }).getAttribute('href'),
+    ).toBe('/accounts/partner');
+    expect(within(sleep).queryAllByRole('button')).toEqual([]);
+  });
+
+  it('the recipient sees "Gift from Alex", who pays, and never a card or a way to change it', async () => {
+    await openPage({}, [gift('recipient', { status: 'PAST_DUE' })]);
+    const sleep = await card('Sleep Gummies');
+    expect(sleep.textContent).toContain('Gift from Alex');
+    expect(sleep.textContent).toContain('Payment due since');
+    expect(sleep.textContent).toContain('Sleep Gummies for you');
+    expect(sleep.textContent).toContain('Paid by Alex');
+    expect(sleep.textContent).not.toContain('No card on file');
+    expect(within(sleep).getByRole('alert').textContent).toBe(
+      'Payment due: Alex has been asked to update their card.',
+    );
+    expect(within(sleep).queryByRole('link', { name: /card|payment method/i })).toBeNull();
+    expect(within(sleep).queryAllByRole('button')).toEqual([]);
+    expect(within(sleep).getByRole('link', { name: 'Manage on your partner page' })).toBeTruthy();
+  });
+
+  it("a couples' plan shows with the other's name, both lines and its one price, beside an own subscription", async () => {
+    await openPage({}, [
+      buildSubscription({ id: 3, product_id: 31, name: 'Biotin Gummies' }),
+      buildSubscription({
+        id: 12,
+        unit_price_cents: 1575,
+        price_cents: 3150,
+        card: null,
+        swap_options: [],
+        together: {
+          kind: 'plan',
+          role: 'partner',
+          with_first_name: 'Alex',
+          lines: [
+            { name: 'Sleep Gummies', quantity: 1, for: 'partner' },
+            { name: 'Immunity Gummies', quantity: 1, for: 'you' },
+          ],
+        },
+      }),
+    ]);
+    const plan = await card('Sleep Gummies');
+    expect(plan.textContent).toContain("Couples' plan with Alex");
+    expect(plan.textContent).toContain('Sleep Gummies for Alex');
+    expect(plan.textContent).toContain('Immunity Gummies for you');
+    expect(plan.textContent).toContain('$31.50/month');
+    expect(plan.textContent).toContain('Paid by Alex');
+    // Alex is billed; Sam is told when it comes.
+    expect(plan.textContent).toContain('Next delivery');
+    expect(plan.textContent).not.toContain('Next billing date');
+    // The customer's own subscription keeps its changes.
+    const own = await card('Biotin Gummies');
+    expect(within(own).getByRole('button', { name: 'Skip next delivery' })).toBeTruthy();
+    expect(own.textContent).not.toContain('partner page');
   });
 });

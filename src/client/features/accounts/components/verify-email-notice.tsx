@@ -1,0 +1,47 @@
+import { useMutation } from '@tanstack/react-query';
+import { buttonClass } from '#client/components/ui/button.ts';
+import { showToast } from '#client/components/ui/toast.tsx';
+import { ApiError } from '#client/lib/api.ts';
+import { emailVerifyText } from '#shared/accounts.ts';
+import { messages } from '#shared/wording.ts';
+import { sendEmailVerification } from '../accounts.api.ts';
+
+/**
+ * Says plainly what waits for a confirmed address (issue 26), and sends the link again. The
+ * server limits how often; its refusal is shown as it says it.
+ */
+export function VerifyEmailNotice({ waiting }: { waiting: string }) {
+  const send = useMutation({
+    mutationFn: sendEmailVerification,
+    onSuccess: (result) =>
+      showToast({
+        kind: 'success',
+        title: result.email_verified
+          ? emailVerifyText.confirmed
+          : emailVerifyText.sent(result.sent_to),
+      }),
+    onError: (error) =>
+      showToast({
+        kind: 'error',
+        title: error instanceof ApiError ? error.message : messages.somethingWentWrong,
+      }),
+  });
+  return (
+    <div className="rounded-2xl border border-accent-200 bg-accent-50/60 p-4">
+      <p className="font-semibold text-ink">{waiting}</p>
+      <p className="mt-1 text-[0.9375rem] text-ink">
+        Open the link we email to your address to confirm that it is yours. No link, or it expired?
+        Send it again.
+      </p>
+      <button
+        type="button"
+        className={`${buttonClass('secondary', 'md')} mt-3`}
+        onClick={() => send.mutate()}
+        disabled={send.isPending}
+        aria-busy={send.isPending || undefined}
+      >
+        {emailVerifyText.sendAgain}
+      </button>
+    </div>
+  );
+}
