@@ -66,6 +66,31 @@ export const VisitCareSchema = z.object({
 });
 export type VisitCare = z.infer<typeof VisitCareSchema>;
 
+/**
+ * Issue 26: money that moved for an order, one line per settled gateway call, oldest first: a
+ * charge ('paid'), a hold on the card for an online visit ('hold'), its release ('released': not
+ * charged), a refund ('refunded'), or a charge the card declined ('declined').
+ */
+export const paymentLineKinds = ['paid', 'hold', 'released', 'refunded', 'declined'] as const;
+export type PaymentLineKind = (typeof paymentLineKinds)[number];
+
+export const PaymentLineSchema = z.object({
+  kind: z.enum(paymentLineKinds),
+  amount_cents: z.number().int(),
+  /** When the gateway answered. */
+  date: z.string(),
+});
+export type PaymentLine = z.infer<typeof PaymentLineSchema>;
+
+/** How each payment line reads on the order. */
+export const paymentLineLabels: Record<PaymentLineKind, string> = {
+  paid: 'Paid',
+  hold: 'Hold on your card',
+  released: 'Hold released — not charged',
+  refunded: 'Refunded',
+  declined: 'Card declined',
+};
+
 export const OrderSchema = z.object({
   orders_id: z.number().int(),
   order_number: z.string(),
@@ -94,6 +119,8 @@ export const OrderSchema = z.object({
    * that it shipped, not where or with what tracking number: that is the recipient's.
    */
   gift_for: z.object({ first_name: z.string() }).nullish(),
+  /** Issue 26: every charge, hold and refund of the order, oldest first. */
+  payments: z.array(PaymentLineSchema),
 });
 export type Order = z.infer<typeof OrderSchema>;
 

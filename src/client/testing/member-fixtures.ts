@@ -53,6 +53,7 @@ export function buildOrder(overrides: Partial<Order> = {}): Order {
       },
     ],
     shippingAddress: null,
+    payments: [{ kind: 'paid' as const, amount_cents: 2499, date: '2026-03-02T15:00:01.000Z' }],
   };
   return { ...base, ...overrides };
 }

@@ -204,6 +204,47 @@ const demoOrders: DemoOrder[] = [
   },
 ];
 
+/**
+ * What the payment ledger says about a demo order (issue 26: each shows as a line on it): a paid
+ * order's charge and refund, a declined visit's hold and its release, a renewal's three declines.
+ */
+function demoPayments(
+  order: DemoOrder,
+  totalCents: number,
+): {
+  operation: 'charge' | 'authorize' | 'release' | 'refund';
+  purpose: string;
+  status: 'succeeded' | 'failed';
+  amountCents: number;
+  afterDays: number;
+}[] {
+  const call = (
+    operation: 'charge' | 'authorize' | 'release' | 'refund',
+    purpose: string,
+    afterDays: number,
+    status: 'succeeded' | 'failed' = 'succeeded',
+    amountCents = totalCents,
+  ) => ({ operation, purpose, status, amountCents, afterDays });
+  switch (order.paymentStatus) {
+    case 'paid':
+    case 'partially_refunded':
+      return [
+        call('charge', 'checkout', 0),
+        ...(order.refundCents ? [call('refund', 'refund', 6, 'succeeded', order.refundCents)] : []),
+      ];
+    case 'voided':
+      return [call('authorize', 'visit', 0), call('release', 'decline', 1)];
+    case 'unpaid':
+      return [
+        call('charge', 'renewal', 0, 'failed'),
+        call('charge', 'retry', 1, 'failed'),
+        call('charge', 'retry', 2, 'failed'),
+      ];
+    default:
+      return [];
+  }
+}
+
 async function seedDemoOrders(
   trx: Kysely<Database>,
   customerId: number,
@@ -279,6 +320,36 @@ async function seedDemoOrders(
           .execute();
       }
     }
+    await trx
+      .insertInto('payment_ledger')
+      .values(
+        demoPayments(order, subtotal).map((call, index) => {
+          const when = new Date(
+            now.getTime() - (order.daysAgo - call.afterDays) * DAY,
+          ).toISOString();
+          return {
+            operation: call.operation,
+            purpose: call.purpose,
+            idempotency_key: `demo:${order.number}:${index}`,
+            order_id: inserted.id,
+            visit_id: null,
+            subscription_id: null,
+            billing_period: null,
+            amount_cents: call.amountCents,
+            status: call.status,
+            source_ref: null,
+            gateway_ref: call.status === 'succeeded' ? `demo_${order.number}_${index}` : null,
+            failure: call.status === 'failed' ? 'Your card was declined.' : null,
+            staff_id: null,
+            staff_ip: null,
+            details: null,
+            claimed_until: null,
+            created_at: when,
+            updated_at: when,
+          };
+        }),
+      )
+      .execute();
     await trx
       .insertInto('order_items')
       .values(

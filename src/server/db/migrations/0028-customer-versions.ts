@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { isPostgres, type MigrationDb } from './helpers.ts';
+import { isPostgres, raiseCustomerVersions, type MigrationDb } from './helpers.ts';
 
 /**
  * A version of each customer's own data, raised by the database itself whenever a row a member
@@ -43,11 +43,7 @@ const sources: { table: string; customers: (row: 'NEW' | 'OLD') => string }[] = 
 const partnerName = (row: 'NEW' | 'OLD') =>
   `select customer_id as id from orders where ship_to_partner_id = ${row}.id`;
 
-function raise(customers: string, postgres: boolean): string {
-  return `insert into customer_versions (customer_id, version)
-    select id, 1 from (${customers}) as belongs where id is not null${postgres ? ' order by id' : ''}
-    on conflict (customer_id) do update set version = customer_versions.version + 1;`;
-}
+const raise = raiseCustomerVersions;
 
 export async function up(db: MigrationDb): Promise<void> {
   await db.schema

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { isPostgres, type MigrationDb } from './helpers.ts';
+import { isPostgres, raiseCustomerVersions, type MigrationDb } from './helpers.ts';
 
 /**
  * Issue 26, gifts:
@@ -16,11 +16,7 @@ const namedOn = (row: 'NEW') =>
   `select customer_id as id from orders where ship_to_partner_id = ${row}.id
    union select customer_id as id from subscriptions where recipient_id = ${row}.id`;
 
-function raise(customers: string, postgres: boolean): string {
-  return `insert into customer_versions (customer_id, version)
-    select id, 1 from (${customers}) as belongs where id is not null${postgres ? ' order by id' : ''}
-    on conflict (customer_id) do update set version = customer_versions.version + 1;`;
-}
+const raise = raiseCustomerVersions;
 
 export async function up(db: MigrationDb): Promise<void> {
   await db.schema.alterTable('subscriptions').addColumn('paid_through', 'text').execute();

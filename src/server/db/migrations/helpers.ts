@@ -17,3 +17,14 @@ export function autoId(db: MigrationDb) {
   return (col: ColumnDefinitionBuilder) =>
     isPostgres(db) ? col.primaryKey() : col.primaryKey().autoIncrement();
 }
+
+/**
+ * The statement a kept-answer trigger runs (migration 0028): raises the version of each customer
+ * `customers` (a query over the row) names, once each, creating the version row if need be. On
+ * PostgreSQL the rows are locked in id order, so two transactions never take them crosswise.
+ */
+export function raiseCustomerVersions(customers: string, postgres: boolean): string {
+  return `insert into customer_versions (customer_id, version)
+    select id, 1 from (${customers}) as belongs where id is not null${postgres ? ' order by id' : ''}
+    on conflict (customer_id) do update set version = customer_versions.version + 1;`;
+}

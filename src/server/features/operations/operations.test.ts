@@ -225,6 +225,12 @@ describe(`staff console: log-in and operations (${testDialect})`, () => {
             order_status: 'REFUNDED',
             refund_cents: 4998,
             tracking_number: '9400111899223197428490',
+            // Issue 26: the charge and each refund are lines on the order.
+            payments: [
+              { kind: 'paid', amount_cents: 4998 },
+              { kind: 'refunded', amount_cents: 998 },
+              { kind: 'refunded', amount_cents: 4000 },
+            ],
           },
         },
       },

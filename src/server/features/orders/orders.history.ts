@@ -5,10 +5,12 @@ import {
   ORDERS_PAGE_SIZE,
   type Order,
   type OrderHistory,
+  type PaymentLine,
   type VisitCare,
 } from '#shared/orders.ts';
 import { centsToAmount } from '#shared/money.ts';
 import { treatmentWords } from '#shared/visits.ts';
+import { paymentLines } from '#server/features/payments/payments.service.ts';
 import * as q from './orders.history.queries.ts';
 
 /** Refills still to come: those of a running refill plan; none once it ended or was cancelled. */
@@ -36,7 +38,11 @@ function toCare(row: q.VisitCareRow, order: q.OrderRow): VisitCare | null {
   };
 }
 
-function toOrder(row: q.OrderRow, care: q.VisitCareRow | undefined): Order {
+function toOrder(
+  row: q.OrderRow,
+  care: q.VisitCareRow | undefined,
+  payments: Map<number, PaymentLine[]>,
+): Order {
   return {
     orders_id: row.id,
     order_number: row.orderNumber,
@@ -64,6 +70,7 @@ function toOrder(row: q.OrderRow, care: q.VisitCareRow | undefined): Order {
     ship_to_partner:
       row.shipToPartnerFirstName === null ? null : { first_name: row.shipToPartnerFirstName },
     gift_for: row.giftForFirstName === null ? null : { first_name: row.giftForFirstName },
+    payments: payments.get(row.id) ?? [],
   };
 }
 
@@ -109,18 +116,19 @@ export async function orderHistoryPage(
   const others = new Map(
     (await q.selectOrdersByIds(ctx.db, customerId, elsewhere)).map((row) => [row.id, row] as const),
   );
-  const treatment = [...page, ...others.values()]
+  const inTreatment = [...page, ...others.values()]
     .filter((row) => {
       const c = care.get(row.id);
       return c !== undefined && inCare(c);
     })
-    .sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.id - a.id)
-    .map((row) => toOrder(row, care.get(row.id)));
+    .sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.id - a.id);
+  const payments = await paymentLines(ctx, [...page.map((row) => row.id), ...others.keys()]);
+  const treatment = inTreatment.map((row) => toOrder(row, care.get(row.id), payments));
   const last = page[page.length - 1];
   const hasMore = rows.length > limit;
   return {
     orderHistory: Object.fromEntries(
-      page.map((row) => [row.orderNumber, toOrder(row, care.get(row.id))]),
+      page.map((row) => [row.orderNumber, toOrder(row, care.get(row.id), payments)]),
     ),
     hasMore,
     nextCursor: hasMore && last ? last.orderNumber : null,
@@ -137,7 +145,7 @@ export async function orderByNumber(
   const row = await q.selectOrderByNumber(ctx.db, customerId, orderNumber);
   if (!row) throw notFound('We could not find that order.');
   const [care] = await q.selectVisitCareOf(ctx.db, customerId, row.id);
-  return toOrder(row, care);
+  return toOrder(row, care, await paymentLines(ctx, [row.id]));
 }
 
 /** Whether the customer has ordered before (for first-order-only coupons). */

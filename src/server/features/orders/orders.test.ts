@@ -34,10 +34,11 @@ describe(`orders details (${testDialect})`, () => {
       .where('email', '=', demoCustomer.email)
       .execute();
 
-  it('reads the lander in one statement while the customer data is unchanged, four when it changed', async () => {
+  it('reads the lander in one statement while the customer data is unchanged, five when it changed', async () => {
     // Unchanged: the version of the customer's data, and the answer kept at it (own-answers.ts).
     // Changed: that, then who the customer is and every flag (accounts.queries.ts
-    // selectStanding), one page of orders with their items, and the visits behind them. A
+    // selectStanding), one page of orders with their items, the visits behind them, and the
+    // payments the ledger settled for them (issue 26). A
     // session read a moment ago is kept (session-cache.ts); on PostgreSQL once the instance
     // listens, a moment after it starts.
     const lander = () =>
@@ -49,8 +50,68 @@ describe(`orders details (${testDialect})`, () => {
       interval: 50,
     });
     await touchDemo();
-    expect(await lander()).toBe(4);
+    expect(await lander()).toBe(5);
     expect(await lander()).toBe(1);
+  });
+
+  it("shows each order's charges, holds, releases and refunds; a settled payment alone renews the kept answer", async () => {
+    const lander = async () => (await ordersDetails()).json<{ message: Lander }>().message;
+    const payments = (answer: Lander) =>
+      Object.fromEntries(
+        Object.entries(answer.order_history).map(([number, order]) => [
+          number,
+          order.payments.map((line) => `${line.kind} ${line.amount_cents}`),
+        ]),
+      );
+    expect(payments(await lander())).toEqual({
+      'PW-100101': ['paid 2499', 'refunded 500'],
+      'PW-100102': ['hold 3000', 'released 3000'],
+      'PW-100103': ['paid 6748'],
+      'PW-100104': ['declined 1750', 'declined 1750', 'declined 1750'],
+    });
+    // The ledger is read by the kept answer (migration 0033): a call that settles, with nothing
+    // else written, is on the next answer.
+    const order = await t.app.db
+      .selectFrom('orders')
+      .select('id')
+      .where('order_number', '=', 'PW-100104')
+      .executeTakeFirstOrThrow();
+    const now = new Date().toISOString();
+    await t.app.db
+      .insertInto('payment_ledger')
+      .values({
+        operation: 'charge',
+        purpose: 'card_update',
+        idempotency_key: `orders-test:${order.id}`,
+        order_id: order.id,
+        visit_id: null,
+        subscription_id: null,
+        billing_period: null,
+        amount_cents: 1750,
+        status: 'started',
+        source_ref: null,
+        gateway_ref: null,
+        failure: null,
+        staff_id: null,
+        staff_ip: null,
+        details: null,
+        claimed_until: null,
+        created_at: now,
+        updated_at: now,
+      })
+      .execute();
+    expect(payments(await lander())['PW-100104']).toHaveLength(3);
+    await t.app.db
+      .updateTable('payment_ledger')
+      .set({ status: 'succeeded', gateway_ref: 'ch_test' })
+      .where('idempotency_key', '=', `orders-test:${order.id}`)
+      .execute();
+    expect(payments(await lander())['PW-100104']).toEqual([
+      'declined 1750',
+      'declined 1750',
+      'declined 1750',
+      'paid 1750',
+    ]);
   });
 
   it.runIf(testDialect === 'sqlite')(

@@ -221,3 +221,39 @@ export async function selectForOrder(db: Db, orderId: number): Promise<LedgerRow
     .execute();
   return rows.map(toLedger);
 }
+
+export interface SettledCallRow {
+  orderId: number;
+  operation: LedgerOperation;
+  status: 'succeeded' | 'failed';
+  amountCents: number;
+  settledAt: string;
+}
+
+/**
+ * The settled calls of these orders, oldest first (issue 26: each shows as a line on its order).
+ * Calls still under way are not money that moved; a failed call other than a charge is the
+ * reconciler's to finish, not the customer's news.
+ */
+export async function selectSettledCalls(db: Db, orderIds: number[]): Promise<SettledCallRow[]> {
+  if (orderIds.length === 0) return [];
+  const rows = await db
+    .selectFrom('payment_ledger')
+    .select(['order_id', 'operation', 'status', 'amount_cents', 'updated_at'])
+    .where('order_id', 'in', orderIds)
+    .where((eb) =>
+      eb.or([
+        eb('status', '=', 'succeeded'),
+        eb.and([eb('status', '=', 'failed'), eb('operation', '=', 'charge')]),
+      ]),
+    )
+    .orderBy('id')
+    .execute();
+  return rows.map((r) => ({
+    orderId: r.order_id ?? 0,
+    operation: r.operation,
+    status: r.status === 'failed' ? 'failed' : 'succeeded',
+    amountCents: r.amount_cents,
+    settledAt: r.updated_at,
+  }));
+}

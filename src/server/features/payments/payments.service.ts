@@ -6,6 +6,7 @@ import type {
 } from '#server/adapters/payments.ts';
 import type { AppContext } from '#server/context.ts';
 import { faultPoint } from '#server/lib/faults.ts';
+import type { PaymentLine, PaymentLineKind } from '#shared/orders.ts';
 import * as q from './payments.queries.ts';
 
 /**
@@ -81,6 +82,42 @@ export function ledgerCall(ctx: AppContext, idempotencyKey: string) {
 
 export function ledgerForOrder(ctx: AppContext, orderId: number) {
   return q.selectForOrder(ctx.db, orderId);
+}
+
+/** How a settled call reads on its order; null for one that moved no money the customer sees. */
+function lineKind(call: q.SettledCallRow): PaymentLineKind | null {
+  if (call.status === 'failed') return 'declined';
+  switch (call.operation) {
+    case 'charge':
+    case 'capture':
+      return 'paid';
+    case 'authorize':
+      return 'hold';
+    case 'release':
+      return 'released';
+    case 'refund':
+      return call.amountCents > 0 ? 'refunded' : null;
+  }
+}
+
+/**
+ * Issue 26: every charge, hold, release and refund of these orders, oldest first, by order id: what
+ * the ledger says happened, so the order shows the money that moved and not only its total.
+ */
+export async function paymentLines(
+  ctx: AppContext,
+  orderIds: number[],
+): Promise<Map<number, PaymentLine[]>> {
+  const lines = new Map<number, PaymentLine[]>();
+  for (const call of await q.selectSettledCalls(ctx.db, orderIds)) {
+    const kind = lineKind(call);
+    if (!kind) continue;
+    const line = { kind, amount_cents: call.amountCents, date: call.settledAt };
+    const list = lines.get(call.orderId);
+    if (list) list.push(line);
+    else lines.set(call.orderId, [line]);
+  }
+  return lines;
 }
 
 /**

@@ -174,6 +174,7 @@ describe('the orders page', () => {
         }),
         item({ product_name: 'Finasteride 1 mg tablets', category: 'hair', frequency: 'MONTHLY' }),
       ],
+      payments: [],
     });
     const patientData = buildPatientData([order]);
     stubApi({
@@ -294,5 +295,61 @@ describe("a visit's order", () => {
     const details = within(card).getByRole('region', { name: 'Your prescription' });
     expect(within(details).getByText('None')).toBeTruthy();
     expect(within(details).getByText(/Take as your provider told you/)).toBeTruthy();
+  });
+});
+
+describe("an order's payments (issue 26)", () => {
+  it('lists every charge, hold, release and refund, oldest first, refunds as money back', async () => {
+    const order = buildOrder({
+      order_status: 'DELIVERED',
+      refund_cents: 500,
+      refund_amount: 5,
+      payments: [
+        { kind: 'hold', amount_cents: 2499, date: '2026-03-02T15:00:00.000Z' },
+        { kind: 'paid', amount_cents: 2499, date: '2026-03-03T10:00:00.000Z' },
+        { kind: 'refunded', amount_cents: 500, date: '2026-03-09T10:00:00.000Z' },
+      ],
+    });
+    const patientData = buildPatientData([order]);
+    stubApi({
+      ...memberApi({ patientData }),
+      '/account/orders/': { body: { status: 'SUCCESS', message: patientData.lander } },
+      '/account/pendingorders/': ok([]),
+    });
+    renderRoutes(routes, { path: '/orders' });
+    const card = await screen.findByRole('article', { name: `Order ${order.order_number}` });
+    const payments = within(card).getByRole('region', { name: 'Payments' });
+    expect(
+      within(payments)
+        .getAllByRole('listitem')
+        .map((line) => line.textContent),
+    ).toEqual([
+      'Hold on your card · Mar 02, 2026$24.99',
+      'Paid · Mar 03, 2026$24.99',
+      'Refunded · Mar 09, 2026−$5.00',
+    ]);
+  });
+
+  it('says a declined card was not charged, and shows no payments section without any', async () => {
+    const declined = buildOrder({
+      order_number: 'A1002',
+      order_status: 'PAYMENT_FAILED',
+      order_kind: 'renewal',
+      payments: [{ kind: 'declined', amount_cents: 1750, date: '2026-03-02T15:00:00.000Z' }],
+    });
+    const none = buildOrder({ order_number: 'A1003', payments: [] });
+    const patientData = buildPatientData([declined, none]);
+    stubApi({
+      ...memberApi({ patientData }),
+      '/account/orders/': { body: { status: 'SUCCESS', message: patientData.lander } },
+      '/account/pendingorders/': ok([]),
+    });
+    renderRoutes(routes, { path: '/orders' });
+    const card = await screen.findByRole('article', { name: 'Order A1002' });
+    expect(within(card).getByRole('region', { name: 'Payments' }).textContent).toContain(
+      'Card declined · Mar 02, 2026$17.50 (not charged)',
+    );
+    const other = screen.getByRole('article', { name: 'Order A1003' });
+    expect(within(other).queryByRole('region', { name: 'Payments' })).toBeNull();
   });
 });

@@ -3,7 +3,14 @@ import { Link, useLocation, useNavigate } from 'react-router';
 import { bottlesText, categoryLabel } from '#shared/catalog.ts';
 import { messages } from '#shared/wording.ts';
 import { formatCents } from '#shared/money.ts';
-import { hasReceipt, isStoreOrder, trackingUrl, type Order } from '#shared/orders.ts';
+import {
+  hasReceipt,
+  isStoreOrder,
+  paymentLineLabels,
+  trackingUrl,
+  type Order,
+  type PaymentLine,
+} from '#shared/orders.ts';
 import { buttonClass, textLinkClass } from '#client/components/ui/button.ts';
 import { QueryView } from '#client/components/ui/query-view.tsx';
 import {
@@ -405,6 +412,9 @@ function OrderCard({ order, paymentFailed }: { order: Order; paymentFailed: bool
           </div>
         ) : null}
       </dl>
+      {order.payments.length > 0 ? (
+        <Payments lines={order.payments} titleId={`order-${order.order_number}-payments`} />
+      ) : null}
       <div className="mt-4 flex flex-wrap items-start justify-between gap-4 border-t border-line pt-4 text-[0.9375rem]">
         <p className="flex flex-wrap gap-x-6 gap-y-2">
           <Link
@@ -427,6 +437,38 @@ function OrderCard({ order, paymentFailed }: { order: Order; paymentFailed: bool
         ) : null}
       </div>
     </article>
+  );
+}
+
+/**
+ * Issue 26: every charge, hold and refund of the order, as its payment ledger settled them, oldest
+ * first. A refund or a released hold is money back (or never taken): it reads with a minus sign.
+ */
+function Payments({ lines, titleId }: { lines: PaymentLine[]; titleId: string }) {
+  return (
+    <section aria-labelledby={titleId} className="mt-4 border-t border-line pt-4">
+      <h4 id={titleId} className="text-sm text-muted">
+        Payments
+      </h4>
+      <ul className="mt-2 space-y-2 text-[0.9375rem]">
+        {lines.map((line, index) => (
+          <li key={index} className="flex flex-wrap items-baseline justify-between gap-x-4">
+            <span className="text-ink">
+              {paymentLineLabels[line.kind]}
+              <span className="text-muted">
+                {' · '}
+                <time dateTime={line.date}>{mediumDate(line.date)}</time>
+              </span>
+            </span>
+            <span className={line.kind === 'declined' ? 'text-ink-soft' : 'font-medium text-ink'}>
+              {line.kind === 'refunded' ? '−' : ''}
+              {formatCents(line.amount_cents)}
+              {line.kind === 'declined' ? <span className="sr-only"> (not charged)</span> : null}
+            </span>
+          </li>
+        ))}
+      </ul>
+    </section>
   );
 }
 
