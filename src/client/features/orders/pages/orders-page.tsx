@@ -460,7 +460,13 @@ function Payments({ lines, titleId }: { lines: PaymentLine[]; titleId: string })
                 <time dateTime={line.date}>{mediumDate(line.date)}</time>
               </span>
             </span>
-            <span className={line.kind === 'declined' ? 'text-ink-soft' : 'font-medium text-ink'}>
+            <span
+              className={
+                line.kind === 'declined' || line.kind === 'released'
+                  ? 'text-ink-soft'
+                  : 'font-medium text-ink'
+              }
+            >
               {line.kind === 'refunded' ? '−' : ''}
               {formatCents(line.amount_cents)}
               {line.kind === 'declined' ? <span className="sr-only"> (not charged)</span> : null}
