@@ -1,6 +1,6 @@
 import { isValidElement, lazy, type ComponentType } from 'react';
 import { matchRoutes, Navigate, useRoutes, type Params, type RouteObject } from 'react-router';
-import { SiteLayout } from './components/layout/site-layout.tsx';
+import { SiteLayout } from '#client/layout/site-layout.tsx';
 import { HomePage } from './features/catalog/pages/home-page.tsx';
 import { ProductPage } from './features/catalog/pages/product-page.tsx';
 import { PublicOnlyRoute, RequireAuth } from './features/auth/components/route-guards.tsx';

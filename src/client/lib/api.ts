@@ -39,10 +39,33 @@ export async function call<E extends Endpoint>(
   endpoint: E,
   ...[options]: CallArgs<E>
 ): Promise<DataOf<E>> {
-  const { body, params, signal, fallbackMessage } = (options ?? {}) as CallOptions;
+  return (await answerOf(endpoint, (options ?? {}) as CallOptions)).data as DataOf<E>;
+}
+
+/**
+ * Calls a v1 endpoint with data whose handler words its message at run time
+ * (`answer(message, data)` on the server: a gift accepted whose first payment did not go through,
+ * a subscription change with its new date), and resolves to the data and that message together,
+ * so the customer reads what the server said rather than a guess made in the browser. An endpoint
+ * without data needs no sibling: `call()` already resolves to its `{ message }`.
+ */
+export async function callWithMessage<E extends Endpoint & { readonly response: z.core.$ZodType }>(
+  endpoint: E,
+  ...[options]: CallArgs<E>
+): Promise<{ data: DataOf<E>; message: string }> {
+  const { data, message } = await answerOf(endpoint, (options ?? {}) as CallOptions);
+  return { data: data as DataOf<E>, message };
+}
+
+/** One call: its data (as `call()` resolves) and the v1 envelope's message ('' when it has none). */
+async function answerOf(
+  endpoint: Endpoint,
+  options: CallOptions,
+): Promise<{ data: unknown; message: string }> {
+  const { body, params, signal, fallbackMessage } = options;
   const payload = (await send(methodOf(endpoint), endpoint.path, {
     ...(body === undefined ? {} : { body: endpoint.upload ? formData(body) : body }),
-    ...(params ? { params: params as Record<string, string> } : {}),
+    ...(params ? { params } : {}),
     ...(signal ? { signal } : {}),
     ...(fallbackMessage ? { fallbackMessage } : {}),
   })) as { status?: unknown; message?: unknown; data?: unknown } | undefined;
@@ -53,8 +76,18 @@ export async function call<E extends Endpoint>(
     (payload?.status !== 'SUCCESS' || (messageIsText && typeof payload.message !== 'string'))
   )
     throw new ApiError(200, 'BAD_RESPONSE', fallbackMessage ?? messages.somethingWentWrong);
-  if (!endpoint.response) return { message: v1 ? payload?.message : '' } as DataOf<E>;
-  return parse(endpoint.response, dataIn(endpoint, payload), fallbackMessage) as DataOf<E>;
+  const message = v1 && messageIsText ? (payload?.message as string) : '';
+  if (!endpoint.response) return { data: { message: v1 ? payload?.message : '' }, message };
+  return { data: parse(endpoint.response, dataIn(endpoint, payload), fallbackMessage), message };
+}
+
+/**
+ * What to tell the customer about a failed call: an `ApiError`'s message is the server's own words
+ * (or the call's fallback for a 5xx, see `send`); anything else is a bug or a lost connection, and
+ * gets the caller's wording, never an internal message.
+ */
+export function errorText(error: unknown, fallback: string = messages.somethingWentWrong): string {
+  return error instanceof ApiError ? error.message : fallback;
 }
 
 /** Where the answer keeps its data (`Endpoint.envelope`). */

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import type { UseFormRegisterReturn } from 'react-hook-form';
 import type { CardSummary } from '#shared/accounts.ts';
-import { cardExpiry } from '#client/features/accounts/components/payment-card.tsx';
+import { cardExpiry } from '#client/components/ui/payment-card.tsx';
 import { CardFields } from './card-fields.tsx';
 import { Fieldset } from './fields.tsx';
 

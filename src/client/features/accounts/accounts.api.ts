@@ -1,9 +1,10 @@
-import { useQuery, type QueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, type QueryClient } from '@tanstack/react-query';
 import { accountsApi, emailVerifyText } from '#shared/accounts.ts';
 import { cacheKeys } from '#shared/constants.ts';
 import type { BodyOf } from '#shared/contract.ts';
 import { messages } from '#shared/wording.ts';
-import { call } from '#client/lib/api.ts';
+import { showToast } from '#client/components/ui/toast.tsx';
+import { call, errorText } from '#client/lib/api.ts';
 
 /** Query-cache keys. Member data is keyed by leads id so one customer never sees another's. */
 export const accountKeys = {
@@ -31,7 +32,20 @@ export async function verifyEmail(body: BodyOf<typeof accountsApi.emailVerify>) 
 }
 
 /** "Send the link again" to the account's address. */
-export const sendEmailVerification = () => call(accountsApi.emailVerifySend, { body: {} });
+/** Emails the confirmation link again; the server limits how often, and its refusal is the toast. */
+export function useSendEmailVerification() {
+  return useMutation({
+    mutationFn: () => call(accountsApi.emailVerifySend, { body: {} }),
+    onSuccess: (result) =>
+      showToast({
+        kind: 'success',
+        title: result.email_verified
+          ? emailVerifyText.confirmed
+          : emailVerifyText.sent(result.sent_to),
+      }),
+    onError: (error) => showToast({ kind: 'error', title: errorText(error) }),
+  });
+}
 
 // --- Member data ---------------------------------------------------------------------------------
 

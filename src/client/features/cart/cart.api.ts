@@ -4,7 +4,7 @@ import type { BodyOf, DataOf, Endpoint } from '#shared/contract.ts';
 import { cacheKeys } from '#shared/constants.ts';
 import { messages } from '#shared/wording.ts';
 import { showToast } from '#client/components/ui/toast.tsx';
-import { ApiError, call, type CallArgs } from '#client/lib/api.ts';
+import { ApiError, call, type CallArgs, errorText } from '#client/lib/api.ts';
 import { reportError } from '#client/lib/error-reporting.ts';
 import type { SessionUser } from '#shared/session.ts';
 import {
@@ -164,7 +164,7 @@ export async function rememberSessionWithCart(
       showToast({
         kind: 'error',
         title: "We couldn't add your cart to your account",
-        description: error instanceof Error ? error.message : messages.v2Failed,
+        description: errorText(error, messages.v2Failed),
       });
     }
   }
@@ -175,7 +175,7 @@ export async function rememberSessionWithCart(
       showToast({
         kind: 'error',
         title: `Coupon ${code} was not applied`,
-        description: error instanceof Error ? error.message : messages.v2Failed,
+        description: errorText(error, messages.v2Failed),
       });
     }
   }

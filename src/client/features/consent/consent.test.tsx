@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { Outlet, type RouteObject } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { storageKeys } from '#shared/constants.ts';
-import { SiteFooter } from '#client/components/layout/site-footer.tsx';
+import { SiteFooter } from '#client/layout/site-footer.tsx';
 import { initConsent } from '#client/lib/consent.ts';
 import { setRuntimeConfig } from '#client/lib/runtime-config.ts';
 import { renderRoutes } from '#client/testing/render-app.tsx';

@@ -1,7 +1,14 @@
-import { useInfiniteQuery, useQuery, type QueryClient } from '@tanstack/react-query';
+import {
+  useInfiniteQuery,
+  useMutation,
+  useQuery,
+  useQueryClient,
+  type QueryClient,
+} from '@tanstack/react-query';
 import { operationsApi, type StaffOrderDetail } from '#shared/operations.ts';
 import type { BodyOf } from '#shared/contract.ts';
-import { call } from '#client/lib/api.ts';
+import { showToast } from '#client/components/ui/toast.tsx';
+import { call, failedWith } from '#client/lib/api.ts';
 import { earlierCursor, joinPages } from '#client/features/messages/thread-pages.ts';
 
 /** The operations console's cache keys, under the console's `/staff` (logging out forgets them). */
@@ -81,6 +88,27 @@ export function storeOrder(queryClient: QueryClient, order: StaffOrderDetail): v
   void queryClient.invalidateQueries({ queryKey: operationsKeys.ordersAll });
 }
 
+/**
+ * Ships, delivers, refunds or cancels an order, with the declared message of what happened. The
+ * form places a refusal itself (its fields, or its alert).
+ */
+export function useChangeOrder(orderId: number) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (change: OrderAction) => changeOrder(orderId, change),
+    onSuccess: ({ order, message }) => {
+      storeOrder(queryClient, order);
+      showToast({ kind: 'success', title: message });
+    },
+    onError: (error) => {
+      // The order moved on meanwhile (someone else shipped or refunded it): show it as it is.
+      // Cancelling can answer both codes; the other changes, the first only.
+      if (failedWith(error, operationsApi.cancel, 'ORDER_STATE', 'ORDER_CHANGED'))
+        void queryClient.invalidateQueries({ queryKey: operationsKeys.order(orderId) });
+    },
+  });
+}
+
 // --- Provider coverage ---------------------------------------------------------------------------
 
 export const coverageKeys = { states: ['/staff', 'coverage'] as const };
@@ -136,10 +164,19 @@ export async function replyInThread(threadId: number, body: string) {
   return (await call(operationsApi.inboxReply, { body: { thread_id: threadId, body } })).message;
 }
 
-/** A clinical question asked as something else goes to a provider; the inbox no longer has it. */
-export async function handToProvider(threadId: number, providerId: number) {
-  await call(operationsApi.inboxHandOff, {
-    body: { thread_id: threadId, provider_id: providerId },
+/**
+ * A clinical question asked as something else goes to a provider (by id); the inbox no longer has
+ * it. The form places a refusal itself (its field, or its alert).
+ */
+export function useHandToProvider(threadId: number) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (providerId: number) =>
+      call(operationsApi.inboxHandOff, { body: { thread_id: threadId, provider_id: providerId } }),
+    onSuccess: () => {
+      showToast({ kind: 'success', title: operationsApi.inboxHandOff.message });
+      queryClient.removeQueries({ queryKey: inboxKeys.thread(threadId) });
+      void queryClient.invalidateQueries({ queryKey: inboxKeys.list });
+    },
   });
-  return operationsApi.inboxHandOff.message;
 }

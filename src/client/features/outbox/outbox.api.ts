@@ -1,6 +1,7 @@
-import { useQuery, type QueryClient } from '@tanstack/react-query';
-import { outboxApi, type OutboxProblem } from '#shared/outbox.ts';
-import { call } from '#client/lib/api.ts';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { outboxApi } from '#shared/outbox.ts';
+import { showToast } from '#client/components/ui/toast.tsx';
+import { call, errorText } from '#client/lib/api.ts';
 
 /** Email and text messages that could not be sent (operations staff), under the console's `/staff`. */
 export const outboxKeys = { problems: ['/staff', 'outbox'] as const };
@@ -15,12 +16,20 @@ export function useOutboxProblems(options: { enabled?: boolean } = {}) {
   });
 }
 
-/** Queues a message again; answers with the list as it is now. */
-export async function retryOutboxMessage(
-  queryClient: QueryClient,
-  outboxId: number,
-): Promise<OutboxProblem[]> {
-  const { messages } = await call(outboxApi.retry, { body: { outbox_id: outboxId } });
-  queryClient.setQueryData(outboxKeys.problems, messages);
-  return messages;
+/** Queues a message again (by its outbox id); the answer is the list as it is now, shown at once. */
+export function useRetryOutboxMessage() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (outboxId: number) => call(outboxApi.retry, { body: { outbox_id: outboxId } }),
+    onSuccess: ({ messages }) => {
+      queryClient.setQueryData(outboxKeys.problems, messages);
+      showToast({
+        kind: 'success',
+        title: 'Queued to send again',
+        description: outboxApi.retry.message,
+      });
+    },
+    onError: (error) =>
+      showToast({ kind: 'error', title: 'Not sent again', description: errorText(error) }),
+  });
 }

@@ -3,7 +3,7 @@ import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { RouteObject } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { OutboxProblem } from '#shared/outbox.ts';
+import { outboxApi, type OutboxProblem } from '#shared/outbox.ts';
 import { clearToasts } from '#client/components/ui/toast.tsx';
 import { failure, ok, renderRoutes, stubApi } from '#client/testing/render-app.tsx';
 import { loggedIn, ops, provider } from '#client/testing/staff-fixtures.ts';
@@ -99,6 +99,7 @@ describe('the outbox in the staff console', () => {
       }),
     );
     expect(await screen.findByText('Queued to send again')).toBeTruthy();
+    expect(screen.getByText(outboxApi.retry.message)).toBeTruthy();
     expect(
       await within(confirmation).findByText('Waiting to send', {}, { timeout: 2000 }),
     ).toBeTruthy();

@@ -1,8 +1,9 @@
-import { useQuery, type QueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import type { BodyOf } from '#shared/contract.ts';
-import { partnersApi } from '#shared/partners.ts';
+import { partnersApi, sharingItemText } from '#shared/partners.ts';
 import { togetherApi } from '#shared/partners-together.ts';
-import { call } from '#client/lib/api.ts';
+import { showToast } from '#client/components/ui/toast.tsx';
+import { call, callWithMessage, errorText } from '#client/lib/api.ts';
 
 /**
  * Partner data is keyed by leads id, like all member data, and never kept fresh for long: what a
@@ -41,22 +42,93 @@ export function refreshPartners(queryClient: QueryClient, leadsId: string): Prom
   return queryClient.invalidateQueries({ queryKey: partnerKeys.all(leadsId) });
 }
 
-export const invitePartner = (body: BodyOf<typeof partnersApi.invite>) =>
-  call(partnersApi.invite, { body });
-export const withdrawInvitation = (body: BodyOf<typeof partnersApi.withdraw>) =>
-  call(partnersApi.withdraw, { body });
-export const acceptInvitation = (body: BodyOf<typeof partnersApi.accept>) =>
-  call(partnersApi.accept, { body });
-export const declineInvitation = (body: BodyOf<typeof partnersApi.decline>) =>
-  call(partnersApi.decline, { body });
-export const unlinkPartner = (body: BodyOf<typeof partnersApi.unlink>) =>
-  call(partnersApi.unlink, { body });
-export const changeSharing = (body: BodyOf<typeof partnersApi.sharing>) =>
-  call(partnersApi.sharing, { body });
-export const sendVisitInvitation = (body: BodyOf<typeof partnersApi.visitInvite>) =>
-  call(partnersApi.visitInvite, { body });
-export const dismissVisitInvitation = (body: BodyOf<typeof partnersApi.visitInviteDismiss>) =>
-  call(partnersApi.visitInviteDismiss, { body });
+/**
+ * A write to the link, its invitations, sharing or gifts. Whatever the outcome, the page, Home's
+ * card and the shared items ask again: a refusal usually means the partner changed something
+ * meanwhile, so the page shows it as it is now. The toast says what the server said; a refusal
+ * is the error toast unless the caller places it itself (`toastErrors: false`, a form's fields).
+ */
+function usePartnerMutation<V, R>(
+  leadsId: string,
+  mutationFn: (variables: V) => Promise<R>,
+  said: (result: R, variables: V) => { title: string; description?: string } | null,
+  { toastErrors = true }: { toastErrors?: boolean } = {},
+) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn,
+    onSuccess: async (result, variables) => {
+      const toast = said(result, variables);
+      if (toast) showToast({ kind: 'success', ...toast });
+      await refreshPartners(queryClient, leadsId);
+    },
+    onError: async (error) => {
+      if (toastErrors) showToast({ kind: 'error', title: errorText(error) });
+      await refreshPartners(queryClient, leadsId);
+    },
+  });
+}
+
+/** Invites a partner by email; the form places a refusal on its field (`applyApiError`). */
+export const useInvitePartner = (leadsId: string) =>
+  usePartnerMutation(
+    leadsId,
+    (body: BodyOf<typeof partnersApi.invite>) => call(partnersApi.invite, { body }),
+    ({ message }) => ({ title: message }),
+    { toastErrors: false },
+  );
+
+export const useWithdrawInvitation = (leadsId: string) =>
+  usePartnerMutation(
+    leadsId,
+    (body: BodyOf<typeof partnersApi.withdraw>) => call(partnersApi.withdraw, { body }),
+    ({ message }) => ({ title: message }),
+  );
+
+/** Accepts or declines an invitation (by its id, and the emailed link's token when opened from it). */
+export const useAnswerInvitation = (leadsId: string) =>
+  usePartnerMutation(
+    leadsId,
+    ({ accept, ...body }: BodyOf<typeof partnersApi.accept> & { accept: boolean }) =>
+      accept ? call(partnersApi.accept, { body }) : call(partnersApi.decline, { body }),
+    ({ message }, { accept }) => ({ title: accept ? 'Linked' : 'Declined', description: message }),
+  );
+
+/** Unlinks; the dialog shows a refusal itself, beside the choice the customer made. */
+export const useUnlinkPartner = (leadsId: string) =>
+  usePartnerMutation(
+    leadsId,
+    (body: BodyOf<typeof partnersApi.unlink>) => call(partnersApi.unlink, { body }),
+    ({ message }) => ({ title: 'Unlinked', description: message }),
+    { toastErrors: false },
+  );
+
+/** Turns one item of what is shared with the partner on or off. */
+export const useChangeSharing = (leadsId: string, partnerName: string) =>
+  usePartnerMutation(
+    leadsId,
+    (body: BodyOf<typeof partnersApi.sharing>) => call(partnersApi.sharing, { body }),
+    (_, { item, shared }) => ({
+      title: shared ? `Now sharing with ${partnerName}` : `No longer shared with ${partnerName}`,
+      description: sharingItemText[item].label,
+    }),
+  );
+
+export const useSendVisitInvitation = (leadsId: string) =>
+  usePartnerMutation(
+    leadsId,
+    (body: BodyOf<typeof partnersApi.visitInvite>) => call(partnersApi.visitInvite, { body }),
+    ({ message }) => ({ title: message }),
+  );
+
+/** Puts a visit invitation away: the invitation leaving the list says it. */
+export const useDismissVisitInvitation = (leadsId: string) =>
+  usePartnerMutation(
+    leadsId,
+    (body: BodyOf<typeof partnersApi.visitInviteDismiss>) =>
+      call(partnersApi.visitInviteDismiss, { body }),
+    () => null,
+  );
 
 // --- Gifts and couples' plans (decision 018) ----------------------------------------------------
 
@@ -71,16 +143,60 @@ export function useTogether(leadsId: string, enabled = true) {
   });
 }
 
-export const giveGift = (body: BodyOf<typeof togetherApi.give>) => call(togetherApi.give, { body });
-export const startPlan = (body: BodyOf<typeof togetherApi.startPlan>) =>
-  call(togetherApi.startPlan, { body });
-export const acceptOffer = (body: BodyOf<typeof togetherApi.accept>) =>
-  call(togetherApi.accept, { body });
-export const declineOffer = (body: BodyOf<typeof togetherApi.decline>) =>
-  call(togetherApi.decline, { body });
-export const cancelOffer = (body: BodyOf<typeof togetherApi.cancel>) =>
-  call(togetherApi.cancel, { body });
-export const changeOffer = (body: BodyOf<typeof togetherApi.change>) =>
-  call(togetherApi.change, { body });
-export const changeShipTo = (body: BodyOf<typeof togetherApi.address>) =>
-  call(togetherApi.address, { body });
+/*
+ * Each toast is the server's message: the declared one for a call that always says the same
+ * (`togetherApi.give.message`), the answer's own for a call that words it at run time (accepting
+ * says whether the first payment went through; a change says the new date).
+ */
+
+export const useGiveGift = (leadsId: string) =>
+  usePartnerMutation(
+    leadsId,
+    (body: BodyOf<typeof togetherApi.give>) => call(togetherApi.give, { body }),
+    () => ({ title: togetherApi.give.message }),
+  );
+
+export const useStartPlan = (leadsId: string) =>
+  usePartnerMutation(
+    leadsId,
+    (body: BodyOf<typeof togetherApi.startPlan>) => call(togetherApi.startPlan, { body }),
+    () => ({ title: togetherApi.startPlan.message }),
+  );
+
+export const useAcceptOffer = (leadsId: string) =>
+  usePartnerMutation(
+    leadsId,
+    (body: BodyOf<typeof togetherApi.accept>) => callWithMessage(togetherApi.accept, { body }),
+    ({ message }) => ({ title: message }),
+  );
+
+export const useDeclineOffer = (leadsId: string) =>
+  usePartnerMutation(
+    leadsId,
+    (body: BodyOf<typeof togetherApi.decline>) => call(togetherApi.decline, { body }),
+    ({ message }) => ({ title: message }),
+  );
+
+/** Withdraws a waiting gift or plan, or ends a running one. */
+export const useCancelOffer = (leadsId: string) =>
+  usePartnerMutation(
+    leadsId,
+    (body: BodyOf<typeof togetherApi.cancel>) => call(togetherApi.cancel, { body }),
+    ({ message }) => ({ title: message }),
+  );
+
+/** Skips, moves, pauses or resumes a gift's or plan's deliveries. */
+export const useChangeOffer = (leadsId: string) =>
+  usePartnerMutation(
+    leadsId,
+    (body: BodyOf<typeof togetherApi.change>) => callWithMessage(togetherApi.change, { body }),
+    ({ message }) => ({ title: message }),
+  );
+
+/** A gift's recipient chooses which of their addresses it ships to. */
+export const useChangeShipTo = (leadsId: string) =>
+  usePartnerMutation(
+    leadsId,
+    (body: BodyOf<typeof togetherApi.address>) => call(togetherApi.address, { body }),
+    () => ({ title: togetherApi.address.message }),
+  );

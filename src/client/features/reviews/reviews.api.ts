@@ -1,7 +1,14 @@
-import { useInfiniteQuery, useQuery, type QueryClient } from '@tanstack/react-query';
+import {
+  useInfiniteQuery,
+  useMutation,
+  useQuery,
+  useQueryClient,
+  type QueryClient,
+} from '@tanstack/react-query';
 import type { BodyOf } from '#shared/contract.ts';
 import { reviewsApi, type Chart } from '#shared/reviews.ts';
-import { call } from '#client/lib/api.ts';
+import { showToast } from '#client/components/ui/toast.tsx';
+import { call, failedWith } from '#client/lib/api.ts';
 import { earlierCursor, joinPages, joinThread } from '#client/features/messages/thread-pages.ts';
 
 /** The provider console's cache keys, under the console's `/staff` (logging out forgets them). */
@@ -86,6 +93,29 @@ export async function decideVisit(
 export function storeChart(queryClient: QueryClient, chart: Chart): void {
   queryClient.setQueryData(providerKeys.chart(chart.visit_id), chart);
   void queryClient.invalidateQueries({ queryKey: providerKeys.queue });
+}
+
+/** The codes that mean the visit changed meanwhile; the approval's include the decline's. */
+const changedVisit = ['VISIT_DECIDED', 'NO_AUTHORIZATION', 'SHIP_STATE_MISMATCH'] as const;
+
+/**
+ * Approves or declines a visit: the saved chart shows at once with the declared message of what
+ * happened to the payment. The form places a refusal itself (its fields, or its alert).
+ */
+export function useDecideVisit(visitId: number) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (decision: VisitDecision) => decideVisit(visitId, decision),
+    onSuccess: ({ chart, message }) => {
+      storeChart(queryClient, chart);
+      showToast({ kind: 'success', title: message });
+    },
+    onError: (error) => {
+      // The visit changed meanwhile (decided, or its payment or address did): show it as it is.
+      if (failedWith(error, reviewsApi.approve, ...changedVisit))
+        void queryClient.invalidateQueries({ queryKey: providerKeys.chart(visitId) });
+    },
+  });
 }
 
 /** Patients' clinical questions this provider may answer, waiting ones first; new ones appear. */

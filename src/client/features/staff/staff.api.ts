@@ -1,7 +1,9 @@
-import { useQuery, type QueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import type { DataOf } from '#shared/contract.ts';
 import { staffApi, type StaffLogin, type StaffUser } from '#shared/staff.ts';
+import { showToast } from '#client/components/ui/toast.tsx';
 import { call, failedWithCode, type ApiError } from '#client/lib/api.ts';
+import { reportError } from '#client/lib/error-reporting.ts';
 
 /*
  * The console's frame: who is logged in, log-in, the emailed unlock and log-out. The provider's
@@ -51,8 +53,30 @@ export function confirmStaffUnlock(body: { token: string }) {
   return call(staffApi.unlockConfirm, { body });
 }
 
-export function staffLogOut() {
-  return call(staffApi.logout, { body: {} });
+/**
+ * Logs out, by choice or after 15 idle minutes. Whatever the server answers, nothing of the
+ * console stays cached and the toast says why: a session that had already ended is the same
+ * outcome, not a failure. `loggingOut` runs first, so the frame knows the end was its own.
+ */
+export function useStaffLogOut(loggingOut: () => void) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (_reason: 'chosen' | 'idle') => call(staffApi.logout, { body: {} }),
+    onSettled: (_data, error, reason) => {
+      if (error && !isStaffUnauthenticated(error)) reportError(error, 'warning', 'staff-logout');
+      loggingOut();
+      forgetStaff(queryClient);
+      showToast(
+        reason === 'idle'
+          ? {
+              kind: 'info',
+              title: 'Logged out after 15 minutes without activity',
+              description: 'Log in again to pick up where you left off.',
+            }
+          : { kind: 'success', title: 'You are logged out' },
+      );
+    },
+  });
 }
 
 export function rememberStaff(queryClient: QueryClient, staff: StaffUser): void {

@@ -1,12 +1,13 @@
-import { useQuery, type QueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { messages } from '#shared/wording.ts';
 import {
-  changeMessage,
   subscriptionsApi,
   type Subscription,
   type SubscriptionChange,
 } from '#shared/subscriptions.ts';
-import { call, failedWith } from '#client/lib/api.ts';
+import { showToast } from '#client/components/ui/toast.tsx';
+import { refreshMemberData } from '#client/features/accounts/accounts.api.ts';
+import { call, callWithMessage, failedWith } from '#client/lib/api.ts';
 
 export const subscriptionKeys = {
   list: (leadsId: string) => ['/account/subscriptions', leadsId] as const,
@@ -56,33 +57,45 @@ export function useChangePreview(
   });
 }
 
-export interface ChangeResult {
-  subscription: Subscription;
-  /** What changed, in the words the server uses for it. */
-  message: string;
-}
-
 /**
  * Makes the change. The delivery frequency goes through spec §7's `/account/shipfrequency/`;
- * everything else through `/subscription/update/`.
+ * everything else through `/subscription/update/`. Both word what changed at run time (the new
+ * date, the new price), so the toast is the server's message.
  */
-export async function applyChange(
-  leadsId: string,
-  subscriptionId: number,
-  change: SubscriptionChange,
-): Promise<ChangeResult> {
+async function applyChange(leadsId: string, subscriptionId: number, change: SubscriptionChange) {
   const fallbackMessage = messages.subscriptionFailed;
-  const { subscription } =
+  const { data, message } =
     change.action === 'change_frequency'
-      ? await call(subscriptionsApi.shipFrequency, {
+      ? await callWithMessage(subscriptionsApi.shipFrequency, {
           body: { leads_id: leadsId, subscription_id: subscriptionId, frequency: change.frequency },
           fallbackMessage,
         })
-      : await call(subscriptionsApi.subscriptionUpdate, {
+      : await callWithMessage(subscriptionsApi.subscriptionUpdate, {
           body: { leads_id: leadsId, subscription_id: subscriptionId, change, preview: false },
           fallbackMessage,
         });
-  return { subscription, message: changeMessage(change) };
+  return { subscription: data.subscription, message };
+}
+
+/**
+ * Changes a subscription: the card shows the saved state at once and Home asks again. When
+ * someone else changed it meanwhile (another tab, a renewal), the list is read again before the
+ * caller's `onError` runs, so the dialog can preview from the fresh state.
+ */
+export function useChangeSubscription(leadsId: string, subscriptionId: number) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (change: SubscriptionChange) => applyChange(leadsId, subscriptionId, change),
+    onSuccess: ({ subscription, message }) => {
+      storeSubscription(queryClient, leadsId, subscription);
+      void refreshMemberData(queryClient, leadsId);
+      showToast({ kind: 'success', title: 'Subscription updated', description: message });
+    },
+    onError: async (error) => {
+      if (isSubscriptionChanged(error))
+        await queryClient.invalidateQueries({ queryKey: subscriptionKeys.list(leadsId) });
+    },
+  });
 }
 
 /** Someone (another tab, the billing run) changed the subscription since this page loaded it. */

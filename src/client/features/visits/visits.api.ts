@@ -1,9 +1,11 @@
-import { useQuery } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { BodyOf } from '#shared/contract.ts';
 import type { AnswerValue } from '#shared/questionnaires/format.ts';
-import { visitsApi, type ProgramCategory } from '#shared/visits.ts';
+import { visitsApi, type ProgramCategory, type QuestionState } from '#shared/visits.ts';
 import { messages } from '#shared/wording.ts';
-import { call, failedWith, type ApiError } from '#client/lib/api.ts';
+import { showToast } from '#client/components/ui/toast.tsx';
+import { ApiError, call, errorText, failedWith } from '#client/lib/api.ts';
+import { reportError } from '#client/lib/error-reporting.ts';
 
 /**
  * The online visit's calls (spec §7 telehealth and questionnaire calls), each with its own failure
@@ -53,6 +55,76 @@ export function submitQuestion(visitId: number, linkId: string, value: AnswerVal
   return call(visitsApi.v2SubmitQuestion, {
     body: { visit_id: visitId, linkId, value },
     fallbackMessage: messages.submitQuestionFailed,
+  });
+}
+
+/** Errors that are not the API's are bugs: reported by name only, never with an answer. */
+function messageOf(error: unknown, fallback: string): Error {
+  if (error instanceof ApiError) return error;
+  reportError(new Error('Questionnaire call failed'), 'error', 'visit');
+  return new Error(fallback);
+}
+
+const questionKey = (visitId: number) => ['visit', visitId, 'question'] as const;
+
+/**
+ * The question the patient is on. The server decides where the visit is, so it is asked afresh
+ * each time the page opens (nothing kept once it closes) and never behind the patient's back.
+ */
+export function useCurrentQuestion(visitId: number) {
+  return useQuery({
+    queryKey: questionKey(visitId),
+    queryFn: async () => {
+      try {
+        return await nextQuestion(visitId);
+      } catch (error) {
+        throw messageOf(error, messages.nextQuestionFailed);
+      }
+    },
+    staleTime: Infinity,
+    gcTime: 0,
+  });
+}
+
+export interface QuestionCall<V> {
+  visitId: number;
+  send: (variables: V) => Promise<QuestionState>;
+  /** The call's own failure message (spec §8). */
+  fallback: string;
+  /** A new question is shown. */
+  onShown: () => void;
+  /** The server refused the answer: its message goes under the question. */
+  onAnswerRefused: (message: string) => void;
+}
+
+/** A question call's answer becomes the question shown (or sends the patient on, see `Questions`). */
+export function useQuestionCall<V>({
+  visitId,
+  send,
+  fallback,
+  onShown,
+  onAnswerRefused,
+}: QuestionCall<V>) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (variables: V) => {
+      try {
+        return await send(variables);
+      } catch (error) {
+        throw messageOf(error, fallback);
+      }
+    },
+    onSuccess: (next) => {
+      queryClient.setQueryData(questionKey(visitId), next);
+      onShown();
+    },
+    onError: (problem) => {
+      // A visit that moved on or closed replaces the page (see `Questions`).
+      if (visitMovedOn(problem)) return;
+      if (problem instanceof ApiError && problem.fields.value)
+        onAnswerRefused(problem.fields.value);
+      else showToast({ kind: 'error', title: problem.message });
+    },
   });
 }
 
@@ -140,21 +212,32 @@ export function confirmKnockout(visitId: number) {
   });
 }
 
-/** "Tell me when {State} opens". */
-export function joinWaitlist(visitId: number) {
-  return call(visitsApi.joinWaitlist, {
-    body: { visit_id: visitId },
-    fallbackMessage: 'We could not add you to the list. Please try again.',
+/** Acting on a closed visit: its page and Home ask again, so both say what happened. */
+function useClosedVisitAction(run: () => Promise<unknown>) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: run,
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: closedVisitKeys.all }),
   });
 }
 
+/** "Tell me when {State} opens". */
+export const useJoinWaitlist = (visitId: number) =>
+  useClosedVisitAction(() =>
+    call(visitsApi.joinWaitlist, {
+      body: { visit_id: visitId },
+      fallbackMessage: 'We could not add you to the list. Please try again.',
+    }),
+  );
+
 /** "Ask a provider to review": the answers as given go to a provider; nothing is charged. */
-export function requestReview(visitId: number) {
-  return call(visitsApi.requestReview, {
-    body: { visit_id: visitId },
-    fallbackMessage: 'We could not send your answers to a provider. Please try again.',
-  });
-}
+export const useRequestReview = (visitId: number) =>
+  useClosedVisitAction(() =>
+    call(visitsApi.requestReview, {
+      body: { visit_id: visitId },
+      fallbackMessage: 'We could not send your answers to a provider. Please try again.',
+    }),
+  );
 
 /** The review of the answers: read afresh each time the screen opens (the server decides). */
 export const answersReviewKey = (visitId: number) => ['visit', visitId, 'answers'] as const;
@@ -174,10 +257,20 @@ export function useAnswersReview(visitId: number) {
   });
 }
 
-/** "Change" on the review: the question opens again with its answer. */
-export function changeAnswer(visitId: number, linkId: string) {
-  return call(visitsApi.changeAnswer, {
-    body: { visit_id: visitId, linkId },
-    fallbackMessage: messages.nextQuestionFailed,
+/**
+ * "Change" on the review: the question (by its linkId) opens again with its answer. A visit that
+ * moved on meanwhile is the page's to show (`visitMovedOn`); any other refusal is the toast.
+ */
+export function useChangeAnswer(visitId: number) {
+  return useMutation({
+    mutationFn: (linkId: string) =>
+      call(visitsApi.changeAnswer, {
+        body: { visit_id: visitId, linkId },
+        fallbackMessage: messages.nextQuestionFailed,
+      }),
+    onError: (problem) => {
+      if (!visitMovedOn(problem))
+        showToast({ kind: 'error', title: errorText(problem, messages.nextQuestionFailed) });
+    },
   });
 }

@@ -15,7 +15,7 @@ import { SubmitButton } from '#client/components/ui/submit-button.tsx';
 import { showToast } from '#client/components/ui/toast.tsx';
 import { refreshMemberData, updateAccount } from '../accounts.api.ts';
 import { dobForForm } from './account-dates.ts';
-import { AccountSection } from './account-section.tsx';
+import { AccountSection } from '#client/components/ui/account-section.tsx';
 import { DobField } from './dob-field.tsx';
 
 /** The prospect, plus the current password that a new email needs (it never goes otherwise). */

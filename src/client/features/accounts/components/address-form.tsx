@@ -17,7 +17,7 @@ import {
 import { SubmitButton } from '#client/components/ui/submit-button.tsx';
 import { showToast } from '#client/components/ui/toast.tsx';
 import { refreshMemberData, saveAddress } from '../accounts.api.ts';
-import { AccountSection } from './account-section.tsx';
+import { AccountSection } from '#client/components/ui/account-section.tsx';
 
 const AddressFormSchema = AddressPayloadFormSchema;
 type AddressFormInput = z.input<typeof AddressFormSchema>;

@@ -9,7 +9,8 @@ import { buttonClass } from '#client/components/ui/button.ts';
 import { SubmitButton } from '#client/components/ui/submit-button.tsx';
 import { showToast } from '#client/components/ui/toast.tsx';
 import { refreshMemberData, sendSmsCode, verifySmsCode } from '../accounts.api.ts';
-import { AccountSection } from './account-section.tsx';
+import { AccountSection } from '#client/components/ui/account-section.tsx';
+import { errorText } from '#client/lib/api.ts';
 
 /** The `verify` action of /account/smsauth/: a 6-digit code. */
 const VerifyCodeSchema = SmsAuthSchema.options[1];
@@ -62,7 +63,7 @@ export function PhoneVerification({ account }: { account: AccountData }) {
     } catch (error) {
       showToast({
         kind: 'error',
-        title: error instanceof Error ? error.message : "We couldn't send the code.",
+        title: errorText(error, "We couldn't send the code."),
       });
     } finally {
       setSending(false);

@@ -1,31 +1,13 @@
-import { useMutation } from '@tanstack/react-query';
 import { buttonClass } from '#client/components/ui/button.ts';
-import { showToast } from '#client/components/ui/toast.tsx';
-import { ApiError } from '#client/lib/api.ts';
 import { emailVerifyText } from '#shared/accounts.ts';
-import { messages } from '#shared/wording.ts';
-import { sendEmailVerification } from '../accounts.api.ts';
+import { useSendEmailVerification } from '../accounts.api.ts';
 
 /**
  * Says plainly what waits for a confirmed address (issue 26), and sends the link again. The
  * server limits how often; its refusal is shown as it says it.
  */
 export function VerifyEmailNotice({ waiting }: { waiting: string }) {
-  const send = useMutation({
-    mutationFn: sendEmailVerification,
-    onSuccess: (result) =>
-      showToast({
-        kind: 'success',
-        title: result.email_verified
-          ? emailVerifyText.confirmed
-          : emailVerifyText.sent(result.sent_to),
-      }),
-    onError: (error) =>
-      showToast({
-        kind: 'error',
-        title: error instanceof ApiError ? error.message : messages.somethingWentWrong,
-      }),
-  });
+  const send = useSendEmailVerification();
   return (
     <div className="rounded-2xl border border-accent-200 bg-accent-50/60 p-4">
       <p className="font-semibold text-ink">{waiting}</p>

@@ -10,7 +10,7 @@ import { useClosedVisits } from '#client/features/visits/visits.api.ts';
 import type { ClosedVisit } from '#shared/visits.ts';
 import { isLiveMemberLink } from '../account-nav.ts';
 import { AccountHeader, useMemberData } from '../components/account-layout.tsx';
-import { mediumDate, OrderStatusBadge } from '../components/order-status.tsx';
+import { mediumDate, OrderStatusBadge } from '#client/components/ui/order-status.tsx';
 import { CareStatus, PrescriptionDetails } from '../components/visit-care.tsx';
 
 const RECENT_ORDERS = 3;

@@ -10,9 +10,9 @@ import { textLinkClass } from '#client/components/ui/button.ts';
 import { paths } from '#shared/paths.ts';
 import { accountKeys, refreshMemberData, useAccountData } from '../accounts.api.ts';
 import { AccountHeader, useMemberData } from '../components/account-layout.tsx';
-import { AccountSection } from '../components/account-section.tsx';
+import { AccountSection } from '#client/components/ui/account-section.tsx';
 import { CardForm } from '../components/card-form.tsx';
-import { PaymentCard } from '../components/payment-card.tsx';
+import { PaymentCard } from '#client/components/ui/payment-card.tsx';
 
 interface Saved {
   card: CardSummary;

@@ -8,7 +8,7 @@ import { applyApiError } from '#client/components/forms/form-errors.ts';
 import { PasswordField } from '#client/components/forms/fields.tsx';
 import { SubmitButton } from '#client/components/ui/submit-button.tsx';
 import { showToast } from '#client/components/ui/toast.tsx';
-import { AccountSection } from '#client/features/accounts/components/account-section.tsx';
+import { AccountSection } from '#client/components/ui/account-section.tsx';
 import { authKeys, changePassword } from '../auth.api.ts';
 
 /** The shared request, plus the confirmation that never leaves the browser (spec §5 messages). */

@@ -1,9 +1,8 @@
 import { useState, type ReactNode } from 'react';
 import { FormAlert } from '#client/components/forms/fields.tsx';
 import { buttonClass } from '#client/components/ui/button.ts';
-import { ApiError } from '#client/lib/api.ts';
+import { ApiError, errorText } from '#client/lib/api.ts';
 import { reportError } from '#client/lib/error-reporting.ts';
-import { messages } from '#shared/wording.ts';
 
 interface OneTimeLinkActionProps {
   token: string;
@@ -39,7 +38,7 @@ export function OneTimeLinkAction({
       setDone((await spend({ token })).message);
     } catch (error) {
       if (!(error instanceof ApiError)) reportError(error, 'error', 'form');
-      setProblem(error instanceof ApiError ? error.message : messages.somethingWentWrong);
+      setProblem(errorText(error));
     } finally {
       setPending(false);
     }

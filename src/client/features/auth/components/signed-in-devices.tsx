@@ -5,9 +5,9 @@ import { dateFormats } from '#shared/constants.ts';
 import { buttonClass } from '#client/components/ui/button.ts';
 import { QueryView } from '#client/components/ui/query-view.tsx';
 import { showToast } from '#client/components/ui/toast.tsx';
-import { AccountSection } from '#client/features/accounts/components/account-section.tsx';
+import { AccountSection } from '#client/components/ui/account-section.tsx';
 import { authApi, type SessionInfo } from '#shared/auth.ts';
-import { failedWith } from '#client/lib/api.ts';
+import { errorText, failedWith } from '#client/lib/api.ts';
 import { authKeys, endSession, revokeOtherSessions, useSessions } from '../auth.api.ts';
 
 function lastActive(value: string): string {
@@ -41,7 +41,7 @@ export function SignedInDevices() {
       if (!failedWith(error, authApi.sessionEnd, 'NOT_FOUND'))
         showToast({
           kind: 'error',
-          title: error instanceof Error ? error.message : 'Something went wrong.',
+          title: errorText(error),
         });
     } finally {
       setEndingOne(null);
@@ -65,7 +65,7 @@ export function SignedInDevices() {
     } catch (error) {
       showToast({
         kind: 'error',
-        title: error instanceof Error ? error.message : 'Something went wrong.',
+        title: errorText(error),
       });
     } finally {
       setEnding(false);

@@ -1,9 +1,8 @@
 import { useState } from 'react';
 import { FormAlert } from '#client/components/forms/fields.tsx';
 import { buttonClass } from '#client/components/ui/button.ts';
-import { ApiError } from '#client/lib/api.ts';
+import { ApiError, errorText } from '#client/lib/api.ts';
 import { reportError } from '#client/lib/error-reporting.ts';
-import { messages } from '#shared/wording.ts';
 
 interface UnlockOfferProps {
   /** The address typed in the log-in form: the link goes there if it has a paused account. */
@@ -29,7 +28,7 @@ export function UnlockOffer({ email, message, requestLink }: UnlockOfferProps) {
       setSent((await requestLink({ email })).message);
     } catch (error) {
       if (!(error instanceof ApiError)) reportError(error, 'error', 'form');
-      setProblem(error instanceof ApiError ? error.message : messages.somethingWentWrong);
+      setProblem(errorText(error));
     } finally {
       setPending(false);
     }

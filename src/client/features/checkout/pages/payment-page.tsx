@@ -38,7 +38,7 @@ import {
   rememberPlacedOrder,
   type Shipping,
 } from '../checkout-state.ts';
-import { AddressFields } from '../components/address-fields.tsx';
+import { AddressFields } from '#client/components/forms/address-fields.tsx';
 import { stepCardClass } from './shipping-page.tsx';
 
 const fieldNames = [

@@ -14,7 +14,7 @@ import { usePartnerShared } from '#client/features/partners/partners.api.ts';
 import { useCart, useIsMember } from '#client/features/cart/use-cart.ts';
 import { useLeadsId } from '#client/lib/app-state.ts';
 import { paths } from '#shared/paths.ts';
-import { AddressFields } from '../components/address-fields.tsx';
+import { AddressFields } from '#client/components/forms/address-fields.tsx';
 import { CheckoutAccount } from '../components/checkout-account.tsx';
 import { saveCheckoutProgress, useShippingSoFar } from '../checkout.api.ts';
 import { ShippingSchema, setCheckoutShipping, type Shipping } from '../checkout-state.ts';

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
-import { longDateTime } from '#client/features/staff/components/staff-order-status.tsx';
+import { longDateTime } from '#client/components/ui/staff-order-status.tsx';
 
 const cardClass =
   'block rounded-2xl border border-line bg-white p-4 shadow-[0_1px_2px_rgba(15,37,51,0.04)] hover:border-accent-400 sm:p-5';

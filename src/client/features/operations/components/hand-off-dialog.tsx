@@ -1,18 +1,15 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
 import type { DataOf } from '#shared/contract.ts';
 import type { operationsApi } from '#shared/operations.ts';
 import { paths } from '#shared/paths.ts';
-import { messages } from '#shared/wording.ts';
 import { SelectField } from '#client/components/forms/fields.tsx';
 import { buttonClass } from '#client/components/ui/button.ts';
 import { Dialog } from '#client/components/ui/dialog.tsx';
-import { showToast } from '#client/components/ui/toast.tsx';
-import { ApiError } from '#client/lib/api.ts';
+import { ApiError, errorText } from '#client/lib/api.ts';
 import { reportError } from '#client/lib/error-reporting.ts';
 import { DialogButtons, DialogFrame } from '#client/features/staff/components/dialog-form.tsx';
-import { handToProvider, inboxKeys } from '../operations.api.ts';
+import { useHandToProvider } from '../operations.api.ts';
 
 type Providers = DataOf<typeof operationsApi.inboxThread>['providers'];
 
@@ -69,32 +66,11 @@ function HandOffForm({
   providers: Providers;
   onClose: () => void;
 }) {
-  const queryClient = useQueryClient();
   const navigate = useNavigate();
   const [providerId, setProviderId] = useState(providers[0]?.id ?? 0);
   const [error, setError] = useState<string | undefined>();
   const [alert, setAlert] = useState<string | null>(null);
-  const mutation = useMutation({
-    mutationFn: (id: number) => handToProvider(threadId, id),
-    onMutate: () => setAlert(null),
-    onSuccess: (message) => {
-      showToast({ kind: 'success', title: message });
-      queryClient.removeQueries({ queryKey: inboxKeys.thread(threadId) });
-      void queryClient.invalidateQueries({ queryKey: inboxKeys.list });
-      onClose();
-      void navigate(paths.staffInbox);
-    },
-    onError: (failure) => {
-      if (failure instanceof ApiError) {
-        const field = failure.fields?.provider_id;
-        if (field) setError(field);
-        else setAlert(failure.message);
-        return;
-      }
-      reportError(failure, 'error', 'staff-hand-off');
-      setAlert(messages.somethingWentWrong);
-    },
-  });
+  const mutation = useHandToProvider(threadId);
   const licensed = providers.filter((p) => p.licensed_in_state);
   const others = providers.filter((p) => !p.licensed_in_state);
   const submit = (event: FormEvent) => {
@@ -104,7 +80,22 @@ function HandOffForm({
       return;
     }
     setError(undefined);
-    mutation.mutate(providerId);
+    setAlert(null);
+    mutation.mutate(providerId, {
+      onSuccess: () => {
+        onClose();
+        void navigate(paths.staffInbox);
+      },
+      onError: (failure) => {
+        const field = failure instanceof ApiError ? failure.fields.provider_id : undefined;
+        if (field) {
+          setError(field);
+          return;
+        }
+        if (!(failure instanceof ApiError)) reportError(failure, 'error', 'staff-hand-off');
+        setAlert(errorText(failure));
+      },
+    });
   };
   return (
     <DialogFrame

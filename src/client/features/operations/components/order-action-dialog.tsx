@@ -1,23 +1,15 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { z } from 'zod';
-import { messages } from '#shared/wording.ts';
 import { formatCents } from '#shared/money.ts';
-import {
-  operationsApi,
-  RefundOrderSchema,
-  ShipOrderSchema,
-  type StaffOrderDetail,
-} from '#shared/operations.ts';
+import { RefundOrderSchema, ShipOrderSchema, type StaffOrderDetail } from '#shared/operations.ts';
 import { applyApiError } from '#client/components/forms/form-errors.ts';
 import { TextField } from '#client/components/forms/fields.tsx';
 import { Dialog } from '#client/components/ui/dialog.tsx';
-import { showToast } from '#client/components/ui/toast.tsx';
-import { ApiError, failedWith } from '#client/lib/api.ts';
+import { ApiError, errorText } from '#client/lib/api.ts';
 import { reportError } from '#client/lib/error-reporting.ts';
-import { changeOrder, operationsKeys, storeOrder, type OrderAction } from '../operations.api.ts';
+import { useChangeOrder, type OrderAction } from '../operations.api.ts';
 import { DialogButtons, DialogFrame } from '#client/features/staff/components/dialog-form.tsx';
 
 export type OrderActionName = OrderAction['action'];
@@ -81,31 +73,18 @@ function ActionFlow({
   action: OrderActionName;
   onClose: () => void;
 }) {
-  const queryClient = useQueryClient();
   const [alert, setAlert] = useState<string | null>(null);
-  const mutation = useMutation({
-    mutationFn: (change: OrderAction) => changeOrder(order.orders_id, change),
-    onMutate: () => setAlert(null),
-    onSuccess: ({ order: saved, message }) => {
-      storeOrder(queryClient, saved);
-      showToast({ kind: 'success', title: message });
-      onClose();
-    },
-    onError: (error) => {
-      // The order moved on meanwhile (someone else shipped or refunded it): show it as it is.
-      // Cancelling can answer both codes; the other changes, the first only.
-      if (failedWith(error, operationsApi.cancel, 'ORDER_STATE', 'ORDER_CHANGED'))
-        void queryClient.invalidateQueries({ queryKey: operationsKeys.order(order.orders_id) });
-    },
-  });
-  const fail = (error: unknown, place?: (error: unknown) => boolean) => {
-    if (place?.(error)) return;
-    if (error instanceof ApiError) {
-      setAlert(error.message);
-      return;
-    }
-    reportError(error, 'error', 'staff-order');
-    setAlert(messages.somethingWentWrong);
+  const mutation = useChangeOrder(order.orders_id);
+  const change = (next: OrderAction, place?: (error: unknown) => boolean) => {
+    setAlert(null);
+    mutation.mutate(next, {
+      onSuccess: onClose,
+      onError: (error) => {
+        if (place?.(error)) return;
+        if (!(error instanceof ApiError)) reportError(error, 'error', 'staff-order');
+        setAlert(errorText(error));
+      },
+    });
   };
 
   const common = {
@@ -120,10 +99,7 @@ function ActionFlow({
         <ShipForm
           {...common}
           onSubmit={(tracking, place) =>
-            mutation.mutate(
-              { action: 'ship', tracking_number: tracking },
-              { onError: (error) => fail(error, place) },
-            )
+            change({ action: 'ship', tracking_number: tracking }, place)
           }
         />
       );
@@ -131,23 +107,12 @@ function ActionFlow({
       return (
         <RefundForm
           {...common}
-          onSubmit={(refund, place) =>
-            mutation.mutate(
-              { action: 'refund', ...refund },
-              { onError: (error) => fail(error, place) },
-            )
-          }
+          onSubmit={(refund, place) => change({ action: 'refund', ...refund }, place)}
         />
       );
     case 'deliver':
     case 'cancel':
-      return (
-        <ConfirmOnly
-          {...common}
-          action={action}
-          onConfirm={() => mutation.mutate({ action }, { onError: (error) => fail(error) })}
-        />
-      );
+      return <ConfirmOnly {...common} action={action} onConfirm={() => change({ action })} />;
   }
 }
 

@@ -6,10 +6,7 @@ import type { StaffOrderSummary } from '#shared/operations.ts';
 import { inputClass, SelectField } from '#client/components/forms/fields.tsx';
 import { buttonClass } from '#client/components/ui/button.ts';
 import { QueryView } from '#client/components/ui/query-view.tsx';
-import {
-  mediumDate,
-  OrderStatusBadge,
-} from '#client/features/accounts/components/order-status.tsx';
+import { mediumDate, OrderStatusBadge } from '#client/components/ui/order-status.tsx';
 import { paths } from '#shared/paths.ts';
 import { useStaffOrders, type OrderFilters } from '../operations.api.ts';
 import { StaffHeader } from '#client/features/staff/components/staff-frame.tsx';

@@ -4,7 +4,7 @@ import { paths } from '#shared/paths.ts';
 import { StaffHeader } from '#client/features/staff/components/staff-frame.tsx';
 import { useStaff } from '#client/features/staff/components/staff-layout.tsx';
 import { ConversationCard } from '#client/features/messages/components/conversation-card.tsx';
-import { longDateTime } from '#client/features/staff/components/staff-order-status.tsx';
+import { longDateTime } from '#client/components/ui/staff-order-status.tsx';
 import { isClinical, type CareInboxItem } from '#shared/messages.ts';
 import { useCareInbox } from '../operations.api.ts';
 

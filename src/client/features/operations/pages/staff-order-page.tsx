@@ -6,7 +6,7 @@ import { trackingUrl, type OrderStatus } from '#shared/orders.ts';
 import type { StaffOrderDetail } from '#shared/operations.ts';
 import { buttonClass } from '#client/components/ui/button.ts';
 import { QueryView } from '#client/components/ui/query-view.tsx';
-import { OrderStatusBadge } from '#client/features/accounts/components/order-status.tsx';
+import { OrderStatusBadge } from '#client/components/ui/order-status.tsx';
 import { paths } from '#shared/paths.ts';
 import {
   OrderActionDialog,
@@ -16,10 +16,7 @@ import {
 } from '../components/order-action-dialog.tsx';
 import { BackLink, StaffHeader } from '#client/features/staff/components/staff-frame.tsx';
 import { useStaff } from '#client/features/staff/components/staff-layout.tsx';
-import {
-  longDateTime,
-  paymentStatusLabel,
-} from '#client/features/staff/components/staff-order-status.tsx';
+import { longDateTime, paymentStatusLabel } from '#client/components/ui/staff-order-status.tsx';
 import { useStaffOrder } from '../operations.api.ts';
 
 const panelClass =

@@ -5,7 +5,7 @@ import { cacheKeys } from '#shared/constants.ts';
 import type { Order } from '#shared/orders.ts';
 import { messages } from '#shared/wording.ts';
 import { buttonClass } from '#client/components/ui/button.ts';
-import { call } from '#client/lib/api.ts';
+import { call, errorText } from '#client/lib/api.ts';
 import { mergeIntoServerCart } from '#client/features/cart/cart.api.ts';
 import { setCartDrawerOpen } from '#client/features/cart/cart-drawer-state.ts';
 import { planBuyAgain, unavailableText } from '../buy-again.ts';
@@ -42,7 +42,7 @@ export function BuyAgainButton({ order }: { order: Order }) {
         setNote({ kind: 'info', text: unavailableText(plan.unavailable) });
       setCartDrawerOpen(true);
     } catch (error) {
-      setNote({ kind: 'error', text: error instanceof Error ? error.message : messages.v2Failed });
+      setNote({ kind: 'error', text: errorText(error, messages.v2Failed) });
     } finally {
       setPending(false);
     }

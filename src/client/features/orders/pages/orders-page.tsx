@@ -17,10 +17,7 @@ import {
   AccountHeader,
   useMemberData,
 } from '#client/features/accounts/components/account-layout.tsx';
-import {
-  mediumDate,
-  OrderStatusBadge,
-} from '#client/features/accounts/components/order-status.tsx';
+import { mediumDate, OrderStatusBadge } from '#client/components/ui/order-status.tsx';
 import {
   CareStatus,
   PrescriptionDetails,

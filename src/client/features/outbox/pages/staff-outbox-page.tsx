@@ -1,14 +1,12 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Navigate } from 'react-router';
 import type { OutboxProblem } from '#shared/outbox.ts';
 import { buttonClass } from '#client/components/ui/button.ts';
 import { QueryView } from '#client/components/ui/query-view.tsx';
-import { showToast } from '#client/components/ui/toast.tsx';
 import { paths } from '#shared/paths.ts';
 import { StaffHeader } from '#client/features/staff/components/staff-frame.tsx';
 import { useStaff } from '#client/features/staff/components/staff-layout.tsx';
-import { longDateTime } from '#client/features/staff/components/staff-order-status.tsx';
-import { retryOutboxMessage, useOutboxProblems } from '../outbox.api.ts';
+import { longDateTime } from '#client/components/ui/staff-order-status.tsx';
+import { useOutboxProblems, useRetryOutboxMessage } from '../outbox.api.ts';
 
 const cardClass =
   'rounded-2xl border border-line bg-white p-4 shadow-[0_1px_2px_rgba(15,37,51,0.04)] sm:p-5';
@@ -69,18 +67,7 @@ function Problems({ messages }: { messages: OutboxProblem[] }) {
 }
 
 function OutboxItem({ message }: { message: OutboxProblem }) {
-  const queryClient = useQueryClient();
-  const retry = useMutation({
-    mutationFn: () => retryOutboxMessage(queryClient, message.outbox_id),
-    onSuccess: () =>
-      showToast({
-        kind: 'success',
-        title: 'Queued to send again',
-        description: `“${message.subject}” will be sent in a moment.`,
-      }),
-    onError: (error) =>
-      showToast({ kind: 'error', title: 'Not sent again', description: error.message }),
-  });
+  const retry = useRetryOutboxMessage();
   const subjectId = `outbox-subject-${message.outbox_id}`;
   return (
     <article className={cardClass} aria-labelledby={subjectId}>
@@ -120,7 +107,7 @@ function OutboxItem({ message }: { message: OutboxProblem }) {
           aria-describedby={subjectId}
           disabled={retry.isPending}
           aria-busy={retry.isPending || undefined}
-          onClick={() => retry.mutate()}
+          onClick={() => retry.mutate(message.outbox_id)}
         >
           {retry.isPending ? 'Sending again…' : 'Send again'}
         </button>

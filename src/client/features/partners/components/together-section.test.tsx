@@ -6,7 +6,11 @@ import { clearToasts } from '#client/components/ui/toast.tsx';
 import { biotinLine, bundleLine, sleepLine } from '#client/features/cart/cart.fixtures.ts';
 import { ok, renderRoutes, stubApi } from '#client/testing/render-app.tsx';
 import type { Catalog, ProductLine } from '#shared/catalog.ts';
-import type { TogetherItem, TogetherOverview } from '#shared/partners-together.ts';
+import {
+  togetherApi,
+  type TogetherItem,
+  type TogetherOverview,
+} from '#shared/partners-together.ts';
 import { TogetherSection } from './together-section.tsx';
 
 afterEach(() => {
@@ -92,9 +96,8 @@ describe("the partner page's gift form", () => {
     ).toBeTruthy();
 
     await u.click(within(form).getByRole('button', { name: 'Give Sam a subscription' }));
-    expect(
-      await screen.findByText('Gift offered to Sam. Nothing is charged until they accept.'),
-    ).toBeTruthy();
+    // The toast is the endpoint's declared message, never a copy of it typed again here.
+    expect(await screen.findByText(togetherApi.give.message)).toBeTruthy();
     expect(api.calls.find((c) => c.path === '/partners/gift/')?.body).toEqual({
       product_id: 37,
       quantity: 2,
@@ -127,16 +130,52 @@ describe("the partner page's couples' plan form", () => {
     expect(within(form).getByText('$81.00 each delivery for both, every 3 months.')).toBeTruthy();
 
     await u.click(within(form).getByRole('button', { name: "Propose the couples' plan" }));
-    expect(
-      await screen.findByText(
-        "Couples' plan proposed to Sam. Nothing is charged until they accept.",
-      ),
-    ).toBeTruthy();
+    expect(await screen.findByText(togetherApi.startPlan.message)).toBeTruthy();
     expect(api.calls.find((c) => c.path === '/partners/plan/')?.body).toEqual({
       product_id: 32,
       quantity: 1,
       partner_product_id: 37,
       partner_quantity: 1,
+    });
+  });
+});
+
+describe('accepting a gift', () => {
+  it('says what the server said, a first payment that did not go through included', async () => {
+    const u = userEvent.setup();
+    const waiting: TogetherItem = {
+      ...offered('gift'),
+      role: 'partner',
+      actions: ['accept', 'decline'],
+    };
+    const said =
+      'Gift accepted. Your first delivery is on its way. The first payment did not go through yet; Sam has been asked to update their card.';
+    const api = stubApi({
+      '/partners/together/': ok({
+        ...overview,
+        addresses: {
+          shipping: {
+            address: '1 Main St',
+            address2: '',
+            city: 'Austin',
+            state: 'TX',
+            zip: '78701',
+          },
+          billing: null,
+        },
+        items: [waiting],
+      }),
+      '/products/': ok(catalog),
+      '/partners/together/accept/': ok({ item: { ...waiting, status: 'active' } }, said),
+    });
+    renderRoutes([{ path: '/', element: <TogetherSection leadsId="lead-1" name="Sam" /> }]);
+
+    await u.click(await screen.findByRole('button', { name: 'Accept the gift' }));
+    expect(await screen.findByText(said)).toBeTruthy();
+    expect(screen.queryByText('Gift accepted')).toBeNull();
+    expect(api.calls.find((c) => c.path === '/partners/together/accept/')?.body).toEqual({
+      offer_id: 9,
+      ship_to: 'shipping',
     });
   });
 });

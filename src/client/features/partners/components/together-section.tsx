@@ -1,13 +1,10 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { SelectField, TextField } from '#client/components/forms/fields.tsx';
 import { buttonClass, textLinkClass } from '#client/components/ui/button.ts';
 import { QueryView } from '#client/components/ui/query-view.tsx';
-import { showToast } from '#client/components/ui/toast.tsx';
-import { AccountSection } from '#client/features/accounts/components/account-section.tsx';
+import { AccountSection } from '#client/components/ui/account-section.tsx';
 import { useCatalog } from '#client/features/catalog/catalog.api.ts';
-import { ApiError } from '#client/lib/api.ts';
 import { MAX_QUANTITY } from '#shared/cart.ts';
 import { bottlesText, type Catalog } from '#shared/catalog.ts';
 import { usDateFromIso } from '#shared/dates.ts';
@@ -16,26 +13,20 @@ import {
   couplesPriceCents,
   type AddressText,
   type ShipTo,
-  type TogetherChange,
   type TogetherItem,
   type TogetherOverview,
 } from '#shared/partners-together.ts';
 import { paths } from '#shared/paths.ts';
-import { messages } from '#shared/wording.ts';
 import {
-  acceptOffer,
-  cancelOffer,
-  changeOffer,
-  changeShipTo,
-  declineOffer,
-  giveGift,
-  refreshPartners,
-  startPlan,
+  useAcceptOffer,
+  useCancelOffer,
+  useChangeOffer,
+  useChangeShipTo,
+  useDeclineOffer,
+  useGiveGift,
+  useStartPlan,
   useTogether,
 } from '../partners.api.ts';
-
-const failure = (error: unknown) =>
-  error instanceof ApiError ? error.message : messages.somethingWentWrong;
 
 const addressLine = (a: AddressText) =>
   `${a.address}${a.address2 ? `, ${a.address2}` : ''}, ${a.city}, ${a.state} ${a.zip}`;
@@ -164,25 +155,6 @@ function ItemCard({
   );
 }
 
-function useTogetherMutation<T>(
-  leadsId: string,
-  run: (input: T) => Promise<unknown>,
-  done: (input: T) => string,
-) {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: run,
-    onSuccess: async (_, input) => {
-      showToast({ kind: 'success', title: done(input) });
-      await refreshPartners(queryClient, leadsId);
-    },
-    onError: async (error) => {
-      showToast({ kind: 'error', title: failure(error) });
-      await refreshPartners(queryClient, leadsId);
-    },
-  });
-}
-
 function ItemActions({
   leadsId,
   item,
@@ -197,38 +169,11 @@ function ItemActions({
   const [shipTo, setShipTo] = useState<ShipTo>(item.ship_to ?? 'shipping');
   const [date, setDate] = useState('');
   const [ending, setEnding] = useState(false);
-  const accept = useTogetherMutation(
-    leadsId,
-    () => acceptOffer({ offer_id: id, ...(item.kind === 'gift' ? { ship_to: shipTo } : {}) }),
-    () => (item.kind === 'gift' ? 'Gift accepted' : "Couples' plan started"),
-  );
-  const decline = useTogetherMutation(
-    leadsId,
-    () => declineOffer({ offer_id: id }),
-    () => 'Declined. Nothing was charged.',
-  );
-  const cancel = useTogetherMutation(
-    leadsId,
-    () => cancelOffer({ offer_id: id }),
-    () => (item.status === 'pending' ? 'Withdrawn' : 'Ended. Nothing more will be charged.'),
-  );
-  const change = useTogetherMutation(
-    leadsId,
-    (next: TogetherChange) => changeOffer({ offer_id: id, change: next }),
-    (next) =>
-      next.action === 'skip'
-        ? 'Your next delivery was skipped.'
-        : next.action === 'move_date'
-          ? 'Your next delivery date was changed.'
-          : next.action === 'pause'
-            ? 'Paused.'
-            : 'Active again.',
-  );
-  const address = useTogetherMutation(
-    leadsId,
-    (next: ShipTo) => changeShipTo({ offer_id: id, ship_to: next }),
-    () => 'It will ship to that address from now on.',
-  );
+  const accept = useAcceptOffer(leadsId);
+  const decline = useDeclineOffer(leadsId);
+  const cancel = useCancelOffer(leadsId);
+  const change = useChangeOffer(leadsId);
+  const address = useChangeShipTo(leadsId);
   const busy =
     accept.isPending ||
     decline.isPending ||
@@ -278,30 +223,41 @@ function ItemActions({
           <ActionButton
             primary
             disabled={busy || (item.kind === 'gift' && choices.length === 0)}
-            onClick={() => accept.mutate(undefined)}
+            onClick={() =>
+              accept.mutate({
+                offer_id: id,
+                ...(item.kind === 'gift' ? { ship_to: shipTo } : {}),
+              })
+            }
           >
             {item.kind === 'gift' ? 'Accept the gift' : "Accept the couples' plan"}
           </ActionButton>
         ) : null}
         {can('decline') ? (
-          <ActionButton disabled={busy} onClick={() => decline.mutate(undefined)}>
+          <ActionButton disabled={busy} onClick={() => decline.mutate({ offer_id: id })}>
             Decline
           </ActionButton>
         ) : null}
         {can('address') && shipTo !== item.ship_to ? (
-          <ActionButton disabled={busy} onClick={() => address.mutate(shipTo)}>
+          <ActionButton
+            disabled={busy}
+            onClick={() => address.mutate({ offer_id: id, ship_to: shipTo })}
+          >
             Ship here from now on
           </ActionButton>
         ) : null}
         {can('skip') ? (
-          <ActionButton disabled={busy} onClick={() => change.mutate({ action: 'skip' })}>
+          <ActionButton
+            disabled={busy}
+            onClick={() => change.mutate({ offer_id: id, change: { action: 'skip' } })}
+          >
             Skip next delivery
           </ActionButton>
         ) : null}
         {can('move_date') ? (
           <ActionButton
             disabled={busy || !date}
-            onClick={() => change.mutate({ action: 'move_date', date })}
+            onClick={() => change.mutate({ offer_id: id, change: { action: 'move_date', date } })}
           >
             Move next delivery
           </ActionButton>
@@ -309,18 +265,23 @@ function ItemActions({
         {can('pause') ? (
           <ActionButton
             disabled={busy || !date}
-            onClick={() => change.mutate({ action: 'pause', until: date })}
+            onClick={() =>
+              change.mutate({ offer_id: id, change: { action: 'pause', until: date } })
+            }
           >
             Pause until the date
           </ActionButton>
         ) : null}
         {can('resume') ? (
-          <ActionButton disabled={busy} onClick={() => change.mutate({ action: 'resume' })}>
+          <ActionButton
+            disabled={busy}
+            onClick={() => change.mutate({ offer_id: id, change: { action: 'resume' } })}
+          >
             Resume
           </ActionButton>
         ) : null}
         {can('withdraw') ? (
-          <ActionButton disabled={busy} onClick={() => cancel.mutate(undefined)}>
+          <ActionButton disabled={busy} onClick={() => cancel.mutate({ offer_id: id })}>
             Withdraw
           </ActionButton>
         ) : null}
@@ -342,7 +303,7 @@ function ItemActions({
               : 'The plan ends now for both of you, and nothing more is charged.'}
           </p>
           <div className="mt-2 flex flex-wrap gap-3">
-            <ActionButton primary disabled={busy} onClick={() => cancel.mutate(undefined)}>
+            <ActionButton primary disabled={busy} onClick={() => cancel.mutate({ offer_id: id })}>
               Yes, end it
             </ActionButton>
             <ActionButton disabled={busy} onClick={() => setEnding(false)}>
@@ -541,11 +502,7 @@ function GiveForm({ leadsId, name, data }: FormProps) {
   const { frequency, setFrequency, offers, offerOf } = useOffers();
   const [slug, setSlug] = useState<string | null>(null);
   const [quantity, setQuantity] = useState(1);
-  const give = useTogetherMutation(
-    leadsId,
-    (body: { product_id: number; quantity: number }) => giveGift(body),
-    () => `Gift offered to ${name}. Nothing is charged until they accept.`,
-  );
+  const give = useGiveGift(leadsId);
   const chosen = offerOf(slug);
   return (
     <OfferForm
@@ -598,16 +555,7 @@ function PlanForm({ leadsId, name, data }: FormProps) {
   const { frequency, setFrequency, offers, offerOf } = useOffers();
   const [mine, setMine] = useState<string | null>(null);
   const [theirs, setTheirs] = useState<string | null>(null);
-  const start = useTogetherMutation(
-    leadsId,
-    (body: {
-      product_id: number;
-      quantity: number;
-      partner_product_id: number;
-      partner_quantity: number;
-    }) => startPlan(body),
-    () => `Couples' plan proposed to ${name}. Nothing is charged until they accept.`,
-  );
+  const start = useStartPlan(leadsId);
   const own = offerOf(mine);
   const partner = offerOf(theirs);
   const couplesPrice = (o: Offer) => couplesPriceCents(o.price_cents);

@@ -1,12 +1,9 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { CheckboxField, FormAlert } from '#client/components/forms/fields.tsx';
 import { buttonClass } from '#client/components/ui/button.ts';
 import { Dialog, DialogHeader } from '#client/components/ui/dialog.tsx';
-import { showToast } from '#client/components/ui/toast.tsx';
-import { ApiError } from '#client/lib/api.ts';
-import { messages } from '#shared/wording.ts';
-import { refreshPartners, unlinkPartner } from '../partners.api.ts';
+import { errorText } from '#client/lib/api.ts';
+import { useUnlinkPartner } from '../partners.api.ts';
 
 interface UnlinkDialogProps {
   leadsId: string;
@@ -20,16 +17,8 @@ interface UnlinkDialogProps {
  * hears of it (a quiet unlink sends nothing).
  */
 export function UnlinkDialog({ leadsId, partnerName, open, onClose }: UnlinkDialogProps) {
-  const queryClient = useQueryClient();
   const [quiet, setQuiet] = useState(false);
-  const unlink = useMutation({
-    mutationFn: () => unlinkPartner({ notify: !quiet }),
-    onSuccess: async ({ message }) => {
-      showToast({ kind: 'success', title: 'Unlinked', description: message });
-      onClose();
-      await refreshPartners(queryClient, leadsId);
-    },
-  });
+  const unlink = useUnlinkPartner(leadsId);
   const close = () => {
     unlink.reset();
     setQuiet(false);
@@ -53,18 +42,14 @@ export function UnlinkDialog({ leadsId, partnerName, open, onClose }: UnlinkDial
             ? `${partnerName} gets no email. Their partner page will show that the link ended, without saying who ended it.`
             : `${partnerName} gets a short email that the link ended, nothing more.`}
         </p>
-        {unlink.isError ? (
-          <FormAlert>
-            {unlink.error instanceof ApiError ? unlink.error.message : messages.somethingWentWrong}
-          </FormAlert>
-        ) : null}
+        {unlink.isError ? <FormAlert>{errorText(unlink.error)}</FormAlert> : null}
         <div className="flex flex-wrap gap-3">
           <button
             type="button"
             className={buttonClass('primary')}
             disabled={unlink.isPending}
             aria-busy={unlink.isPending || undefined}
-            onClick={() => unlink.mutate()}
+            onClick={() => unlink.mutate({ notify: !quiet }, { onSuccess: onClose })}
           >
             Unlink
           </button>

@@ -1,24 +1,17 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { CheckboxField } from '#client/components/forms/fields.tsx';
 import { buttonClass } from '#client/components/ui/button.ts';
-import { showToast } from '#client/components/ui/toast.tsx';
-import { AccountSection } from '#client/features/accounts/components/account-section.tsx';
-import { ApiError } from '#client/lib/api.ts';
+import { AccountSection } from '#client/components/ui/account-section.tsx';
 import { aProgramVisit, visitInvitationText, type PartnerOverview } from '#shared/partners.ts';
 import { programs, type ProgramCategory } from '#shared/visits.ts';
-import { messages } from '#shared/wording.ts';
-import { dismissVisitInvitation, refreshPartners, sendVisitInvitation } from '../partners.api.ts';
+import { useDismissVisitInvitation, useSendVisitInvitation } from '../partners.api.ts';
 
 /**
  * Together for a visit (issue 16): the partner's invitations to start a visit of a program, and
  * the invitations the customer can send from a visit a provider decided. Nothing of either
  * partner's visit travels with one: the partner's own visit, answers and outcome stay theirs.
  */
-
-const failure = (error: unknown) =>
-  error instanceof ApiError ? error.message : messages.somethingWentWrong;
 
 type Received = PartnerOverview['visit_invitations']['received'];
 
@@ -30,15 +23,7 @@ export function ReceivedVisitInvitations({
   leadsId: string;
   received: Received;
 }) {
-  const queryClient = useQueryClient();
-  const dismiss = useMutation({
-    mutationFn: (id: number) => dismissVisitInvitation({ invitation_id: id }),
-    onSuccess: () => refreshPartners(queryClient, leadsId),
-    onError: async (error) => {
-      showToast({ kind: 'error', title: failure(error) });
-      await refreshPartners(queryClient, leadsId);
-    },
-  });
+  const dismiss = useDismissVisitInvitation(leadsId);
   if (received.length === 0) return null;
   return (
     <ul className="space-y-3">
@@ -61,7 +46,7 @@ export function ReceivedVisitInvitations({
               className={buttonClass('secondary')}
               disabled={dismiss.isPending}
               aria-label={`Dismiss the ${programs[invitation.program].name} visit invitation`}
-              onClick={() => dismiss.mutate(invitation.invitation_id)}
+              onClick={() => dismiss.mutate({ invitation_id: invitation.invitation_id })}
             >
               Dismiss
             </button>
@@ -83,21 +68,9 @@ function InviteToProgram({
   program: ProgramCategory;
   pending: boolean;
 }) {
-  const queryClient = useQueryClient();
   const [reveal, setReveal] = useState(false);
   const programName = programs[program].name;
-  const send = useMutation({
-    mutationFn: () => sendVisitInvitation({ program, reveal_started: reveal }),
-    onSuccess: async ({ message }) => {
-      showToast({ kind: 'success', title: message });
-      setReveal(false);
-      await refreshPartners(queryClient, leadsId);
-    },
-    onError: async (error) => {
-      showToast({ kind: 'error', title: failure(error) });
-      await refreshPartners(queryClient, leadsId);
-    },
-  });
+  const send = useSendVisitInvitation(leadsId);
   return (
     <li className="rounded-2xl border border-line p-4">
       <p className="font-semibold text-ink">{programName}</p>
@@ -120,7 +93,12 @@ function InviteToProgram({
             type="button"
             className={`${buttonClass('secondary')} mt-3`}
             disabled={send.isPending}
-            onClick={() => send.mutate()}
+            onClick={() =>
+              send.mutate(
+                { program, reveal_started: reveal },
+                { onSuccess: () => setReveal(false) },
+              )
+            }
           >
             Invite {name} to {aProgramVisit(program)}
           </button>

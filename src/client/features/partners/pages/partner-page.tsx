@@ -1,5 +1,4 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useSearchParams } from 'react-router';
@@ -13,13 +12,9 @@ import {
   AccountHeader,
   useMemberData,
 } from '#client/features/accounts/components/account-layout.tsx';
-import { AccountSection } from '#client/features/accounts/components/account-section.tsx';
+import { AccountSection } from '#client/components/ui/account-section.tsx';
 import { VerifyEmailNotice } from '#client/features/accounts/components/verify-email-notice.tsx';
-import {
-  mediumDate,
-  OrderStatusBadge,
-} from '#client/features/accounts/components/order-status.tsx';
-import { ApiError } from '#client/lib/api.ts';
+import { mediumDate, OrderStatusBadge } from '#client/components/ui/order-status.tsx';
 import { emailVerifyText } from '#shared/accounts.ts';
 import { bottleCount } from '#shared/catalog.ts';
 import { usDateFromIso } from '#shared/dates.ts';
@@ -33,26 +28,19 @@ import {
   type PartnerOverview,
   type PartnerShared,
   type Sharing,
-  type SharingItem,
 } from '#shared/partners.ts';
 import { paths } from '#shared/paths.ts';
-import { messages } from '#shared/wording.ts';
 import { TogetherSection } from '../components/together-section.tsx';
 import { UnlinkDialog } from '../components/unlink-dialog.tsx';
 import { TogetherForVisits } from '../components/visit-invitations.tsx';
 import {
-  acceptInvitation,
-  changeSharing,
-  declineInvitation,
-  invitePartner,
-  refreshPartners,
+  useAnswerInvitation,
+  useChangeSharing,
+  useInvitePartner,
   usePartnerOverview,
   usePartnerShared,
-  withdrawInvitation,
+  useWithdrawInvitation,
 } from '../partners.api.ts';
-
-const failure = (error: unknown) =>
-  error instanceof ApiError ? error.message : messages.somethingWentWrong;
 
 /**
  * /accounts/partner (issue 16): the link with a partner, the invitations, what each shares (item
@@ -204,28 +192,18 @@ function ReceivedInvitations({
   received: PartnerOverview['received'];
   inviteToken: string | null;
 }) {
-  const queryClient = useQueryClient();
   const [, setSearch] = useSearchParams();
-  const answer = useMutation({
-    mutationFn: ({ id, accept }: { id: number; accept: boolean }) => {
-      const body = { invitation_id: id, ...(inviteToken ? { invite_token: inviteToken } : {}) };
-      return accept ? acceptInvitation(body) : declineInvitation(body);
-    },
-    onSuccess: async ({ message }, { accept }) => {
-      showToast({
-        kind: 'success',
-        title: accept ? 'Linked' : 'Declined',
-        description: message,
-      });
-      // The link in the address bar has done its work.
-      if (inviteToken) setSearch({}, { replace: true });
-      await refreshPartners(queryClient, leadsId);
-    },
-    onError: async (error) => {
-      showToast({ kind: 'error', title: failure(error) });
-      await refreshPartners(queryClient, leadsId);
-    },
-  });
+  const answer = useAnswerInvitation(leadsId);
+  const respond = (id: number, accept: boolean) =>
+    answer.mutate(
+      { invitation_id: id, accept, ...(inviteToken ? { invite_token: inviteToken } : {}) },
+      {
+        // The link in the address bar has done its work.
+        onSuccess: () => {
+          if (inviteToken) setSearch({}, { replace: true });
+        },
+      },
+    );
   return (
     <ul className="space-y-3">
       {received.map((invitation) => (
@@ -246,7 +224,7 @@ function ReceivedInvitations({
               type="button"
               className={buttonClass('primary')}
               disabled={answer.isPending}
-              onClick={() => answer.mutate({ id: invitation.invitation_id, accept: true })}
+              onClick={() => respond(invitation.invitation_id, true)}
             >
               Accept
             </button>
@@ -254,7 +232,7 @@ function ReceivedInvitations({
               type="button"
               className={buttonClass('secondary')}
               disabled={answer.isPending}
-              onClick={() => answer.mutate({ id: invitation.invitation_id, accept: false })}
+              onClick={() => respond(invitation.invitation_id, false)}
             >
               Decline
             </button>
@@ -286,18 +264,7 @@ function SentInvitation({
   leadsId: string;
   sent: NonNullable<PartnerOverview['sent']>;
 }) {
-  const queryClient = useQueryClient();
-  const withdraw = useMutation({
-    mutationFn: () => withdrawInvitation({ invitation_id: sent.invitation_id }),
-    onSuccess: async ({ message }) => {
-      showToast({ kind: 'success', title: message });
-      await refreshPartners(queryClient, leadsId);
-    },
-    onError: async (error) => {
-      showToast({ kind: 'error', title: failure(error) });
-      await refreshPartners(queryClient, leadsId);
-    },
-  });
+  const withdraw = useWithdrawInvitation(leadsId);
   const tone =
     sent.status === 'pending'
       ? 'border-accent-200 bg-accent-50/60'
@@ -331,7 +298,7 @@ function SentInvitation({
             type="button"
             className={`${buttonClass('secondary')} mt-3`}
             disabled={withdraw.isPending}
-            onClick={() => withdraw.mutate()}
+            onClick={() => withdraw.mutate({ invitation_id: sent.invitation_id })}
           >
             Withdraw invitation
           </button>
@@ -342,7 +309,7 @@ function SentInvitation({
 }
 
 function InviteForm({ leadsId, again }: { leadsId: string; again: boolean }) {
-  const queryClient = useQueryClient();
+  const invite = useInvitePartner(leadsId);
   const {
     register,
     handleSubmit,
@@ -352,10 +319,8 @@ function InviteForm({ leadsId, again }: { leadsId: string; again: boolean }) {
   } = useForm({ resolver: zodResolver(InviteSchema), defaultValues: { email: '' } });
   const onSubmit = handleSubmit(async (values) => {
     try {
-      const { message } = await invitePartner(values);
+      await invite.mutateAsync(values);
       reset({ email: '' });
-      showToast({ kind: 'success', title: message });
-      await refreshPartners(queryClient, leadsId);
     } catch (error) {
       const outcome = applyApiError(error, setError, ['email']);
       if (!outcome.placed) showToast({ kind: 'error', title: outcome.message });
@@ -387,22 +352,7 @@ function SharingSwitches({
   name: string;
   sharing: Sharing;
 }) {
-  const queryClient = useQueryClient();
-  const change = useMutation({
-    mutationFn: (next: { item: SharingItem; shared: boolean }) => changeSharing(next),
-    onSuccess: async (_, { item, shared }) => {
-      showToast({
-        kind: 'success',
-        title: shared ? `Now sharing with ${name}` : `No longer shared with ${name}`,
-        description: sharingItemText[item].label,
-      });
-      await refreshPartners(queryClient, leadsId);
-    },
-    onError: async (error) => {
-      showToast({ kind: 'error', title: failure(error) });
-      await refreshPartners(queryClient, leadsId);
-    },
-  });
+  const change = useChangeSharing(leadsId, name);
   return (
     <AccountSection
       id="partner-sharing"

@@ -5,7 +5,7 @@ import { paths } from '#shared/paths.ts';
 import type { ReviewQueueItem } from '#shared/reviews.ts';
 import { useReviewQueue } from '../reviews.api.ts';
 import { StaffHeader } from '#client/features/staff/components/staff-frame.tsx';
-import { longDateTime } from '#client/features/staff/components/staff-order-status.tsx';
+import { longDateTime } from '#client/components/ui/staff-order-status.tsx';
 
 function Flags({ count }: { count: number }) {
   if (count === 0) return <span className="text-ink-soft">No risk flags</span>;

@@ -1,15 +1,12 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { addMonths, format } from 'date-fns';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
-import { messages } from '#shared/wording.ts';
 import {
   DeclineVisitSchema,
   MAX_DIRECTIONS,
   PrescriptionSchema,
-  reviewsApi,
   type Chart,
 } from '#shared/reviews.ts';
 import { preferredQuantity } from '#shared/visits.ts';
@@ -17,15 +14,12 @@ import { TextField, FieldError, inputClass } from '#client/components/forms/fiel
 import { applyApiError } from '#client/components/forms/form-errors.ts';
 import { buttonClass } from '#client/components/ui/button.ts';
 import { Dialog } from '#client/components/ui/dialog.tsx';
-import { showToast } from '#client/components/ui/toast.tsx';
-import { ApiError, failedWith } from '#client/lib/api.ts';
+import { ApiError, errorText } from '#client/lib/api.ts';
 import { reportError } from '#client/lib/error-reporting.ts';
-import { decideVisit, providerKeys, storeChart, type VisitDecision } from '../reviews.api.ts';
+import { useDecideVisit } from '../reviews.api.ts';
 import { DialogButtons, DialogFrame } from '#client/features/staff/components/dialog-form.tsx';
 
 type Choice = 'approve' | 'decline';
-
-const changedVisit = ['VISIT_DECIDED', 'NO_AUTHORIZATION', 'SHIP_STATE_MISMATCH'] as const;
 
 const PrescriptionFormSchema = z.object({
   drug: PrescriptionSchema.shape.drug.trim().min(1, 'Enter the drug'),
@@ -129,32 +123,22 @@ function DecisionFlow({
   choice: Choice;
   onClose: () => void;
 }) {
-  const queryClient = useQueryClient();
   const [alert, setAlert] = useState<string | null>(null);
-  const mutation = useMutation({
-    mutationFn: (decision: VisitDecision) => decideVisit(chart.visit_id, decision),
-    onMutate: () => setAlert(null),
-    onSuccess: ({ chart: saved, message }) => {
-      storeChart(queryClient, saved);
-      showToast({ kind: 'success', title: message });
-      onClose();
-    },
-    onError: (error) => {
-      // The visit changed meanwhile (decided, or its payment or address did): show it as it is.
-      // The approval's codes include the decline's.
-      if (failedWith(error, reviewsApi.approve, ...changedVisit))
-        void queryClient.invalidateQueries({ queryKey: providerKeys.chart(chart.visit_id) });
-    },
-  });
-  const fail = (error: unknown, place: (error: unknown) => boolean) => {
-    if (place(error)) return;
-    if (error instanceof ApiError) {
-      setAlert(error.message);
-      return;
-    }
-    // Only the error's name and message: never the prescription or the reason.
-    reportError(error, 'error', 'staff-visit-decision');
-    setAlert(messages.somethingWentWrong);
+  const mutation = useDecideVisit(chart.visit_id);
+  const decide = (
+    decision: Parameters<typeof mutation.mutate>[0],
+    place: (e: unknown) => boolean,
+  ) => {
+    setAlert(null);
+    mutation.mutate(decision, {
+      onSuccess: onClose,
+      onError: (error) => {
+        if (place(error)) return;
+        // Only the error's name and message: never the prescription or the reason.
+        if (!(error instanceof ApiError)) reportError(error, 'error', 'staff-visit-decision');
+        setAlert(errorText(error));
+      },
+    });
   };
   return choice === 'approve' ? (
     <ApproveForm
@@ -162,12 +146,7 @@ function DecisionFlow({
       alert={alert}
       pending={mutation.isPending}
       onCancel={onClose}
-      onSubmit={(prescription, place) =>
-        mutation.mutate(
-          { decision: 'approve', prescription },
-          { onError: (error) => fail(error, place) },
-        )
-      }
+      onSubmit={(prescription, place) => decide({ decision: 'approve', prescription }, place)}
     />
   ) : (
     <DeclineForm
@@ -175,9 +154,7 @@ function DecisionFlow({
       alert={alert}
       pending={mutation.isPending}
       onCancel={onClose}
-      onSubmit={(reason, place) =>
-        mutation.mutate({ decision: 'decline', reason }, { onError: (error) => fail(error, place) })
-      }
+      onSubmit={(reason, place) => decide({ decision: 'decline', reason }, place)}
     />
   );
 }

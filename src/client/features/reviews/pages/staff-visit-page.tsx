@@ -18,7 +18,7 @@ import { earlierOf } from '#client/features/messages/thread-pages.ts';
 import { paths } from '#shared/paths.ts';
 import { BackLink, StaffHeader } from '#client/features/staff/components/staff-frame.tsx';
 import { useStaff } from '#client/features/staff/components/staff-layout.tsx';
-import { paymentStatusLabel } from '#client/features/staff/components/staff-order-status.tsx';
+import { paymentStatusLabel } from '#client/components/ui/staff-order-status.tsx';
 import { RiskFlagList } from '../components/risk-flags.tsx';
 import { VisitDecisionPanel } from '../components/visit-decision-panel.tsx';
 import { providerKeys, sendVisitMessage, useChart, useVisitThread } from '../reviews.api.ts';

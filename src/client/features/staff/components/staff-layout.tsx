@@ -1,16 +1,15 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { Navigate, Outlet, useLocation, useOutletContext } from 'react-router';
 import type { StaffUser } from '#shared/staff.ts';
 import { QueryView } from '#client/components/ui/query-view.tsx';
 import { showToast } from '#client/components/ui/toast.tsx';
-import { reportError } from '#client/lib/error-reporting.ts';
 import { paths } from '#shared/paths.ts';
 import {
   forgetStaff,
   isStaffUnauthenticated,
   staffKeys,
-  staffLogOut,
+  useStaffLogOut,
   useStaffMe,
 } from '../staff.api.ts';
 import { STAFF_IDLE_MS, useIdleTimeout } from '../use-idle-timeout.ts';
@@ -78,22 +77,8 @@ export function StaffLayout() {
 
   // Logged out here, when idle, or by the server: the guard below sends the page to the log-in,
   // remembering it, so logging in again comes back to it.
-  const logOut = useMutation({
-    mutationFn: (_reason: 'chosen' | 'idle') => staffLogOut(),
-    onSettled: (_data, error, reason) => {
-      if (error && !isStaffUnauthenticated(error)) reportError(error, 'warning', 'staff-logout');
-      loggedOutHere.current = true;
-      forgetStaff(queryClient);
-      showToast(
-        reason === 'idle'
-          ? {
-              kind: 'info',
-              title: 'Logged out after 15 minutes without activity',
-              description: 'Log in again to pick up where you left off.',
-            }
-          : { kind: 'success', title: 'You are logged out' },
-      );
-    },
+  const logOut = useStaffLogOut(() => {
+    loggedOutHere.current = true;
   });
 
   const lastPing = useRef(0);

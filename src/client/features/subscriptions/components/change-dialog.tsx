@@ -1,4 +1,4 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { messages } from '#shared/wording.ts';
 import { formatCents, priceLabel } from '#shared/money.ts';
@@ -13,17 +13,13 @@ import { FormAlert } from '#client/components/forms/fields.tsx';
 import { buttonClass } from '#client/components/ui/button.ts';
 import { Dialog, DialogHeader } from '#client/components/ui/dialog.tsx';
 import { Spinner } from '#client/components/ui/spinner.tsx';
-import { showToast } from '#client/components/ui/toast.tsx';
-import { refreshMemberData } from '#client/features/accounts/accounts.api.ts';
-import { mediumDate } from '#client/features/accounts/components/order-status.tsx';
-import { ApiError } from '#client/lib/api.ts';
+import { mediumDate } from '#client/components/ui/order-status.tsx';
+import { errorText } from '#client/lib/api.ts';
 import {
-  applyChange,
   isSubscriptionChanged,
-  storeSubscription,
   subscriptionKeys,
   useChangePreview,
-  type ChangeResult,
+  useChangeSubscription,
 } from '../subscriptions.api.ts';
 import {
   actionTitle,
@@ -34,9 +30,7 @@ import {
 import { CancelForm, DateChangeForm, QuantityForm, SwapForm } from './change-inputs.tsx';
 
 /** An ApiError's message is the server's reason; anything else gets spec §8's wording. */
-function failureMessage(error: unknown): string {
-  return error instanceof ApiError ? error.message : messages.subscriptionFailed;
-}
+const failureMessage = (error: unknown) => errorText(error, messages.subscriptionFailed);
 
 interface ChangeDialogProps {
   leadsId: string;
@@ -119,28 +113,25 @@ function ChangeFlow({
 
   const preview = useChangePreview(leadsId, subscription.id, change);
   const alert = preview.isError ? failureMessage(preview.error) : confirmAlert;
-  const confirm = useMutation({
-    mutationFn: (next: SubscriptionChange) => applyChange(leadsId, subscription.id, next),
-    onMutate: () => setConfirmAlert(null),
-    onSuccess: (result: ChangeResult) => {
-      storeSubscription(queryClient, leadsId, result.subscription);
-      void refreshMemberData(queryClient, leadsId);
-      showToast({ kind: 'success', title: 'Subscription updated', description: result.message });
-      onClose();
-    },
-    onError: async (error) => {
-      setConfirmAlert(failureMessage(error));
-      if (!isSubscriptionChanged(error)) return;
-      // Someone else changed it (another tab, a renewal): reload, and preview again from there.
-      await queryClient.invalidateQueries({ queryKey: subscriptionKeys.list(leadsId) });
-      const fresh = queryClient
-        .getQueryData<Subscription[]>(subscriptionKeys.list(leadsId))
-        ?.find((item) => item.id === subscription.id);
-      if (fresh) setBefore(fresh);
-      // The conflict's message stays above the new preview, saying why it is shown again.
-      await preview.refetch();
-    },
-  });
+  const saving = useChangeSubscription(leadsId, subscription.id);
+  const confirm = (next: SubscriptionChange) => {
+    setConfirmAlert(null);
+    saving.mutate(next, {
+      onSuccess: onClose,
+      onError: (error) => {
+        setConfirmAlert(failureMessage(error));
+        if (!isSubscriptionChanged(error)) return;
+        // Someone else changed it (another tab, a renewal): the hook has reloaded the list, so
+        // preview again from there.
+        const fresh = queryClient
+          .getQueryData<Subscription[]>(subscriptionKeys.list(leadsId))
+          ?.find((item) => item.id === subscription.id);
+        if (fresh) setBefore(fresh);
+        // The conflict's message stays above the new preview, saying why it is shown again.
+        void preview.refetch();
+      },
+    });
+  };
 
   const review = (next: SubscriptionChange) => {
     setConfirmAlert(null);
@@ -193,8 +184,8 @@ function ChangeFlow({
         before={before}
         after={preview.data}
         change={change}
-        pending={confirm.isPending}
-        onConfirm={() => confirm.mutate(change)}
+        pending={saving.isPending}
+        onConfirm={() => confirm(change)}
         onBack={backToInput ?? onClose}
         backLabel={backToInput ? 'Back' : 'Keep as is'}
       />

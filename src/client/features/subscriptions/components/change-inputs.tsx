@@ -17,7 +17,7 @@ import {
   TextField,
 } from '#client/components/forms/fields.tsx';
 import { buttonClass } from '#client/components/ui/button.ts';
-import { mediumDate } from '#client/features/accounts/components/order-status.tsx';
+import { mediumDate } from '#client/components/ui/order-status.tsx';
 import { cancelReasons, dateRange, deliveryText } from '../subscription-actions.ts';
 
 interface InputProps {

@@ -9,7 +9,7 @@ import {
   type SubscriptionStatus,
 } from '#shared/subscriptions.ts';
 import { buttonClass, textLinkClass } from '#client/components/ui/button.ts';
-import { mediumDate } from '#client/features/accounts/components/order-status.tsx';
+import { mediumDate } from '#client/components/ui/order-status.tsx';
 import { paths } from '#shared/paths.ts';
 import { actionLabel, availableActions, frequencyWords } from '../subscription-actions.ts';
 

@@ -1,11 +1,10 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { site } from '#shared/site.ts';
 import { paths } from '#shared/paths.ts';
 import { programs, visitsApi, type ClosedVisit } from '#shared/visits.ts';
 import { buttonClass, textLinkClass } from '#client/components/ui/button.ts';
 import { QueryView } from '#client/components/ui/query-view.tsx';
-import { closedVisitKeys, joinWaitlist, requestReview, useClosedVisit } from '../visits.api.ts';
+import { useClosedVisit, useJoinWaitlist, useRequestReview } from '../visits.api.ts';
 import { failedWith } from '#client/lib/api.ts';
 import { useVisitContext, visitCardClass } from './visit-layout.tsx';
 import { VisitProblem } from './visit-problem.tsx';
@@ -28,12 +27,6 @@ export function ClosedReason({ reason }: { reason: string }) {
 
 const offerClass = 'mt-6 rounded-3xl border border-accent-200 bg-accent-50 p-5';
 
-/** Refreshes what the closed visit and Home say after the patient acted on it. */
-function useRefreshClosed() {
-  const queryClient = useQueryClient();
-  return () => void queryClient.invalidateQueries({ queryKey: closedVisitKeys.all });
-}
-
 /**
  * "Tell me when {State} opens": one email to the account's address once online visits open there.
  * Once on the list, it says so instead of asking again.
@@ -45,8 +38,7 @@ export function WaitlistOffer({
   visit: ClosedVisit;
   compact?: boolean;
 }) {
-  const refresh = useRefreshClosed();
-  const join = useMutation({ mutationFn: () => joinWaitlist(visit.visit_id), onSuccess: refresh });
+  const join = useJoinWaitlist(visit.visit_id);
   const state = visit.state_name ?? 'your state';
   const joined = visit.waitlisted || join.isSuccess;
   const status = (
@@ -104,8 +96,7 @@ function SupplementOffer({ slug }: { slug: string }) {
 
 /** After a not-a-fit answer: the answers as given go to a provider, nothing is charged. */
 function ReviewOffer({ visit }: { visit: ClosedVisit }) {
-  const refresh = useRefreshClosed();
-  const ask = useMutation({ mutationFn: () => requestReview(visit.visit_id), onSuccess: refresh });
+  const ask = useRequestReview(visit.visit_id);
   return (
     <div className={offerClass}>
       <h3 className="font-sans text-lg font-semibold text-ink">Think we got this wrong?</h3>

@@ -1,17 +1,15 @@
-import { useMutation } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { Navigate, useNavigate } from 'react-router';
 import { paths } from '#shared/paths.ts';
 import { visitsApi, type AnswersReview } from '#shared/visits.ts';
 import { buttonClass } from '#client/components/ui/button.ts';
 import { QueryView } from '#client/components/ui/query-view.tsx';
-import { showToast } from '#client/components/ui/toast.tsx';
 import { failedWith } from '#client/lib/api.ts';
 import { useVisitContext, visitCardClass } from '../components/visit-layout.tsx';
 import { VisitProblem } from '../components/visit-problem.tsx';
 import { WithVisit } from '../components/with-visit.tsx';
 import { visitDestination } from '../visit-state.ts';
-import { changeAnswer, useAnswersReview, visitMovedOn } from '../visits.api.ts';
+import { useAnswersReview, useChangeAnswer, visitMovedOn } from '../visits.api.ts';
 
 /** The state the questions page is opened with from here: "Back to your answers" is offered. */
 export interface FromReview {
@@ -92,16 +90,7 @@ function Answers({ visitId }: { visitId: number }) {
   const { category } = useVisitContext();
   const navigate = useNavigate();
   const review = useAnswersReview(visitId);
-  const change = useMutation({
-    mutationFn: (linkId: string) => changeAnswer(visitId, linkId),
-    onSuccess: () =>
-      void navigate(paths.visitScreen(category, 'questions'), {
-        state: { fromReview: true } satisfies FromReview,
-      }),
-    onError: (problem) => {
-      if (!visitMovedOn(problem)) showToast({ kind: 'error', title: problem.message });
-    },
-  });
+  const change = useChangeAnswer(visitId);
 
   // A question still open (not answered yet, or an answer to confirm): the questions come first.
   if (failedWith(review.error, visitsApi.reviewAnswers, 'VISIT_STEP'))
@@ -114,7 +103,14 @@ function Answers({ visitId }: { visitId: number }) {
         <AnswersList
           review={data}
           pending={change.isPending}
-          onChange={(linkId) => change.mutate(linkId)}
+          onChange={(linkId) =>
+            change.mutate(linkId, {
+              onSuccess: () =>
+                void navigate(paths.visitScreen(category, 'questions'), {
+                  state: { fromReview: true } satisfies FromReview,
+                }),
+            })
+          }
           onContinue={() =>
             void navigate(
               visitDestination(data.destination, category) ??

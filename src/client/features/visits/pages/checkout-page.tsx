@@ -14,7 +14,7 @@ import { QueryView } from '#client/components/ui/query-view.tsx';
 import { Spinner } from '#client/components/ui/spinner.tsx';
 import { SubmitButton } from '#client/components/ui/submit-button.tsx';
 import { useAccountData } from '#client/features/accounts/accounts.api.ts';
-import { AddressFields } from '#client/features/checkout/components/address-fields.tsx';
+import { AddressFields } from '#client/components/forms/address-fields.tsx';
 import { failedWith } from '#client/lib/api.ts';
 import { getAppState, setOnlineVisitUser, useLeadsId } from '#client/lib/app-state.ts';
 import { refreshOrderViews } from '#client/features/orders/orders.api.ts';

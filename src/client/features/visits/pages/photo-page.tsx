@@ -3,7 +3,7 @@ import { useNavigate } from 'react-router';
 import { MAX_UPLOAD_BYTES } from '#shared/visits.ts';
 import { FieldError, FormAlert } from '#client/components/forms/fields.tsx';
 import { SubmitButton } from '#client/components/ui/submit-button.tsx';
-import { ApiError } from '#client/lib/api.ts';
+import { errorText } from '#client/lib/api.ts';
 import { paths } from '#shared/paths.ts';
 import { useVisitContext, visitCardClass } from '../components/visit-layout.tsx';
 import { WithVisit } from '../components/with-visit.tsx';
@@ -63,7 +63,7 @@ function PhotoForm({ visitId }: { visitId: number }) {
       const result = await uploadPhotoId(visitId, file);
       await navigate(visitDestination(result.destination, category) ?? paths.visit(category));
     } catch (caught) {
-      setAlert(caught instanceof ApiError ? caught.message : 'We could not upload your photo.');
+      setAlert(errorText(caught, 'We could not upload your photo.'));
     } finally {
       setPending(false);
     }

@@ -5,7 +5,7 @@ import { formatCents } from '#shared/money.ts';
 import { treatmentsFor } from '#shared/visits.ts';
 import { FieldError, FormAlert, inputClass } from '#client/components/forms/fields.tsx';
 import { SubmitButton } from '#client/components/ui/submit-button.tsx';
-import { ApiError } from '#client/lib/api.ts';
+import { errorText } from '#client/lib/api.ts';
 import { paths } from '#shared/paths.ts';
 import { useVisitContext, visitCardClass } from '../components/visit-layout.tsx';
 import { WithVisit } from '../components/with-visit.tsx';
@@ -136,7 +136,7 @@ function PreferencesForm({ visitId }: { visitId: number }) {
       });
       await navigate(visitDestination(result.destination, category) ?? paths.visit(category));
     } catch (error) {
-      setAlert(error instanceof ApiError ? error.message : messages.productPreferencesFailed);
+      setAlert(errorText(error, messages.productPreferencesFailed));
     } finally {
       setPending(false);
     }

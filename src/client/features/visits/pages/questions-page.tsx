@@ -1,15 +1,11 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { messages } from '#shared/wording.ts';
 import type { AnswerValue } from '#shared/questionnaires/format.ts';
-import type { Knockout, QuestionState } from '#shared/visits.ts';
+import type { Knockout } from '#shared/visits.ts';
 import { buttonClass, textLinkClass } from '#client/components/ui/button.ts';
 import { QueryView } from '#client/components/ui/query-view.tsx';
 import { Spinner } from '#client/components/ui/spinner.tsx';
-import { showToast } from '#client/components/ui/toast.tsx';
-import { ApiError } from '#client/lib/api.ts';
-import { reportError } from '#client/lib/error-reporting.ts';
 import { paths } from '#shared/paths.ts';
 import { QuestionField } from '../components/question-field.tsx';
 import { useVisitContext, visitCardClass } from '../components/visit-layout.tsx';
@@ -23,6 +19,8 @@ import {
   nextQuestion,
   previousQuestion,
   submitQuestion,
+  useCurrentQuestion,
+  useQuestionCall,
   visitMovedOn,
 } from '../visits.api.ts';
 
@@ -115,76 +113,6 @@ export function ProgressBar({ index, total }: { index: number; total: number }) 
       </div>
     </div>
   );
-}
-
-/** Errors that are not the API's are bugs: reported by name only, never with an answer. */
-function messageOf(error: unknown, fallback: string): Error {
-  if (error instanceof ApiError) return error;
-  reportError(new Error('Questionnaire call failed'), 'error', 'visit');
-  return new Error(fallback);
-}
-
-const questionKey = (visitId: number) => ['visit', visitId, 'question'] as const;
-
-/**
- * The question the patient is on. The server decides where the visit is, so it is asked afresh
- * each time the page opens (nothing kept once it closes) and never behind the patient's back.
- */
-function useCurrentQuestion(visitId: number) {
-  return useQuery({
-    queryKey: questionKey(visitId),
-    queryFn: async () => {
-      try {
-        return await nextQuestion(visitId);
-      } catch (error) {
-        throw messageOf(error, messages.nextQuestionFailed);
-      }
-    },
-    staleTime: Infinity,
-    gcTime: 0,
-  });
-}
-
-interface QuestionCall<V> {
-  visitId: number;
-  send: (variables: V) => Promise<QuestionState>;
-  /** The call's own failure message (spec §8). */
-  fallback: string;
-  /** A new question is shown. */
-  onShown: () => void;
-  /** The server refused the answer: its message goes under the question. */
-  onAnswerRefused: (message: string) => void;
-}
-
-/** A question call's answer becomes the question shown (or sends the patient on, see `Questions`). */
-function useQuestionCall<V>({
-  visitId,
-  send,
-  fallback,
-  onShown,
-  onAnswerRefused,
-}: QuestionCall<V>) {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: async (variables: V) => {
-      try {
-        return await send(variables);
-      } catch (error) {
-        throw messageOf(error, fallback);
-      }
-    },
-    onSuccess: (next) => {
-      queryClient.setQueryData(questionKey(visitId), next);
-      onShown();
-    },
-    onError: (problem) => {
-      // A visit that moved on or closed replaces the page (see `Questions`).
-      if (visitMovedOn(problem)) return;
-      if (problem instanceof ApiError && problem.fields.value)
-        onAnswerRefused(problem.fields.value);
-      else showToast({ kind: 'error', title: problem.message });
-    },
-  });
 }
 
 function Questions({ visitId }: { visitId: number }) {

@@ -1,9 +1,9 @@
 import { Outlet } from 'react-router';
-import { TagManagerPart } from './tag-manager-part.tsx';
-import { ScrollRestoration } from './scroll-restoration.tsx';
+import { TagManagerPart } from '#client/components/layout/tag-manager-part.tsx';
+import { ScrollRestoration } from '#client/components/layout/scroll-restoration.tsx';
 import { SiteFooter } from './site-footer.tsx';
 import { SiteHeader } from './site-header.tsx';
-import { VersionBanner } from './version-banner.tsx';
+import { VersionBanner } from '#client/components/layout/version-banner.tsx';
 
 const loadConsent = () =>
   import('#client/features/consent/tag-manager-consent.tsx').then(

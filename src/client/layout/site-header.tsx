@@ -6,8 +6,8 @@ import { setLoginVisible, useAppState } from '#client/lib/app-state.ts';
 import { runtimeConfig } from '#client/lib/runtime-config.ts';
 import { paths } from '#shared/paths.ts';
 import { site } from '#shared/site.ts';
-import { headerAccountId } from './header-account.ts';
-import { Logo } from './logo.tsx';
+import { headerAccountId } from '#client/components/layout/header-account.ts';
+import { Logo } from '#client/components/layout/logo.tsx';
 
 const navLink = ({ isActive }: { isActive: boolean }) =>
   `rounded-full px-2.5 py-2 text-[0.9375rem] font-medium transition-colors hover:bg-accent-50 hover:text-accent-800 sm:px-3 ${

@@ -1,8 +1,8 @@
 import { Link } from 'react-router';
 import { site } from '#shared/site.ts';
 import { paths } from '#shared/paths.ts';
-import { TagManagerPart } from './tag-manager-part.tsx';
-import { Logo } from './logo.tsx';
+import { TagManagerPart } from '#client/components/layout/tag-manager-part.tsx';
+import { Logo } from '#client/components/layout/logo.tsx';
 
 const footerLink = 'text-sm text-ink-soft underline-offset-4 hover:text-accent-800 hover:underline';
 
