@@ -14,6 +14,8 @@ const serverOnly = {
   coupons: "the coupon rules; the coupon endpoints and screens are the cart's",
   health: '/healthz for the load balancer',
   'dev-outbox': 'the development mail viewer, loopback only (decision 013)',
+  member:
+    "the member area's frame (basics, patient data, the lander): composed above accounts, orders and visits, whose screens show it",
 };
 const clientOnly = {
   'static-pages': 'the FAQ and text pages, content only',

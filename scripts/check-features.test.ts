@@ -31,6 +31,7 @@ const allowed = [
   'src/server/features/coupons/',
   'src/server/features/health/',
   'src/server/features/dev-outbox/',
+  'src/server/features/member/',
   'src/client/features/static-pages/',
   'src/client/features/errors/',
   'src/client/features/consent/',

@@ -42,35 +42,48 @@ import {
 } from './features/accounts/accounts.service.ts';
 import { LOGIN_UNLOCK_SECRET, mintLoginUnlock } from './features/auth/auth.devices.ts';
 import { authRoutes } from './features/auth/auth.routes.ts';
-import { PASSWORD_RESET_SECRET, mintPasswordReset } from './features/auth/auth.service.ts';
+import {
+  PASSWORD_RESET_SECRET,
+  keptSession,
+  mintPasswordReset,
+  resolveSession,
+} from './features/auth/auth.service.ts';
 import { createSessionCache } from './features/auth/session-cache.ts';
 import { fastSerializerCompiler } from './lib/serializer.ts';
 import { withBodyExample } from './lib/route.ts';
 import { createMetrics, registerMetrics } from './plugins/metrics.ts';
 import { preloadPasswordPolicy } from './features/auth/passwords.ts';
 import { billingJob } from './features/billing/billing.jobs.ts';
+import { billingFinishers, retryUnpaidOrders } from './features/billing/billing.service.ts';
 import { cartRoutes } from './features/cart/cart.routes.ts';
 import { catalogRoutes } from './features/catalog/catalog.routes.ts';
 import { leadImageFor, listCatalog } from './features/catalog/catalog.service.ts';
 import { createCatalogVersion } from './features/catalog/catalog.version.ts';
 import { checkoutRoutes } from './features/checkout/checkout.routes.ts';
+import { checkoutFinishers, staleCheckoutAttempts } from './features/checkout/checkout.service.ts';
 import { clicksRoutes } from './features/clicks/clicks.routes.ts';
 import { couponsRoutes } from './features/coupons/coupons.routes.ts';
 import { dashboardRoutes } from './features/dashboard/dashboard.routes.ts';
 import { devOutboxAllowed, devOutboxRoutes } from './features/dev-outbox/dev-outbox.routes.ts';
 import { operationsRoutes } from './features/operations/operations.routes.ts';
+import { memberRoutes } from './features/member/member.routes.ts';
 import { messagesRoutes } from './features/messages/messages.routes.ts';
+import { ordersFinishers } from './features/orders/orders.operations.ts';
 import { ordersRoutes } from './features/orders/orders.routes.ts';
 import { outboxJob } from './features/outbox/outbox.jobs.ts';
 import { outboxRoutes } from './features/outbox/outbox.routes.ts';
 import { partnersRoutes } from './features/partners/partners.routes.ts';
-import { PARTNER_INVITE_SECRET, mintPartnerInvite } from './features/partners/partners.service.ts';
+import { PARTNER_INVITE_SECRET, mintPartnerInvite } from './features/partners/partners.emails.ts';
+import { partnerSharesAddress, partnerShippingFor } from './features/partners/partners.shipping.ts';
 import { reconcilerJob } from './features/payments/payments.jobs.ts';
 import { staffRoutes } from './features/staff/staff.routes.ts';
+import { audit, resolveStaffSession } from './features/staff/staff.service.ts';
 import { subscriptionsRoutes } from './features/subscriptions/subscriptions.routes.ts';
 import { renewalRemindersJob } from './features/subscriptions/subscriptions.emails.ts';
 import { reviewsRoutes } from './features/reviews/reviews.routes.ts';
+import { reviewsFinishers } from './features/reviews/reviews.service.ts';
 import { visitsRoutes } from './features/visits/visits.routes.ts';
+import { visitsFinishers } from './features/visits/visits.submission.ts';
 import { waitlistJob } from './features/visits/visits.waitlist.ts';
 import { healthRoutes } from './features/health/health.routes.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
@@ -281,6 +294,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     catalog: createCatalogVersion(dbHandle.db, clock, (error) =>
       app.log.warn({ err: error }, 'could not read the catalogue version'),
     ),
+    staffAudit: audit,
   };
   app.decorate('ctx', ctx);
   preloadPasswordPolicy();
@@ -353,18 +367,24 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   if (devOutboxAllowed(env)) await app.register(devOutboxRoutes(ctx));
   await app.register(
     async (api) => {
-      registerSessions(api, ctx);
-      registerStaffSessions(api, ctx);
+      registerSessions(api, ctx, { kept: keptSession, resolve: resolveSession });
+      registerStaffSessions(api, ctx, resolveStaffSession);
       await api.register(fastifyMultipart, {
         limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 4, parts: 6 },
       });
       await api.register(catalogRoutes);
       await api.register(authRoutes(ctx));
-      await api.register(accountsRoutes(ctx));
+      await api.register(accountsRoutes(ctx, { cardReplaced: [retryUnpaidOrders] }));
       await api.register(ordersRoutes(ctx));
+      await api.register(memberRoutes(ctx));
       await api.register(cartRoutes(ctx));
       await api.register(couponsRoutes(ctx));
-      await api.register(checkoutRoutes(ctx));
+      await api.register(
+        checkoutRoutes(ctx, {
+          shippingFor: partnerShippingFor,
+          sharesAddress: partnerSharesAddress,
+        }),
+      );
       await api.register(clicksRoutes(ctx));
       await api.register(subscriptionsRoutes(ctx));
       await api.register(staffRoutes(ctx));
@@ -381,7 +401,20 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   ctx.jobs.add(billingJob(ctx));
   ctx.jobs.add(renewalRemindersJob(ctx));
-  ctx.jobs.add(reconcilerJob(ctx));
+  // Payments finishes what a crash interrupted through the finishers each feature names for the
+  // purposes of its own calls: payments imports none of them.
+  ctx.jobs.add(
+    reconcilerJob(ctx, {
+      finishers: [
+        checkoutFinishers,
+        billingFinishers,
+        visitsFinishers,
+        reviewsFinishers,
+        ordersFinishers,
+      ],
+      staleWork: [staleCheckoutAttempts],
+    }),
+  );
   ctx.jobs.add(waitlistJob(ctx));
   ctx.jobs.add(
     outboxJob(ctx, {

@@ -9,6 +9,7 @@ import type { CatalogVersion } from './features/catalog/catalog.version.ts';
 import type { Env } from './env.ts';
 import type { Clock } from './lib/clock.ts';
 import type { JobRunner } from './lib/jobs.ts';
+import type { AuditWriter } from './lib/staff-audit.ts';
 
 /** What a service may use besides its arguments: the database and the outside world's adapters. */
 export interface AppContext {
@@ -25,4 +26,6 @@ export interface AppContext {
   sessions: SessionCache;
   /** The catalogue's version, read at most once a second: what is kept of it is kept under it. */
   catalog: CatalogVersion;
+  /** Writes the staff audit log (the staff feature's writer, given at start; see lib/staff-audit.ts). */
+  staffAudit: AuditWriter;
 }

@@ -43,6 +43,13 @@ export interface Endpoint {
    */
   readonly envelope?: 'v2' | 'message' | 'flat';
   /**
+   * A staff call that only shows records (a queue, a chart, a thread; opening a thread also marks
+   * the patient's messages read, which is not a change anyone audits). Only such a call is audited
+   * by `route()`, after it answered; a staff call that changes something writes its audit entry in
+   * the transaction that makes the change (DESIGN §7, docs/architecture.md).
+   */
+  readonly view?: true;
+  /**
    * A request body as a client sends it, shown in the API reference (test/quality/openapi.test.ts
    * checks that `body` accepts it).
    */

@@ -95,6 +95,7 @@ export const dashboardApi = {
   summary: endpoint({
     path: apiPaths.staffDashboard,
     access: 'operations',
+    view: true,
     body: z.strictObject({}),
     response: DashboardSchema,
     errors: [],

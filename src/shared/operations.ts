@@ -144,6 +144,7 @@ export const operationsApi = {
   orders: endpoint({
     path: apiPaths.staffOrders,
     access: 'operations',
+    view: true,
     body: StaffOrderListRequestSchema,
     response: StaffOrderListSchema,
     errors: [],
@@ -151,6 +152,7 @@ export const operationsApi = {
   order: endpoint({
     path: apiPaths.staffOrder,
     access: 'operations',
+    view: true,
     body: StaffOrderIdSchema,
     response: OrderResultSchema,
     errors: ['NOT_FOUND'],
@@ -191,6 +193,7 @@ export const operationsApi = {
   coverage: endpoint({
     path: apiPaths.staffCoverage,
     access: 'operations',
+    view: true,
     body: z.strictObject({}),
     response: z.object({ states: z.array(StateCoverageSchema) }),
     errors: [],
@@ -198,6 +201,7 @@ export const operationsApi = {
   inbox: endpoint({
     path: apiPaths.staffInbox,
     access: 'operations',
+    view: true,
     body: z.strictObject({}),
     response: z.object({ threads: z.array(CareInboxItemSchema) }),
     errors: [],
@@ -206,6 +210,7 @@ export const operationsApi = {
   inboxThread: endpoint({
     path: apiPaths.staffInboxThread,
     access: 'operations',
+    view: true,
     body: CareThreadRequestSchema,
     response: z.object({
       thread: ThreadSchema,

@@ -31,6 +31,7 @@ export const outboxApi = {
   problems: endpoint({
     path: apiPaths.staffOutbox,
     access: 'operations',
+    view: true,
     response: OutboxProblemListSchema,
     errors: [],
   }),

@@ -120,6 +120,7 @@ export const reviewsApi = {
   queue: endpoint({
     path: apiPaths.staffVisits,
     access: 'provider',
+    view: true,
     body: z.strictObject({}).optional(),
     response: ReviewQueueSchema,
     errors: [],
@@ -127,6 +128,7 @@ export const reviewsApi = {
   chart: endpoint({
     path: apiPaths.staffVisit,
     access: 'provider',
+    view: true,
     body: z.strictObject({ visit_id: VisitIdSchema }),
     response: ChartResultSchema,
     errors: visitErrors,
@@ -157,6 +159,7 @@ export const reviewsApi = {
   riskAssessment: endpoint({
     path: apiPaths.riskAssessment,
     access: 'provider',
+    view: true,
     body: VisitRequestSchema,
     response: RiskAssessmentSchema,
     errors: visitErrors,
@@ -164,6 +167,7 @@ export const reviewsApi = {
   messages: endpoint({
     path: apiPaths.staffMessages,
     access: 'provider',
+    view: true,
     body: StaffThreadRequestSchema,
     response: z.object({ thread: ThreadSchema.nullable() }),
     errors: visitErrors,
@@ -183,6 +187,7 @@ export const reviewsApi = {
   patientMessages: endpoint({
     path: apiPaths.staffPatientMessages,
     access: 'provider',
+    view: true,
     body: z.strictObject({}).optional(),
     response: z.object({ threads: z.array(PatientMessageItemSchema) }),
     errors: [],
@@ -191,6 +196,7 @@ export const reviewsApi = {
   patientThread: endpoint({
     path: apiPaths.staffPatientThread,
     access: 'provider',
+    view: true,
     body: CareThreadRequestSchema,
     response: PatientThreadSchema,
     errors: ['NOT_FOUND'],

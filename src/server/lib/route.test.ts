@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { authApi } from '#shared/auth.ts';
 import { cartApi } from '#shared/cart.ts';
 import { catalogApi } from '#shared/catalog.ts';
+import { operationsApi } from '#shared/operations.ts';
 import { createBodyCache } from './body-cache.ts';
 import { route } from './route.ts';
 
@@ -48,5 +49,45 @@ describe('what route() may keep', () => {
           }),
         ),
       ).toThrow("only a customer's own call can keep its answer");
+  });
+});
+
+/**
+ * `route()` writes its audit entry after the handler, outside any transaction of the handler's: it
+ * may only describe a staff view (declared `view: true`). A change audits in its own transaction.
+ */
+describe('what route() may audit', () => {
+  const notCalled = async () => {
+    throw new Error('not called');
+  };
+
+  it('refuses to audit a staff change, or a call that is not the staff console', () => {
+    expect(() =>
+      route(
+        Fastify(),
+        operationsApi.ship,
+        { summary: 'ship', tag: 'operations', audit: () => ({ subjectType: 'order' }) },
+        notCalled,
+      ),
+    ).toThrow('route() audits only a staff view');
+    expect(() =>
+      route(
+        Fastify(),
+        cartApi.cart,
+        { summary: 'cart', tag: 'cart', audit: () => ({ subjectType: 'cart' }) },
+        notCalled,
+      ),
+    ).toThrow('route() audits only a staff view');
+  });
+
+  it('audits a staff view', () => {
+    expect(() =>
+      route(
+        Fastify(),
+        operationsApi.orders,
+        { summary: 'orders', tag: 'operations', audit: () => ({ subjectType: 'order_list' }) },
+        notCalled,
+      ),
+    ).not.toThrow();
   });
 });

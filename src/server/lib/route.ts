@@ -7,8 +7,10 @@ import type {
 } from 'fastify';
 import { validatorCompiler } from 'fastify-type-provider-zod';
 import * as z from 'zod/mini';
+import type { AppContext } from '#server/context.ts';
 import type { ActiveSession } from '#server/features/auth/auth.service.ts';
-import { audit, type StaffSession } from '#server/features/staff/staff.service.ts';
+import type { StaffSession } from '#server/features/staff/staff.service.ts';
+import { audit } from '#server/lib/staff-audit.ts';
 import { sendCachedBody, type BodyCache } from '#server/lib/body-cache.ts';
 import { requireOwnLeadsId, requireSession } from '#server/plugins/session.ts';
 import { requireStaff } from '#server/plugins/staff-session.ts';
@@ -32,7 +34,24 @@ export interface RouteInput<E extends Endpoint> {
   session: SessionFor<E['access']>;
   request: FastifyRequest;
   reply: FastifyReply;
+  /**
+   * Staff calls: writes this staff member's audit entry of a change, from this request's address,
+   * in the transaction a service passes (`tx.db`), so that the entry commits or rolls back with the
+   * change. For a service below staff, which cannot write to the audit log itself (the outbox's
+   * retry); the others take a `StaffActor` and write it themselves (staff.service.ts's `auditAs`).
+   */
+  auditChange: E['access'] extends 'public' | 'customer' | 'patient' ? undefined : AuditChange;
 }
+
+/** What a staff member changed, for whom: the audit entry a change writes in its transaction. */
+export interface ChangeNote {
+  action: string;
+  subjectType: string;
+  subjectId?: string | number;
+  customerId?: number;
+}
+
+type AuditChange = (tx: AppContext, note: ChangeNote) => Promise<void>;
 
 /** A v1 answer with a message the handler words itself (most calls answer with an empty one). */
 export class Answer<T> {
@@ -63,9 +82,8 @@ export interface FileAnswer {
   bytes: Buffer;
 }
 
-/** What a staff call writes to the audit log once it has succeeded (DESIGN §7). */
-export interface AuditNote {
-  action: string;
+/** What a staff view writes to the audit log once it has answered: what was seen, and whose. */
+export interface ViewedSubject {
   subjectType: string;
   subjectId?: string | number;
   customerId?: number;
@@ -77,10 +95,13 @@ export interface RouteOptions<E extends Endpoint> {
   /** The OpenAPI tag (the feature). */
   tag: string;
   /**
-   * Staff calls: what to write to the audit log after the handler succeeded. It may look up what
-   * the answer does not carry (the patient a visit's conversation belongs to).
+   * A staff view (an endpoint declared `view: true`): what it showed, written to the audit log as
+   * a `view` once the handler answered. It may look up what the answer does not carry (the patient
+   * a visit's conversation belongs to). A staff call that changes something is not audited here:
+   * its service writes the entry in the transaction that makes the change, so there is never a
+   * change without its entry, nor an entry for a change rolled back.
    */
-  audit?: (input: RouteInput<E>, data: DataIn<E>) => AuditNote | Promise<AuditNote>;
+  audit?: (input: RouteInput<E>, data: DataIn<E>) => ViewedSubject | Promise<ViewedSubject>;
   /**
    * A public answer that is the same for everyone: kept serialised and compressed in `cache`, by the
    * version of what it is made from (`version`: the catalogue's, catalog.version.ts) and the call's
@@ -98,7 +119,7 @@ export interface RouteOptions<E extends Endpoint> {
 
 /**
  * Registers an endpoint from its shared declaration: validation of the body and params, the
- * access check, the handler, the v1 envelope or the v2 `{ data }`, the audit entry, and the
+ * access check, the handler, the v1 envelope or the v2 `{ data }`, a staff view's audit entry, and the
  * endpoint's description in the OpenAPI document (its errors included). Handlers return the data
  * alone, or `answer(message, data)` for a v1 call with a message of its own.
  */
@@ -113,6 +134,12 @@ export function route<E extends Endpoint>(
     throw new Error(`${endpoint.path}: only a public call without a body can share its answer`);
   if (own && (endpoint.access !== 'patient' || shared || endpoint.file))
     throw new Error(`${endpoint.path}: only a customer's own call can keep its answer`);
+  // Written after the handler, outside any transaction of its, this entry can only describe a
+  // call that changed nothing: the declaration says which calls those are (`view`, contract.ts).
+  if (options.audit && (!endpoint.view || !isStaff(endpoint.access)))
+    throw new Error(
+      `${endpoint.path}: route() audits only a staff view; a change writes its audit entry in its own transaction`,
+    );
   app.route({
     method: methodOf(endpoint),
     url: endpoint.path,
@@ -127,12 +154,17 @@ export function route<E extends Endpoint>(
         const kept = shared.cache.get(sharedKey);
         if (kept) return sendCachedBody(request, reply, kept);
       }
+      const session = guard(request, endpoint.access);
+      const auditChange: AuditChange | undefined = isStaff(endpoint.access)
+        ? (tx, note) => audit(tx, session as StaffSession, { ...note, ip: request.ip })
+        : undefined;
       const input = {
         body: request.body,
         params: request.params,
-        session: guard(request, endpoint.access),
+        session,
         request,
         reply,
+        auditChange,
       } as RouteInput<E>;
       const ownKey = own ? await own.key(input) : '';
       const ownKept = own?.cache.get(ownKey);
@@ -143,8 +175,12 @@ export function route<E extends Endpoint>(
           ? result
           : { message: endpoint.message ?? '', data: result as DataIn<E> };
       if (options.audit) {
-        const note = await options.audit(input, data as DataIn<E>);
-        await audit(app.ctx, input.session as StaffSession, { ...note, ip: request.ip });
+        const seen = await options.audit(input, data as DataIn<E>);
+        await audit(app.ctx, input.session as StaffSession, {
+          action: 'view',
+          ...seen,
+          ip: request.ip,
+        });
       }
       if (endpoint.file) {
         const file = result as unknown as FileAnswer;

@@ -1,11 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '#server/context.ts';
 import type { Env } from '#server/env.ts';
-import {
-  keptSession,
-  resolveSession,
-  type ActiveSession,
-} from '#server/features/auth/auth.service.ts';
+import type { ActiveSession } from '#server/features/auth/auth.service.ts';
 import { messages } from '#shared/wording.ts';
 import { AppError } from '#server/lib/errors.ts';
 
@@ -44,8 +40,22 @@ export function clearSessionCookie(reply: FastifyReply, env: Env): void {
   });
 }
 
+/**
+ * How a cookie's token becomes a session: auth's, handed in by the app at start, so this plugin
+ * knows no feature.
+ */
+export interface SessionLookup {
+  /** A session read a moment ago (null: known to be gone), or undefined when none is kept. */
+  kept(ctx: AppContext, token: string): ActiveSession | null | undefined;
+  resolve(ctx: AppContext, token: string): Promise<ActiveSession | null>;
+}
+
 /** Reads the session cookie of every API request into `request.session` (null for a visitor). */
-export function registerSessions(app: FastifyInstance, ctx: AppContext): void {
+export function registerSessions(
+  app: FastifyInstance,
+  ctx: AppContext,
+  sessions: SessionLookup,
+): void {
   app.decorateRequest('session', null);
   const cookieName = sessionCookieName(ctx.env);
   // A callback hook, not an async one: a visitor without the cookie, and a session kept a moment
@@ -58,9 +68,9 @@ export function registerSessions(app: FastifyInstance, ctx: AppContext): void {
       if (!session) clearSessionCookie(reply, ctx.env);
       done();
     };
-    const kept = keptSession(ctx, token);
+    const kept = sessions.kept(ctx, token);
     if (kept !== undefined) return settle(kept);
-    resolveSession(ctx, token).then(settle, done);
+    sessions.resolve(ctx, token).then(settle, done);
   });
 }
 

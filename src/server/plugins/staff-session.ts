@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '#server/context.ts';
 import type { Env } from '#server/env.ts';
-import { resolveStaffSession, type StaffSession } from '#server/features/staff/staff.service.ts';
+import type { StaffSession } from '#server/features/staff/staff.service.ts';
 import type { StaffRole } from '#shared/staff.ts';
 import { AppError } from '#server/lib/errors.ts';
 
@@ -40,14 +40,22 @@ export function clearStaffCookie(reply: FastifyReply, env: Env): void {
   });
 }
 
-export function registerStaffSessions(app: FastifyInstance, ctx: AppContext): void {
+/**
+ * Reads the console's cookie of every API request into `request.staffSession`. `resolve` is the
+ * staff feature's, handed in by the app at start, so this plugin knows no feature.
+ */
+export function registerStaffSessions(
+  app: FastifyInstance,
+  ctx: AppContext,
+  resolve: (ctx: AppContext, token: string) => Promise<StaffSession | null>,
+): void {
   app.decorateRequest('staffSession', null);
   const cookieName = staffCookieName(ctx.env);
   // A callback hook, not an async one: a request without the cookie goes on without a promise.
   app.addHook('onRequest', (request, reply, done) => {
     const token = request.cookies[cookieName];
     if (!token) return done();
-    resolveStaffSession(ctx, token).then((session) => {
+    resolve(ctx, token).then((session) => {
       request.staffSession = session;
       if (!session) clearStaffCookie(reply, ctx.env);
       done();

@@ -1,12 +1,11 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '#server/context.ts';
 import { requestMeta } from '#server/features/auth/auth.routes.ts';
-import { updateCardAndRetry } from '#server/features/billing/billing.service.ts';
 import { route } from '#server/lib/route.ts';
 import { readDeviceToken, setDeviceCookie } from '#server/plugins/device-cookie.ts';
 import { clearSessionCookie, setSessionCookie } from '#server/plugins/session.ts';
 import { accountsApi } from '#shared/accounts.ts';
-import { accountBasics, patientData } from './accounts.member.ts';
+import { replaceCard, type CardReplaced } from './accounts.card.ts';
 import {
   accountData,
   confirmEmail,
@@ -21,8 +20,9 @@ import {
 
 const tag = 'accounts';
 
+/** `cardReplaced`: what the features that charge the card do with a new one (billing's retries). */
 export const accountsRoutes =
-  (ctx: AppContext): FastifyPluginAsync =>
+  (ctx: AppContext, hooks: { cardReplaced: readonly CardReplaced[] }): FastifyPluginAsync =>
   async (app) => {
     route(
       app,
@@ -41,23 +41,9 @@ export const accountsRoutes =
 
     route(
       app,
-      accountsApi.basics,
-      { tag, summary: 'What the member area shows on every page' },
-      async ({ session }) => accountBasics(ctx, session),
-    );
-
-    route(
-      app,
       accountsApi.accountData,
       { tag, summary: "The customer's details, addresses and card" },
       async ({ session }) => accountData(ctx, session),
-    );
-
-    route(
-      app,
-      accountsApi.patientData,
-      { tag, summary: "The customer's flags and lander" },
-      async ({ session }) => patientData(ctx, session),
     );
 
     route(
@@ -110,7 +96,7 @@ export const accountsRoutes =
       app,
       accountsApi.ccUpdate,
       { tag, summary: 'Replace the card on file (and retry a failed payment)' },
-      async ({ body, session }) => updateCardAndRetry(ctx, session, body),
+      async ({ body, session }) => replaceCard(ctx, session, body, hooks.cardReplaced),
     );
 
     route(

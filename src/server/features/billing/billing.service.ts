@@ -3,10 +3,8 @@ import {
   addressOf,
   cardOnFileToken,
   shippingAddressOf,
-  updateCard,
 } from '#server/features/accounts/accounts.service.ts';
-import type { ActiveSession } from '#server/features/auth/auth.service.ts';
-import type { CardPayload, CardSummary, PaymentRetry } from '#shared/accounts.ts';
+import type { PaymentRetry } from '#shared/accounts.ts';
 import { sessionUser } from '#server/features/auth/auth.service.ts';
 import { offer } from '#server/features/catalog/catalog.service.ts';
 import {
@@ -48,6 +46,7 @@ import {
   type GatewayCall,
   type LedgerRow,
 } from '#server/features/payments/payments.service.ts';
+import type { Finishers } from '#server/features/payments/payments.jobs.ts';
 import { emailHtml, emailSignature } from '#server/lib/email-layout.ts';
 import { faultPoint } from '#server/lib/faults.ts';
 import { absoluteLink } from '#server/lib/links.ts';
@@ -484,9 +483,17 @@ export async function finishInterruptedCharge(ctx: AppContext, call: LedgerRow):
   await refundIfUnused(ctx, orderId, record.id, record.amountCents);
 }
 
+/** What the payment reconciler runs for the charges billing makes (registered at start, app.ts). */
+export const billingFinishers: Finishers = {
+  renewal: finishInterruptedCharge,
+  retry: finishInterruptedCharge,
+  card_update: finishInterruptedCharge,
+};
+
 /**
  * After the customer updates their card: retry every unpaid order at once, and say what became of
- * each (a failure with the reason recorded for it).
+ * each (a failure with the reason recorded for it). Accounts runs it when a card is replaced
+ * (`cardReplaced`, registered in app.ts).
  */
 export async function retryUnpaidOrders(
   ctx: AppContext,
@@ -612,18 +619,4 @@ async function sendSubscriptionPaused(ctx: AppContext, order: UnpaidOrder): Prom
       'You can also reply to this email if you need help.',
     ),
   });
-}
-
-/**
- * Spec §7 `/account/ccupdate/`: save the new card, then charge every unpaid order with it at once;
- * the answer says what became of each, so the page can tell the customer.
- */
-export async function updateCardAndRetry(
-  ctx: AppContext,
-  session: ActiveSession,
-  input: CardPayload,
-): Promise<{ card: CardSummary; retries: PaymentRetry[] }> {
-  const card = await updateCard(ctx, session, input);
-  const retries = await retryUnpaidOrders(ctx, session.customerId);
-  return { card, retries };
 }

@@ -2,13 +2,13 @@
 // there (issue 13). The browser keeps no address in storage (DESIGN §3); the server keeps this one
 // with the account until the order is placed, and forgets a checkout left alone for a week.
 import type { AppContext } from '#server/context.ts';
-import { partnerSharesAddress } from '#server/features/partners/partners.shipping.ts';
 import {
   CheckoutShippingSchema,
   type CheckoutProgress,
   type CheckoutStepName,
   type CheckoutShipping,
 } from '#shared/checkout.ts';
+import type { PartnerShipping } from './checkout.partners.ts';
 import { deleteProgress, selectProgress, upsertProgress } from './checkout.queries.ts';
 
 /** A checkout left alone this long starts again from the account's saved address. */
@@ -33,6 +33,7 @@ function parseKept(shipping: string): { address: unknown; toPartner: boolean } |
 export async function checkoutProgress(
   ctx: AppContext,
   customerId: number,
+  partners: PartnerShipping,
 ): Promise<CheckoutProgress | null> {
   const row = await selectProgress(ctx.db, customerId);
   if (!row) return null;
@@ -43,7 +44,7 @@ export async function checkoutProgress(
   if (!kept || !shipping.success) return null;
   // The partner's address shows only while they share it (issue 26): a tab still open when they
   // stopped may have kept it again since.
-  if (kept.toPartner && !(await partnerSharesAddress(ctx, customerId))) {
+  if (kept.toPartner && !(await partners.sharesAddress(ctx, customerId))) {
     await deleteProgress(ctx.db, customerId);
     return null;
   }
@@ -59,11 +60,12 @@ export async function saveCheckoutProgress(
   customerId: number,
   step: CheckoutStepName,
   shipping: CheckoutShipping,
-  toPartner = false,
+  toPartner: boolean,
+  partners: PartnerShipping,
 ): Promise<CheckoutProgress> {
   const progress = { step, shipping, ...(toPartner ? { ship_to_partner: true } : {}) };
   // A partner's address is kept only while they share it: the order would be refused anyway.
-  if (toPartner && !(await partnerSharesAddress(ctx, customerId))) {
+  if (toPartner && !(await partners.sharesAddress(ctx, customerId))) {
     await deleteProgress(ctx.db, customerId);
     return progress;
   }

@@ -2,13 +2,15 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '#server/context.ts';
 import { route } from '#server/lib/route.ts';
 import { checkoutApi } from '#shared/checkout.ts';
+import type { PartnerShipping } from './checkout.partners.ts';
 import { checkoutProgress, saveCheckoutProgress } from './checkout.progress.ts';
 import { placeOrder, upsells } from './checkout.service.ts';
 
 const tag = 'checkout';
 
+/** `partners`: the partner's shared address, for an order shipped to them (given in app.ts). */
 export const checkoutRoutes =
-  (ctx: AppContext): FastifyPluginAsync =>
+  (ctx: AppContext, partners: PartnerShipping): FastifyPluginAsync =>
   async (app) => {
     // v2 `ecom/place-order` and its v1 twin `/order/create/`: the same idempotent placement.
     for (const placement of [checkoutApi.placeOrder, checkoutApi.orderCreate]) {
@@ -16,7 +18,7 @@ export const checkoutRoutes =
         app,
         placement,
         { tag, summary: 'Place the order: charge the card, start the subscriptions' },
-        async ({ session, body }) => placeOrder(ctx, session, body),
+        async ({ session, body }) => placeOrder(ctx, session, body, partners),
       );
     }
 
@@ -24,7 +26,9 @@ export const checkoutRoutes =
       app,
       checkoutApi.progress,
       { tag, summary: "Where the customer's checkout has got to" },
-      async ({ session }) => ({ progress: await checkoutProgress(ctx, session.customerId) }),
+      async ({ session }) => ({
+        progress: await checkoutProgress(ctx, session.customerId, partners),
+      }),
     );
 
     route(
@@ -37,7 +41,8 @@ export const checkoutRoutes =
           session.customerId,
           body.step,
           body.shipping,
-          body.ship_to_partner,
+          body.ship_to_partner ?? false,
+          partners,
         ),
       }),
     );

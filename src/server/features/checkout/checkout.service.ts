@@ -11,6 +11,7 @@ import {
   pricedCart,
   releaseCheckout,
   removeOrdered,
+  takeStaleCheckoutClaims,
 } from '#server/features/cart/cart.service.ts';
 import { clickExists } from '#server/features/clicks/clicks.service.ts';
 import { claimCouponUse, releaseCouponUse } from '#server/features/coupons/coupons.service.ts';
@@ -32,7 +33,7 @@ import {
   settleCall,
   type LedgerRow,
 } from '#server/features/payments/payments.service.ts';
-import { partnerShippingFor } from '#server/features/partners/partners.shipping.ts';
+import type { Finishers, StaleWork } from '#server/features/payments/payments.jobs.ts';
 import { startSubscriptionsForOrder } from '#server/features/subscriptions/subscriptions.service.ts';
 import {
   emailHtml,
@@ -41,6 +42,7 @@ import {
   type ReceiptLine,
 } from '#server/lib/email-layout.ts';
 import { faultPoint } from '#server/lib/faults.ts';
+import type { PartnerShipping } from './checkout.partners.ts';
 import { forgetCheckoutProgress } from './checkout.progress.ts';
 import { absoluteLink } from '#server/lib/links.ts';
 import { AppError } from '#server/lib/errors.ts';
@@ -72,6 +74,7 @@ export async function placeOrder(
   ctx: AppContext,
   session: ActiveSession,
   input: PlaceOrder,
+  partners: PartnerShipping,
 ): Promise<PlacedOrder> {
   const customerId = session.customerId;
   const key = `${customerId}:${input.idempotency_key}`;
@@ -90,7 +93,7 @@ export async function placeOrder(
   try {
     // The card first: a card the gateway refuses never becomes an order.
     // Shipping to the partner (issue 16): checked before the card, and read again with the order.
-    if (input.ship_to_partner) await partnerShippingFor(ctx, customerId);
+    if (input.ship_to_partner) await partners.shippingFor(ctx, customerId);
     const token = await paymentToken(ctx, session, input);
     const { phoneNo, ...ownAddress } = input.shipping;
     const own = { ...ownAddress, country: 'US' };
@@ -107,7 +110,7 @@ export async function placeOrder(
     const pending = await ctx.db.transaction().execute(async (trx) => {
       const tx = { ...ctx, db: trx };
       // The link and the sharing as they are now, and the address as the partner's account has it.
-      const partner = input.ship_to_partner ? await partnerShippingFor(tx, customerId) : null;
+      const partner = input.ship_to_partner ? await partners.shippingFor(tx, customerId) : null;
       const shipping = partner ? { ...partner.address, country: 'US' } : own;
       if (priced.couponCode && !(await claimCouponUse(tx, priced.couponCode)))
         throw new AppError('COUPON_REFUSED', 'This coupon has reached its usage limit.', {
@@ -337,6 +340,18 @@ export async function finishCheckoutAttempt(
   }
   await abandonAttempt(ctx, customerId, checkoutKey, order.id);
 }
+
+/** What the payment reconciler runs for checkout charges (registered at start, app.ts). */
+export const checkoutFinishers: Finishers = { checkout: finishCheckoutCharge };
+
+/**
+ * For the payment reconciler: checkout claims on a cart held longer than the grace period, each
+ * taken by this instance alone and finished as its charge decides.
+ */
+export const staleCheckoutAttempts: StaleWork = async (ctx, graceMs, limit) =>
+  (await takeStaleCheckoutClaims(ctx, graceMs, limit)).map(
+    (claim) => () => finishCheckoutAttempt(ctx, claim.customerId, claim.key),
+  );
 
 async function placedOrder(ctx: AppContext, key: string): Promise<PlacedOrder> {
   const attempt = await selectOrderByKey(ctx.db, key);

@@ -15,7 +15,7 @@ export const dashboardRoutes =
         tag: 'operations',
         summary:
           'The last 30 days: store orders and revenue, subscriptions started and cancelled, failed and recovered renewals, visits waiting',
-        audit: () => ({ action: 'view', subjectType: 'dashboard' }),
+        audit: () => ({ subjectType: 'dashboard' }),
       },
       () => dashboard(ctx),
     );

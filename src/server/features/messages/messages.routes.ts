@@ -8,17 +8,14 @@ import {
   careInbox,
   careReply,
   careThread,
-  careThreadPatient,
   handToProvider,
   markThreadRead,
   patientThread,
   providerReply,
   providerThread,
-  providerThreadPatient,
   providerThreads,
   recentMessages,
   sendAsPatient,
-  threadPatient,
   threadsOf,
 } from './messages.service.ts';
 
@@ -78,7 +75,7 @@ export const messagesRoutes =
       {
         tag: 'operations',
         summary: "The care team's inbox: threads not about a visit",
-        audit: () => ({ action: 'view', subjectType: 'inbox' }),
+        audit: () => ({ subjectType: 'inbox' }),
       },
       async () => ({ threads: await careInbox(ctx) }),
     );
@@ -89,7 +86,6 @@ export const messagesRoutes =
         tag: 'operations',
         summary: "A thread of the care team's inbox; the patient's messages are now read",
         audit: ({ body }, { patient }) => ({
-          action: 'view',
           subjectType: 'messages',
           subjectId: body.thread_id,
           customerId: patient.customer_id,
@@ -97,21 +93,18 @@ export const messagesRoutes =
       },
       ({ body }) => careThread(ctx, body.thread_id, body.cursor),
     );
+    // A reply or a hand-off is audited by the service, in the transaction that makes it.
     route(
       app,
       operationsApi.inboxReply,
-      {
-        tag: 'operations',
-        summary: "Answer the patient in a thread of the care team's inbox",
-        audit: async ({ body }) => ({
-          action: 'message',
-          subjectType: 'thread',
-          subjectId: body.thread_id,
-          customerId: await careThreadPatient(ctx, body.thread_id),
-        }),
-      },
-      async ({ session, body }) => ({
-        message: await careReply(ctx, session.staff.id, body.thread_id, body.body),
+      { tag: 'operations', summary: "Answer the patient in a thread of the care team's inbox" },
+      async ({ session, body, request }) => ({
+        message: await careReply(
+          ctx,
+          { staffId: session.staff.id, ip: request.ip },
+          body.thread_id,
+          body.body,
+        ),
       }),
     );
     route(
@@ -120,15 +113,14 @@ export const messagesRoutes =
       {
         tag: 'operations',
         summary: 'Hand a thread of the inbox to a provider: it becomes clinical and theirs',
-        audit: async ({ body }) => ({
-          action: 'hand_off',
-          subjectType: 'thread',
-          subjectId: body.thread_id,
-          customerId: await threadPatient(ctx, body.thread_id),
-        }),
       },
-      async ({ body }) => {
-        await handToProvider(ctx, body.thread_id, body.provider_id);
+      async ({ session, body, request }) => {
+        await handToProvider(
+          ctx,
+          { staffId: session.staff.id, ip: request.ip },
+          body.thread_id,
+          body.provider_id,
+        );
       },
     );
 
@@ -140,7 +132,7 @@ export const messagesRoutes =
       {
         tag: 'reviews',
         summary: "Patients' clinical questions this provider may answer",
-        audit: () => ({ action: 'view', subjectType: 'patient_messages' }),
+        audit: () => ({ subjectType: 'patient_messages' }),
       },
       async ({ session }) => ({ threads: await providerThreads(ctx, session) }),
     );
@@ -151,7 +143,6 @@ export const messagesRoutes =
         tag: 'reviews',
         summary: "A patient's clinical thread; the patient's messages are now read",
         audit: ({ body }, { patient }) => ({
-          action: 'view',
           subjectType: 'messages',
           subjectId: body.thread_id,
           customerId: patient.customer_id,
@@ -165,15 +156,9 @@ export const messagesRoutes =
       {
         tag: 'reviews',
         summary: "Answer a patient's clinical thread; an open one becomes this provider's",
-        audit: async ({ session, body }) => ({
-          action: 'message',
-          subjectType: 'thread',
-          subjectId: body.thread_id,
-          customerId: await providerThreadPatient(ctx, session, body.thread_id),
-        }),
       },
-      async ({ session, body }) => ({
-        message: await providerReply(ctx, session, body.thread_id, body.body),
+      async ({ session, body, request }) => ({
+        message: await providerReply(ctx, session, body.thread_id, body.body, request.ip),
       }),
     );
   };

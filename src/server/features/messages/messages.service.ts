@@ -4,7 +4,11 @@ import { queueEmail, sendQueuedSoon } from '#server/features/outbox/outbox.servi
 import { emailHtml, emailSignature } from '#server/lib/email-layout.ts';
 import { AppError, notFound } from '#server/lib/errors.ts';
 import { absoluteLink } from '#server/lib/links.ts';
-import type { StaffSession } from '#server/features/staff/staff.service.ts';
+import {
+  auditAs,
+  type StaffActor,
+  type StaffSession,
+} from '#server/features/staff/staff.service.ts';
 import {
   CHOOSE_TOPIC,
   isClinical,
@@ -290,7 +294,7 @@ export async function careTeamWroteAbout(
 /** A provider writes to the patient about a visit; the patient is told by email that a message waits. */
 export async function sendAsCareTeam(
   ctx: AppContext,
-  staffId: number,
+  actor: StaffActor,
   visit: { id: number; customerId: number },
   body: string,
 ): Promise<Message> {
@@ -302,17 +306,24 @@ export async function sendAsCareTeam(
     'Your online visit',
     now,
   );
-  return writeAndNotify(ctx, visit.customerId, { threadId: thread.id, staffId, body, now });
+  return writeAndNotify(
+    ctx,
+    visit.customerId,
+    { threadId: thread.id, staffId: actor.staffId, body, now },
+    { ip: actor.ip, subjectType: 'visit', subjectId: visit.id },
+  );
 }
 
 /**
- * Writes the care team's message and queues the patient's email in one transaction. The email
- * says only that a message waits: its words are health information.
+ * Writes the care team's message, its audit entry (`audited`: what it is about, from where) and
+ * the patient's email in one transaction. The email says only that a message waits: its words are
+ * health information.
  */
 async function writeAndNotify(
   ctx: AppContext,
   customerId: number,
   message: { threadId: number; staffId: number; body: string; now: string },
+  audited: { ip: string; subjectType: 'visit' | 'thread'; subjectId: number },
 ): Promise<Message> {
   const user = await sessionUser(ctx, customerId);
   const link = absoluteLink(ctx.env, paths.messages);
@@ -322,6 +333,13 @@ async function writeAndNotify(
   ];
   const messageId = await ctx.db.transaction().execute(async (trx) => {
     const id = await q.insertMessage(trx, { ...message, sender: 'care_team' });
+    await auditAs({ ...ctx, db: trx }, message.staffId, {
+      action: 'message',
+      subjectType: audited.subjectType,
+      subjectId: String(audited.subjectId),
+      customerId,
+      ip: audited.ip,
+    });
     await queueEmail(
       { ...ctx, db: trx },
       {
@@ -399,10 +417,11 @@ export async function careThread(ctx: AppContext, threadId: number, cursor?: str
 
 /**
  * Operations hand a thread of their inbox to an active provider: it becomes clinical and theirs,
- * and leaves the inbox (operations no longer read it).
+ * and leaves the inbox (operations no longer read it). Audited with the change.
  */
 export async function handToProvider(
   ctx: AppContext,
+  actor: StaffActor,
   threadId: number,
   providerId: number,
 ): Promise<void> {
@@ -412,39 +431,32 @@ export async function handToProvider(
     throw new AppError('NOT_FOUND', 'We could not find that provider.', {
       provider_id: 'Choose a provider',
     });
-  await q.assignThread(ctx.db, thread.id, provider.id);
+  await ctx.db.transaction().execute(async (trx) => {
+    await q.assignThread(trx, thread.id, provider.id);
+    await auditAs({ ...ctx, db: trx }, actor.staffId, {
+      action: 'hand_off',
+      subjectType: 'thread',
+      subjectId: String(thread.id),
+      customerId: thread.customerId,
+      ip: actor.ip,
+    });
+  });
 }
 
 /** The care team answers in a thread of their inbox; the patient is told by email. */
 export async function careReply(
   ctx: AppContext,
-  staffId: number,
+  actor: StaffActor,
   threadId: number,
   body: string,
 ): Promise<Message> {
   const thread = await careThreadRow(ctx, threadId);
-  return writeAndNotify(ctx, thread.customerId, {
-    threadId: thread.id,
-    staffId,
-    body,
-    now: ctx.clock.now().toISOString(),
-  });
-}
-
-/** The patient a care-team thread belongs to, for the audit entry of a reply in it. */
-export async function careThreadPatient(ctx: AppContext, threadId: number): Promise<number> {
-  return (await careThreadRow(ctx, threadId)).customerId;
-}
-
-/**
- * The patient a thread belongs to, for the audit entry of a call that has already checked access
- * (a hand-off, after which the thread is no longer the care team's).
- */
-export async function threadPatient(
-  ctx: AppContext,
-  threadId: number,
-): Promise<number | undefined> {
-  return (await q.selectThread(ctx.db, threadId))?.customerId;
+  return writeAndNotify(
+    ctx,
+    thread.customerId,
+    { threadId: thread.id, staffId: actor.staffId, body, now: ctx.clock.now().toISOString() },
+    { ip: actor.ip, subjectType: 'thread', subjectId: thread.id },
+  );
 }
 
 // --- A provider's patient messages: clinical threads not about a visit ---------------------------
@@ -522,28 +534,28 @@ export async function providerThread(
   };
 }
 
-/** The provider answers; an open thread becomes theirs. The patient is told by email. */
+/**
+ * The provider answers; an open thread becomes theirs. The patient is told by email. `ip` is the
+ * provider's, for the audit entry written with the message.
+ */
 export async function providerReply(
   ctx: AppContext,
   staff: StaffSession,
   threadId: number,
   body: string,
+  ip: string,
 ): Promise<Message> {
   const { thread, assigned } = await providerThreadRow(ctx, staff, threadId);
   if (assigned === 'open') await q.claimThread(ctx.db, thread.id, staff.staff.id);
-  return writeAndNotify(ctx, thread.customerId, {
-    threadId: thread.id,
-    staffId: staff.staff.id,
-    body,
-    now: ctx.clock.now().toISOString(),
-  });
-}
-
-/** The patient of a clinical thread this provider may answer, for the audit entry of a reply. */
-export async function providerThreadPatient(
-  ctx: AppContext,
-  staff: StaffSession,
-  threadId: number,
-): Promise<number> {
-  return (await providerThreadRow(ctx, staff, threadId)).thread.customerId;
+  return writeAndNotify(
+    ctx,
+    thread.customerId,
+    {
+      threadId: thread.id,
+      staffId: staff.staff.id,
+      body,
+      now: ctx.clock.now().toISOString(),
+    },
+    { ip, subjectType: 'thread', subjectId: thread.id },
+  );
 }

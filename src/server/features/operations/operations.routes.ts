@@ -7,7 +7,7 @@ import {
   shipOrder,
   staffOrder,
   staffOrders,
-} from '#server/features/orders/orders.operations.ts';
+} from './operations.orders.ts';
 import { stateCoverage } from '#server/features/visits/visits.program.ts';
 import { route } from '#server/lib/route.ts';
 import { operationsApi, type StaffOrderDetail } from '#shared/operations.ts';
@@ -16,7 +16,7 @@ const tag = 'operations';
 
 /**
  * The operations console: orders, fulfilment, refunds, provider coverage. Every view and change is
- * audited.
+ * audited: a view here, a change in its own transaction.
  */
 export const operationsRoutes =
   (ctx: AppContext): FastifyPluginAsync =>
@@ -27,7 +27,7 @@ export const operationsRoutes =
       {
         tag,
         summary: 'Orders, by status or by number, email or name',
-        audit: () => ({ action: 'view', subjectType: 'order_list' }),
+        audit: () => ({ subjectType: 'order_list' }),
       },
       async ({ body }) => ({ orders: await staffOrders(ctx, body) }),
     );
@@ -38,37 +38,37 @@ export const operationsRoutes =
       {
         tag,
         summary: 'One order, with what its status allows next',
-        audit: (_, { order }) => ({ action: 'view', ...orderOf(order) }),
+        audit: (_, { order }) => orderOf(order),
       },
       async ({ body }) => ({ order: await staffOrder(ctx, body.order_id) }),
     );
 
+    // A change is audited by its service, in the transaction that makes it (a refund's, with the
+    // gateway's answer: one entry per refund made, also when the reconciler finishes it).
     route(
       app,
       operationsApi.ship,
-      {
-        tag,
-        summary: 'Mark an order shipped and email the tracking link',
-        audit: (_, { order }) => ({ action: 'ship', ...orderOf(order) }),
-      },
-      async ({ body }) => ({
-        order: await shipOrder(ctx, body.order_id, body.tracking_number),
+      { tag, summary: 'Mark an order shipped and email the tracking link' },
+      async ({ session, body, request }) => ({
+        order: await shipOrder(ctx, body.order_id, body.tracking_number, {
+          staffId: session.staff.id,
+          ip: request.ip,
+        }),
       }),
     );
 
     route(
       app,
       operationsApi.deliver,
-      {
-        tag,
-        summary: 'Mark an order delivered',
-        audit: (_, { order }) => ({ action: 'deliver', ...orderOf(order) }),
-      },
-      async ({ body }) => ({ order: await markDelivered(ctx, body.order_id) }),
+      { tag, summary: 'Mark an order delivered' },
+      async ({ session, body, request }) => ({
+        order: await markDelivered(ctx, body.order_id, {
+          staffId: session.staff.id,
+          ip: request.ip,
+        }),
+      }),
     );
 
-    // Refunds and cancellations write their own audit entry, in the transaction that records the
-    // gateway's answer: one entry per refund made, also when the reconciler finishes it.
     route(
       app,
       operationsApi.refund,
@@ -101,7 +101,7 @@ export const operationsRoutes =
       {
         tag,
         summary: 'Each offered state with its number of licensed providers',
-        audit: () => ({ action: 'view', subjectType: 'state_coverage' }),
+        audit: () => ({ subjectType: 'state_coverage' }),
       },
       async () => ({ states: await stateCoverage(ctx) }),
     );

@@ -364,3 +364,65 @@ export async function selectVisitCareOf(
           },
   }));
 }
+
+// --- What a linked partner may see (issue 16) ----------------------------------------------------
+
+export interface StoreOrderRow {
+  id: number;
+  orderNumber: string;
+  createdAt: string;
+  status: OrderStatus;
+  trackingNumber: string | null;
+  /** The owner's partner it ships to, if any (issue 16). */
+  shipToPartnerId: number | null;
+  items: { productName: string; quantity: number }[];
+}
+
+/**
+ * The customer's newest 50 shop orders, each with its lines' names and quantities: never a visit's
+ * order, never a renewal (prescription refills are). What a partner sees when orders are shared.
+ */
+export async function selectRecentStoreOrders(
+  db: Db,
+  customerId: number,
+): Promise<StoreOrderRow[]> {
+  const rows = await db
+    .selectFrom('orders')
+    .select(['id', 'order_number', 'created_at', 'status', 'tracking_number', 'ship_to_partner_id'])
+    .where('customer_id', '=', customerId)
+    .where('kind', '=', 'store')
+    .orderBy('id', 'desc')
+    .limit(50)
+    .execute();
+  const ids = rows.map((r) => r.id);
+  const lines =
+    ids.length === 0
+      ? []
+      : await db
+          .selectFrom('order_items')
+          .select(['order_id', 'product_name', 'quantity'])
+          .where('order_id', 'in', ids)
+          .orderBy('id')
+          .execute();
+  return rows.map((r) => ({
+    id: r.id,
+    orderNumber: r.order_number,
+    createdAt: r.created_at,
+    status: r.status,
+    trackingNumber: r.tracking_number,
+    shipToPartnerId: r.ship_to_partner_id,
+    items: lines
+      .filter((l) => l.order_id === r.id)
+      .map((l) => ({ productName: l.product_name, quantity: l.quantity })),
+  }));
+}
+
+/** The subscription an order renews; null for an order placed at checkout or for a visit. */
+export async function selectRenewedSubscriptionId(db: Db, orderId: number): Promise<number | null> {
+  const row = await db
+    .selectFrom('orders')
+    .select('subscription_id')
+    .where('id', '=', orderId)
+    .executeTakeFirst();
+  return row?.subscription_id ?? null;
+}

@@ -152,3 +152,18 @@ export async function orderByNumber(
 export async function hasPlacedOrder(ctx: AppContext, customerId: number): Promise<boolean> {
   return (await q.countPlacedOrders(ctx.db, customerId)) > 0;
 }
+
+export type { StoreOrderRow } from './orders.history.queries.ts';
+
+/**
+ * The customer's newest shop orders with their lines, for the partner they share their orders with
+ * (issue 16): the partners feature decides whether they may see them; this says what they are.
+ */
+export function recentStoreOrdersOf(ctx: AppContext, customerId: number) {
+  return q.selectRecentStoreOrders(ctx.db, customerId);
+}
+
+/** The subscription an order renews, if any: operations ask whose gift or plan it is. */
+export function subscriptionRenewedBy(ctx: AppContext, orderId: number): Promise<number | null> {
+  return q.selectRenewedSubscriptionId(ctx.db, orderId);
+}

@@ -11,12 +11,8 @@ import {
   type GatewayCall,
   type LedgerRow,
 } from '#server/features/payments/payments.service.ts';
-import {
-  partnerForStaff,
-  shipsToPartnerForStaff,
-} from '#server/features/partners/partners.service.ts';
-import { togetherForStaff } from '#server/features/partners/partners.together.ts';
-import { auditAs } from '#server/features/staff/staff.service.ts';
+import type { Finishers } from '#server/features/payments/payments.jobs.ts';
+import { auditAs, type StaffActor } from '#server/features/staff/staff.service.ts';
 import { faultPoint } from '#server/lib/faults.ts';
 import { absoluteLink } from '#server/lib/links.ts';
 import { emailHtml, emailSignature } from '#server/lib/email-layout.ts';
@@ -72,7 +68,17 @@ export async function staffOrders(
   return (await q.selectStaffOrders(ctx.db, filter)).map(summary);
 }
 
-export async function staffOrder(ctx: AppContext, id: number): Promise<StaffOrderDetail> {
+/**
+ * An order as orders know it for the console. Operations add what partners know of it (the link,
+ * whom it ships to, a gift or plan) in `operations.orders.ts`, above both features.
+ */
+export interface StaffOrderCore {
+  order: Omit<StaffOrderDetail, 'partner' | 'ships_to_partner' | 'together'>;
+  /** The partner the order ships to, whose name operations add. */
+  shipToPartnerId: number | null;
+}
+
+export async function staffOrder(ctx: AppContext, id: number): Promise<StaffOrderCore> {
   const row = await q.selectStaffOrder(ctx.db, id);
   if (!row) throw notFound('We could not find that order.');
   const items = await q.selectStaffOrderItems(ctx.db, id);
@@ -80,7 +86,7 @@ export async function staffOrder(ctx: AppContext, id: number): Promise<StaffOrde
   // (minimum necessary): what was asked for is the provider's to read until it is prescribed.
   const programOnly =
     row.kind === 'visit' && (await q.selectOrderVisitStatus(ctx.db, row)) !== 'APPROVED';
-  return {
+  const order = {
     ...summary(row),
     customer_id: row.customerId,
     kind: row.kind,
@@ -95,11 +101,8 @@ export async function staffOrder(ctx: AppContext, id: number): Promise<StaffOrde
     })),
     shipping: row.shipping,
     actions: actionsFor(row),
-    partner: await partnerForStaff(ctx, row.customerId),
-    ships_to_partner:
-      row.shipToPartnerId === null ? null : await shipsToPartnerForStaff(ctx, row.shipToPartnerId),
-    together: await togetherForStaff(ctx, row.id),
   };
+  return { order, shipToPartnerId: row.shipToPartnerId };
 }
 
 async function load(ctx: AppContext, id: number): Promise<q.StaffOrderRow> {
@@ -115,16 +118,21 @@ function refuse(row: q.StaffOrderRow, to: string): AppError {
   );
 }
 
-/** Marks an order shipped with its tracking number and emails the customer the tracking link. */
+/**
+ * Marks an order shipped with its tracking number and emails the customer the tracking link; the
+ * staff member's audit entry is written with the change.
+ */
 export async function shipOrder(
   ctx: AppContext,
   id: number,
   trackingNumber: string,
-): Promise<StaffOrderDetail> {
+  actor: StaffActor,
+  giftTo: number | null,
+): Promise<StaffOrderCore> {
   const row = await load(ctx, id);
   if (!canTransition(row.status, 'SHIPPED')) throw refuse(row, 'shipped');
   const now = ctx.clock.now().toISOString();
-  const { user, giftFrom } = await toldOfDelivery(ctx, row);
+  const { user, giftFrom } = await toldOfDelivery(ctx, row, giftTo);
   const link = trackingUrl(trackingNumber);
   const lines = [
     `Hello ${user.first_name},`,
@@ -132,7 +140,7 @@ export async function shipOrder(
       ? `Good news: your gift from ${giftFrom} (order ${row.orderNumber}) is on its way. You can follow it with USPS tracking number ${trackingNumber}.`
       : `Good news: your order ${row.orderNumber} is on its way. You can follow it with USPS tracking number ${trackingNumber}.`,
   ];
-  // The notice is queued with the change: shipped and told, or neither.
+  // The notice and the audit entry are written with the change: shipped, told and audited, or none.
   const shipped = await ctx.db.transaction().execute(async (trx) => {
     if (
       !(await q.updateOrderStatus(trx, id, row.status, {
@@ -143,6 +151,7 @@ export async function shipOrder(
       }))
     )
       return false;
+    await auditAs({ ...ctx, db: trx }, actor.staffId, audited('ship', row, actor));
     await queueEmail(
       { ...ctx, db: trx },
       {
@@ -166,27 +175,32 @@ export async function shipOrder(
 /**
  * Who is told that an order shipped or arrived: its customer, except for a gift's delivery, which
  * is its recipient's news (the tracking page shows where it goes, which the payer does not see).
+ * `giftTo`: the recipient when the order is a gift (operations ask partners, who know gifts).
  */
 async function toldOfDelivery(
   ctx: AppContext,
   row: q.StaffOrderRow,
+  giftTo: number | null,
 ): Promise<{ user: { first_name: string; email: string }; giftFrom: string | null }> {
-  const together = await togetherForStaff(ctx, row.id);
-  if (together?.kind !== 'gift')
-    return { user: await sessionUser(ctx, row.customerId), giftFrom: null };
+  if (giftTo === null) return { user: await sessionUser(ctx, row.customerId), giftFrom: null };
   const payer = await sessionUser(ctx, row.customerId);
-  return { user: await sessionUser(ctx, together.partner_id), giftFrom: payer.first_name };
+  return { user: await sessionUser(ctx, giftTo), giftFrom: payer.first_name };
 }
 
 /**
  * Marks an order delivered and emails the customer a link to the order on Orders (nothing about
  * what it held: a visit's order is a prescription).
  */
-export async function markDelivered(ctx: AppContext, id: number): Promise<StaffOrderDetail> {
+export async function markDelivered(
+  ctx: AppContext,
+  id: number,
+  actor: StaffActor,
+  giftTo: number | null,
+): Promise<StaffOrderCore> {
   const row = await load(ctx, id);
   if (!canTransition(row.status, 'DELIVERED')) throw refuse(row, 'marked delivered');
   const now = ctx.clock.now().toISOString();
-  const { user, giftFrom } = await toldOfDelivery(ctx, row);
+  const { user, giftFrom } = await toldOfDelivery(ctx, row, giftTo);
   // A gift's recipient manages it on the partner page; its orders are on the payer's Orders page.
   const link = absoluteLink(ctx.env, giftFrom ? paths.partner : paths.order(row.orderNumber));
   const lines = [
@@ -195,7 +209,7 @@ export async function markDelivered(ctx: AppContext, id: number): Promise<StaffO
       ? `Your gift from ${giftFrom} (order ${row.orderNumber}) has been delivered. Sign in to see the gift on your partner page.`
       : `Your order ${row.orderNumber} has been delivered. Sign in to see it on the Orders page, where you can also ask us about it.`,
   ];
-  // Delivered and told, or neither.
+  // Delivered, told and audited, or none.
   const delivered = await ctx.db.transaction().execute(async (trx) => {
     if (
       !(await q.updateOrderStatus(trx, id, row.status, {
@@ -205,6 +219,7 @@ export async function markDelivered(ctx: AppContext, id: number): Promise<StaffO
       }))
     )
       return false;
+    await auditAs({ ...ctx, db: trx }, actor.staffId, audited('deliver', row, actor));
     await queueEmail(
       { ...ctx, db: trx },
       {
@@ -231,10 +246,15 @@ export async function markDelivered(ctx: AppContext, id: number): Promise<StaffO
   return staffOrder(ctx, id);
 }
 
-/** The staff member asking for a change, for the audit entry written with its outcome. */
-export interface StaffActor {
-  staffId: number;
-  ip: string;
+/** The audit entry of a staff member's change to an order. */
+function audited(action: string, row: q.StaffOrderRow, actor: StaffActor) {
+  return {
+    action,
+    subjectType: 'order',
+    subjectId: String(row.id),
+    customerId: row.customerId,
+    ip: actor.ip,
+  };
 }
 
 /** The statuses a refund may start from (it may end the order as Refunded). */
@@ -260,7 +280,7 @@ export async function refundOrder(
   amountCents: number,
   reason: string,
   actor: StaffActor,
-): Promise<StaffOrderDetail> {
+): Promise<StaffOrderCore> {
   const row = await load(ctx, id);
   if (!row.chargeId || row.refundCents >= row.totalCents || !canTransition(row.status, 'REFUNDED'))
     throw refuse(row, 'refunded');
@@ -292,7 +312,7 @@ export async function cancelOrder(
   ctx: AppContext,
   id: number,
   actor: StaffActor,
-): Promise<StaffOrderDetail> {
+): Promise<StaffOrderCore> {
   const row = await load(ctx, id);
   if (!canTransition(row.status, 'CANCELLED')) throw refuse(row, 'cancelled');
   // A visit's card is only held until its provider decides; the decision releases or takes it.
@@ -326,13 +346,7 @@ export async function cancelOrder(
   const moved = await ctx.db.transaction().execute(async (trx) => {
     if (!(await q.updateOrderStatus(trx, id, row.status, { status: 'CANCELLED', now })))
       return false;
-    await auditAs({ ...ctx, db: trx }, actor.staffId, {
-      action: 'cancel',
-      subjectType: 'order',
-      subjectId: String(id),
-      customerId: row.customerId,
-      ip: actor.ip,
-    });
+    await auditAs({ ...ctx, db: trx }, actor.staffId, audited('cancel', row, actor));
     return true;
   });
   if (!moved) throw refuse(row, 'cancelled');
@@ -452,3 +466,9 @@ export async function finishInterruptedRefund(ctx: AppContext, call: LedgerRow):
   };
   await settleRefund(ctx, asked, order.customerId, await refund(ctx, asked));
 }
+
+/** What the payment reconciler runs for staff refunds and cancellations (registered at start). */
+export const ordersFinishers: Finishers = {
+  refund: finishInterruptedRefund,
+  cancel: finishInterruptedRefund,
+};

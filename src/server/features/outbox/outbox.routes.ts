@@ -16,25 +16,24 @@ export const outboxRoutes =
       {
         tag,
         summary: 'Email and text messages that failed to send, or are late',
-        audit: () => ({ action: 'view', subjectType: 'outbox' }),
+        audit: () => ({ subjectType: 'outbox' }),
       },
       async () => ({ messages: await outboxProblems(ctx) }),
     );
 
+    // A change: audited in the retry's own transaction.
     route(
       app,
       outboxApi.retry,
-      {
-        tag,
-        summary: 'Send a message again',
-        audit: ({ body }) => ({
-          action: 'retry',
-          subjectType: 'outbox_message',
-          subjectId: body.outbox_id,
-        }),
-      },
-      async ({ body }) => {
-        await retryMessage(ctx, body.outbox_id);
+      { tag, summary: 'Send a message again' },
+      async ({ body, auditChange }) => {
+        await retryMessage(ctx, body.outbox_id, (tx) =>
+          auditChange(tx, {
+            action: 'retry',
+            subjectType: 'outbox_message',
+            subjectId: body.outbox_id,
+          }),
+        );
         return { messages: await outboxProblems(ctx) };
       },
     );

@@ -242,13 +242,26 @@ export async function outboxProblems(ctx: AppContext): Promise<OutboxProblem[]> 
   }));
 }
 
-/** Sends a failed (or late) message again, with a fresh set of attempts and the same Message-ID. */
-export async function retryMessage(ctx: AppContext, id: number): Promise<void> {
+/**
+ * Sends a failed (or late) message again, with a fresh set of attempts and the same Message-ID.
+ * `audit` writes the staff member's audit entry in the retry's transaction (`tx.db`). The caller
+ * hands it over (route.ts's `auditChange`) because the outbox sits below staff: staff log in
+ * through auth, whose emails go through the outbox, so the outbox cannot call staff's audit log.
+ */
+export async function retryMessage(
+  ctx: AppContext,
+  id: number,
+  audit: (tx: AppContext) => Promise<void>,
+): Promise<void> {
   const current = await q.selectStatus(ctx.db, id);
   if (!current) throw notFound('We could not find that message.');
   if (current.status === 'sent')
     throw new AppError('MESSAGE_SENT', 'This message has been sent already.');
-  if (!(await q.requeue(ctx.db, id, ctx.clock.now().toISOString())))
-    throw new AppError('MESSAGE_SENDING', 'This message is being sent right now.');
+  const requeued = await ctx.db.transaction().execute(async (trx) => {
+    if (!(await q.requeue(trx, id, ctx.clock.now().toISOString()))) return false;
+    await audit({ ...ctx, db: trx });
+    return true;
+  });
+  if (!requeued) throw new AppError('MESSAGE_SENDING', 'This message is being sent right now.');
   sendQueuedSoon(ctx);
 }

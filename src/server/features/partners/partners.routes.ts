@@ -5,26 +5,16 @@ import { partnersApi } from '#shared/partners.ts';
 import { togetherApi } from '#shared/partners-together.ts';
 import {
   acceptInvitation,
-  changeSharing,
   declineInvitation,
-  dismissVisitInvitation,
   invitePartner,
-  partnerOverview,
-  sendVisitInvitation,
-  sharedWithMe,
-  unlinkPartner,
   withdrawInvitation,
-} from './partners.service.ts';
-import {
-  acceptOffer,
-  cancelOffer,
-  changeOffer,
-  changeShipTo,
-  declineOffer,
-  giveGift,
-  startPlan,
-  togetherOverview,
-} from './partners.together.ts';
+} from './partners.invitations.ts';
+import { partnerOverview, unlinkPartner } from './partners.service.ts';
+import { changeSharing, sharedWithMe } from './partners.sharing.ts';
+import { cancelOffer, changeOffer, changeShipTo } from './partners.together-changes.ts';
+import { togetherOverview } from './partners.together-items.ts';
+import { acceptOffer, declineOffer, giveGift, startPlan } from './partners.together.ts';
+import { dismissVisitInvitation, sendVisitInvitation } from './partners.visit-invitations.ts';
 
 const tag = 'partners';
 

@@ -2,11 +2,14 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoStaff } from '#server/db/seed-demo.ts';
 import { startSession } from '#server/features/auth/auth.service.ts';
+import type { AccountData } from '#shared/accounts.ts';
+import type { Lander } from '#shared/orders.ts';
 import {
   PARTNER_INVITE_TTL_MS,
   type PartnerOverview,
   type PartnerShared,
 } from '#shared/partners.ts';
+import type { Subscription } from '#shared/subscriptions.ts';
 import { buildSecondInstance, buildTestApp, testDialect, type TestApp } from '#test/app.ts';
 import {
   buildPlaceOrder,
@@ -338,6 +341,7 @@ describe(`partners: linking and sharing (${testDialect})`, () => {
     let owner: TestCustomer;
     let partner: TestCustomer;
     let storeOrders: string[];
+    let storeOrderId: number;
     let visitOrder: string;
     let visitId: number;
     let uploadKey: string;
@@ -397,25 +401,34 @@ describe(`partners: linking and sharing (${testDialect})`, () => {
       );
       expect(asked.statusCode, asked.body).toBe(200);
 
-      const orders = await t.app.db
-        .selectFrom('orders')
-        .select(['order_number', 'kind'])
-        .where('customer_id', '=', owner.customerId)
-        .execute();
-      storeOrders = orders.filter((o) => o.kind === 'store').map((o) => o.order_number);
-      expect(orders.some((o) => o.kind === 'visit')).toBe(true);
+      // What the owner has, as the orders and subscriptions features answer the owner.
+      const history = await post(
+        t.app,
+        '/lapi/account/orders/',
+        { leads_id: owner.leadsId, limit: 50 },
+        owner.cookie,
+      );
+      expect(history.statusCode, history.body).toBe(200);
+      const orders = Object.values(history.json<{ message: Lander }>().message.order_history);
+      const store = orders.filter((o) => o.order_kind === 'store');
+      storeOrders = store.map((o) => o.order_number);
+      storeOrderId = store[0]?.orders_id ?? 0;
+      expect(orders.some((o) => o.order_kind === 'visit')).toBe(true);
       const upload = await t.app.db
         .selectFrom('uploads')
         .select('public_id')
         .where('customer_id', '=', owner.customerId)
         .executeTakeFirstOrThrow();
       uploadKey = upload.public_id ?? '';
-      const plans = await t.app.db
-        .selectFrom('subscriptions')
-        .select(['product_id', 'prescription_id'])
-        .where('customer_id', '=', owner.customerId)
-        .execute();
-      expect(plans.some((p) => p.prescription_id !== null)).toBe(true);
+      const listed = await post(
+        t.app,
+        '/lapi/account/subscriptions/',
+        { leads_id: owner.leadsId },
+        owner.cookie,
+      );
+      expect(listed.statusCode, listed.body).toBe(200);
+      const plans = listed.json<{ data: { subscriptions: Subscription[] } }>().data.subscriptions;
+      expect(plans.some((p) => p.refill !== null)).toBe(true);
       expect(plans.some((p) => p.product_id !== null)).toBe(true);
 
       await link(owner, partner);
@@ -423,15 +436,10 @@ describe(`partners: linking and sharing (${testDialect})`, () => {
 
     it('operations see the link by first name and customer id on an order; providers see nothing of the partner', async () => {
       const ops = demoStaff.find((s) => s.role === 'operations')!;
-      const order = await t.app.db
-        .selectFrom('orders')
-        .select('id')
-        .where('order_number', '=', storeOrders[0]!)
-        .executeTakeFirstOrThrow();
       const detail = await post(
         t.app,
         '/lapi/staff/orders/detail/',
-        { order_id: order.id },
+        { order_id: storeOrderId },
         await staffCookie(t, ops),
       );
       expect(detail.statusCode, detail.body).toBe(200);
@@ -458,12 +466,15 @@ describe(`partners: linking and sharing (${testDialect})`, () => {
 
     it('the address switch shows the shipping address and nothing else', async () => {
       expect((await share(owner, 'address', true)).statusCode).toBe(200);
-      const onFile = await t.app.db
-        .selectFrom('customer_addresses')
-        .select(['address', 'address2', 'city', 'state', 'zip'])
-        .where('customer_id', '=', owner.customerId)
-        .where('kind', '=', 'shipping')
-        .executeTakeFirstOrThrow();
+      const account = await post(
+        t.app,
+        '/lapi/account/data/',
+        { leads_id: owner.leadsId },
+        owner.cookie,
+      );
+      const { country, ...onFile } = account.json<{ data: AccountData }>().data.shipping ?? {};
+      // The partner sees the street, city, state and ZIP on file; not even the country.
+      expect(country).toBe('US');
       expect(await shared(partner)).toEqual({
         partner: { first_name: 'Pat' },
         address: onFile,

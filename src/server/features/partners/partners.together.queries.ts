@@ -166,17 +166,16 @@ export async function setOfferSubscription(
     .execute();
 }
 
-/** For operations: the gift or plan an order renews, with its recipient's first name. */
-export async function selectOfferForOrder(
+/** For operations: the gift or plan a subscription is, with its recipient's first name. */
+export async function selectOfferForSubscription(
   db: Db,
-  orderId: number,
+  subscriptionId: number,
 ): Promise<{ kind: OfferKind; toId: number; toFirstName: string } | undefined> {
   const row = await db
-    .selectFrom('orders')
-    .innerJoin('partner_offers', 'partner_offers.subscription_id', 'orders.subscription_id')
+    .selectFrom('partner_offers')
     .innerJoin('customers', 'customers.id', 'partner_offers.to_id')
     .select(['partner_offers.kind', 'partner_offers.to_id', 'customers.first_name'])
-    .where('orders.id', '=', orderId)
+    .where('partner_offers.subscription_id', '=', subscriptionId)
     .executeTakeFirst();
   return row && { kind: row.kind, toId: row.to_id, toFirstName: row.first_name };
 }

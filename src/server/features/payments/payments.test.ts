@@ -5,7 +5,8 @@ import { demoStaff } from '#server/db/seed-demo.ts';
 import type { StaffOrderDetail } from '#shared/operations.ts';
 import { buildSecondInstance, buildTestApp, testDialect, type TestApp } from '#test/app.ts';
 import { buildPlaceOrder, insertCustomer, post, staffCookie } from '#test/factories.ts';
-import { RECONCILE_JOB } from './payments.jobs.ts';
+import { finisherRegistry, RECONCILE_JOB } from './payments.jobs.ts';
+import { recordCall } from './payments.service.ts';
 
 const ops = demoStaff.find((s) => s.role === 'operations')!;
 
@@ -276,5 +277,45 @@ describe(`the payment reconciler (${testDialect})`, () => {
       .where('action', '=', 'cancel')
       .execute();
     expect(audit).toHaveLength(1);
+  });
+});
+
+describe(`the reconciler's finishers (${testDialect})`, () => {
+  let t: TestApp;
+  const reports: unknown[] = [];
+  beforeAll(async () => {
+    t = await buildTestApp({ errorReporter: { report: (error) => reports.push(error) } });
+  });
+  afterAll(() => t.close());
+
+  it('a call whose purpose no feature registered is reported each time it is taken and stays started', async () => {
+    await recordCall(t.app.ctx, 'charge', {
+      purpose: 'gift_wrap',
+      idempotencyKey: 'gift-wrap:1',
+      amountCents: 500,
+    });
+    t.clock.advance(t.env.RECONCILE_GRACE_SECONDS * 1000 + 1000);
+    await t.app.ctx.jobs.drain(RECONCILE_JOB);
+    expect(reports.map(String)).toEqual([
+      expect.stringContaining('No finisher is registered for the ledger purpose "gift_wrap"'),
+    ]);
+    const call = await t.app.db
+      .selectFrom('payment_ledger')
+      .select('status')
+      .where('idempotency_key', '=', 'gift-wrap:1')
+      .executeTakeFirstOrThrow();
+    expect(call.status).toBe('started');
+    // Its lease runs out and the next run takes it, and says so, again.
+    t.clock.advance(10 * 60_000);
+    await t.app.ctx.jobs.drain(RECONCILE_JOB);
+    expect(reports).toHaveLength(2);
+  });
+
+  it('two features naming the same purpose stop the start', () => {
+    const finish = async () => undefined;
+    expect(() => finisherRegistry([{ refund: finish }, { refund: finish }])).toThrow(
+      'Two finishers are registered for the ledger purpose "refund".',
+    );
+    expect(() => finisherRegistry([{ auto_refund: finish }])).toThrow('"auto_refund"');
   });
 });

@@ -15,7 +15,10 @@ import {
 
 const tag = 'reviews';
 
-/** The provider console: queue, chart, decision. Every view of a chart is written to the audit log. */
+/**
+ * The provider console: queue, chart, decision. Every view of a chart is written to the audit log
+ * here; a decision or a message by its service, with the change.
+ */
 export const reviewsRoutes =
   (ctx: AppContext): FastifyPluginAsync =>
   async (app) => {
@@ -25,7 +28,7 @@ export const reviewsRoutes =
       {
         tag,
         summary: "The visits waiting in the provider's states",
-        audit: () => ({ action: 'view', subjectType: 'visit_queue' }),
+        audit: () => ({ subjectType: 'visit_queue' }),
       },
       async ({ session }) => ({ visits: await providerQueue(ctx, session) }),
     );
@@ -36,34 +39,27 @@ export const reviewsRoutes =
       {
         tag,
         summary: "A visit's chart",
-        audit: (_, { chart }) => ({ action: 'view', ...visitOf(chart) }),
+        audit: (_, { chart }) => visitOf(chart),
       },
       async ({ session, body }) => ({ chart: await chart(ctx, session, body.visit_id) }),
     );
 
+    // A decision, like a message, is audited by its service in the transaction that records it.
     route(
       app,
       reviewsApi.approve,
-      {
-        tag,
-        summary: 'Approve a visit with its prescription; the order is charged',
-        audit: (_, { chart }) => ({ action: 'approve', ...visitOf(chart) }),
-      },
-      async ({ session, body }) => ({
-        chart: await approveVisit(ctx, session, body.visit_id, body.prescription),
+      { tag, summary: 'Approve a visit with its prescription; the order is charged' },
+      async ({ session, body, request }) => ({
+        chart: await approveVisit(ctx, session, body.visit_id, body.prescription, request.ip),
       }),
     );
 
     route(
       app,
       reviewsApi.decline,
-      {
-        tag,
-        summary: 'Decline a visit; the hold on the card is released',
-        audit: (_, { chart }) => ({ action: 'decline', ...visitOf(chart) }),
-      },
-      async ({ session, body }) => ({
-        chart: await declineVisit(ctx, session, body.visit_id, body.reason),
+      { tag, summary: 'Decline a visit; the hold on the card is released' },
+      async ({ session, body, request }) => ({
+        chart: await declineVisit(ctx, session, body.visit_id, body.reason, request.ip),
       }),
     );
 
@@ -74,7 +70,6 @@ export const reviewsRoutes =
         tag,
         summary: "A visit's conversation with the patient",
         audit: async ({ body }) => ({
-          action: 'view',
           subjectType: 'messages',
           subjectId: body.visit_id,
           customerId: await patientOfVisit(ctx, body.visit_id),
@@ -88,18 +83,9 @@ export const reviewsRoutes =
     route(
       app,
       reviewsApi.sendMessage,
-      {
-        tag,
-        summary: 'Write to the patient about their visit',
-        audit: async ({ body }) => ({
-          action: 'message',
-          subjectType: 'visit',
-          subjectId: body.visit_id,
-          customerId: await patientOfVisit(ctx, body.visit_id),
-        }),
-      },
-      async ({ session, body }) => ({
-        message: await replyToPatient(ctx, session, body.visit_id, body.body),
+      { tag, summary: 'Write to the patient about their visit' },
+      async ({ session, body, request }) => ({
+        message: await replyToPatient(ctx, session, body.visit_id, body.body, request.ip),
       }),
     );
 
@@ -110,7 +96,6 @@ export const reviewsRoutes =
         tag,
         summary: "The risk flags a visit's answers raise",
         audit: async ({ body }) => ({
-          action: 'view',
           subjectType: 'risk_assessment',
           subjectId: body.visit_id,
           customerId: await patientOfVisit(ctx, body.visit_id),

@@ -11,7 +11,7 @@ import {
   markDeclined,
   selectVisitOrder,
 } from '#server/features/orders/orders.visit.queries.ts';
-import type { StaffSession } from '#server/features/staff/staff.service.ts';
+import { auditAs, type StaffSession } from '#server/features/staff/staff.service.ts';
 import { queueEmail, sendQueuedSoon } from '#server/features/outbox/outbox.service.ts';
 import { startRefillPlan } from '#server/features/subscriptions/subscriptions.service.ts';
 import {
@@ -23,6 +23,7 @@ import {
   type GatewayCall,
   type LedgerRow,
 } from '#server/features/payments/payments.service.ts';
+import type { Finishers } from '#server/features/payments/payments.jobs.ts';
 import { publicIdOf } from '#server/features/visits/visits.photo-id.ts';
 import { toPreferences } from '#server/features/visits/visits.preferences.ts';
 import {
@@ -172,13 +173,15 @@ function refillName(category: ProgramCategory, drug: string, dosage: string): st
 
 /**
  * Approves with a prescription: the held amount is charged once, the order moves to fulfilment and,
- * when the prescription has refills, a monthly refill plan starts (see `startRefillPlan`).
+ * when the prescription has refills, a monthly refill plan starts (see `startRefillPlan`). `ip` is
+ * the provider's, for the audit entry written with the approval.
  */
 export async function approveVisit(
   ctx: AppContext,
   staff: StaffSession,
   visitId: number,
   prescription: Prescription,
+  ip: string,
 ): Promise<Chart> {
   const current = await chart(ctx, staff, visitId);
   if (current.status !== 'PENDING_REVIEW')
@@ -217,6 +220,7 @@ export async function approveVisit(
     visitId,
     sourceRef: order.chargeId,
     staffId: staff.staff.id,
+    staffIp: ip,
     // What the reconciler needs to finish the approval as the provider made it after a crash.
     details: { prescription } satisfies ApprovalDetails,
   };
@@ -247,7 +251,7 @@ interface ApprovalDetails {
 
 /**
  * Makes a captured visit order an approved visit, in one transaction with the ledger's record of the
- * capture: the order moves to fulfilment, the visit is approved and the patient told, the
+ * capture: the order moves to fulfilment, the visit is approved, audited and the patient told, the
  * prescription and its refill plan start. The request and the reconciler both finish an approval
  * through here. False when the visit was decided otherwise meanwhile; the captured amount is then
  * refunded, so nobody pays for a visit that was not approved.
@@ -270,6 +274,7 @@ async function completeApproval(
     await settleCall(tx, call.idempotencyKey, { ok: true, ref: chargeId });
     if (!(await markCaptured(tx.db, orderId, chargeId, tx.clock.now().toISOString()))) return false;
     if (!(await decideVisit(tx, visitId, 'APPROVED', null))) return false;
+    await auditDecision(tx, 'approve', call, order.customerId);
     await sendApproved(tx, user, {
       orderNumber: order.orderNumber,
       chargedCents: order.totalCents,
@@ -339,12 +344,16 @@ function callOf(row: LedgerRow): GatewayCall {
   };
 }
 
-/** Declines with a reason the patient sees; the hold on their card is released. */
+/**
+ * Declines with a reason the patient sees; the hold on their card is released. `ip` is the
+ * provider's, for the audit entry written with the decline.
+ */
 export async function declineVisit(
   ctx: AppContext,
   staff: StaffSession,
   visitId: number,
   reason: string,
+  ip: string,
 ): Promise<Chart> {
   const current = await chart(ctx, staff, visitId);
   if (current.status !== 'PENDING_REVIEW')
@@ -359,6 +368,7 @@ export async function declineVisit(
     visitId,
     sourceRef: order?.chargeId ?? null,
     staffId: staff.staff.id,
+    staffIp: ip,
     details: { reason } satisfies DeclineDetails,
   };
   let released = false;
@@ -383,7 +393,8 @@ interface DeclineDetails {
 
 /**
  * Records a decline with the ledger's record of the released hold, in one transaction: the order is
- * declined, the visit decided and the patient told. False when someone else decided first.
+ * declined, the visit decided and audited, and the patient told. False when someone else decided
+ * first.
  */
 async function completeDecline(
   ctx: AppContext,
@@ -402,6 +413,7 @@ async function completeDecline(
     if (call.orderId !== null && call.orderId !== undefined)
       await markDeclined(tx.db, call.orderId, reason, tx.clock.now().toISOString());
     if (!(await decideVisit(tx, base.id, 'DECLINED', reason))) return false;
+    await auditDecision(tx, 'decline', call, base.customer_id);
     // The reason is the provider's word to the patient: it waits in Messages, where they can reply.
     await writeDecisionNote(
       tx,
@@ -419,6 +431,26 @@ async function completeDecline(
   return declined;
 }
 
+/**
+ * The provider's audit entry of a decision, in the decision's transaction: also when the payment
+ * reconciler finishes it, from what the ledger kept of the request (as a refund's, orders.operations.ts).
+ */
+async function auditDecision(
+  tx: AppContext,
+  action: 'approve' | 'decline',
+  call: GatewayCall,
+  customerId: number,
+): Promise<void> {
+  if (call.staffId === null || call.staffId === undefined) return;
+  await auditAs(tx, call.staffId, {
+    action,
+    subjectType: 'visit',
+    subjectId: String(call.visitId ?? 0),
+    customerId,
+    ip: call.staffIp ?? '',
+  });
+}
+
 /** For the payment reconciler: finishes a decline a crash interrupted around its release. */
 export async function finishDecline(ctx: AppContext, row: LedgerRow): Promise<void> {
   const call = callOf(row);
@@ -429,6 +461,9 @@ export async function finishDecline(ctx: AppContext, row: LedgerRow): Promise<vo
   }
   await completeDecline(ctx, call, true);
 }
+
+/** What the payment reconciler runs for a provider's decisions (registered at start, app.ts). */
+export const reviewsFinishers: Finishers = { approval: finishApproval, decline: finishDecline };
 
 /**
  * The approval's notice, queued in the approval's transaction: approved and told, or neither. No
@@ -519,17 +554,18 @@ export async function visitMessages(
   return visitThread(ctx, visitId, current.patient.customer_id, cursor);
 }
 
-/** The provider writes to the patient about the visit. */
+/** The provider writes to the patient about the visit (audited with the message, from `ip`). */
 export async function replyToPatient(
   ctx: AppContext,
   staff: StaffSession,
   visitId: number,
   body: string,
+  ip: string,
 ) {
   const current = await chart(ctx, staff, visitId);
   return sendAsCareTeam(
     ctx,
-    staff.staff.id,
+    { staffId: staff.staff.id, ip },
     { id: visitId, customerId: current.patient.customer_id },
     body,
   );

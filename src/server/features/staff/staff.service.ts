@@ -130,21 +130,35 @@ export async function audit(
   });
 }
 
+/** The staff member asking for a change, for the audit entry written in the change's transaction. */
+export interface StaffActor {
+  staffId: number;
+  ip: string;
+}
+
 /**
- * The same entry for a change finished without the session at hand (a refund the payment
- * reconciler completed for the staff member who asked for it).
+ * The entry of a staff member's change, written by the service in the transaction that makes it
+ * (`ctx.db` is that transaction), so the change and its entry commit or roll back together; also
+ * for a change finished without the session at hand (a refund the payment reconciler completed for
+ * the staff member who asked for it).
  */
 export async function auditAs(
   ctx: AppContext,
   staffId: number,
-  entry: { action: string; subjectType: string; subjectId: string; customerId: number; ip: string },
+  entry: {
+    action: string;
+    subjectType: string;
+    subjectId: string;
+    customerId?: number;
+    ip: string;
+  },
 ): Promise<void> {
   await q.insertAudit(ctx.db, {
     staffId,
     action: entry.action,
     subjectType: entry.subjectType,
     subjectId: entry.subjectId,
-    customerId: entry.customerId,
+    customerId: entry.customerId ?? null,
     ip: entry.ip,
     at: ctx.clock.now().toISOString(),
   });

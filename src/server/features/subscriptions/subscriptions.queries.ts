@@ -354,6 +354,52 @@ export async function selectSubscriptionsOf(
     }));
 }
 
+export interface SupplementSubscriptionRow {
+  productName: string;
+  frequency: 'MONTHLY' | 'QUARTERLY';
+  quantity: number;
+  status: 'ACTIVE' | 'PAUSED';
+  nextBillingDate: string;
+}
+
+/**
+ * The customer's own supplement subscriptions that are running or paused: a catalogue product (a
+ * prescription refill plan has none), neither a gift nor a couples' plan. What a linked partner
+ * sees when subscriptions are shared (issue 16).
+ */
+export async function selectRunningSupplementsOf(
+  db: Db,
+  customerId: number,
+): Promise<SupplementSubscriptionRow[]> {
+  const rows = await db
+    .selectFrom('subscriptions')
+    .innerJoin('products', 'products.id', 'subscriptions.product_id')
+    .innerJoin('product_lines', 'product_lines.id', 'products.line_id')
+    .select([
+      'product_lines.name',
+      'subscriptions.frequency',
+      'subscriptions.quantity',
+      'subscriptions.status',
+      'subscriptions.next_billing_date',
+    ])
+    .where('subscriptions.customer_id', '=', customerId)
+    .where('subscriptions.product_id', 'is not', null)
+    .where('subscriptions.prescription_id', 'is', null)
+    // Gifts and couples' plans show in their own section, to both partners (decision 018).
+    .where('subscriptions.recipient_id', 'is', null)
+    .where('subscriptions.plan_partner_id', 'is', null)
+    .where('subscriptions.status', 'in', ['ACTIVE', 'PAUSED'])
+    .orderBy('subscriptions.id')
+    .execute();
+  return rows.map((r) => ({
+    productName: r.name,
+    frequency: r.frequency,
+    quantity: r.quantity,
+    status: r.status === 'PAUSED' ? 'PAUSED' : 'ACTIVE',
+    nextBillingDate: r.next_billing_date,
+  }));
+}
+
 export async function selectSubscription(db: Db, id: number): Promise<SubscriptionRow | undefined> {
   const row = await db
     .selectFrom('subscriptions')

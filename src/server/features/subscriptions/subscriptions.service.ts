@@ -402,6 +402,14 @@ export async function endTogetherSubscription(
   return q.cancelSubscription(ctx.db, subscriptionId, reason, now);
 }
 
+/**
+ * The customer's own supplement subscriptions, running or paused, for the partner they share them
+ * with (issue 16): the partners feature decides whether they may see them.
+ */
+export function runningSupplementsOf(ctx: AppContext, customerId: number) {
+  return q.selectRunningSupplementsOf(ctx.db, customerId);
+}
+
 // --- For billing ---------------------------------------------------------------------------------
 
 export function dueSubscriptions(

@@ -22,6 +22,7 @@ import {
   settleCall,
   type LedgerRow,
 } from '#server/features/payments/payments.service.ts';
+import { finishByAskingAgain, type Finishers } from '#server/features/payments/payments.jobs.ts';
 import { emailHtml, emailSignature } from '#server/lib/email-layout.ts';
 import { faultPoint } from '#server/lib/faults.ts';
 import { AppError } from '#server/lib/errors.ts';
@@ -274,6 +275,12 @@ export async function finishVisitAuthorization(ctx: AppContext, call: LedgerRow)
     await deletePendingOrder(tx.db, orderId);
   });
 }
+
+/** What the payment reconciler runs for the calls visits make (registered at start, app.ts). */
+export const visitsFinishers: Finishers = {
+  visit: finishVisitAuthorization,
+  release_orphan: finishByAskingAgain,
+};
 
 /**
  * No program, answer or medicine in the email: it says only that a visit is waiting for review, and

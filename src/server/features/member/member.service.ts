@@ -4,16 +4,16 @@ import type { ActiveSession } from '#server/features/auth/auth.service.ts';
 import { getCart } from '#server/features/cart/cart.service.ts';
 import { orderHistoryPage } from '#server/features/orders/orders.history.ts';
 import { pendingVisitName } from '#server/features/visits/visits.program.ts';
-import { AppError } from '#server/lib/errors.ts';
 import type { Basics, Flag, PatientData } from '#shared/accounts.ts';
 import type { Lander } from '#shared/orders.ts';
 import { paths } from '#shared/paths.ts';
-import { selectStanding, type StandingRow } from './accounts.queries.ts';
+import { standingOf, type StandingRow } from '#server/features/accounts/accounts.standing.ts';
 
 /**
  * What the member area shows about a customer across features: the account frame (basics), the
  * lander with order history, and the flags that need attention. Who the customer is and
- * everything the flags need are read in one statement (`selectStanding`).
+ * everything the flags need are read in one statement (accounts' `standingOf`). A feature of its
+ * own above accounts, orders, cart and visits, so none of them imports another for it.
  */
 
 /** A card within this many days of expiring is flagged. */
@@ -42,13 +42,6 @@ function cardDates(ctx: AppContext, standing: StandingRow): CardDates | null {
       new Date(now.getTime() + CARD_EXPIRING_DAYS * DAY_MS),
     ),
   };
-}
-
-/** The customer's standing, or 401 when they are gone. */
-async function standingOf(ctx: AppContext, customerId: number): Promise<StandingRow> {
-  const standing = await selectStanding(ctx.db, customerId);
-  if (!standing) throw new AppError('UNAUTHENTICATED', 'Please log in to continue.');
-  return standing;
 }
 
 function cardFlags(standing: StandingRow, card: CardDates | null): Flag[] {
