@@ -32,8 +32,9 @@ export const featureImports = {
   messages: ['accounts'],
   // The operations console: the staff frame, and the message thread it shares with the provider's.
   operations: ['messages', 'staff'],
-  // Orders sit in the member area's frame, add to the cart again, and show the visit behind them.
-  orders: ['accounts', 'cart', 'visits'],
+  // Orders sit in the member area's frame, add to the cart again at the catalogue's prices, and
+  // show the visit behind them and the visits still to finish.
+  orders: ['accounts', 'cart', 'catalog', 'visits'],
   outbox: ['staff'],
   // The partner page sits in the member area's frame; gifts offer the catalogue's supplements.
   partners: ['accounts', 'catalog'],

@@ -62,7 +62,6 @@ import { createCatalogVersion } from './features/catalog/catalog.version.ts';
 import { checkoutRoutes } from './features/checkout/checkout.routes.ts';
 import { checkoutFinishers, staleCheckoutAttempts } from './features/checkout/checkout.service.ts';
 import { clicksRoutes } from './features/clicks/clicks.routes.ts';
-import { couponsRoutes } from './features/coupons/coupons.routes.ts';
 import { dashboardRoutes } from './features/dashboard/dashboard.routes.ts';
 import { devOutboxAllowed, devOutboxRoutes } from './features/dev-outbox/dev-outbox.routes.ts';
 import { operationsRoutes } from './features/operations/operations.routes.ts';
@@ -378,7 +377,6 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await api.register(ordersRoutes(ctx));
       await api.register(memberRoutes(ctx));
       await api.register(cartRoutes(ctx));
-      await api.register(couponsRoutes(ctx));
       await api.register(
         checkoutRoutes(ctx, {
           shippingFor: partnerShippingFor,

@@ -216,7 +216,13 @@ export const checkoutApi = {
   /** v2 `ecom/place-order`: idempotent by its key; the server prices the cart. */
   placeOrder: endpoint({ path: apiPaths.v2PlaceOrder, ...placeOrder }),
   /** Its v1 twin (spec §7 `/order/create/`), answering the same way. */
-  orderCreate: endpoint({ path: apiPaths.orderCreate, envelope: 'v2', ...placeOrder }),
+  orderCreate: endpoint({
+    path: apiPaths.orderCreate,
+    envelope: 'v2',
+    ...placeOrder,
+    apiOnly:
+      "spec §7's v1 twin of v2 place-order, for clients of the v1 API; checkout places orders through v2",
+  }),
   /** Where this customer's checkout has got to; null when none is under way. */
   progress: endpoint({
     path: apiPaths.checkoutProgress,

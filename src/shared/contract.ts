@@ -50,6 +50,13 @@ export interface Endpoint {
    */
   readonly view?: true;
   /**
+   * Why no screen of ours calls this endpoint: a call of spec §7 kept for other clients (the v1
+   * twins, the question-by-question calls) or one another call's answer already carries. Required
+   * exactly when no client code names the endpoint (scripts/check-features.mjs), so an endpoint
+   * whose screen went away is either deleted or says why it stays.
+   */
+  readonly apiOnly?: string;
+  /**
    * A request body as a client sends it, shown in the API reference (test/quality/openapi.test.ts
    * checks that `body` accepts it).
    */

@@ -163,6 +163,8 @@ export const reviewsApi = {
     body: VisitRequestSchema,
     response: RiskAssessmentSchema,
     errors: visitErrors,
+    apiOnly:
+      "spec §7's call, kept for clients of the API; the console's chart carries the same risk flags",
   }),
   messages: endpoint({
     path: apiPaths.staffMessages,

@@ -597,6 +597,8 @@ export const visitsApi = {
     body: z.strictObject({}).optional(),
     response: z.object({ states: z.array(z.string()) }),
     errors: [],
+    apiOnly:
+      "spec §7's call, kept for clients of the API; the visit's eligibility step checks the state itself (STATE_NOT_COVERED)",
   }),
   /**
    * A visitor's first screen of a visit: whether the program is open to someone in that state and
@@ -658,10 +660,27 @@ export const visitsApi = {
     body: QuestionRequestSchema,
     response: QuestionsSchema,
     errors: visitErrors,
+    apiOnly:
+      "spec §7's v1 question calls, for clients of the v1 API; the visit pages use the v2 question calls",
   }),
-  saveQuestion: endpoint({ path: apiPaths.questionSave, ...saveQuestion }),
-  nextQuestion: endpoint({ path: apiPaths.questionNext, ...nextQuestion }),
-  previousQuestion: endpoint({ path: apiPaths.questionPrevious, ...previousQuestion }),
+  saveQuestion: endpoint({
+    path: apiPaths.questionSave,
+    ...saveQuestion,
+    apiOnly:
+      "spec §7's v1 question calls, for clients of the v1 API; the visit pages use the v2 question calls",
+  }),
+  nextQuestion: endpoint({
+    path: apiPaths.questionNext,
+    ...nextQuestion,
+    apiOnly:
+      "spec §7's v1 question calls, for clients of the v1 API; the visit pages use the v2 question calls",
+  }),
+  previousQuestion: endpoint({
+    path: apiPaths.questionPrevious,
+    ...previousQuestion,
+    apiOnly:
+      "spec §7's v1 question calls, for clients of the v1 API; the visit pages use the v2 question calls",
+  }),
   v2SubmitQuestion: endpoint({ path: apiPaths.v2QuestionSubmit, ...saveQuestion }),
   v2NextQuestion: endpoint({ path: apiPaths.v2QuestionNext, ...nextQuestion }),
   v2PreviousQuestion: endpoint({ path: apiPaths.v2QuestionPrevious, ...previousQuestion }),
@@ -734,6 +753,8 @@ export const visitsApi = {
     params: PhotoIdParamsSchema,
     file: photoIdMediaTypes,
     errors: ['NOT_FOUND'],
+    apiOnly:
+      "spec §7's photo ID by its opaque id, kept for clients of the API; the provider's chart shows the image through the upload's own URL",
   }),
   consent: endpoint({
     path: apiPaths.visitConsent,
@@ -772,6 +793,8 @@ export const visitsApi = {
     body: VisitRequestSchema,
     response: DoctorResultSchema,
     errors: ['NOT_FOUND'],
+    apiOnly:
+      "spec §7's call, kept for clients of the API; no screen of ours asks which provider a visit has",
   }),
   survey: endpoint({
     path: apiPaths.survey,
@@ -779,6 +802,7 @@ export const visitsApi = {
     body: SurveySchema,
     message: 'Thank you for telling us.',
     errors: ['NOT_FOUND', 'VISIT_STEP'],
+    apiOnly: "spec §7's call, kept for clients of the API; no screen of ours asks for the survey",
   }),
   feedback: endpoint({
     path: apiPaths.feedback,
@@ -786,5 +810,6 @@ export const visitsApi = {
     body: FeedbackSchema,
     message: 'Thank you for your feedback.',
     errors: [],
+    apiOnly: "spec §7's call, kept for clients of the API; no screen of ours asks for feedback",
   }),
 };

@@ -1,11 +1,17 @@
+import swagger from '@fastify/swagger';
 import Fastify from 'fastify';
+import { jsonSchemaTransform, validatorCompiler } from 'fastify-type-provider-zod';
 import { describe, expect, it } from 'vitest';
 import { authApi } from '#shared/auth.ts';
 import { cartApi } from '#shared/cart.ts';
 import { catalogApi } from '#shared/catalog.ts';
 import { operationsApi } from '#shared/operations.ts';
+import type { ErrorReporter } from '#server/adapters/error-reporter.ts';
+import { registerErrorHandling } from '#server/plugins/errors.ts';
 import { createBodyCache } from './body-cache.ts';
+import { AppError } from './errors.ts';
 import { route } from './route.ts';
+import { fastSerializerCompiler } from './serializer.ts';
 
 /**
  * What `route()` may keep is decided when a call is registered: an answer kept for everyone only
@@ -89,5 +95,79 @@ describe('what route() may audit', () => {
         notCalled,
       ),
     ).not.toThrow();
+  });
+});
+
+/**
+ * An endpoint answers only the error codes it declares (with those of its access and of any call).
+ * The API reference lists them per status; under NODE_ENV=test, where every answer is checked
+ * against its schema before it is written, a code the declaration leaves out fails the call, so
+ * the test that reached it fails instead of the contract drifting quietly.
+ */
+describe('the error codes route() answers', () => {
+  async function couponAppThrowing(error: AppError, checkAnswers: boolean) {
+    const app = Fastify();
+    app.setValidatorCompiler(validatorCompiler);
+    app.setSerializerCompiler(fastSerializerCompiler(checkAnswers));
+    // The app's context as far as route() reads it: which environment this is.
+    app.decorate('ctx', { env: { NODE_ENV: checkAnswers ? 'test' : 'production' } } as never);
+    const reports: unknown[] = [];
+    const reporter: ErrorReporter = { report: (reported) => void reports.push(reported) };
+    registerErrorHandling(app, reporter);
+    route(app, cartApi.couponCode, { summary: 'coupon', tag: 'cart' }, async () => {
+      throw error;
+    });
+    await app.ready();
+    const response = await app.inject({
+      method: 'POST',
+      url: cartApi.couponCode.path,
+      payload: { code: 'WELCOME10' },
+    });
+    await app.close();
+    return { response, reports };
+  }
+
+  it('answers a declared code as it is, in tests and in production alike', async () => {
+    for (const check of [true, false]) {
+      const { response } = await couponAppThrowing(
+        new AppError('COUPON_REFUSED', 'This coupon has expired.'),
+        check,
+      );
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toMatchObject({ code: 'COUPON_REFUSED' });
+    }
+  });
+
+  it('under tests, fails the call that answers a code its endpoint does not declare', async () => {
+    const undeclared = new AppError('VISIT_BUSY', 'Someone else is editing this visit.');
+    const { response, reports } = await couponAppThrowing(undeclared, true);
+    expect(response.statusCode).toBe(500);
+    expect(response.json()).toMatchObject({ code: 'INTERNAL' });
+    expect(String(reports[0])).toContain(
+      `${cartApi.couponCode.path} answered VISIT_BUSY, which its declaration does not list`,
+    );
+    // In production the answer is still written (the reference is what was wrong).
+    const production = await couponAppThrowing(undeclared, false);
+    expect(production.response.json()).toMatchObject({ code: 'VISIT_BUSY' });
+  });
+
+  it('lists the codes of each status in the API reference', async () => {
+    const app = Fastify();
+    app.setValidatorCompiler(validatorCompiler);
+    app.setSerializerCompiler(fastSerializerCompiler(true));
+    await app.register(swagger, { openapi: {}, transform: jsonSchemaTransform });
+    route(app, cartApi.couponCode, { summary: 'coupon', tag: 'cart' }, async () => {
+      throw new Error('not called');
+    });
+    await app.ready();
+    const document = app.swagger() as {
+      paths: Record<string, { post: { responses: Record<string, unknown> } }>;
+    };
+    const responses = document.paths[cartApi.couponCode.path]?.post.responses ?? {};
+    const refused = JSON.stringify(responses['400']);
+    expect(refused).toMatch(/"enum":\[[^\]]*"COUPON_REFUSED"/);
+    expect(refused).toMatch(/"enum":\[[^\]]*"VALIDATION"/);
+    expect(JSON.stringify(responses)).not.toContain('VISIT_BUSY');
+    await app.close();
   });
 });

@@ -10,6 +10,7 @@ import * as z from 'zod/mini';
 import type { AppContext } from '#server/context.ts';
 import type { ActiveSession } from '#server/features/auth/auth.service.ts';
 import type { StaffSession } from '#server/features/staff/staff.service.ts';
+import { AppError } from '#server/lib/errors.ts';
 import { audit } from '#server/lib/staff-audit.ts';
 import { sendCachedBody, type BodyCache } from '#server/lib/body-cache.ts';
 import { requireOwnLeadsId, requireSession } from '#server/plugins/session.ts';
@@ -140,6 +141,24 @@ export function route<E extends Endpoint>(
     throw new Error(
       `${endpoint.path}: route() audits only a staff view; a change writes its audit entry in its own transaction`,
     );
+  // Under NODE_ENV=test, an AppError whose code the declaration does not list fails the call (a
+  // 500 the test cannot mistake for the answer it expected), naming the code: the declaration,
+  // the API reference and the browser's typed `failedWith` stay what the server really answers.
+  const declared = app.ctx?.env.NODE_ENV === 'test' ? declaredErrors(endpoint) : undefined;
+  const checked = declared
+    ? async (input: RouteInput<E>) => {
+        try {
+          return await handler(input);
+        } catch (error) {
+          if (error instanceof AppError && !declared.has(error.code))
+            throw new Error(
+              `${endpoint.path} answered ${error.code}, which its declaration does not list (${[...declared].join(', ')})`,
+              { cause: error },
+            );
+          throw error;
+        }
+      }
+    : handler;
   app.route({
     method: methodOf(endpoint),
     url: endpoint.path,
@@ -169,7 +188,7 @@ export function route<E extends Endpoint>(
       const ownKey = own ? await own.key(input) : '';
       const ownKept = own?.cache.get(ownKey);
       if (ownKept) return sendCachedBody(request, reply, ownKept);
-      const result = await handler(input);
+      const result = await checked(input);
       const { message, data } =
         result instanceof Answer
           ? result
@@ -287,14 +306,20 @@ export function operationIdOf(endpoint: Endpoint): string {
 
 const capitalise = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);
 
-/** One response per status the endpoint can fail with, its codes named in the description. */
-function errorResponses(endpoint: Endpoint): Record<number, Schema> {
+/** The codes an endpoint may answer with: its own, its access's and any call's. */
+function declaredErrors(endpoint: Endpoint): Set<ErrorCode> {
   const codes = new Set<ErrorCode>([
     ...endpoint.errors,
     ...accessErrors(endpoint.access),
     ...anyCallErrors,
   ]);
   if (!endpoint.body && !endpoint.params) codes.delete('VALIDATION');
+  return codes;
+}
+
+/** One response per status the endpoint can fail with, its codes named in the description. */
+function errorResponses(endpoint: Endpoint): Record<number, Schema> {
+  const codes = declaredErrors(endpoint);
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of codes) {
     const status = errorStatus[code];
@@ -305,10 +330,21 @@ function errorResponses(endpoint: Endpoint): Record<number, Schema> {
       const example = errorExample(list);
       return [
         status,
-        z.extend(ErrorBodySchema, {}).register(z.globalRegistry, {
-          description: `Error body; \`code\` is one of ${list.join(', ')}.`,
-          ...(example ? { examples: [example] } : {}),
-        }),
+        // `code` is one of the listed: the API reference says which, and under NODE_ENV=test (where
+        // every answer is checked against its schema before it is written) an AppError whose code
+        // the endpoint does not declare fails the call, so the test that reaches it fails.
+        z
+          .extend(ErrorBodySchema, {
+            code: z.union([
+              z.enum(list as [ErrorCode, ...ErrorCode[]]),
+              // Fastify's own refusals before the call (malformed JSON, body too large): decision 014.
+              z.string().check(z.regex(/^FST_[A-Z_]+$/)),
+            ]),
+          })
+          .register(z.globalRegistry, {
+            description: `Error body; \`code\` is one of ${list.join(', ')}.`,
+            ...(example ? { examples: [example] } : {}),
+          }),
       ];
     }),
   );

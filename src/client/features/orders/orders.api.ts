@@ -1,7 +1,6 @@
 import { useInfiniteQuery, useQuery, type QueryClient } from '@tanstack/react-query';
 import { cacheKeys } from '#shared/constants.ts';
 import { ordersApi } from '#shared/orders.ts';
-import { visitsApi } from '#shared/visits.ts';
 import { call } from '#client/lib/api.ts';
 
 export const orderKeys = {
@@ -69,9 +68,3 @@ export function useOrder(
 }
 
 /** Spec §7 "Pending orders": online visits started and not finished ("a data list"). */
-export function usePendingOrders(leadsId: string) {
-  return useQuery({
-    queryKey: orderKeys.pending(leadsId),
-    queryFn: ({ signal }) => call(visitsApi.pendingOrders, { body: { leads_id: leadsId }, signal }),
-  });
-}

@@ -6,6 +6,7 @@ import { messages } from '#shared/wording.ts';
 import { showToast } from '#client/components/ui/toast.tsx';
 import { ApiError, call, errorText, failedWith } from '#client/lib/api.ts';
 import { reportError } from '#client/lib/error-reporting.ts';
+import { orderKeys } from '#client/features/orders/orders.api.ts';
 
 /**
  * The online visit's calls (spec §7 telehealth and questionnaire calls), each with its own failure
@@ -272,5 +273,13 @@ export function useChangeAnswer(visitId: number) {
       if (!visitMovedOn(problem))
         showToast({ kind: 'error', title: errorText(problem, messages.nextQuestionFailed) });
     },
+  });
+}
+
+/** The programs whose visit is paid for but not finished, shown on the orders page. */
+export function usePendingOrders(leadsId: string) {
+  return useQuery({
+    queryKey: orderKeys.pending(leadsId),
+    queryFn: ({ signal }) => call(visitsApi.pendingOrders, { body: { leads_id: leadsId }, signal }),
   });
 }

@@ -1,6 +1,9 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '#server/context.ts';
-import { route } from '#server/lib/route.ts';
+import { enforceAddressLimit } from '#server/features/auth/auth.service.ts';
+import { evaluateCoupon } from '#server/features/coupons/coupons.service.ts';
+import { AppError } from '#server/lib/errors.ts';
+import { answer, route } from '#server/lib/route.ts';
 import { cartApi } from '#shared/cart.ts';
 import { addProduct, applyCoupon, getCart, removeProduct, updateCart } from './cart.service.ts';
 
@@ -42,5 +45,26 @@ export const cartRoutes =
       async ({ session, body }) => ({
         cart: await applyCoupon(ctx, session.customerId, body.code),
       }),
+    );
+    route(
+      app,
+      cartApi.couponCode,
+      { tag, summary: 'Would this coupon apply to a subtotal? (before log-in)' },
+      async ({ body, session, request }) => {
+        await enforceAddressLimit(ctx, `coupon:ip:${request.ip}`, 60, 60 * 60_000);
+        const verdict = await evaluateCoupon(
+          ctx,
+          body.code,
+          body.subtotal_cents ?? 0,
+          session?.customerId ?? null,
+        );
+        if (!verdict.ok)
+          throw new AppError('COUPON_REFUSED', verdict.message, { code: verdict.message });
+        return answer(verdict.description, {
+          code: verdict.code,
+          description: verdict.description,
+          discount_cents: verdict.discountCents,
+        });
+      },
     );
   };

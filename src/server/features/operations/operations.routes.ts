@@ -8,6 +8,12 @@ import {
   staffOrder,
   staffOrders,
 } from './operations.orders.ts';
+import {
+  careInbox,
+  careReply,
+  careThread,
+  handToProvider,
+} from '#server/features/messages/messages.service.ts';
 import { stateCoverage } from '#server/features/visits/visits.program.ts';
 import { route } from '#server/lib/route.ts';
 import { operationsApi, type StaffOrderDetail } from '#shared/operations.ts';
@@ -104,6 +110,63 @@ export const operationsRoutes =
         audit: () => ({ subjectType: 'state_coverage' }),
       },
       async () => ({ states: await stateCoverage(ctx) }),
+    );
+
+    // The care team's inbox, for operations staff: threads not about a visit and not clinical
+    // (those are listed without their subject). Audited like charts.
+    route(
+      app,
+      operationsApi.inbox,
+      {
+        tag,
+        summary: "The care team's inbox: threads not about a visit",
+        audit: () => ({ subjectType: 'inbox' }),
+      },
+      async () => ({ threads: await careInbox(ctx) }),
+    );
+    route(
+      app,
+      operationsApi.inboxThread,
+      {
+        tag,
+        summary: "A thread of the care team's inbox; the patient's messages are now read",
+        audit: ({ body }, { patient }) => ({
+          subjectType: 'messages',
+          subjectId: body.thread_id,
+          customerId: patient.customer_id,
+        }),
+      },
+      ({ body }) => careThread(ctx, body.thread_id, body.cursor),
+    );
+    // A reply or a hand-off is audited by the service, in the transaction that makes it.
+    route(
+      app,
+      operationsApi.inboxReply,
+      { tag, summary: "Answer the patient in a thread of the care team's inbox" },
+      async ({ session, body, request }) => ({
+        message: await careReply(
+          ctx,
+          { staffId: session.staff.id, ip: request.ip },
+          body.thread_id,
+          body.body,
+        ),
+      }),
+    );
+    route(
+      app,
+      operationsApi.inboxHandOff,
+      {
+        tag,
+        summary: 'Hand a thread of the inbox to a provider: it becomes clinical and theirs',
+      },
+      async ({ session, body, request }) => {
+        await handToProvider(
+          ctx,
+          { staffId: session.staff.id, ip: request.ip },
+          body.thread_id,
+          body.provider_id,
+        );
+      },
     );
   };
 

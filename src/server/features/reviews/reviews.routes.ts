@@ -1,5 +1,10 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '#server/context.ts';
+import {
+  providerReply,
+  providerThread,
+  providerThreads,
+} from '#server/features/messages/messages.service.ts';
 import { route } from '#server/lib/route.ts';
 import { reviewsApi } from '#shared/reviews.ts';
 import {
@@ -102,6 +107,44 @@ export const reviewsRoutes =
         }),
       },
       async ({ session, body }) => ({ flags: await riskAssessment(ctx, session, body.visit_id) }),
+    );
+
+    // A provider's patient messages: clinical threads not about a visit, theirs or open to the
+    // providers licensed in the patient's state. Audited like charts.
+    route(
+      app,
+      reviewsApi.patientMessages,
+      {
+        tag,
+        summary: "Patients' clinical questions this provider may answer",
+        audit: () => ({ subjectType: 'patient_messages' }),
+      },
+      async ({ session }) => ({ threads: await providerThreads(ctx, session) }),
+    );
+    route(
+      app,
+      reviewsApi.patientThread,
+      {
+        tag,
+        summary: "A patient's clinical thread; the patient's messages are now read",
+        audit: ({ body }, { patient }) => ({
+          subjectType: 'messages',
+          subjectId: body.thread_id,
+          customerId: patient.customer_id,
+        }),
+      },
+      ({ session, body }) => providerThread(ctx, session, body.thread_id, body.cursor),
+    );
+    route(
+      app,
+      reviewsApi.patientReply,
+      {
+        tag,
+        summary: "Answer a patient's clinical thread; an open one becomes this provider's",
+      },
+      async ({ session, body, request }) => ({
+        message: await providerReply(ctx, session, body.thread_id, body.body, request.ip),
+      }),
     );
   };
 

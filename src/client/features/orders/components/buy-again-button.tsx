@@ -1,11 +1,10 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { catalogApi } from '#shared/catalog.ts';
-import { cacheKeys } from '#shared/constants.ts';
 import type { Order } from '#shared/orders.ts';
 import { messages } from '#shared/wording.ts';
 import { buttonClass } from '#client/components/ui/button.ts';
-import { call, errorText } from '#client/lib/api.ts';
+import { errorText } from '#client/lib/api.ts';
+import { fetchCatalog } from '#client/features/catalog/catalog.api.ts';
 import { mergeIntoServerCart } from '#client/features/cart/cart.api.ts';
 import { setCartDrawerOpen } from '#client/features/cart/cart-drawer-state.ts';
 import { planBuyAgain, unavailableText } from '../buy-again.ts';
@@ -23,12 +22,7 @@ export function BuyAgainButton({ order }: { order: Order }) {
     setPending(true);
     setNote(null);
     try {
-      const catalog = await queryClient.fetchQuery({
-        queryKey: [cacheKeys.catalog],
-        queryFn: ({ signal }) =>
-          call(catalogApi.products, { signal, fallbackMessage: messages.productsFailed }),
-        staleTime: 5 * 60_000,
-      });
+      const catalog = await fetchCatalog(queryClient);
       const plan = planBuyAgain(order, catalog);
       if (plan.items.length === 0) {
         setNote({

@@ -28,7 +28,8 @@ import { ApiError } from '#client/lib/api.ts';
 import { startProgram } from '#client/features/visits/visits.api.ts';
 import { showToast } from '#client/components/ui/toast.tsx';
 import type { PendingOrder } from '#shared/visits.ts';
-import { useOrder, useOrdersDetails, usePendingOrders } from '../orders.api.ts';
+import { usePendingOrders } from '#client/features/visits/visits.api.ts';
+import { useOrder, useOrdersDetails } from '../orders.api.ts';
 import { BuyAgainButton } from '../components/buy-again-button.tsx';
 
 /**
