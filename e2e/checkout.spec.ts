@@ -7,6 +7,7 @@ import {
   unexpectedProblems,
   type Screens,
 } from './fixtures.ts';
+import { offers } from '../src/shared/catalog.ts';
 
 /**
  * The storefront and checkout in a real browser at 375px and 1280px: a visitor fills a cart,
@@ -441,7 +442,7 @@ test.describe('storefront and checkout', () => {
   }) => {
     const sleep = {
       name: 'Sleep Gummies',
-      product_id: 40,
+      product_id: offers.sleep.oneTime,
       price: 24.99,
       frequency: 'ONE_TIME',
       description: 'Wind down together and wake up rested.',
@@ -451,7 +452,7 @@ test.describe('storefront and checkout', () => {
     };
     const immunity = {
       name: 'Immunity Gummies',
-      product_id: 37,
+      product_id: offers.immunity.quarterly,
       price: 45,
       frequency: 'QUARTERLY',
       description: 'Vitamin C, zinc and elderberry for every season.',
@@ -459,8 +460,12 @@ test.describe('storefront and checkout', () => {
       quantity: 1,
       img: '/images/supp-immunity.webp',
     };
-    const weekly = { ...sleep, product_id: 41, frequency: 'WEEKLY' };
-    const { img: _img, ...noImage } = { ...immunity, product_id: 31, name: 'Biotin Gummies' };
+    const weekly = { ...sleep, product_id: offers.sleep.monthly, frequency: 'WEEKLY' };
+    const { img: _img, ...noImage } = {
+      ...immunity,
+      product_id: offers.biotin.monthly,
+      name: 'Biotin Gummies',
+    };
     const stored = JSON.stringify([sleep, weekly, noImage, immunity]);
     await page.addInitScript((value) => {
       if (!sessionStorage.getItem('seeded')) {

@@ -9,6 +9,7 @@ import {
   test,
 } from './fixtures.ts';
 import { submitEdVisit } from './visit-helpers.ts';
+import { offers } from '../src/shared/catalog.ts';
 
 /**
  * Every dialog gives focus back when it closes (issue 13): to the button that opened it, or, when
@@ -140,7 +141,7 @@ test.describe('focus after a dialog closes', () => {
       firstName: 'Robin',
       lastName: 'Hale',
     });
-    await placeOrderThroughApi(page.request, { productId: 41, quantity: 1 });
+    await placeOrderThroughApi(page.request, { productId: offers.sleep.monthly, quantity: 1 });
     await logOutThroughApi(page.request);
     await logIn(customer);
     await page.goto('/subscriptions');
@@ -214,7 +215,10 @@ test.describe('focus after a dialog closes', () => {
       firstName: 'Jamie',
       lastName: 'Rowe',
     });
-    const order = await placeOrderThroughApi(request, { productId: 40, quantity: 1 });
+    const order = await placeOrderThroughApi(request, {
+      productId: offers.sleep.oneTime,
+      quantity: 1,
+    });
     const asked = await request.post('/lapi/messaging/send/', {
       data: { leads_id: customer.leadsId, order_number: order.order_number, body: 'Is it safe?' },
     });

@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import { ORDERS_PAGE_SIZE } from '../src/shared/orders.ts';
 import { MESSAGES_PAGE_SIZE } from '../src/shared/messages.ts';
 import { expect, placeOrderThroughApi, test, unexpectedProblems } from './fixtures.ts';
+import { offers } from '../src/shared/catalog.ts';
 
 /**
  * Long histories a page at a time, at 375px and 1280px (issue 14): Orders shows the newest orders
@@ -21,11 +22,12 @@ test('Orders loads more on request, and a link to an old order opens it', async 
   // The first order saves the card; the others pay with it (a new card each time would meet the
   // card-testing limit of a handful an hour).
   const placed = [
-    (await placeOrderThroughApi(page.request, { productId: 40, quantity: 1 })).order_number,
+    (await placeOrderThroughApi(page.request, { productId: offers.sleep.oneTime, quantity: 1 }))
+      .order_number,
   ];
   while (placed.length < ORDERS_PAGE_SIZE + 2) {
     const added = await page.request.post('/lapi/v2/ecom/add-product', {
-      data: { product_id: 40, quantity: 1 },
+      data: { product_id: offers.sleep.oneTime, quantity: 1 },
     });
     expect(added.status(), await added.text()).toBe(200);
     const order = await page.request.post('/lapi/v2/ecom/place-order', {

@@ -12,6 +12,7 @@ import {
   watchConsole,
   type Credentials,
 } from './fixtures.ts';
+import { offers } from '../src/shared/catalog.ts';
 
 /**
  * Two customers in two browsers (issue 16): Alex invites Sam, Sam accepts, Alex shares the
@@ -46,7 +47,10 @@ test("partners: invite, accept, share item by item, ship to the partner, gift, c
     firstName: 'Alex',
     lastName: 'Moreno',
   });
-  const order = await placeOrderThroughApi(page.request, { productId: 41, quantity: 1 });
+  const order = await placeOrderThroughApi(page.request, {
+    productId: offers.sleep.monthly,
+    quantity: 1,
+  });
   await logOutThroughApi(page.request);
 
   const samContext = await browser.newContext({
@@ -150,7 +154,7 @@ test("partners: invite, accept, share item by item, ship to the partner, gift, c
   await samOrders.click();
   await expect(samOrders).toHaveAttribute('aria-checked', 'true');
   const added = await sam.request.post('/lapi/v2/ecom/add-product', {
-    data: { product_id: 42, quantity: 1 },
+    data: { product_id: offers.sleep.quarterly, quantity: 1 },
   });
   expect(added.status(), await added.text()).toBe(200);
   await sam.goto('/checkout/shipping');
@@ -328,7 +332,9 @@ test("partners: invite, accept, share item by item, ship to the partner, gift, c
   await samScreens.check('partner-unlinked-other-side');
 
   // --- …and Sam can no longer ship to Alex: the choice is gone from checkout.
-  await sam.request.post('/lapi/v2/ecom/add-product', { data: { product_id: 42, quantity: 1 } });
+  await sam.request.post('/lapi/v2/ecom/add-product', {
+    data: { product_id: offers.sleep.quarterly, quantity: 1 },
+  });
   await sam.goto('/checkout/shipping');
   await expect(sam.getByLabel('Street address')).toBeVisible();
   await expect(sam.getByRole('radio', { name: /Ship to Alex/ })).toHaveCount(0);

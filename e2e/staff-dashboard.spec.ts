@@ -2,6 +2,7 @@ import type { Locator, Page } from '@playwright/test';
 import { formatCents } from '../src/shared/money.ts';
 import { createCustomer, expect, ops, placeOrderThroughApi, test } from './fixtures.ts';
 import { submitEdVisit } from './visit-helpers.ts';
+import { offers } from '../src/shared/catalog.ts';
 
 /**
  * The operator's dashboard (issue 15) in a real browser at 375px and 1280px: operations staff
@@ -81,7 +82,7 @@ test("operations staff read the last 30 days on the console's dashboard", async 
     ),
   };
   await createCustomer(request, 'dashboard');
-  await placeOrderThroughApi(request, { productId: 40, quantity: 2 });
+  await placeOrderThroughApi(request, { productId: offers.sleep.oneTime, quantity: 2 });
   await page.reload();
   await expect((await rowOf(page, 'Store orders per day', 0)).getByRole('cell')).toHaveText([
     String(today.orders + 1),

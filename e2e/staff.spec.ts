@@ -13,6 +13,7 @@ import {
   wrongTotpCode,
   type PlacedOrder,
 } from './fixtures.ts';
+import { offers } from '../src/shared/catalog.ts';
 
 /**
  * The staff console in a real browser at 375px and 1280px: its own log-in with the second factor,
@@ -36,7 +37,7 @@ async function placeOrder(request: APIRequestContext): Promise<PlacedOrder & { e
   });
   const order = await placeOrderThroughApi(
     request,
-    { productId: 40, quantity: 2 },
+    { productId: offers.sleep.oneTime, quantity: 2 },
     {
       address: '18 Cedar Lane',
       address2: '',

@@ -12,6 +12,7 @@ import {
   unexpectedProblems,
   type Credentials,
 } from './fixtures.ts';
+import { offers } from '../src/shared/catalog.ts';
 
 /**
  * The Subscriptions page in a real browser at 375px and 1280px. The demo customer's page is only
@@ -31,7 +32,10 @@ async function newSubscriber(page: Page): Promise<Credentials> {
     firstName: 'Alex',
     lastName: 'Moreno',
   });
-  const placed = await placeOrderThroughApi(page.request, { productId: 41, quantity: 1 });
+  const placed = await placeOrderThroughApi(page.request, {
+    productId: offers.sleep.monthly,
+    quantity: 1,
+  });
   expect(placed.subscriptions).toBe(1);
   await logOutThroughApi(page.request);
   return customer;

@@ -7,6 +7,7 @@ import { CATALOG_CHECK_MS } from '#server/features/catalog/catalog.version.ts';
 import { messages } from '#shared/wording.ts';
 import { buildTestApp, testDatabaseUrl, testDialect, type TestApp } from './app.ts';
 import { insertCustomer, post, type TestCustomer } from './factories.ts';
+import { offers } from '#shared/catalog.ts';
 
 /**
  * Issue 11, finding 11: while the database cannot be reached, calls answer 503 with Retry-After and
@@ -105,7 +106,12 @@ describe.runIf(testDialect === 'postgres')('database outage on PostgreSQL', () =
 
   const products = () => t.app.inject({ method: 'GET', url: '/lapi/products/' });
   const addToCart = () =>
-    post(t.app, '/lapi/v2/ecom/add-product', { product_id: 30, quantity: 1 }, customer.cookie);
+    post(
+      t.app,
+      '/lapi/v2/ecom/add-product',
+      { product_id: offers.biotin.oneTime, quantity: 1 },
+      customer.cookie,
+    );
   const cart = () => post(t.app, '/lapi/v2/ecom/cart', {}, customer.cookie);
 
   it('answers 503 with Retry-After while the database is unreachable, and 200 once it is back', async () => {
@@ -150,7 +156,12 @@ describe.runIf(testDialect === 'sqlite')('database unavailable on SQLite', () =>
   afterAll(() => t.close());
 
   const addToCart = () =>
-    post(t.app, '/lapi/v2/ecom/add-product', { product_id: 30, quantity: 1 }, customer.cookie);
+    post(
+      t.app,
+      '/lapi/v2/ecom/add-product',
+      { product_id: offers.biotin.oneTime, quantity: 1 },
+      customer.cookie,
+    );
 
   it('answers 503 with Retry-After while another process holds the write lock, and 200 after', async () => {
     expect((await addToCart()).statusCode).toBe(200);

@@ -5,9 +5,11 @@ import { expect } from 'vitest';
 import type { z } from 'zod';
 import type { Database } from '#server/db/schema.ts';
 import { totpCode, totpStep } from '#server/lib/totp.ts';
-import type { Signup } from '#shared/accounts.ts';
+import { accountsApi, type Signup } from '#shared/accounts.ts';
 import type { PlaceOrderSchema } from '#shared/checkout.ts';
+import { staffApi } from '#shared/staff.ts';
 import type { TestApp } from './app.ts';
+import { callAs } from './contract.ts';
 
 /** A valid sign-up with a unique email; override any field. */
 export function buildSignup(overrides: Partial<Signup> = {}): Signup {
@@ -48,10 +50,7 @@ export async function insertCustomer(
 ): Promise<TestCustomer> {
   const signup = buildSignup(overrides);
   // Each customer from an address of their own, as in life; sign-ups per address are rate-limited.
-  const response = await app.inject({
-    method: 'POST',
-    url: '/lapi/account/create/',
-    payload: signup,
+  const response = await callAs(app, accountsApi.accountCreate, signup, undefined, {
     remoteAddress: randomLoopback(),
   });
   if (response.statusCode !== 200)
@@ -98,11 +97,12 @@ export type PlaceOrderBody = z.input<typeof PlaceOrderSchema>;
 
 /**
  * A shipping address and a test card for checkout; override any part. An override may be invalid on
- * purpose (`{ consent: false }`): the result's type says what was sent.
+ * purpose (`{ consent: false }`): the result's type says what was sent. (`NoInfer`: a call that
+ * expects a place-order body, as `callAs` does, must not infer the overrides from it.)
  */
 export function buildPlaceOrder<
   Override extends { [K in keyof PlaceOrderBody]?: unknown } = Record<never, never>,
->(overrides?: Override): Omit<PlaceOrderBody, keyof Override> & Override {
+>(overrides?: Override): NoInfer<Omit<PlaceOrderBody, keyof Override> & Override> {
   const valid: PlaceOrderBody = {
     idempotency_key: crypto.randomUUID(),
     shipping: {
@@ -140,7 +140,7 @@ export async function staffCookie(
 ): Promise<string> {
   const { app = t.app, stepOffset = 0, advanceClock = true } = options;
   if (advanceClock) t.clock.advance(31_000);
-  const response = await post(app, '/lapi/staff/login/', {
+  const response = await callAs(app, staffApi.login, {
     email: who.email,
     password: who.password,
     code: totpCode(who.totpSecret, totpStep(t.clock.now()) + stepOffset),

@@ -4,9 +4,15 @@ import { expect } from 'vitest';
 import { latestQuestionnaire } from '#shared/questionnaires/registry.ts';
 import type { z } from 'zod';
 import type { UsStateCode } from '#shared/us-states.ts';
-import type { ProgramCategory, QuestionState, VisitCheckoutSchema } from '#shared/visits.ts';
+import {
+  visitsApi,
+  type ProgramCategory,
+  type QuestionState,
+  type VisitCheckoutSchema,
+} from '#shared/visits.ts';
 import { createStaff } from '#server/features/staff/staff.service.ts';
-import { multipartBody, post, type TestCustomer } from './factories.ts';
+import { callAs, malformed } from './contract.ts';
+import { multipartBody, type TestCustomer } from './factories.ts';
 import { knockoutAnswer, safeAnswer } from './safe-answer.ts';
 
 export { knockoutAnswer, safeAnswer };
@@ -40,28 +46,28 @@ export async function completeQuestions(
   category: ProgramCategory,
 ): Promise<void> {
   const questionnaire = latestQuestionnaire(category);
-  let state = (
-    await post(app, '/lapi/v2/questionnaire/next_question', { visit_id: visitId }, c.cookie)
-  ).json<{ data: QuestionState }>().data;
+  let state = (await callAs(app, visitsApi.v2NextQuestion, { visit_id: visitId }, c)).json<{
+    data: QuestionState;
+  }>().data;
   while (state.item) {
     const item = questionnaire.items.find((i) => i.linkId === state.item?.linkId);
     if (!item) throw new Error('unknown item');
     state =
       item.type === 'display'
         ? (
-            await post(
+            await callAs(
               app,
-              '/lapi/v2/questionnaire/next_question',
+              visitsApi.v2NextQuestion,
               { visit_id: visitId, linkId: item.linkId },
-              c.cookie,
+              c,
             )
           ).json<{ data: QuestionState }>().data
         : (
-            await post(
+            await callAs(
               app,
-              '/lapi/v2/questionnaire/submit_question',
+              visitsApi.v2SubmitQuestion,
               { visit_id: visitId, linkId: item.linkId, value: safeAnswer(item) },
-              c.cookie,
+              c,
             )
           ).json<{ data: QuestionState }>().data;
   }
@@ -83,44 +89,25 @@ export async function edVisitAtCheckout(
   c: TestCustomer,
   state: UsStateCode = 'OR',
 ): Promise<number> {
-  const started = await post(
+  const started = await callAs(
     app,
-    '/lapi/leads/startprogram',
+    visitsApi.startProgram,
     { leads_id: c.leadsId, new_category: 'ed' },
-    c.cookie,
+    c,
   );
   const visitId = started.json<{ data: { visit_id: number } }>().data.visit_id;
-  await post(
-    app,
-    '/lapi/visit/eligibility/',
-    { visit_id: visitId, state, dob: '04/12/1985' },
-    c.cookie,
-  );
+  await callAs(app, visitsApi.eligibility, { visit_id: visitId, state, dob: '04/12/1985' }, c);
   await completeQuestions(app, c, visitId, 'ed');
-  await post(app, '/lapi/product/drug/', { visit_id: visitId, drug: 'sildenafil' }, c.cookie);
-  await post(app, '/lapi/product/dosage/', { visit_id: visitId, dosage: '50mg' }, c.cookie);
-  await post(
-    app,
-    '/lapi/product/frequency/',
-    { visit_id: visitId, frequency: 'as-needed-6' },
-    c.cookie,
-  );
+  await callAs(app, visitsApi.drug, { visit_id: visitId, drug: 'sildenafil' }, c);
+  await callAs(app, visitsApi.dosage, { visit_id: visitId, dosage: '50mg' }, c);
+  await callAs(app, visitsApi.frequency, { visit_id: visitId, frequency: 'as-needed-6' }, c);
   const body = multipartBody(
     { visit_id: String(visitId) },
     { field: 'fileToUpload', filename: 'id.jpg', contentType: 'image/jpeg', bytes: jpegWithGps },
   );
-  await app.inject({
-    method: 'POST',
-    url: '/lapi/upload_image/',
-    payload: body.payload,
-    headers: { ...body.headers, cookie: c.cookie },
-  });
-  const consent = await post(
-    app,
-    '/lapi/visit/consent/',
-    { visit_id: visitId, consent: true },
-    c.cookie,
-  );
+  // The form's bytes as the browser sends them (the declaration's body only names its fields).
+  await callAs(app, visitsApi.uploadImage, malformed(body.payload), c, { headers: body.headers });
+  const consent = await callAs(app, visitsApi.consent, { visit_id: visitId, consent: true }, c);
   expect(consent.json()).toMatchObject({ data: { destination: '/visit/ed/checkout' } });
   return visitId;
 }
@@ -219,11 +206,11 @@ export async function submittedEdVisit(
   state: UsStateCode = 'OR',
 ): Promise<{ visitId: number; orderNumber: string }> {
   const visitId = await edVisitAtCheckout(app, c, state);
-  const response = await post(
+  const response = await callAs(
     app,
-    '/lapi/visit/checkout/',
+    visitsApi.checkout,
     visitCheckoutBody(visitId, undefined, state),
-    c.cookie,
+    c,
   );
   expect(response.statusCode, response.body).toBe(200);
   return {

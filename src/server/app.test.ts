@@ -5,9 +5,14 @@ import { setImmediate } from 'node:timers/promises';
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, testDialect, type TestApp } from '#test/app.ts';
+import { urlOf } from '#test/contract.ts';
 import { insertCustomer } from '#test/factories.ts';
+import { catalogApi } from '#shared/catalog.ts';
 import { securityHeaders } from './app.ts';
 import { CATALOG_CHECK_MS } from './features/catalog/catalog.version.ts';
+
+/** A URL under the API's prefix that no endpoint declares: what the 404 and error tests send. */
+const unknownCall = '/lapi/nope';
 
 const preCompressedScript = `console.log(${JSON.stringify('y'.repeat(4000))});`;
 
@@ -78,10 +83,11 @@ describe(`the application shell (${testDialect})`, () => {
 
   it('unknown /lapi paths answer a JSON 404 in the one error body shape', async () => {
     for (const [method, url] of [
-      ['GET', '/lapi/nope'],
-      ['POST', '/lapi/nope'],
+      ['GET', unknownCall],
+      ['POST', unknownCall],
       ['GET', '/lapi'],
-      ['DELETE', '/lapi/products/'],
+      // A declared endpoint's URL, by a method it does not answer.
+      ['DELETE', urlOf(catalogApi.products)],
     ] as const) {
       const response = await t.app.inject({ method, url });
       expect(response.statusCode, `${method} ${url}`).toBe(404);
@@ -204,8 +210,8 @@ describe(`the application shell (${testDialect})`, () => {
     for (const url of [
       '/subscriptions',
       '/messages',
-      '/lapi/products/',
-      '/lapi/products/biotin-gummies',
+      urlOf(catalogApi.products),
+      urlOf(catalogApi.product, { slug: 'biotin-gummies' }),
     ]) {
       const theirs = await t.app.inject({
         method: 'GET',
@@ -329,9 +335,9 @@ describe(`the application shell (${testDialect})`, () => {
     expect(response.headers['referrer-policy']).toBe('no-referrer');
     // The same headers on an API answer, a missing page's and an error's.
     for (const [method, url] of [
-      ['GET', '/lapi/products/'],
+      ['GET', urlOf(catalogApi.products)],
       ['GET', '/assets/missing-123.js'],
-      ['POST', '/lapi/nope'],
+      ['POST', unknownCall],
     ] as const) {
       const other = await t.app.inject({ method, url });
       expect(other.headers['content-security-policy'], url).toBe(csp);
@@ -359,7 +365,7 @@ describe(`the application shell (${testDialect})`, () => {
   it('bad JSON answers 400 in the error body shape, never a 500', async () => {
     const response = await t.app.inject({
       method: 'POST',
-      url: '/lapi/nope',
+      url: unknownCall,
       headers: { 'content-type': 'application/json' },
       payload: '{"broken":',
     });
@@ -370,7 +376,7 @@ describe(`the application shell (${testDialect})`, () => {
   it('refuses a state-changing request from another site', async () => {
     const response = await t.app.inject({
       method: 'POST',
-      url: '/lapi/products/',
+      url: urlOf(catalogApi.products),
       headers: { origin: 'https://evil.example', 'content-type': 'application/json' },
       payload: '{}',
     });
@@ -378,7 +384,7 @@ describe(`the application shell (${testDialect})`, () => {
     expect(response.json()).toMatchObject({ code: 'CROSS_SITE' });
     const fetchSite = await t.app.inject({
       method: 'POST',
-      url: '/lapi/products/',
+      url: urlOf(catalogApi.products),
       headers: { 'sec-fetch-site': 'cross-site' },
     });
     expect(fetchSite.statusCode).toBe(403);
@@ -396,7 +402,13 @@ describe(`the application shell (${testDialect})`, () => {
     const doc = response.json<{ openapi: string; paths: Record<string, unknown> }>();
     expect(doc.openapi).toMatch(/^3\./);
     expect(Object.keys(doc.paths)).toEqual(
-      expect.arrayContaining(['/lapi/products/', '/lapi/products/{slug}', '/healthz', '/readyz']),
+      // The document's own spelling of a path parameter is `{slug}`, not the contract's `:slug`.
+      expect.arrayContaining([
+        urlOf(catalogApi.products),
+        '/lapi/products/{slug}',
+        '/healthz',
+        '/readyz',
+      ]),
     );
     expect(Object.keys(doc.paths).filter((path) => path.startsWith('/lapi/docs'))).toEqual([]);
     const yaml = await t.app.inject({ method: 'GET', url: '/lapi/docs/yaml' });
@@ -487,7 +499,7 @@ describe(`a tag manager switched on with GTM_ID (${testDialect})`, () => {
   });
 
   it('member, visit and staff pages, tokens’ pages and the API keep the strict policy', async () => {
-    const strict = await cspOf('/lapi/products/');
+    const strict = await cspOf(urlOf(catalogApi.products));
     expect(strict).toContain("script-src 'self';");
     expect(strict).not.toContain('google');
     for (const url of [

@@ -2,7 +2,7 @@
 // first visit (docs/decisions/007-measured-quality.md).
 import * as z from 'zod/mini';
 import { apiPaths } from './api.ts';
-import { FrequencySchema, type Frequency } from './catalog.ts';
+import { FrequencySchema, offers, type Frequency } from './catalog.ts';
 import { endpoint } from './contract.ts';
 import { idSchema } from './ids.ts';
 
@@ -133,7 +133,7 @@ export const cartApi = {
     path: apiPaths.v2AddProduct,
     access: 'customer',
     body: AddProductSchema,
-    example: { product_id: 3, quantity: 2 },
+    example: { product_id: offers.biotin.oneTime, quantity: 2 },
     response: CartDataSchema,
     errors: ['NOT_FOUND', 'QUANTITY'],
   }),
@@ -148,7 +148,7 @@ export const cartApi = {
     path: apiPaths.v2UpdateCart,
     access: 'customer',
     body: UpdateCartSchema,
-    example: { mode: 'set', items: [{ product_id: 3, quantity: 1 }] },
+    example: { mode: 'set', items: [{ product_id: offers.sleep.monthly, quantity: 1 }] },
     response: CartDataSchema,
     errors: ['NOT_FOUND', 'QUANTITY'],
   }),

@@ -6,6 +6,7 @@ import {
   bundleOffer,
   doseTexts,
   frequencies,
+  offers,
 } from './catalog.ts';
 
 const numberWords: Record<string, number> = { One: 1, Two: 2, Three: 3 };
@@ -21,12 +22,16 @@ describe('bottles per delivery', () => {
     expect(bottlesPerDelivery({ frequency: 'QUARTERLY' }, 1)).toBe(3);
     expect(bottlesPerDelivery({ frequency: 'QUARTERLY' }, 2)).toBe(6);
     expect(bottlesPerDelivery({ frequency: 'MONTHLY' }, 4)).toBe(4);
-    expect(bottlesPerDelivery({ product_id: 40, frequency: 'ONE_TIME' }, 2)).toBe(2);
+    expect(bottlesPerDelivery({ product_id: offers.sleep.oneTime, frequency: 'ONE_TIME' }, 2)).toBe(
+      2,
+    );
   });
 
   it('counts the bundle as one bottle of each of its three gummies', () => {
     expect(bundleOffer.dose).toBe('One bottle each');
-    expect(bottlesPerDelivery({ product_id: 160, frequency: 'ONE_TIME' }, 1)).toBe(3);
+    expect(
+      bottlesPerDelivery({ product_id: offers.bundle.oneTime, frequency: 'ONE_TIME' }, 1),
+    ).toBe(3);
   });
 });
 
@@ -36,12 +41,16 @@ describe('bottlesText', () => {
     expect(bottlesText({ frequency: 'QUARTERLY' }, 2)).toBe('6 bottles every 3 months');
     expect(bottlesText({ frequency: 'MONTHLY' }, 1)).toBe('1 bottle a month');
     expect(bottlesText({ frequency: 'MONTHLY' }, 3)).toBe('3 bottles a month');
-    expect(bottlesText({ product_id: 30, frequency: 'ONE_TIME' }, 1)).toBe('1 bottle');
-    expect(bottlesText({ product_id: 30, frequency: 'ONE_TIME' }, 2)).toBe('2 bottles');
+    expect(bottlesText({ product_id: offers.biotin.oneTime, frequency: 'ONE_TIME' }, 1)).toBe(
+      '1 bottle',
+    );
+    expect(bottlesText({ product_id: offers.biotin.oneTime, frequency: 'ONE_TIME' }, 2)).toBe(
+      '2 bottles',
+    );
   });
 
   it('says the bundle is one of each', () => {
-    expect(bottlesText({ product_id: 160, frequency: 'ONE_TIME' }, 1)).toBe(
+    expect(bottlesText({ product_id: offers.bundle.oneTime, frequency: 'ONE_TIME' }, 1)).toBe(
       '3 bottles, one of each',
     );
   });

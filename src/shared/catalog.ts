@@ -77,8 +77,23 @@ export const bottlesPerUnit = {
   QUARTERLY: 3,
 } as const satisfies Record<Frequency, number>;
 
+/**
+ * The catalogue's offers (DESIGN §2) by name, as code and tests write them instead of a raw id:
+ * `offers.sleep.monthly` is the Sleep Gummies' monthly subscription. The seed is built from these.
+ */
+export const offers = {
+  sleep: { oneTime: 40, monthly: 41, quarterly: 42 },
+  biotin: { oneTime: 30, monthly: 31, quarterly: 32 },
+  immunity: { oneTime: 35, monthly: 36, quarterly: 37 },
+  bundle: { oneTime: 160 },
+} as const;
+
 /** The Holiday Bundle Special (spec §3): 'One bottle each' of its three gummies, one-time only. */
-export const bundleOffer = { productId: 160, dose: 'One bottle each', bottles: 3 } as const;
+export const bundleOffer = {
+  productId: offers.bundle.oneTime,
+  dose: 'One bottle each',
+  bottles: 3,
+} as const;
 
 /** An offer as far as what arrives goes; lines that know no product id (order history) omit it. */
 export interface BottleOffer {

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { urlOf } from '#test/contract.ts';
+import { authApi } from './auth.ts';
 import {
   programWords,
   releaseName,
@@ -8,7 +10,7 @@ import {
   scrubUrl,
   scrubValue,
 } from './error-reports.ts';
-import { programCategories } from './visits.ts';
+import { programCategories, visitsApi } from './visits.ts';
 
 // The shape of a real reset token: 32 random bytes in base64url.
 const resetToken = 'q3Zt8vX0bN-7kPw_2YhR5sLmC9aJdE4fG1iUoT6nBxA';
@@ -34,7 +36,7 @@ describe('scrubbing error reports', () => {
       expect(scrubUrl(`/lapi/unlock/${resetToken}`)).toBe('/lapi/unlock/[token]');
       expect(scrubUrl('/lapi/lookup/jane.doe%40example.com')).toBe('/lapi/lookup/[email]');
       expect(scrubUrl('/pay/4242-4242-4242-4242')).toBe('/pay/[card]');
-      expect(scrubUrl('/lapi/uploads/9f86d081884c7d659a2feaa0c55ad015')).toBe(
+      expect(scrubUrl(urlOf(visitsApi.photoId, { id: '9f86d081884c7d659a2feaa0c55ad015' }))).toBe(
         '/lapi/uploads/[token]',
       );
     });
@@ -214,13 +216,13 @@ describe('scrubbing error reports', () => {
           category: 'fetch',
           data: {
             method: 'GET',
-            url: '/lapi/account/reset?email=jane%40example.com',
+            url: `${urlOf(authApi.reset)}?email=jane%40example.com`,
             status_code: 400,
           },
         }),
       ).toEqual({
         category: 'fetch',
-        data: { method: 'GET', url: '/lapi/account/reset', status_code: 400 },
+        data: { method: 'GET', url: urlOf(authApi.reset), status_code: 400 },
       });
       expect(
         scrubBreadcrumb({

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { offers } from './catalog.ts';
 import {
   addDays,
   allowedChanges,
@@ -78,7 +79,7 @@ describe('subscription changes', () => {
     status: 'ACTIVE',
     frequency: 'MONTHLY',
     quantity: 1,
-    productId: 41,
+    productId: offers.sleep.monthly,
     nextBillingDate: '2026-12-21',
     anchorDay: 21,
     pausedUntil: null,
@@ -92,11 +93,11 @@ describe('subscription changes', () => {
       active,
       { action: 'change_frequency', frequency: 'QUARTERLY' },
       today,
-      { productId: 42 },
+      { productId: offers.sleep.quarterly },
     );
     expect(outcome).toEqual({
       ok: true,
-      state: { ...active, frequency: 'QUARTERLY', productId: 42 },
+      state: { ...active, frequency: 'QUARTERLY', productId: offers.sleep.quarterly },
     });
     expect(
       applySubscriptionChange(active, { action: 'change_frequency', frequency: 'MONTHLY' }, today),
@@ -196,10 +197,17 @@ describe('subscription changes', () => {
       applySubscriptionChange(active, { action: 'change_quantity', quantity: 3 }, today),
     ).toMatchObject({ ok: true, state: { quantity: 3 } });
     expect(
-      applySubscriptionChange(active, { action: 'swap', product_id: 31 }, today, { productId: 31 }),
-    ).toMatchObject({ ok: true, state: { productId: 31 } });
+      applySubscriptionChange(
+        active,
+        { action: 'swap', product_id: offers.biotin.monthly },
+        today,
+        { productId: offers.biotin.monthly },
+      ),
+    ).toMatchObject({ ok: true, state: { productId: offers.biotin.monthly } });
     expect(
-      applySubscriptionChange(active, { action: 'swap', product_id: 41 }, today, { productId: 41 }),
+      applySubscriptionChange(active, { action: 'swap', product_id: offers.sleep.monthly }, today, {
+        productId: offers.sleep.monthly,
+      }),
     ).toEqual({ ok: false, message: 'Choose another supplement.' });
   });
 
@@ -236,7 +244,9 @@ describe('refill plan changes', () => {
       applySubscriptionChange(plan, { action: 'change_quantity', quantity: 2 }, today),
     ).toEqual({ ok: false, message: prescribed });
     expect(
-      applySubscriptionChange(plan, { action: 'swap', product_id: 31 }, today, { productId: 31 }),
+      applySubscriptionChange(plan, { action: 'swap', product_id: offers.biotin.monthly }, today, {
+        productId: offers.biotin.monthly,
+      }),
     ).toEqual({ ok: false, message: prescribed });
   });
 
@@ -302,7 +312,7 @@ describe('the changes a subscription allows: one rule for the server and the car
     status: 'ACTIVE',
     frequency: 'MONTHLY',
     quantity: 1,
-    productId: 41,
+    productId: offers.sleep.monthly,
     nextBillingDate: '2026-12-21',
     anchorDay: 21,
     pausedUntil: null,
@@ -322,7 +332,7 @@ describe('the changes a subscription allows: one rule for the server and the car
     { action: 'pause', until: addDays(today, 40) },
     { action: 'resume' },
     { action: 'change_quantity', quantity: 2 },
-    { action: 'swap', product_id: 42 },
+    { action: 'swap', product_id: offers.sleep.quarterly },
     { action: 'cancel', reason: 'Other' },
     { action: 'reactivate' },
   ];
@@ -333,7 +343,9 @@ describe('the changes a subscription allows: one rule for the server and the car
         const state = { ...base, status };
         const allowed = allowedChanges(state);
         for (const change of examples) {
-          const outcome = applySubscriptionChange(state, change, today, { productId: 42 });
+          const outcome = applySubscriptionChange(state, change, today, {
+            productId: offers.sleep.quarterly,
+          });
           const label = `${base.refill ? 'refill' : 'supplement'} ${status} ${change.action}`;
           expect(outcome.ok, label).toBe(allowed.includes(change.action));
           if (outcome.ok && outcome.state.status !== status)

@@ -22,6 +22,7 @@ import {
   type StartedServer,
 } from '#test/spawn-server.ts';
 import { edVisitAtCheckout, submittedEdVisit, visitCheckoutBody } from '#test/visits.ts';
+import { offers } from '#shared/catalog.ts';
 
 /**
  * Must show 1 of issue #11: the real server, built and run as a child process, is killed with SIGKILL at each
@@ -244,7 +245,12 @@ describe(`payments survive a crash at any step (${testDialect})`, () => {
 
   async function customerWithCart(): Promise<TestCustomer> {
     const c = await insertCustomer(t.app);
-    await post(t.app, '/lapi/v2/ecom/add-product', { product_id: 40, quantity: 1 }, c.cookie);
+    await post(
+      t.app,
+      '/lapi/v2/ecom/add-product',
+      { product_id: offers.sleep.oneTime, quantity: 1 },
+      c.cookie,
+    );
     return c;
   }
 
@@ -318,7 +324,7 @@ describe(`payments survive a crash at any step (${testDialect})`, () => {
           const added = await call(
             server,
             '/lapi/v2/ecom/add-product',
-            { product_id: 40, quantity: 1 },
+            { product_id: offers.sleep.oneTime, quantity: 1 },
             c.cookie,
           );
           expect(added.status, label).toBe(200);

@@ -13,6 +13,7 @@ import {
   type TestCustomer,
 } from '#test/factories.ts';
 import { completeQuestions, edVisitAtCheckout, jpegWithGps, safeAnswer } from '#test/visits.ts';
+import { offers } from '#shared/catalog.ts';
 
 /**
  * DESIGN §7: every record a customer can name is checked against the session's customer, and staff
@@ -424,7 +425,7 @@ describe(`access matrix: who may name whose records (${testDialect})`, () => {
         kind: 'gift',
         from_id: partner.customerId,
         to_id: owner.customerId,
-        product_id: 41,
+        product_id: offers.sleep.monthly,
         quantity: 1,
         partner_product_id: null,
         partner_quantity: null,

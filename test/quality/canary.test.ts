@@ -4,6 +4,7 @@ import { buildTestApp, testDialect, type TestApp } from '#test/app.ts';
 import { cookieValue, placesTheAppWrites, secretsIn } from '#test/canary.ts';
 import { buildPlaceOrder, buildSignup, post, sessionCookie } from '#test/factories.ts';
 import { sentMessages } from '#test/outbox.ts';
+import { offers } from '#shared/catalog.ts';
 
 /**
  * DESIGN §7: card numbers, security codes, passwords, session tokens and reset tokens are never
@@ -58,7 +59,12 @@ describe(`canary scan: no secret in clear anywhere the app writes (${testDialect
     expect(cardUpdate.statusCode, cardUpdate.body).toBe(200);
     expect(cardUpdate.json()).toMatchObject({ data: { card: { last4: card.slice(-4) } } });
 
-    await post(t.app, '/lapi/v2/ecom/add-product', { product_id: 41, quantity: 1 }, cookie);
+    await post(
+      t.app,
+      '/lapi/v2/ecom/add-product',
+      { product_id: offers.sleep.monthly, quantity: 1 },
+      cookie,
+    );
     const order = await post(
       t.app,
       '/lapi/v2/ecom/place-order',

@@ -25,6 +25,7 @@ import {
 import { sentMessages } from '#test/outbox.ts';
 import { TestSmtpServer } from '#test/smtp.ts';
 import { submittedEdVisit } from '#test/visits.ts';
+import { offers } from '#shared/catalog.ts';
 
 /**
  * Every email the product sends (docs/emails.md), triggered through the API or the job that sends
@@ -259,7 +260,12 @@ describe(`every email the product sends (${testDialect})`, () => {
 
   it('Order confirmation links to the order on Orders', async () => {
     const c = await insertCustomer(t.app);
-    await post(t.app, '/lapi/v2/ecom/add-product', { product_id: 40, quantity: 2 }, c.cookie);
+    await post(
+      t.app,
+      '/lapi/v2/ecom/add-product',
+      { product_id: offers.sleep.oneTime, quantity: 2 },
+      c.cookie,
+    );
     const placed = await post(t.app, '/lapi/v2/ecom/place-order', buildPlaceOrder(), c.cookie);
     expect(placed.statusCode, placed.body).toBe(200);
     const { orders_id: id, order_number: number } = placed.json<{
@@ -609,7 +615,7 @@ describe(`every email the product sends (${testDialect})`, () => {
     await post(
       t.app,
       '/lapi/v2/ecom/add-product',
-      { product_id: 41, quantity: 1 },
+      { product_id: offers.sleep.monthly, quantity: 1 },
       supplement.cookie,
     );
     const placed = await post(
@@ -669,7 +675,12 @@ describe(`every email the product sends (${testDialect})`, () => {
     const owner = await insertCustomer(t.app, { first_name: 'Planowner' });
     const partner = await insertCustomer(t.app, { first_name: 'Planpartner' });
     // A one-time order: the owner's card and address on file.
-    await post(t.app, '/lapi/v2/ecom/add-product', { product_id: 40, quantity: 1 }, owner.cookie);
+    await post(
+      t.app,
+      '/lapi/v2/ecom/add-product',
+      { product_id: offers.sleep.oneTime, quantity: 1 },
+      owner.cookie,
+    );
     const placed = await post(t.app, '/lapi/v2/ecom/place-order', buildPlaceOrder(), owner.cookie);
     expect(placed.statusCode, placed.body).toBe(200);
     await post(t.app, '/lapi/partners/invite/', { email: partner.email }, owner.cookie);
@@ -685,7 +696,12 @@ describe(`every email the product sends (${testDialect})`, () => {
     const plan = await post(
       t.app,
       '/lapi/partners/plan/',
-      { product_id: 41, quantity: 1, partner_product_id: 36, partner_quantity: 1 },
+      {
+        product_id: offers.sleep.monthly,
+        quantity: 1,
+        partner_product_id: offers.immunity.monthly,
+        partner_quantity: 1,
+      },
       owner.cookie,
     );
     expect(plan.statusCode, plan.body).toBe(200);

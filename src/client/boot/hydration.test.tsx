@@ -5,6 +5,7 @@ import type { VNode } from 'preact';
 import { hydrateRoot, type Root } from 'react-dom/client';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RuntimeConfig } from '#shared/api.ts';
+import { offers } from '#shared/catalog.ts';
 import { storageKeys } from '#shared/constants.ts';
 import { App } from '../app.tsx';
 import { catalog } from '../features/cart/cart.fixtures.ts';
@@ -32,7 +33,7 @@ const config: RuntimeConfig = {
 const filledCart = [
   {
     name: 'Sleep Gummies',
-    product_id: 40,
+    product_id: offers.sleep.oneTime,
     price: 24.99,
     frequency: 'ONE_TIME',
     description: 'x',
@@ -106,7 +107,7 @@ describe('hydration of a prerendered page', () => {
   });
 
   it('keeps every element of the home page and of a product page', async () => {
-    stubApi({});
+    stubApi([]);
     for (const [pathname, title] of [
       ['/', 'Pairwell — Health Clinic For Couples'],
       ['/shop/sleep-gummies', 'Sleep Gummies — Pairwell'],
@@ -124,7 +125,7 @@ describe('hydration of a prerendered page', () => {
   });
 
   it('keeps the log-in form the server rendered, its page code fetched first', async () => {
-    stubApi({});
+    stubApi([]);
     const { root, markup, firstRender, prerendered, removed } = await hydrate('/login');
     expect(firstDifference(firstRender, markup)).toBeNull();
     expect(removed).toEqual([]);
@@ -133,7 +134,7 @@ describe('hydration of a prerendered page', () => {
   });
 
   it("renders a visitor's view first for a member, then the member's header", async () => {
-    stubApi({});
+    stubApi([]);
     const { root, markup, parsed, firstRender, prerendered, hydrated } = await hydrate(
       '/shop/sleep-gummies',
       () => setLoggedIn(true),
@@ -146,7 +147,7 @@ describe('hydration of a prerendered page', () => {
   });
 
   it('renders an empty cart first, then the count of the cart this browser keeps', async () => {
-    stubApi({});
+    stubApi([]);
     const { root, markup, parsed, firstRender, hydrated } = await hydrate('/', () =>
       localStorage.setItem(storageKeys.cart, JSON.stringify(filledCart)),
     );

@@ -21,9 +21,10 @@ import {
   trackVisitSubmitted,
   type ItemSource,
 } from './analytics.ts';
+import { offers } from '#shared/catalog.ts';
 
 const sleep: ItemSource = {
-  product_id: 41,
+  product_id: offers.sleep.monthly,
   name: 'Sleep Gummies',
   category: 'supplements',
   frequency: 'MONTHLY',
@@ -31,7 +32,7 @@ const sleep: ItemSource = {
   quantity: 1,
 };
 const biotin: ItemSource = {
-  product_id: 30,
+  product_id: offers.biotin.oneTime,
   name: 'Biotin Gummies',
   category: 'supplements',
   frequency: 'ONE_TIME',
@@ -127,12 +128,22 @@ describe('an analytics item', () => {
       img: '',
       category: 'supplements',
       offers: [
-        { ...offer, product_id: 41, frequency: 'MONTHLY' as const, price_cents: 1750 },
-        { ...offer, product_id: 40, frequency: 'ONE_TIME' as const, price_cents: 2499 },
+        {
+          ...offer,
+          product_id: offers.sleep.monthly,
+          frequency: 'MONTHLY' as const,
+          price_cents: 1750,
+        },
+        {
+          ...offer,
+          product_id: offers.sleep.oneTime,
+          frequency: 'ONE_TIME' as const,
+          price_cents: 2499,
+        },
       ],
     };
     expect(productLineSource(line)).toEqual({
-      product_id: 40,
+      product_id: offers.sleep.oneTime,
       name: 'Sleep Gummies',
       category: 'supplements',
       frequency: 'ONE_TIME',

@@ -1,7 +1,9 @@
-import type { AccountData, Basics, PatientData } from '#shared/accounts.ts';
+import { accountsApi, type AccountData, type Basics, type PatientData } from '#shared/accounts.ts';
 import type { Order } from '#shared/orders.ts';
-import type { ClosedVisit } from '#shared/visits.ts';
-import { ok, type Reply } from './render-app.tsx';
+import { offers } from '#shared/catalog.ts';
+import { sessionApi } from '#shared/session.ts';
+import { visitsApi, type ClosedVisit } from '#shared/visits.ts';
+import { stub, type Stub } from './render-app.tsx';
 
 /** A logged-in customer as the account calls describe her, for component tests. */
 export const sessionUser = {
@@ -43,7 +45,7 @@ export function buildOrder(overrides: Partial<Order> = {}): Order {
     visit: null,
     order_items: [
       {
-        product_id: 120,
+        product_id: offers.sleep.monthly,
         product_name: 'Sleep Gummies',
         product_image: '/images/supp-sleep.webp',
         category: 'sleep',
@@ -106,25 +108,23 @@ export function buildAccountData(overrides: Partial<AccountData> = {}): AccountD
   };
 }
 
-/** The answers every member page needs: the session, the basics and the patient data. */
-export function memberApi(
+/** The stubs every member page needs: the session, the basics, the patient data (typed). */
+export function memberStubs(
   options: {
     basics?: Basics;
     patientData?: PatientData;
     accountData?: AccountData;
     closedVisits?: ClosedVisit[];
   } = {},
-): Record<string, Reply> {
-  return {
-    '/account/verifyauthentication/': ok({ authenticated: true, user: sessionUser }),
-    '/account/basics': ok(options.basics ?? buildBasics()),
-    '/leads/patientdata': {
-      body: { status: 'SUCCESS', message: options.patientData ?? buildPatientData() },
-    },
-    '/account/data/': ok(options.accountData ?? buildAccountData()),
+): Stub[] {
+  return [
+    stub(sessionApi.verifyAuthentication, { authenticated: true, user: sessionUser }),
+    stub(accountsApi.basics, options.basics ?? buildBasics()),
+    stub(accountsApi.patientData, options.patientData ?? buildPatientData()),
+    stub(accountsApi.accountData, options.accountData ?? buildAccountData()),
     // Home tells the patient about visits that closed as dead ends.
-    '/visit/closed/list/': ok(options.closedVisits ?? []),
-  };
+    stub(visitsApi.closedVisits, options.closedVisits ?? []),
+  ];
 }
 
 /** A visit closed as a dead end, as `/visit/closed/` answers: ineligible in Alabama by default. */

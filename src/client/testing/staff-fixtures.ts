@@ -1,5 +1,5 @@
-import type { StaffUser } from '#shared/staff.ts';
-import { ok, type Reply } from './render-app.tsx';
+import { staffApi, type StaffUser } from '#shared/staff.ts';
+import { stub, type Stub } from './render-app.tsx';
 
 /** The demo's operations staff member, as the staff session call describes them. */
 export const ops: StaffUser = {
@@ -19,5 +19,6 @@ export const provider: StaffUser = {
   licensed_states: ['CA', 'OR'],
 };
 
-/** The staff session call's answer for a logged-in staff member. */
-export const loggedIn = (staff: StaffUser): Reply => ok({ authenticated: true, staff });
+/** The staff session call, stubbed for a logged-in staff member. */
+export const loggedIn = (staff: StaffUser): Stub =>
+  stub(staffApi.me, { authenticated: true, staff });

@@ -1,4 +1,4 @@
-import { doseTexts, type Frequency } from '#shared/catalog.ts';
+import { doseTexts, offers, type Frequency } from '#shared/catalog.ts';
 
 /** The catalogue of DESIGN §2, exactly: ids, names, prices in cents, frequencies, doses, images. */
 export interface SeedLine {
@@ -20,7 +20,15 @@ export interface SeedLine {
 
 const PRICES = { ONE_TIME: 2499, MONTHLY: 1750, QUARTERLY: 4500 } as const;
 
-function standardOffers(oneTime: number, monthly: number, quarterly: number): SeedLine['offers'] {
+function standardOffers({
+  oneTime,
+  monthly,
+  quarterly,
+}: {
+  oneTime: number;
+  monthly: number;
+  quarterly: number;
+}): SeedLine['offers'] {
   return [
     {
       id: oneTime,
@@ -56,7 +64,7 @@ export const catalogSeed: SeedLine[] = [
       'A gentle, drug-free evening gummy with 3 mg of melatonin, L-theanine and chamomile to help you fall asleep sooner and stay asleep. Berry flavoured, vegan and free of gelatin. Take one gummy 30 minutes before bed.',
     img: '/images/supp-sleep.webp',
     category: 'supplements',
-    offers: standardOffers(40, 41, 42),
+    offers: standardOffers(offers.sleep),
   },
   {
     id: 2,
@@ -67,7 +75,7 @@ export const catalogSeed: SeedLine[] = [
       'Biotin with zinc and vitamins C and E to support healthy hair, skin and nails from the inside out. Peach flavoured, vegan and sweetened with fruit. Take two gummies a day with food.',
     img: '/images/supp-biotin.webp',
     category: 'supplements',
-    offers: standardOffers(30, 31, 32),
+    offers: standardOffers(offers.biotin),
   },
   {
     id: 3,
@@ -78,7 +86,7 @@ export const catalogSeed: SeedLine[] = [
       'Elderberry, vitamin C, vitamin D3 and zinc to support a healthy immune system all year round. Citrus flavoured, vegan and free of artificial colours. Take two gummies a day.',
     img: '/images/supp-immunity.webp',
     category: 'supplements',
-    offers: standardOffers(35, 36, 37),
+    offers: standardOffers(offers.immunity),
   },
   {
     id: 4,
@@ -91,7 +99,7 @@ export const catalogSeed: SeedLine[] = [
     category: 'supplements',
     offers: [
       {
-        id: 160,
+        id: offers.bundle.oneTime,
         frequency: 'ONE_TIME',
         priceCents: 2499,
         dose: 'One bottle each',

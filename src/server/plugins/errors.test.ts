@@ -3,6 +3,20 @@ import { z } from 'zod';
 import type { ErrorReporter } from '#server/adapters/error-reporter.ts';
 import { buildTestApp, testDialect, type TestApp } from '#test/app.ts';
 import { AppError } from '#server/lib/errors.ts';
+import { callAs, malformed, urlOf } from '#test/contract.ts';
+import { cartApi } from '#shared/cart.ts';
+import { catalogApi } from '#shared/catalog.ts';
+
+/**
+ * Routes this test adds for itself, outside the contract (no endpoint declares them): each throws
+ * one kind of error for the handler to answer.
+ */
+const testRoutes = {
+  boom: '/lapi/test/boom',
+  databaseDetail: '/lapi/test/database-detail',
+  refused: '/lapi/test/refused',
+  strict: '/lapi/test/strict',
+};
 
 describe(`the error handler (${testDialect})`, () => {
   let t: TestApp;
@@ -11,10 +25,10 @@ describe(`the error handler (${testDialect})`, () => {
 
   beforeAll(async () => {
     t = await buildTestApp({ errorReporter: reporter });
-    t.app.get('/lapi/test/boom', () => {
+    t.app.get(testRoutes.boom, () => {
       throw new Error('internal detail: select * from secrets');
     });
-    t.app.get('/lapi/test/database-detail', () => {
+    t.app.get(testRoutes.databaseDetail, () => {
       // What PostgreSQL attaches to a constraint failure: the row, values and all.
       throw Object.assign(
         new Error('new row for relation "visit_answers" violates check constraint'),
@@ -26,11 +40,11 @@ describe(`the error handler (${testDialect})`, () => {
         },
       );
     });
-    t.app.get('/lapi/test/refused', () => {
+    t.app.get(testRoutes.refused, () => {
       throw new AppError('ALREADY', 'That was done already.', { email: 'In use' });
     });
     t.app.post(
-      '/lapi/test/strict',
+      testRoutes.strict,
       { schema: { body: z.strictObject({ email: z.email('Invalid Email'), age: z.number() }) } },
       () => ({ ok: true }),
     );
@@ -38,7 +52,7 @@ describe(`the error handler (${testDialect})`, () => {
   afterAll(() => t.close());
 
   it('an unexpected error answers 500 with a generic message, is logged and reported, and shows no detail', async () => {
-    const response = await t.app.inject({ method: 'GET', url: '/lapi/test/boom' });
+    const response = await t.app.inject({ method: 'GET', url: testRoutes.boom });
     expect(response.statusCode).toBe(500);
     expect(response.json()).toMatchObject({
       status: 'FAILURE',
@@ -51,7 +65,7 @@ describe(`the error handler (${testDialect})`, () => {
   });
 
   it("logs an unexpected error's kind, code, message and stack, never its detail, parameters or cause", async () => {
-    const response = await t.app.inject({ method: 'GET', url: '/lapi/test/database-detail' });
+    const response = await t.app.inject({ method: 'GET', url: testRoutes.databaseDetail });
     expect(response.statusCode).toBe(500);
     const logs = t.logs();
     expect(logs).toContain('violates check constraint');
@@ -62,7 +76,7 @@ describe(`the error handler (${testDialect})`, () => {
   });
 
   it('an AppError keeps its status, code, message and field messages', async () => {
-    const response = await t.app.inject({ method: 'GET', url: '/lapi/test/refused' });
+    const response = await t.app.inject({ method: 'GET', url: testRoutes.refused });
     expect(response.statusCode).toBe(409);
     expect(response.json()).toMatchObject({
       status: 'FAILURE',
@@ -75,7 +89,7 @@ describe(`the error handler (${testDialect})`, () => {
   it('a validation failure answers 400 with a message per field; unknown fields are refused', async () => {
     const response = await t.app.inject({
       method: 'POST',
-      url: '/lapi/test/strict',
+      url: testRoutes.strict,
       payload: { email: 'nope', age: 'x', isAdmin: true },
     });
     expect(response.statusCode).toBe(400);
@@ -94,7 +108,7 @@ describe(`the error handler (${testDialect})`, () => {
     ] as const) {
       const response = await t.app.inject({
         method: 'POST',
-        url: '/lapi/test/strict',
+        url: testRoutes.strict,
         headers: { 'content-type': type },
         payload,
       });
@@ -110,28 +124,27 @@ describe(`the error handler (${testDialect})`, () => {
       '{"code":"WELCOME10\\u0000","subtotal_cents":1000}',
       '{"code":"WELCOME10","nested":{"k\\u0000":1}}',
     ]) {
-      const response = await t.app.inject({
-        method: 'POST',
-        url: '/lapi/coupon/code',
+      const response = await callAs(t.app, cartApi.couponCode, malformed(payload), undefined, {
         headers: { 'content-type': 'application/json' },
-        payload,
       });
       expect(response.statusCode, payload).toBe(400);
       expect(response.json()).toMatchObject({ status: 'FAILURE', code: 'INVALID_CHARACTER' });
     }
-    const escaped = await t.app.inject({
-      method: 'POST',
-      url: '/lapi/coupon/code',
-      headers: { 'content-type': 'application/json' },
-      payload: '{"code":"NOPE\\\\u0000"}',
-    });
+    const escaped = await callAs(
+      t.app,
+      cartApi.couponCode,
+      malformed('{"code":"NOPE\\\\u0000"}'),
+      undefined,
+      { headers: { 'content-type': 'application/json' } },
+    );
     expect(escaped.json()).toMatchObject({ code: 'COUPON_REFUSED' });
   });
 
   it("the router's own refusals (a malformed or over-long path) answer with the one error body", async () => {
     for (const [url, status] of [
+      // A malformed escape: literal, since urlOf would encode its `%`.
       ['/lapi/products/%zz', 400],
-      [`/lapi/products/${'a'.repeat(300)}`, 414],
+      [urlOf(catalogApi.product, { slug: 'a'.repeat(300) }), 414],
     ] as const) {
       const response = await t.app.inject({ method: 'GET', url });
       expect(response.statusCode, url).toBe(status);

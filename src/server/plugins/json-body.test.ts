@@ -1,7 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UNREADABLE_CHARACTER } from '#server/plugins/json-body.ts';
 import { buildTestApp, testDialect, type TestApp } from '#test/app.ts';
+import { callAs, malformed, type Who } from '#test/contract.ts';
 import { buildSignup, insertCustomer, randomLoopback, type TestCustomer } from '#test/factories.ts';
+import { accountsApi } from '#shared/accounts.ts';
+import { checkoutApi } from '#shared/checkout.ts';
+import type { Endpoint } from '#shared/contract.ts';
+import { messagesApi } from '#shared/messages.ts';
 
 /**
  * Text that is not text: half of a UTF-16 surrogate pair on its own (`"\ud800"` in JSON). SQLite
@@ -19,12 +24,9 @@ describe(`JSON bodies with a lone surrogate (${testDialect})`, () => {
   afterAll(() => t.close());
 
   /** Sends `json` exactly as written: its `\ud800` escapes reach the server's parser as they are. */
-  const sendJson = (url: string, json: string, cookie?: string) =>
-    t.app.inject({
-      method: 'POST',
-      url,
-      payload: json,
-      headers: { 'content-type': 'application/json', ...(cookie ? { cookie } : {}) },
+  const sendJson = (endpoint: Endpoint, json: string, who?: Who) =>
+    callAs(t.app, endpoint, malformed(json), who, {
+      headers: { 'content-type': 'application/json' },
       remoteAddress: randomLoopback(),
     });
 
@@ -44,7 +46,7 @@ describe(`JSON bodies with a lone surrogate (${testDialect})`, () => {
   it('a sign-up whose first name holds a lone surrogate is refused on that field and creates no customer; an emoji there is kept intact', async () => {
     for (const escape of ['\\ud800', 'Ri\\udfffley', 'Riley\\ud83d']) {
       const signup = buildSignup({ first_name: '@@' });
-      const response = await sendJson('/lapi/account/create/', withEscape(signup, escape));
+      const response = await sendJson(accountsApi.accountCreate, withEscape(signup, escape));
       expect(response.statusCode, escape).toBe(400);
       expect(response.json()).toMatchObject(refusedOn('first_name'));
       expect(response.cookies).toEqual([]);
@@ -53,7 +55,7 @@ describe(`JSON bodies with a lone surrogate (${testDialect})`, () => {
 
     // U+1F600 as its JSON escape: a high surrogate followed by its low one.
     const emoji = buildSignup({ first_name: 'Riley @@' });
-    const signedUp = await sendJson('/lapi/account/create/', withEscape(emoji, '\\ud83d\\ude00'));
+    const signedUp = await sendJson(accountsApi.accountCreate, withEscape(emoji, '\\ud83d\\ude00'));
     expect(signedUp.statusCode, signedUp.body).toBe(200);
     const stored = await t.app.db
       .selectFrom('customers')
@@ -79,11 +81,7 @@ describe(`JSON bodies with a lone surrogate (${testDialect})`, () => {
       phoneNo: '503-555-0142',
       smsallow: 1,
     };
-    const addressed = await sendJson(
-      '/lapi/account/address/',
-      withEscape(address, '\\udc00'),
-      me.cookie,
-    );
+    const addressed = await sendJson(accountsApi.address, withEscape(address, '\\udc00'), me);
     expect(addressed.statusCode).toBe(400);
     expect(addressed.json()).toMatchObject(refusedOn('address'));
     const addresses = await t.app.db
@@ -96,11 +94,7 @@ describe(`JSON bodies with a lone surrogate (${testDialect})`, () => {
 
   it('a message holding one is refused on its body and starts no conversation; emoji in a message are kept intact', async () => {
     const message = { leads_id: me.leadsId, subject: 'A question', topic: 'other', body: 'Hi @@' };
-    const refused = await sendJson(
-      '/lapi/messaging/send/',
-      withEscape(message, '\\ud800'),
-      me.cookie,
-    );
+    const refused = await sendJson(messagesApi.send, withEscape(message, '\\ud800'), me);
     expect(refused.statusCode).toBe(400);
     expect(refused.json()).toMatchObject(refusedOn('body'));
     const threadsOf = () =>
@@ -113,7 +107,7 @@ describe(`JSON bodies with a lone surrogate (${testDialect})`, () => {
     expect(await threadsOf()).toEqual([]);
 
     const withEmoji = { ...message, subject: 'Thanks 🎉', body: 'Great 😀👍🏽' };
-    const sent = await sendJson('/lapi/messaging/send/', JSON.stringify(withEmoji), me.cookie);
+    const sent = await sendJson(messagesApi.send, JSON.stringify(withEmoji), me);
     expect(sent.statusCode, sent.body).toBe(200);
     expect(await threadsOf()).toEqual([{ body: 'Great 😀👍🏽', subject: 'Thanks 🎉' }]);
   });
@@ -123,16 +117,12 @@ describe(`JSON bodies with a lone surrogate (${testDialect})`, () => {
       idempotency_key: 'surrogate-check',
       shipping: { address: '500 Market @@', city: 'Portland', state: 'OR', zip: '97204' },
     };
-    const nested = await sendJson(
-      '/lapi/v2/ecom/place-order',
-      withEscape(order, '\\ud800'),
-      me.cookie,
-    );
+    const nested = await sendJson(checkoutApi.placeOrder, withEscape(order, '\\ud800'), me);
     expect(nested.statusCode).toBe(400);
     expect(nested.json()).toMatchObject(refusedOn('shipping.address'));
 
     const badKey = await sendJson(
-      '/lapi/account/create/',
+      accountsApi.accountCreate,
       JSON.stringify({ first_name: 'Riley', '@@': 1 }).replace('@@', '\\ud800'),
     );
     expect(badKey.statusCode).toBe(400);
@@ -143,10 +133,10 @@ describe(`JSON bodies with a lone surrogate (${testDialect})`, () => {
     const depth = 200_000;
     const deep = (inner: string) =>
       `{"first_name":${'['.repeat(depth)}${inner}${']'.repeat(depth)}}`;
-    const plain = await sendJson('/lapi/account/create/', deep('"Riley"'));
+    const plain = await sendJson(accountsApi.accountCreate, deep('"Riley"'));
     expect(plain.statusCode).toBe(400);
     expect(plain.json()).toMatchObject({ code: 'VALIDATION' });
-    const lone = await sendJson('/lapi/account/create/', deep('"\\ud800"'));
+    const lone = await sendJson(accountsApi.accountCreate, deep('"\\ud800"'));
     expect(lone.statusCode).toBe(400);
     expect(lone.json()).toMatchObject(
       refusedOn(['first_name', ...Array.from({ length: 7 }, () => '0')].join('.')),

@@ -1,6 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, testDialect, type TestApp } from '#test/app.ts';
-import { buildPlaceOrder, insertCustomer, post } from '#test/factories.ts';
+import { callAs } from '#test/contract.ts';
+import { buildPlaceOrder, insertCustomer } from '#test/factories.ts';
+import { cartApi } from '#shared/cart.ts';
+import { catalogApi, offers } from '#shared/catalog.ts';
+import { checkoutApi } from '#shared/checkout.ts';
 
 const TOKEN = 'scraper-token-0123456789abcdef';
 
@@ -41,20 +45,17 @@ describe(`GET /metrics (${testDialect})`, () => {
 
   it('counts latency by route template, job runs, queues and gateway calls, and names no one', async () => {
     const customer = await insertCustomer(t.app, { first_name: 'Metricsperson' });
-    await post(
+    await callAs(
       t.app,
-      '/lapi/v2/ecom/add-product',
-      { product_id: 41, quantity: 1 },
-      customer.cookie,
+      cartApi.addProduct,
+      { product_id: offers.sleep.monthly, quantity: 1 },
+      customer,
     );
-    const placed = await post(
-      t.app,
-      '/lapi/v2/ecom/place-order',
-      buildPlaceOrder(),
-      customer.cookie,
-    );
+    const placed = await callAs(t.app, checkoutApi.placeOrder, buildPlaceOrder(), customer);
     expect(placed.statusCode, placed.body).toBe(200);
-    await t.app.inject({ method: 'GET', url: '/lapi/products/sleep-gummies' });
+    await callAs(t.app, catalogApi.product, undefined, undefined, {
+      params: { slug: 'sleep-gummies' },
+    });
     await t.app.ctx.jobs.drain('outbox');
 
     const response = await scrape(t, { authorization: `Bearer ${TOKEN}` });

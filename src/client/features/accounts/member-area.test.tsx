@@ -3,22 +3,24 @@ import { act, cleanup, render, screen, waitFor, within } from '@testing-library/
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { accountsApi } from '#shared/accounts.ts';
+import { authApi } from '#shared/auth.ts';
 import { storageKeys } from '#shared/constants.ts';
+import { sessionApi } from '#shared/session.ts';
 import { clearToasts } from '#client/components/ui/toast.tsx';
 import { getAppState, resetAppStateForTests, setLeadsId } from '#client/lib/app-state.ts';
 import {
   buildBasics,
   buildOrder,
   buildPatientData,
-  memberApi,
+  memberStubs,
   sessionUser,
 } from '#client/testing/member-fixtures.ts';
 import { memberRoutes } from '#client/testing/member-routes.tsx';
 import {
   failure,
-  ok,
-  okMessage,
   renderRoutes,
+  stub,
   stubApi,
   type TestRouter,
 } from '#client/testing/render-app.tsx';
@@ -44,11 +46,11 @@ function pathOf(router: TestRouter) {
 describe('the protected-route redirect', () => {
   it('sends a visitor without a leads id to /login and back to the full original path after login', async () => {
     const u = userEvent.setup();
-    stubApi({
-      ...memberApi(),
-      '/account/verifyauthentication/': ok({ authenticated: false, user: null }),
-      '/account/login/': ok({ leads_id: 'lead-1', user: sessionUser }),
-    });
+    stubApi([
+      ...memberStubs(),
+      stub(sessionApi.verifyAuthentication, { authenticated: false, user: null }),
+      stub(authApi.login, { leads_id: 'lead-1', user: sessionUser }),
+    ]);
     const { router } = renderRoutes(memberRoutes, { path: '/accounts?section=card#payment' });
     expect(await screen.findByRole('heading', { level: 1, name: 'Log in' })).toBeTruthy();
     expect(router.location().pathname).toBe('/login');
@@ -67,22 +69,22 @@ describe('the protected-route redirect', () => {
 
   it('does not let a leads id alone in: the server must say the session is authenticated', async () => {
     setLeadsId('lead-from-a-cookie');
-    const api = stubApi({
-      ...memberApi(),
-      '/account/verifyauthentication/': ok({ authenticated: false, user: null }),
-    });
+    const api = stubApi([
+      ...memberStubs(),
+      stub(sessionApi.verifyAuthentication, { authenticated: false, user: null }),
+    ]);
     const { router } = renderRoutes(memberRoutes, { path: '/dashboard' });
     expect(await screen.findByRole('heading', { level: 1, name: 'Log in' })).toBeTruthy();
     expect(router.location().pathname).toBe('/login');
-    expect(api.calls.map((call) => call.path)).not.toContain('/account/basics');
+    expect(api.callsTo(accountsApi.basics)).toEqual([]);
   });
 
   it('shows the error message when the login is refused', async () => {
     const u = userEvent.setup();
-    stubApi({
-      '/account/verifyauthentication/': ok({ authenticated: false, user: null }),
-      '/account/login/': failure(401, 'INVALID_CREDENTIALS', 'Email or password is incorrect.'),
-    });
+    stubApi([
+      stub(sessionApi.verifyAuthentication, { authenticated: false, user: null }),
+      stub(authApi.login, failure(401, 'INVALID_CREDENTIALS', 'Email or password is incorrect.')),
+    ]);
     renderRoutes(memberRoutes, { path: '/login' });
     await u.type(await screen.findByLabelText('Email'), 'dana@example.com');
     await u.type(screen.getByLabelText('Password'), 'wrong');
@@ -93,7 +95,7 @@ describe('the protected-route redirect', () => {
 
   it('sends a logged-in customer from /login to /dashboard', async () => {
     setLeadsId('lead-1');
-    stubApi(memberApi());
+    stubApi(memberStubs());
     const { router } = renderRoutes(memberRoutes, { path: '/login' });
     expect(await screen.findByRole('heading', { level: 1, name: 'Hi, Dana' })).toBeTruthy();
     expect(router.location().pathname).toBe('/dashboard');
@@ -101,10 +103,10 @@ describe('the protected-route redirect', () => {
 
   it('logs the customer out here too when a member call answers 401', async () => {
     setLeadsId('lead-1');
-    stubApi({
-      ...memberApi(),
-      '/account/basics': failure(401, 'UNAUTHENTICATED', 'Please log in to continue.'),
-    });
+    stubApi([
+      ...memberStubs(),
+      stub(accountsApi.basics, failure(401, 'UNAUTHENTICATED', 'Please log in to continue.')),
+    ]);
     const { router } = renderRoutes(memberRoutes, { path: '/dashboard' });
     await waitFor(() => expect(router.location().pathname).toBe('/login'));
     expect(getAppState().login.isLoggedIn).toBe(false);
@@ -114,7 +116,7 @@ describe('the protected-route redirect', () => {
 describe('the account layout', () => {
   it("shows the customer's name, 'Customer: {id}' and only the entries whose route exists", async () => {
     setLeadsId('lead-1');
-    stubApi(memberApi());
+    stubApi(memberStubs());
     renderRoutes(memberRoutes, { path: '/dashboard' });
     expect(await screen.findByText('Dana Rivera')).toBeTruthy();
     const nav = screen.getByRole('navigation', { name: 'Account' });
@@ -153,7 +155,7 @@ describe('the account layout', () => {
   it('marks Home with an attention icon when there are flags', async () => {
     setLeadsId('lead-1');
     stubApi(
-      memberApi({
+      memberStubs({
         basics: buildBasics({
           flags: [
             {
@@ -186,17 +188,19 @@ describe('the account layout', () => {
 
   it('shows a spinner while the patient data loads, then the page', async () => {
     setLeadsId('lead-1');
-    let answer: ((value: Response) => void) | undefined;
-    const api = memberApi();
+    let answer: (() => void) | undefined;
+    const { fetchMock } = stubApi(memberStubs());
     vi.stubGlobal(
       'fetch',
-      vi.fn((input: RequestInfo | URL) => {
+      vi.fn((input: RequestInfo | URL, init?: RequestInit) => {
+        const answered = fetchMock(input, init);
         const path = String(input).replace(/^\/lapi/, '');
+        // The patient data is held back until the test lets it through.
         if (path === '/leads/patientdata')
           return new Promise<Response>((resolve) => {
-            answer = resolve;
+            answer = () => resolve(answered);
           });
-        return Promise.resolve(new Response(JSON.stringify(api[path]?.body), { status: 200 }));
+        return answered;
       }),
     );
     renderRoutes(memberRoutes, { path: '/dashboard' });
@@ -204,18 +208,16 @@ describe('the account layout', () => {
     expect(screen.getByText('Loading your account…').closest('[role="status"]')).toBeTruthy();
     expect(screen.queryByRole('heading', { level: 1 })).toBeNull();
     await waitFor(() => expect(answer).toBeDefined());
-    act(() =>
-      answer?.(new Response(JSON.stringify(api['/leads/patientdata']?.body), { status: 200 })),
-    );
+    act(() => answer?.());
     expect(await screen.findByRole('heading', { level: 1, name: 'Hi, Dana' })).toBeTruthy();
   });
 
   it('shows the error message text when the patient data does not load', async () => {
     setLeadsId('lead-1');
-    stubApi({
-      ...memberApi(),
-      '/leads/patientdata': failure(500, 'INTERNAL', 'Internal error'),
-    });
+    stubApi([
+      ...memberStubs(),
+      stub(accountsApi.patientData, failure(500, 'INTERNAL', 'Internal error')),
+    ]);
     renderRoutes(memberRoutes, { path: '/dashboard' });
     expect((await screen.findByRole('alert')).textContent).toContain(
       'Did not receive expected lead patient data',
@@ -225,7 +227,7 @@ describe('the account layout', () => {
   it('collapses the sidebar behind a menu button at 1024px and below', async () => {
     window.innerWidth = 1024;
     setLeadsId('lead-1');
-    stubApi(memberApi());
+    stubApi(memberStubs());
     const u = userEvent.setup();
     renderRoutes(memberRoutes, { path: '/dashboard' });
     const button = await screen.findByRole('button', { name: 'Account menu' });
@@ -246,7 +248,7 @@ describe('the account layout', () => {
   it('opens the sidebar again when the window grows past 1024px (after the 200 ms debounce)', async () => {
     window.innerWidth = 800;
     setLeadsId('lead-1');
-    stubApi(memberApi());
+    stubApi(memberStubs());
     const addListener = vi.spyOn(window, 'addEventListener');
     renderRoutes(memberRoutes, { path: '/dashboard' });
     expect(await screen.findByRole('button', { name: 'Account menu' })).toBeTruthy();
@@ -274,7 +276,7 @@ describe('Home (/dashboard)', () => {
   it('greets by first name, lists what needs attention, and links only to pages that exist', async () => {
     setLeadsId('lead-1');
     stubApi(
-      memberApi({
+      memberStubs({
         basics: buildBasics({
           flags: [
             {
@@ -316,7 +318,7 @@ describe('Home (/dashboard)', () => {
       buildOrder({ order_number: 'A1002', order_date: '2026-02-11T10:00:00Z' }),
       buildOrder({ order_number: 'A1003', order_date: '2026-03-02T10:00:00Z' }),
     ];
-    stubApi(memberApi({ patientData: buildPatientData(orders) }));
+    stubApi(memberStubs({ patientData: buildPatientData(orders) }));
     renderRoutes(memberRoutes, { path: '/dashboard' });
     const recent = await screen.findByRole('region', { name: 'Recent orders' });
     const rows = within(recent).getAllByRole('listitem');
@@ -336,7 +338,7 @@ describe('Home (/dashboard)', () => {
 
   it('sends a customer with no orders to the shop', async () => {
     setLeadsId('lead-1');
-    stubApi(memberApi());
+    stubApi(memberStubs());
     renderRoutes(memberRoutes, { path: '/dashboard' });
     const recent = await screen.findByRole('region', { name: 'Recent orders' });
     expect(
@@ -350,17 +352,14 @@ describe('/logout', () => {
     setLeadsId('lead-1');
     localStorage.setItem(storageKeys.cart, '[]');
     sessionStorage.setItem(storageKeys.clickId, 'click-1');
-    const api = stubApi({
-      ...memberApi(),
-      '/account/logout/': okMessage('Logged out'),
-    });
+    const api = stubApi([...memberStubs(), stub(authApi.logout, { message: 'Logged out' })]);
     const { router, queryClient } = renderRoutes(memberRoutes, { path: '/dashboard' });
     expect(await screen.findByRole('heading', { level: 1, name: 'Hi, Dana' })).toBeTruthy();
     api.fetchMock.mockClear();
-    stubApi({
-      '/account/logout/': okMessage('Logged out'),
-      '/account/verifyauthentication/': ok({ authenticated: false, user: null }),
-    });
+    stubApi([
+      stub(authApi.logout, { message: 'Logged out' }),
+      stub(sessionApi.verifyAuthentication, { authenticated: false, user: null }),
+    ]);
     await act(() => router.navigate('/logout'));
     expect(await screen.findByText("You're logged out")).toBeTruthy();
     await waitFor(() => expect(router.location().pathname).toBe('/login'));

@@ -1,5 +1,6 @@
 // @vitest-environment jsdom
 import { beforeEach, describe, expect, it } from 'vitest';
+import { offers } from '#shared/catalog.ts';
 import { storageKeys } from '#shared/constants.ts';
 import { sleepLine, bundleLine } from './cart.fixtures.ts';
 import {
@@ -13,7 +14,7 @@ import {
 
 const sleep = {
   name: 'Sleep Gummies',
-  product_id: 40,
+  product_id: offers.sleep.oneTime,
   price: 24.99,
   frequency: 'ONE_TIME',
   description: 'Wind down together and wake up rested.',
@@ -24,7 +25,7 @@ const sleep = {
 const immunity = {
   ...sleep,
   name: 'Immunity Gummies',
-  product_id: 37,
+  product_id: offers.immunity.quarterly,
   price: 45,
   frequency: 'QUARTERLY',
   dose: 'Three bottles every quarter subscription',
@@ -39,15 +40,15 @@ beforeEach(() => {
 
 describe('the browser cart at load (spec §5 Cart)', () => {
   it('drops entries that fail the schema and keeps the rest, in storage too', () => {
-    const { img: _img, ...missingImage } = { ...sleep, product_id: 30 };
+    const { img: _img, ...missingImage } = { ...sleep, product_id: offers.biotin.oneTime };
     localStorage.setItem(
       storageKeys.cart,
       JSON.stringify([
         sleep,
-        { ...sleep, product_id: 41, frequency: 'WEEKLY' },
+        { ...sleep, product_id: offers.sleep.monthly, frequency: 'WEEKLY' },
         missingImage,
-        { ...sleep, product_id: 31, price: '24.99' },
-        { ...sleep, product_id: 32, quantity: 0 },
+        { ...sleep, product_id: offers.biotin.monthly, price: '24.99' },
+        { ...sleep, product_id: offers.biotin.quarterly, quantity: 0 },
         immunity,
       ]),
     );
@@ -92,7 +93,7 @@ describe('changing the browser cart', () => {
   it('removes a line set to 0, and forgets the coupon once the cart is empty', () => {
     addBrowserEntry(sleepLine.offers[0]!, 2);
     setBrowserCoupon('WELCOME10');
-    setBrowserQuantity(40, 0);
+    setBrowserQuantity(offers.sleep.oneTime, 0);
     expect(readBrowserCart()).toEqual([]);
     expect(readBrowserCoupon()).toBeNull();
   });

@@ -1,6 +1,6 @@
 import type { Cart } from '#shared/cart.ts';
 import type { Catalog, Frequency, Product, ProductLine } from '#shared/catalog.ts';
-import { doseTexts } from '#shared/catalog.ts';
+import { doseTexts, offers } from '#shared/catalog.ts';
 
 /** The seeded catalogue (DESIGN §2), for component tests of the shop, cart and checkout. */
 function offer(
@@ -48,17 +48,16 @@ const bundleBase = {
   summary: 'All three of our gummies, one festive price.',
 };
 
-export const sleepLine = standardLine(
-  'sleep-gummies',
-  'Sleep Gummies',
-  '/images/supp-sleep.webp',
-  [40, 41, 42],
-);
+export const sleepLine = standardLine('sleep-gummies', 'Sleep Gummies', '/images/supp-sleep.webp', [
+  offers.sleep.oneTime,
+  offers.sleep.monthly,
+  offers.sleep.quarterly,
+]);
 export const biotinLine = standardLine(
   'biotin-gummies',
   'Biotin Gummies',
   '/images/supp-biotin.webp',
-  [30, 31, 32],
+  [offers.biotin.oneTime, offers.biotin.monthly, offers.biotin.quarterly],
 );
 export const bundleLine: ProductLine = {
   slug: 'holiday-bundle-special',
@@ -67,13 +66,10 @@ export const bundleLine: ProductLine = {
   description: 'One bottle each.',
   img: bundleBase.img,
   category: 'supplements',
-  offers: [offer(bundleBase, 160, 'ONE_TIME', 2499, 'One bottle each', false)],
+  offers: [offer(bundleBase, offers.bundle.oneTime, 'ONE_TIME', 2499, 'One bottle each', false)],
 };
 
 export const catalog: Catalog = { lines: [sleepLine, biotinLine, bundleLine] };
-
-/** The catalogue call's answer. */
-export const catalogReply = { body: { status: 'SUCCESS', message: '', data: catalog } };
 
 /** A server cart with these lines, priced like the server does. */
 export function buildCart(
@@ -108,5 +104,3 @@ export function buildCart(
     total_cents: subtotal - discount,
   };
 }
-
-export const cartReply = (cart: Cart) => ({ body: { data: { cart } } });

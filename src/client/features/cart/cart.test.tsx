@@ -4,25 +4,21 @@ import { act, cleanup, render, screen, waitFor, within } from '@testing-library/
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { cartApi } from '#shared/cart.ts';
+import { catalogApi, offers } from '#shared/catalog.ts';
 import { cacheKeys, storageKeys } from '#shared/constants.ts';
 import { clearToasts, Toaster } from '#client/components/ui/toast.tsx';
 import { PurchaseOptions } from '#client/features/catalog/components/purchase-options.tsx';
 import { resetAppStateForTests, setLeadsId, setLoggedIn } from '#client/lib/app-state.ts';
 import {
   failure,
+  stub,
   stubApi,
   testQueryClient,
   waitForDialogToClose,
 } from '#client/testing/render-app.tsx';
 import { setCartDrawerOpen } from './cart-drawer-state.ts';
-import {
-  biotinLine,
-  buildCart,
-  bundleLine,
-  cartReply,
-  catalogReply,
-  sleepLine,
-} from './cart.fixtures.ts';
+import { biotinLine, buildCart, bundleLine, catalog, sleepLine } from './cart.fixtures.ts';
 import { CartButton } from './components/cart-button.tsx';
 import { CartContents } from './components/cart-contents.tsx';
 
@@ -59,7 +55,7 @@ afterEach(() => {
 describe('quantity rules', () => {
   it('offers a quantity from 1 to 10 for a one-time purchase, and none for a subscription', async () => {
     const u = userEvent.setup();
-    stubApi({ '/products/': catalogReply });
+    stubApi([stub(catalogApi.products, catalog)]);
     renderWithApp(<PurchaseOptions line={sleepLine} />);
     const group = screen.getByRole('group', { name: 'Quantity' });
     const decrease = within(group).getByRole('button', { name: /Decrease/ });
@@ -80,7 +76,7 @@ describe('quantity rules', () => {
   });
 
   it('sells the bundle one-time only, without a quantity', () => {
-    stubApi({ '/products/': catalogReply });
+    stubApi([stub(catalogApi.products, catalog)]);
     renderWithApp(<PurchaseOptions line={bundleLine} />);
     expect(screen.queryByRole('radio')).toBeNull();
     expect(screen.queryByRole('group', { name: 'Quantity' })).toBeNull();
@@ -89,27 +85,27 @@ describe('quantity rules', () => {
 
   it('adds to the browser cart, and refuses to go past 10 of one product', async () => {
     const u = userEvent.setup();
-    stubApi({ '/products/': catalogReply });
+    stubApi([stub(catalogApi.products, catalog)]);
     renderWithApp(<PurchaseOptions line={biotinLine} />);
     const increase = screen.getByRole('button', { name: 'Increase quantity of Biotin Gummies' });
     for (let i = 0; i < 5; i++) await u.click(increase);
     await u.click(screen.getByRole('button', { name: 'Add to cart' }));
-    expect(storedCart()).toMatchObject([{ product_id: 30, quantity: 6 }]);
+    expect(storedCart()).toMatchObject([{ product_id: offers.biotin.oneTime, quantity: 6 }]);
     for (let i = 0; i < 5; i++) await u.click(increase);
     await u.click(screen.getByRole('button', { name: 'Add to cart' }));
     expect((await screen.findByRole('alert')).textContent).toBe('You can order up to 10 at a time');
-    expect(storedCart()).toMatchObject([{ product_id: 30, quantity: 6 }]);
+    expect(storedCart()).toMatchObject([{ product_id: offers.biotin.oneTime, quantity: 6 }]);
   });
 
   it('changes a cart line between 1 and 10, and removes it', async () => {
     const u = userEvent.setup();
-    stubApi({ '/products/': catalogReply });
+    stubApi([stub(catalogApi.products, catalog)]);
     localStorage.setItem(
       storageKeys.cart,
       JSON.stringify([
         {
           name: 'Sleep Gummies',
-          product_id: 40,
+          product_id: offers.sleep.oneTime,
           price: 24.99,
           frequency: 'ONE_TIME',
           description: 'x',
@@ -137,7 +133,7 @@ describe('quantity rules', () => {
       { offer: biotinLine.offers[1]!, quantity: 1, slug: 'biotin-gummies' },
       { offer: bundleLine.offers[0]!, quantity: 1, slug: 'holiday-bundle-special' },
     ]);
-    stubApi({ '/products/': catalogReply, '/v2/ecom/cart': cartReply(cart) });
+    stubApi([stub(catalogApi.products, catalog), stub(cartApi.cart, { cart })]);
     renderWithApp(<CartContents layout="page" />);
     const list = await screen.findByRole('list', { name: 'Items in your cart' });
     const lines = within(list).getAllByRole('listitem');
@@ -151,18 +147,21 @@ describe('quantity rules', () => {
 
   it('shows every refusal of a coupon with its reason', async () => {
     const u = userEvent.setup();
-    stubApi({
-      '/products/': catalogReply,
-      '/coupon/code': failure(400, 'COUPON_REFUSED', 'This coupon expired on Sep 01, 2026.', {
-        code: 'This coupon expired on Sep 01, 2026.',
-      }),
-    });
+    stubApi([
+      stub(catalogApi.products, catalog),
+      stub(
+        cartApi.couponCode,
+        failure(400, 'COUPON_REFUSED', 'This coupon expired on Sep 01, 2026.', {
+          code: 'This coupon expired on Sep 01, 2026.',
+        }),
+      ),
+    ]);
     localStorage.setItem(
       storageKeys.cart,
       JSON.stringify([
         {
           name: 'Sleep Gummies',
-          product_id: 40,
+          product_id: offers.sleep.oneTime,
           price: 24.99,
           frequency: 'ONE_TIME',
           description: 'x',
@@ -185,7 +184,7 @@ describe('quantity rules', () => {
 describe('the cart drawer', () => {
   it('opens from the header button, is a labelled dialog 700px wide, and closes with Escape', async () => {
     const u = userEvent.setup();
-    stubApi({ '/products/': catalogReply });
+    stubApi([stub(catalogApi.products, catalog)]);
     renderWithApp(<CartButton />);
     const button = screen.getByRole('button', { name: 'Cart, empty' });
     await u.click(button);
@@ -203,7 +202,7 @@ describe('the cart drawer', () => {
 
   it('is the full width of a window under 920px', async () => {
     window.innerWidth = 919;
-    stubApi({ '/products/': catalogReply });
+    stubApi([stub(catalogApi.products, catalog)]);
     renderWithApp(<CartButton />);
     act(() => setCartDrawerOpen(true));
     const dialog = await screen.findByRole('dialog', { name: /Your cart/ });
@@ -217,7 +216,7 @@ describe('the cart drawer', () => {
       { offer: sleepLine.offers[1]!, quantity: 1, slug: 'sleep-gummies' },
       { offer: biotinLine.offers[0]!, quantity: 2, slug: 'biotin-gummies' },
     ]);
-    const api = stubApi({ '/products/': catalogReply, '/v2/ecom/cart': cartReply(cart) });
+    const api = stubApi([stub(catalogApi.products, catalog), stub(cartApi.cart, { cart })]);
     const { queryClient } = renderWithApp(<CartButton />);
     const button = await screen.findByRole('button', { name: 'Cart, 3 items' });
     await userEvent.setup().click(button);
@@ -225,8 +224,8 @@ describe('the cart drawer', () => {
     // Subtotal and total.
     expect(within(dialog).getAllByText('$67.48', { selector: 'dd' })).toHaveLength(2);
     // Spec §9: the cart cache is not revalidated on focus.
-    const cartCalls = () => api.calls.filter((call) => call.path === '/v2/ecom/cart').length;
-    const catalogCalls = () => api.calls.filter((call) => call.path === '/products/').length;
+    const cartCalls = () => api.callsTo(cartApi.cart).length;
+    const catalogCalls = () => api.callsTo(catalogApi.products).length;
     // Opening the drawer may still be settling its own reads (a slow machine drew the dialog from
     // the cache before the mount's read went out); count from a quiet point.
     await waitFor(() => expect(queryClient.isFetching()).toBe(0));

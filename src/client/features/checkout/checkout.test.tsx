@@ -3,25 +3,24 @@ import { cleanup, render, screen, waitFor, within } from '@testing-library/react
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MemoryRouter, type RouteObject } from 'react-router';
+import { accountsApi } from '#shared/accounts.ts';
+import { cartApi } from '#shared/cart.ts';
+import { catalogApi, offers } from '#shared/catalog.ts';
+import { checkoutApi } from '#shared/checkout.ts';
 import { storageKeys } from '#shared/constants.ts';
+import { partnersApi } from '#shared/partners.ts';
 import { clearToasts } from '#client/components/ui/toast.tsx';
-import {
-  biotinLine,
-  buildCart,
-  cartReply,
-  catalogReply,
-  sleepLine,
-} from '#client/features/cart/cart.fixtures.ts';
+import { biotinLine, buildCart, catalog, sleepLine } from '#client/features/cart/cart.fixtures.ts';
 import { lineFromServer, type CartView } from '#client/features/cart/use-cart.ts';
 import { resetAppStateForTests, setLeadsId, setLoggedIn } from '#client/lib/app-state.ts';
 import { buildAccountData } from '#client/testing/member-fixtures.ts';
 import {
   failure,
   LocationProbe,
-  ok,
   renderRoutes,
+  stub,
   stubApi,
-  type Reply,
+  type Stub,
 } from '#client/testing/render-app.tsx';
 import {
   checkoutKeyStorageKey,
@@ -78,18 +77,17 @@ const shipping = {
   phoneNo: '(503) 555-0142',
 };
 
-const noOffers = { body: { status: 'SUCCESS', message: '', data: { offers: [] } } };
-
-function memberApi(extra: Record<string, Reply | ((body: unknown) => Reply)> = {}) {
-  return stubApi({
-    '/products/': catalogReply,
-    '/v2/ecom/cart': cartReply(cart),
-    '/account/data/': ok(buildAccountData()),
-    '/leads/upsells': noOffers,
-    '/checkout/progress/': ok({ progress: null }),
-    '/checkout/progress/save/': (body) => ok({ progress: body }),
+/** A logged-in customer's checkout; `extra` stubs override these (the last match answers). */
+function stubMember(extra: Stub[] = []) {
+  return stubApi([
+    stub(catalogApi.products, catalog),
+    stub(cartApi.cart, { cart }),
+    stub(accountsApi.accountData, buildAccountData()),
+    stub(checkoutApi.upsells, { offers: [] }),
+    stub(checkoutApi.progress, { progress: null }),
+    stub(checkoutApi.saveProgress, (body) => ({ progress: body })),
     ...extra,
-  });
+  ]);
 }
 
 function logIn() {
@@ -122,7 +120,7 @@ describe('step 1, shipping', () => {
       JSON.stringify([
         {
           name: 'Sleep Gummies',
-          product_id: 40,
+          product_id: offers.sleep.oneTime,
           price: 24.99,
           frequency: 'ONE_TIME',
           description: 'x',
@@ -132,7 +130,7 @@ describe('step 1, shipping', () => {
         },
       ]),
     );
-    stubApi({ '/products/': catalogReply });
+    stubApi([stub(catalogApi.products, catalog)]);
     renderRoutes(routes, { path: '/checkout/shipping' });
     await u.click(await screen.findByRole('button', { name: 'Create account and continue' }));
     // A supplement order agrees to the terms and privacy policy, not to telehealth.
@@ -151,7 +149,7 @@ describe('step 1, shipping', () => {
   it("fills the address from the account and checks it with the spec's messages", async () => {
     const u = userEvent.setup();
     logIn();
-    const api = memberApi();
+    const api = stubMember();
     renderRoutes(routes, { path: '/checkout/shipping' });
     const form = await screen.findByRole('region', { name: 'Shipping address' });
     const zip = within(form).getByLabelText('ZIP code');
@@ -192,8 +190,7 @@ describe('step 1, shipping', () => {
       ]),
     );
     // The server keeps the step reached and the address, for a reload or another tab.
-    const saved = () =>
-      api.calls.filter((c) => c.path === '/checkout/progress/save/').map((c) => c.body);
+    const saved = () => api.callsTo(checkoutApi.saveProgress);
     await waitFor(() =>
       expect(saved()).toEqual([
         { step: 'upsell', shipping: expect.objectContaining({ address: '12 Harbor St' }) },
@@ -204,20 +201,20 @@ describe('step 1, shipping', () => {
 
   it('after a reload, goes on from the step and address the server kept', async () => {
     logIn();
-    const api = memberApi({
-      '/checkout/progress/': ok({ progress: { step: 'payment', shipping } }),
-    });
+    const api = stubMember([
+      stub(checkoutApi.progress, { progress: { step: 'payment', shipping } }),
+    ]);
     renderRoutes(routes, { path: '/checkout/payment' });
     const payment = await screen.findByRole('region', { name: 'Payment' });
     await waitFor(() => expect(payment.textContent).toContain('88 Alder Road'));
     expect(screen.getByTestId('location').textContent).toBe('/checkout/payment');
     // Already at payment: nothing to save again.
-    expect(api.calls.some((c) => c.path === '/checkout/progress/save/')).toBe(false);
+    expect(api.callsTo(checkoutApi.saveProgress)).toEqual([]);
   });
 
   it('a new tab at step 1 fills the form in with the address given, not the saved one', async () => {
     logIn();
-    memberApi({ '/checkout/progress/': ok({ progress: { step: 'upsell', shipping } }) });
+    stubMember([stub(checkoutApi.progress, { progress: { step: 'upsell', shipping } })]);
     renderRoutes(routes, { path: '/checkout/shipping' });
     const form = await screen.findByRole('region', { name: 'Shipping address' });
     expect((within(form).getByLabelText('Street address') as HTMLInputElement).value).toBe(
@@ -227,7 +224,7 @@ describe('step 1, shipping', () => {
   });
 
   it('sends an empty cart back to the shop, saying so', async () => {
-    stubApi({ '/products/': catalogReply });
+    stubApi([stub(catalogApi.products, catalog)]);
     renderRoutes(routes, { path: '/checkout/payment' });
     expect(await screen.findByRole('heading', { name: 'Shop' })).toBeTruthy();
     expect(await screen.findByText('Your cart is empty')).toBeTruthy();
@@ -239,7 +236,7 @@ describe('step 3, payment', () => {
     const u = userEvent.setup();
     logIn();
     setCheckoutShipping(shipping);
-    memberApi();
+    stubMember();
     renderRoutes(routes, { path: '/checkout/payment' });
     const payment = await screen.findByRole('region', { name: 'Payment' });
     expect(await within(payment).findByRole('radio', { name: /Visa/ })).toHaveProperty(
@@ -269,7 +266,7 @@ describe('step 3, payment', () => {
     const u = userEvent.setup();
     logIn();
     setCheckoutShipping(shipping);
-    const api = memberApi();
+    const api = stubMember();
     renderRoutes(routes, { path: '/checkout/payment' });
     const payment = await screen.findByRole('region', { name: 'Payment' });
     await u.click(await within(payment).findByRole('radio', { name: 'A new card' }));
@@ -281,7 +278,7 @@ describe('step 3, payment', () => {
     await u.click(within(payment).getByRole('checkbox', { name: /I authorize Pairwell/ }));
     await u.click(within(payment).getByRole('button', { name: 'Place order' }));
     expect(await within(payment).findByText('Your card has expired.')).toBeTruthy();
-    expect(api.calls.some((call) => call.path === '/v2/ecom/place-order')).toBe(false);
+    expect(api.callsTo(checkoutApi.placeOrder)).toEqual([]);
   });
 
   it('places one order for a double click, without a price, and shows the order number', async () => {
@@ -290,33 +287,29 @@ describe('step 3, payment', () => {
     setCheckoutShipping(shipping);
     sessionStorage.setItem(storageKeys.clickId, 'c-abc');
     const bodies: unknown[] = [];
-    const api = memberApi({
-      '/v2/ecom/place-order': (body) => {
+    const api = stubMember([
+      stub(checkoutApi.placeOrder, (body) => {
         bodies.push(body);
         return {
-          body: {
-            data: {
-              orders_id: 7,
-              order_number: 'PW-100200',
-              placed_at: '2026-11-24T15:00:00.000Z',
-              subtotal_cents: 6748,
-              discount_cents: 674,
-              coupon_code: 'WELCOME10',
-              total_cents: 6074,
-              subscriptions: 1,
-              items: cart.products.items.map((item) => ({
-                product_id: item.product_id,
-                name: item.name,
-                category: item.category,
-                price_cents: item.price_cents,
-                quantity: item.quantity,
-                frequency: item.frequency,
-              })),
-            },
-          },
+          orders_id: 7,
+          order_number: 'PW-100200',
+          placed_at: '2026-11-24T15:00:00.000Z',
+          subtotal_cents: 6748,
+          discount_cents: 674,
+          coupon_code: 'WELCOME10',
+          total_cents: 6074,
+          subscriptions: 1,
+          items: cart.products.items.map((item) => ({
+            product_id: item.product_id,
+            name: item.name,
+            category: item.category,
+            price_cents: item.price_cents,
+            quantity: item.quantity,
+            frequency: item.frequency,
+          })),
         };
-      },
-    });
+      }),
+    ]);
     renderRoutes(routes, { path: '/checkout/payment' });
     const payment = await screen.findByRole('region', { name: 'Payment' });
     // The recurring consent says what renews, for how much, and from when (the cart's monthly line).
@@ -348,25 +341,25 @@ describe('step 3, payment', () => {
     // GA4's item parameters beside spec §3's five fields.
     const items = [
       {
-        item_id: '41',
+        item_id: String(offers.sleep.monthly),
         item_name: 'Sleep Gummies',
         item_category: 'supplements',
         item_variant: 'MONTHLY',
         price: 17.5,
         quantity: 1,
         name: 'Sleep Gummies',
-        id: '41',
+        id: String(offers.sleep.monthly),
         category: 'supplements',
       },
       {
-        item_id: '30',
+        item_id: String(offers.biotin.oneTime),
         item_name: 'Biotin Gummies',
         item_category: 'supplements',
         item_variant: 'ONE_TIME',
         price: 24.99,
         quantity: 2,
         name: 'Biotin Gummies',
-        id: '30',
+        id: String(offers.biotin.oneTime),
         category: 'supplements',
       },
     ];
@@ -393,9 +386,7 @@ describe('step 3, payment', () => {
       coupon: 'WELCOME10',
       items,
     });
-    await waitFor(() =>
-      expect(api.calls.filter((call) => call.path === '/v2/ecom/cart').length).toBeGreaterThan(1),
-    );
+    await waitFor(() => expect(api.callsTo(cartApi.cart).length).toBeGreaterThan(1));
   });
 
   it("shows a decline's reason on the payment step and makes a new key for the next try", async () => {
@@ -403,14 +394,14 @@ describe('step 3, payment', () => {
     logIn();
     setCheckoutShipping(shipping);
     const keys: string[] = [];
-    memberApi({
-      '/v2/ecom/place-order': (body) => {
-        keys.push((body as { idempotency_key: string }).idempotency_key);
+    stubMember([
+      stub(checkoutApi.placeOrder, (body) => {
+        keys.push(body.idempotency_key);
         return failure(402, 'CARD_DECLINED', 'Your card was declined.', {
           ccnum: 'Your card was declined.',
         });
-      },
-    });
+      }),
+    ]);
     renderRoutes(routes, { path: '/checkout/payment' });
     const payment = await screen.findByRole('region', { name: 'Payment' });
     await u.click(await within(payment).findByRole('radio', { name: 'A new card' }));
@@ -441,7 +432,7 @@ describe('shipping to the partner (issue 16)', () => {
     state: 'OR',
     zip: '97301',
   };
-  const sharesAddress = ok({
+  const sharesAddress = stub(partnersApi.shared, {
     partner: { first_name: 'Sam' },
     address: samAddress,
     orders: null,
@@ -449,7 +440,7 @@ describe('shipping to the partner (issue 16)', () => {
   });
   const placed = (body: unknown) => {
     void body;
-    return ok({
+    return {
       orders_id: 8,
       order_number: 'PW-100201',
       placed_at: '2026-11-24T15:00:00.000Z',
@@ -460,20 +451,20 @@ describe('shipping to the partner (issue 16)', () => {
       subscriptions: 1,
       ship_to_partner: { first_name: 'Sam' },
       items: [],
-    });
+    };
   };
 
   it("offers 'Ship to Sam' while Sam shares an address, asks only the phone, and says so to the end", async () => {
     const u = userEvent.setup();
     logIn();
     const bodies: unknown[] = [];
-    const api = memberApi({
-      '/partners/shared/': sharesAddress,
-      '/v2/ecom/place-order': (body) => {
+    const api = stubMember([
+      sharesAddress,
+      stub(checkoutApi.placeOrder, (body) => {
         bodies.push(body);
         return placed(body);
-      },
-    });
+      }),
+    ]);
     renderRoutes(routes, { path: '/checkout/shipping' });
     const form = await screen.findByRole('region', { name: 'Shipping address' });
     const mine = within(form).getByRole('radio', { name: 'My address' });
@@ -494,7 +485,7 @@ describe('shipping to the partner (issue 16)', () => {
       shipping: { ...samAddress, phoneNo: '(555) 010-0123' },
     });
     // The choice is kept with the step, for a reload or another tab.
-    expect(api.calls.find((c) => c.path === '/checkout/progress/save/')?.body).toMatchObject({
+    expect(api.callsTo(checkoutApi.saveProgress)[0]).toMatchObject({
       step: 'upsell',
       ship_to_partner: true,
     });
@@ -513,14 +504,14 @@ describe('shipping to the partner (issue 16)', () => {
       country: 'US',
     };
     const bodies: unknown[] = [];
-    memberApi({
-      '/account/data/': ok(buildAccountData({ billing: ownBilling })),
-      '/partners/shared/': sharesAddress,
-      '/v2/ecom/place-order': (body) => {
+    stubMember([
+      stub(accountsApi.accountData, buildAccountData({ billing: ownBilling })),
+      sharesAddress,
+      stub(checkoutApi.placeOrder, (body) => {
         bodies.push(body);
         return placed(body);
-      },
-    });
+      }),
+    ]);
     renderRoutes(routes, { path: '/checkout/payment' });
     const payment = await screen.findByRole('region', { name: 'Payment' });
     const billing = await within(payment).findByRole('group', { name: 'Billing address' });
@@ -550,11 +541,11 @@ describe('shipping to the partner (issue 16)', () => {
     const u = userEvent.setup();
     logIn();
     setCheckoutShipping({ ...samAddress, state: 'OR', phoneNo: '(503) 555-0142' }, true);
-    const api = memberApi({
-      '/account/data/': ok(buildAccountData({ billing: null })),
-      '/partners/shared/': sharesAddress,
-      '/v2/ecom/place-order': placed,
-    });
+    const api = stubMember([
+      stub(accountsApi.accountData, buildAccountData({ billing: null })),
+      sharesAddress,
+      stub(checkoutApi.placeOrder, placed),
+    ]);
     renderRoutes(routes, { path: '/checkout/payment' });
     const payment = await screen.findByRole('region', { name: 'Payment' });
     const billing = await within(payment).findByRole('group', { name: 'Billing address' });
@@ -566,7 +557,7 @@ describe('shipping to the partner (issue 16)', () => {
         'true',
       ),
     );
-    expect(api.calls.some((c) => c.path === '/v2/ecom/place-order')).toBe(false);
+    expect(api.callsTo(checkoutApi.placeOrder)).toEqual([]);
   });
 
   it('says plainly when the partner stopped sharing since, and sends the customer back to choose', async () => {
@@ -575,12 +566,13 @@ describe('shipping to the partner (issue 16)', () => {
     setCheckoutShipping({ ...samAddress, state: 'OR', phoneNo: '(503) 555-0142' }, true);
     const gone =
       "Your partner's shipping address is no longer shared with you, so this order can't ship there. Nothing was charged. Choose another address.";
-    memberApi({
-      '/partners/shared/': sharesAddress,
-      '/v2/ecom/place-order': failure(409, 'PARTNER_ADDRESS_UNAVAILABLE', gone, {
-        'shipping.address': gone,
-      }),
-    });
+    stubMember([
+      sharesAddress,
+      stub(
+        checkoutApi.placeOrder,
+        failure(409, 'PARTNER_ADDRESS_UNAVAILABLE', gone, { 'shipping.address': gone }),
+      ),
+    ]);
     renderRoutes(routes, { path: '/checkout/payment' });
     const payment = await screen.findByRole('region', { name: 'Payment' });
     await u.click(await within(payment).findByRole('checkbox', { name: /I authorize Pairwell/ }));

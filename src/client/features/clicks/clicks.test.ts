@@ -1,7 +1,8 @@
 // @vitest-environment jsdom
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { clicksApi } from '#shared/clicks.ts';
 import { storageKeys } from '#shared/constants.ts';
-import { failure, stubApi } from '#client/testing/render-app.tsx';
+import { failure, stub, stubApi } from '#client/testing/render-app.tsx';
 import { clickPayload, deviceType, registerClick } from './clicks.ts';
 
 beforeEach(() => {
@@ -15,7 +16,7 @@ afterEach(() => {
 describe('click registration (spec §4)', () => {
   it('sends the landing parameters once per session and keeps the click id', async () => {
     window.history.replaceState(null, '', '/shop?a=12&c1=spring&s2=x&campaigns_id=7&id=secret');
-    const api = stubApi({ '/click/create/': { body: { status: 'SUCCESS', click_id: 'c-1' } } });
+    const api = stubApi([stub(clicksApi.clickCreate, { click_id: 'c-1' })]);
     expect(await registerClick()).toBe('c-1');
     expect(await registerClick()).toBe('c-1');
     expect(api.calls).toHaveLength(1);
@@ -33,7 +34,9 @@ describe('click registration (spec §4)', () => {
   });
 
   it('retries 3 times, then reports "Failed to create click" and goes on without one', async () => {
-    const api = stubApi({ '/click/create/': failure(500, 'INTERNAL', 'Something went wrong') });
+    const api = stubApi([
+      stub(clicksApi.clickCreate, failure(500, 'INTERNAL', 'Something went wrong')),
+    ]);
     expect(await registerClick({ retryDelayMs: 1 })).toBeNull();
     expect(api.calls).toHaveLength(4);
     await vi.waitFor(() => expect(window.dataLayer).toHaveLength(1));

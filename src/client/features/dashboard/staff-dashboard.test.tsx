@@ -3,10 +3,12 @@ import { cleanup, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { RouteObject } from 'react-router';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Dashboard, DashboardDay } from '#shared/dashboard.ts';
+import { dashboardApi, type Dashboard, type DashboardDay } from '#shared/dashboard.ts';
+import { operationsApi } from '#shared/operations.ts';
+import { reviewsApi } from '#shared/reviews.ts';
 import { messages } from '#shared/wording.ts';
 import { clearToasts } from '#client/components/ui/toast.tsx';
-import { failure, ok, renderRoutes, stubApi } from '#client/testing/render-app.tsx';
+import { failure, renderRoutes, stub, stubApi } from '#client/testing/render-app.tsx';
 import { loggedIn, ops, provider } from '#client/testing/staff-fixtures.ts';
 import { StaffLayout } from '#client/features/staff/components/staff-layout.tsx';
 import { StaffHomePage } from '#client/features/staff/pages/staff-home-page.tsx';
@@ -94,12 +96,12 @@ const rowsOf = (figure: HTMLElement) =>
 describe("the operator's dashboard", () => {
   it('is reached from the console navigation and says the 30 days in figures', async () => {
     const u = userEvent.setup();
-    const api = stubApi({
-      '/staff/me/': loggedIn(ops),
-      '/staff/orders/': ok({ orders: [] }),
-      '/staff/coverage/': ok({ states: [] }),
-      '/staff/dashboard/': ok(figures),
-    });
+    const api = stubApi([
+      loggedIn(ops),
+      stub(operationsApi.orders, { orders: [] }),
+      stub(operationsApi.coverage, { states: [] }),
+      stub(dashboardApi.summary, figures),
+    ]);
     renderRoutes(routes, { path: '/staff' });
     await u.click(await screen.findByRole('link', { name: 'Dashboard' }));
     expect(await screen.findByRole('heading', { level: 1, name: 'Dashboard' })).toBeTruthy();
@@ -110,7 +112,7 @@ describe("the operator's dashboard", () => {
     expect(
       await screen.findByText('The last 30 days, Oct 23 to Nov 21, 2026 (days in UTC).'),
     ).toBeTruthy();
-    expect(api.calls.find((call) => call.path === '/staff/dashboard/')?.body).toEqual({});
+    expect(api.callsTo(dashboardApi.summary)[0]).toEqual({});
 
     const list = within(screen.getByRole('region', { name: 'The 30 days in figures' }));
     const figure = (term: string) =>
@@ -129,7 +131,7 @@ describe("the operator's dashboard", () => {
   });
 
   it('gives every chart a text alternative: a summary and a table of every day, zeros included', async () => {
-    stubApi({ '/staff/me/': loggedIn(ops), '/staff/dashboard/': ok(figures) });
+    stubApi([loggedIn(ops), stub(dashboardApi.summary, figures)]);
     renderRoutes(routes, { path: '/staff/dashboard' });
     const orders = await screen.findByRole('figure', { name: 'Store orders per day' });
     expect(orders.textContent).toContain(
@@ -162,7 +164,7 @@ describe("the operator's dashboard", () => {
   });
 
   it('shows each waiting visit against the review target, in words as well as by colour', async () => {
-    stubApi({ '/staff/me/': loggedIn(ops), '/staff/dashboard/': ok(figures) });
+    stubApi([loggedIn(ops), stub(dashboardApi.summary, figures)]);
     renderRoutes(routes, { path: '/staff/dashboard' });
     const waiting = await screen.findByRole('region', { name: 'Visits waiting for review' });
     expect(waiting.textContent).toContain(
@@ -176,15 +178,15 @@ describe("the operator's dashboard", () => {
   });
 
   it('says when nothing is waiting, and days with nothing read as zeros', async () => {
-    stubApi({
-      '/staff/me/': loggedIn(ops),
-      '/staff/dashboard/': ok({
+    stubApi([
+      loggedIn(ops),
+      stub(dashboardApi.summary, {
         ...figures,
         days: days.map((d) => ({ ...d, ...zero })),
         totals: { ...figures.totals, orders: 0, revenue_cents: 0, refunded_cents: 0 },
         visits: { target_hours: 24, waiting: 0, over_target: 0, oldest: [] },
       }),
-    });
+    ]);
     renderRoutes(routes, { path: '/staff/dashboard' });
     const waiting = await screen.findByRole('region', { name: 'Visits waiting for review' });
     expect(waiting.textContent).toContain(
@@ -204,13 +206,14 @@ describe("the operator's dashboard", () => {
   it('shows why it could not load, with Try again', async () => {
     const u = userEvent.setup();
     let attempts = 0;
-    stubApi({
-      '/staff/me/': loggedIn(ops),
-      '/staff/dashboard/': () =>
+    stubApi([
+      loggedIn(ops),
+      stub(dashboardApi.summary, () =>
         ++attempts === 1
           ? failure(503, 'UNAVAILABLE', 'The service is busy. Please try again.')
-          : ok(figures),
-    });
+          : figures,
+      ),
+    ]);
     renderRoutes(routes, { path: '/staff/dashboard' });
     expect(await screen.findByText(messages.somethingWentWrong)).toBeTruthy();
     await u.click(screen.getByRole('button', { name: 'Try again' }));
@@ -218,11 +221,11 @@ describe("the operator's dashboard", () => {
   });
 
   it('is for operations staff: a provider goes back to their queue, with no Dashboard link', async () => {
-    const api = stubApi({ '/staff/me/': loggedIn(provider), '/staff/visits/': ok({ visits: [] }) });
+    const api = stubApi([loggedIn(provider), stub(reviewsApi.queue, { visits: [] })]);
     renderRoutes(routes, { path: '/staff/dashboard' });
     expect(await screen.findByRole('heading', { level: 1, name: 'Review queue' })).toBeTruthy();
     expect(screen.queryByRole('link', { name: 'Dashboard' })).toBeNull();
-    expect(api.calls.some((call) => call.path === '/staff/dashboard/')).toBe(false);
+    expect(api.callsTo(dashboardApi.summary)).toEqual([]);
   });
 });
 

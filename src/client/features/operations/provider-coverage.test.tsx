@@ -3,10 +3,11 @@ import { cleanup, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { RouteObject } from 'react-router';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { StaffUser } from '#shared/staff.ts';
+import { operationsApi } from '#shared/operations.ts';
 import { messages } from '#shared/wording.ts';
 import { clearToasts } from '#client/components/ui/toast.tsx';
-import { failure, ok, renderRoutes, stubApi } from '#client/testing/render-app.tsx';
+import { failure, renderRoutes, stub, stubApi } from '#client/testing/render-app.tsx';
+import { loggedIn, ops } from '#client/testing/staff-fixtures.ts';
 import { StaffLayout } from '#client/features/staff/components/staff-layout.tsx';
 import { StaffHomePage } from '#client/features/staff/pages/staff-home-page.tsx';
 
@@ -14,16 +15,7 @@ const routes: RouteObject[] = [
   { element: <StaffLayout />, children: [{ path: '/staff', element: <StaffHomePage /> }] },
 ];
 
-const ops: StaffUser = {
-  id: 2,
-  email: 'ops@pairwell.test',
-  name: 'Sam Ortiz',
-  role: 'operations',
-  licensed_states: [],
-};
-
-const loggedIn = ok({ authenticated: true, staff: ops });
-const noOrders = ok({ orders: [] });
+const noOrders = stub(operationsApi.orders, { orders: [] });
 
 afterEach(() => {
   cleanup();
@@ -34,10 +26,10 @@ const panel = async () => screen.findByRole('region', { name: 'Provider coverage
 
 describe('provider coverage on the operations dashboard', () => {
   it("names the offered states without a licensed provider, in words, and counts each state's providers", async () => {
-    const api = stubApi({
-      '/staff/me/': loggedIn,
-      '/staff/orders/': noOrders,
-      '/staff/coverage/': ok({
+    const api = stubApi([
+      loggedIn(ops),
+      noOrders,
+      stub(operationsApi.coverage, {
         states: [
           { state: 'CA', providers: 2 },
           { state: 'OR', providers: 1 },
@@ -45,7 +37,7 @@ describe('provider coverage on the operations dashboard', () => {
           { state: 'NV', providers: 0 },
         ],
       }),
-    });
+    ]);
     renderRoutes(routes, { path: '/staff' });
     const coverage = await panel();
     expect(
@@ -64,17 +56,17 @@ describe('provider coverage on the operations dashboard', () => {
       'Arizona: no provider',
       'Nevada: no provider',
     ]);
-    expect(api.calls.find((call) => call.path === '/staff/coverage/')?.body).toEqual({});
+    expect(api.callsTo(operationsApi.coverage)[0]).toEqual({});
     // The orders are still the page's subject.
     expect(screen.getByRole('heading', { level: 1, name: 'Orders' })).toBeTruthy();
   });
 
   it('says so when every offered state has a provider', async () => {
-    stubApi({
-      '/staff/me/': loggedIn,
-      '/staff/orders/': noOrders,
-      '/staff/coverage/': ok({ states: [{ state: 'OR', providers: 1 }] }),
-    });
+    stubApi([
+      loggedIn(ops),
+      noOrders,
+      stub(operationsApi.coverage, { states: [{ state: 'OR', providers: 1 }] }),
+    ]);
     renderRoutes(routes, { path: '/staff' });
     const coverage = await panel();
     expect(
@@ -86,14 +78,15 @@ describe('provider coverage on the operations dashboard', () => {
   it('shows why it could not load, with Try again, and the orders stay usable', async () => {
     const u = userEvent.setup();
     let attempts = 0;
-    stubApi({
-      '/staff/me/': loggedIn,
-      '/staff/orders/': noOrders,
-      '/staff/coverage/': () =>
+    stubApi([
+      loggedIn(ops),
+      noOrders,
+      stub(operationsApi.coverage, () =>
         ++attempts === 1
           ? failure(503, 'UNAVAILABLE', 'The service is busy. Please try again.')
-          : ok({ states: [{ state: 'OR', providers: 1 }] }),
-    });
+          : { states: [{ state: 'OR', providers: 1 }] },
+      ),
+    ]);
     renderRoutes(routes, { path: '/staff' });
     const coverage = await panel();
     expect(await within(coverage).findByText(messages.somethingWentWrong)).toBeTruthy();

@@ -4,8 +4,9 @@ import userEvent from '@testing-library/user-event';
 import type { RouteObject } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { outboxApi, type OutboxProblem } from '#shared/outbox.ts';
+import { reviewsApi } from '#shared/reviews.ts';
 import { clearToasts } from '#client/components/ui/toast.tsx';
-import { failure, ok, renderRoutes, stubApi } from '#client/testing/render-app.tsx';
+import { failure, renderRoutes, stub, stubApi } from '#client/testing/render-app.tsx';
 import { loggedIn, ops, provider } from '#client/testing/staff-fixtures.ts';
 import { StaffLayout } from '#client/features/staff/components/staff-layout.tsx';
 import { StaffHomePage } from '#client/features/staff/pages/staff-home-page.tsx';
@@ -55,14 +56,13 @@ afterEach(() => {
 describe('the outbox in the staff console', () => {
   it('lists messages that were not sent, without their words, and sends one again from the keyboard', async () => {
     const u = userEvent.setup();
-    const api = stubApi({
-      '/staff/me/': loggedIn(ops),
-      '/staff/outbox/': ok({ messages: [failedConfirmation, lateCode] }),
-      '/staff/outbox/retry/': ok(
-        { messages: [{ ...failedConfirmation, status: 'pending', attempts: 0 }, lateCode] },
-        'The message will be sent again in a moment.',
-      ),
-    });
+    const api = stubApi([
+      loggedIn(ops),
+      stub(outboxApi.problems, { messages: [failedConfirmation, lateCode] }),
+      stub(outboxApi.retry, {
+        messages: [{ ...failedConfirmation, status: 'pending', attempts: 0 }, lateCode],
+      }),
+    ]);
     renderRoutes(routes, { path: '/staff/outbox' });
 
     expect(await screen.findByRole('heading', { level: 1, name: 'Outbox' })).toBeTruthy();
@@ -94,7 +94,7 @@ describe('the outbox in the staff console', () => {
     while (document.activeElement !== sendAgain) await u.tab();
     await u.keyboard('{Enter}');
     await waitFor(() =>
-      expect(api.calls.find((call) => call.path === '/staff/outbox/retry/')?.body).toEqual({
+      expect(api.callsTo(outboxApi.retry)[0]).toEqual({
         outbox_id: 31,
       }),
     );
@@ -107,27 +107,27 @@ describe('the outbox in the staff console', () => {
 
   it('says when the message cannot be sent again, and when nothing is waiting', async () => {
     const u = userEvent.setup();
-    stubApi({
-      '/staff/me/': loggedIn(ops),
-      '/staff/outbox/': ok({ messages: [failedConfirmation] }),
-      '/staff/outbox/retry/': failure(409, 'MESSAGE_SENT', 'This message has been sent already.'),
-    });
+    stubApi([
+      loggedIn(ops),
+      stub(outboxApi.problems, { messages: [failedConfirmation] }),
+      stub(outboxApi.retry, failure(409, 'MESSAGE_SENT', 'This message has been sent already.')),
+    ]);
     renderRoutes(routes, { path: '/staff/outbox' });
     await u.click(await screen.findByRole('button', { name: 'Send again' }));
     expect(await screen.findByText('This message has been sent already.')).toBeTruthy();
     cleanup();
 
-    stubApi({ '/staff/me/': loggedIn(ops), '/staff/outbox/': ok({ messages: [] }) });
+    stubApi([loggedIn(ops), stub(outboxApi.problems, { messages: [] })]);
     renderRoutes(routes, { path: '/staff/outbox' });
     expect(await screen.findByText('Every email and text message has been sent.')).toBeTruthy();
     expect(screen.getByRole('heading', { level: 2, name: 'Nothing to do' })).toBeTruthy();
   });
 
   it('is for operations staff: a provider goes back to their queue and has no Outbox link', async () => {
-    const api = stubApi({ '/staff/me/': loggedIn(provider), '/staff/visits/': ok({ visits: [] }) });
+    const api = stubApi([loggedIn(provider), stub(reviewsApi.queue, { visits: [] })]);
     renderRoutes(routes, { path: '/staff/outbox' });
     expect(await screen.findByRole('heading', { level: 1, name: 'Review queue' })).toBeTruthy();
     expect(screen.queryByRole('link', { name: 'Outbox' })).toBeNull();
-    expect(api.calls.some((call) => call.path === '/staff/outbox/')).toBe(false);
+    expect(api.callsTo(outboxApi.problems)).toEqual([]);
   });
 });

@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { reviewsApi, type Chart } from '#shared/reviews.ts';
 import { clearToasts } from '#client/components/ui/toast.tsx';
-import { failure, ok, renderRoutes, stubApi } from '#client/testing/render-app.tsx';
+import { failure, renderRoutes, stub, stubApi } from '#client/testing/render-app.tsx';
 import { RiskFlagList } from './components/risk-flags.tsx';
 import { VisitDecisionPanel } from './components/visit-decision-panel.tsx';
 
@@ -43,13 +43,10 @@ const routes = (chart: Chart) => [{ path: '/', element: <VisitDecisionPanel char
 describe('the decision panel', () => {
   it("approves with the prescription prefilled from the preferences (a month's quantity of the chosen frequency), directions required, and shows what happened to the payment", async () => {
     const u = userEvent.setup();
-    const api = stubApi({
-      '/staff/visits/approve/': ok(
-        { chart: buildChart({ status: 'APPROVED' }) },
-        reviewsApi.approve.message,
-      ),
-      '/staff/visits/': ok({ visits: [] }),
-    });
+    const api = stubApi([
+      stub(reviewsApi.approve, { chart: buildChart({ status: 'APPROVED' }) }),
+      stub(reviewsApi.queue, { visits: [] }),
+    ]);
     renderRoutes(routes(buildChart()));
     await u.click(screen.getByRole('button', { name: 'Approve' }));
     const dialog = await screen.findByRole('dialog', { name: "Approve Robin Hale's visit?" });
@@ -83,8 +80,7 @@ describe('the decision panel', () => {
     await u.type(within(dialog).getByLabelText(/Refills/), '2');
     await u.click(within(dialog).getByRole('button', { name: 'Approve and prescribe' }));
     expect(await screen.findByText(reviewsApi.approve.message)).toBeTruthy();
-    const call = api.calls.find((c) => c.path === '/staff/visits/approve/');
-    expect(call?.body).toMatchObject({
+    expect(api.callsTo(reviewsApi.approve)[0]).toMatchObject({
       visit_id: 41,
       prescription: {
         drug: 'sildenafil',
@@ -98,11 +94,12 @@ describe('the decision panel', () => {
 
   it("declines with a reason of at least 10 characters; the server's field message lands on the field", async () => {
     const u = userEvent.setup();
-    stubApi({
-      '/staff/visits/decline/': failure(400, 'VALIDATION', 'Check the form', {
-        reason: 'Say more for the patient',
-      }),
-    });
+    stubApi([
+      stub(
+        reviewsApi.decline,
+        failure(400, 'VALIDATION', 'Check the form', { reason: 'Say more for the patient' }),
+      ),
+    ]);
     renderRoutes(routes(buildChart()));
     await u.click(screen.getByRole('button', { name: 'Decline' }));
     const dialog = await screen.findByRole('dialog', { name: "Decline Robin Hale's visit?" });
@@ -117,7 +114,7 @@ describe('the decision panel', () => {
   });
 
   it('is not offered once the visit is decided', () => {
-    stubApi({});
+    stubApi([]);
     renderRoutes(routes(buildChart({ status: 'APPROVED' })));
     expect(screen.queryByRole('button', { name: 'Approve' })).toBeNull();
   });
@@ -125,7 +122,7 @@ describe('the decision panel', () => {
 
 describe("the chart's risk flags", () => {
   it('reads each severity in words; information is not styled as an alarm, only a high risk is red', () => {
-    stubApi({});
+    stubApi([]);
     renderRoutes([
       {
         path: '/',

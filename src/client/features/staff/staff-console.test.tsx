@@ -3,13 +3,14 @@ import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { RouteObject } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { StaffOrderDetail } from '#shared/operations.ts';
+import { operationsApi, type StaffOrderDetail } from '#shared/operations.ts';
+import { reviewsApi } from '#shared/reviews.ts';
+import { staffApi } from '#shared/staff.ts';
 import { clearToasts } from '#client/components/ui/toast.tsx';
 import {
   failure,
-  ok,
-  okMessage,
   renderRoutes,
+  stub,
   stubApi,
   waitForDialogToClose,
   waitForDialogToOpen,
@@ -43,7 +44,7 @@ const routes: RouteObject[] = [
   },
 ];
 
-const loggedOut = ok({ authenticated: false, staff: null });
+const loggedOut = stub(staffApi.me, { authenticated: false, staff: null });
 
 function buildOrder(overrides: Partial<StaffOrderDetail> = {}): StaffOrderDetail {
   return {
@@ -98,7 +99,7 @@ afterEach(() => {
 
 describe('the staff log-in', () => {
   it('asks for the code the way authenticator apps fill it in', async () => {
-    stubApi({ '/staff/me/': loggedOut });
+    stubApi([loggedOut]);
     renderRoutes(routes, { path: '/staff/login' });
     const code = await screen.findByLabelText('Authentication code');
     expect(code.getAttribute('inputmode')).toBe('numeric');
@@ -114,7 +115,7 @@ describe('the staff log-in', () => {
 
   it('says what is missing before asking the server', async () => {
     const u = userEvent.setup();
-    const api = stubApi({ '/staff/me/': loggedOut });
+    const api = stubApi([loggedOut]);
     renderRoutes(routes, { path: '/staff/login' });
     await u.click(await screen.findByRole('button', { name: 'Log in' }));
     expect(await screen.findByText('Field required')).toBeTruthy();
@@ -127,19 +128,18 @@ describe('the staff log-in', () => {
     await u.click(screen.getByRole('button', { name: 'Log in' }));
     expect(await screen.findByText('Invalid Email')).toBeTruthy();
     expect(screen.getByLabelText('Authentication code').getAttribute('aria-invalid')).toBe('true');
-    expect(api.calls.some((call) => call.path === '/staff/login/')).toBe(false);
+    expect(api.callsTo(staffApi.login)).toEqual([]);
   });
 
   it('shows a refused log-in once, clears the used code and waits for the next one', async () => {
     const u = userEvent.setup();
-    stubApi({
-      '/staff/me/': loggedOut,
-      '/staff/login/': failure(
-        401,
-        'INVALID_CREDENTIALS',
-        'The email, password or code is incorrect.',
+    stubApi([
+      loggedOut,
+      stub(
+        staffApi.login,
+        failure(401, 'INVALID_CREDENTIALS', 'The email, password or code is incorrect.'),
       ),
-    });
+    ]);
     renderRoutes(routes, { path: '/staff/login' });
     await u.type(await screen.findByLabelText('Work email'), 'ops@pairwell.test');
     await u.type(screen.getByLabelText('Password'), 'pairwell-ops');
@@ -156,15 +156,16 @@ describe('the staff log-in', () => {
   it("puts the server's field messages on the fields and shows a rate limit as a message", async () => {
     const u = userEvent.setup();
     let attempt = 0;
-    stubApi({
-      '/staff/me/': loggedOut,
-      '/staff/login/': () =>
+    stubApi([
+      loggedOut,
+      stub(staffApi.login, () =>
         ++attempt === 1
           ? failure(400, 'VALIDATION', 'Please check the highlighted fields.', {
               code: 'Enter the 6-digit code from your authenticator app',
             })
           : failure(429, 'RATE_LIMITED', 'Too many attempts. Please wait a moment and try again.'),
-    });
+      ),
+    ]);
     renderRoutes(routes, { path: '/staff/login' });
     await u.type(await screen.findByLabelText('Work email'), 'ops@pairwell.test');
     await u.type(screen.getByLabelText('Password'), 'pairwell-ops');
@@ -184,23 +185,13 @@ describe('the staff log-in', () => {
     const u = userEvent.setup();
     const paused =
       'Too many wrong passwords were tried for this account, so log-ins from new devices are paused. If it is your account, we can email you a link that lets this device log in.';
-    const api = stubApi({
-      '/staff/me/': loggedOut,
-      '/staff/login/': failure(429, 'LOGIN_LOCKED', paused),
-      '/staff/login/unlock/': {
-        body: {
-          status: 'SUCCESS',
-          message:
-            'If that address has a staff account whose log-ins are paused, we have emailed it a link. Open it on this device within 30 minutes to log in.',
-        },
-      },
-      '/staff/login/unlock/confirm/': {
-        body: {
-          status: 'SUCCESS',
-          message: 'This device can log in now. Log in with your password and authenticator code.',
-        },
-      },
-    });
+    const api = stubApi([
+      loggedOut,
+      stub(staffApi.login, failure(429, 'LOGIN_LOCKED', paused)),
+      // Their declared messages: the emailed link, then that this device can log in.
+      stub(staffApi.unlock, {}),
+      stub(staffApi.unlockConfirm, {}),
+    ]);
     renderRoutes(routes, { path: '/staff/login' });
     await u.type(await screen.findByLabelText('Work email'), 'ops@pairwell.test');
     await u.type(screen.getByLabelText('Password'), 'pairwell-ops');
@@ -209,7 +200,7 @@ describe('the staff log-in', () => {
     expect((await screen.findByRole('alert')).textContent).toContain(paused);
     await u.click(screen.getByRole('button', { name: 'Email me a link' }));
     expect((await screen.findByRole('alert')).textContent).toContain('we have emailed it a link');
-    expect(api.calls.find((c) => c.path === '/staff/login/unlock/')?.body).toEqual({
+    expect(api.callsTo(staffApi.unlock)[0]).toEqual({
       email: 'ops@pairwell.test',
     });
     cleanup();
@@ -219,7 +210,7 @@ describe('the staff log-in', () => {
     expect((await screen.findByRole('alert')).textContent).toBe(
       'This device can log in now. Log in with your password and authenticator code.',
     );
-    expect(api.calls.find((c) => c.path === '/staff/login/unlock/confirm/')?.body).toEqual({
+    expect(api.callsTo(staffApi.unlockConfirm)[0]).toEqual({
       token: 'b'.repeat(43),
     });
     expect(screen.getByLabelText('Authentication code')).toBeTruthy();
@@ -227,11 +218,11 @@ describe('the staff log-in', () => {
 
   it('sends a visitor to the log-in and back to the page they wanted afterwards', async () => {
     const u = userEvent.setup();
-    const api = stubApi({
-      '/staff/me/': loggedOut,
-      '/staff/login/': ok({ staff: ops }),
-      '/staff/orders/detail/': ok({ order: buildOrder() }),
-    });
+    const api = stubApi([
+      loggedOut,
+      stub(staffApi.login, { staff: ops }),
+      stub(operationsApi.order, { order: buildOrder() }),
+    ]);
     const { router } = renderRoutes(routes, { path: '/staff/orders/12' });
     await screen.findByRole('heading', { level: 1, name: 'Staff log in' });
     expect(router.location().pathname).toBe('/staff/login');
@@ -241,7 +232,7 @@ describe('the staff log-in', () => {
     await u.click(screen.getByRole('button', { name: 'Log in' }));
     expect(await screen.findByRole('heading', { level: 1, name: 'Order PW-100112' })).toBeTruthy();
     expect(router.location().pathname).toBe('/staff/orders/12');
-    expect(api.calls.find((call) => call.path === '/staff/login/')?.body).toEqual({
+    expect(api.callsTo(staffApi.login)[0]).toEqual({
       email: 'ops@pairwell.test',
       password: 'pairwell-ops',
       code: '654321',
@@ -258,11 +249,11 @@ describe('the staff log-in', () => {
 describe('the staff session', () => {
   it('ends after 15 minutes without activity, with a message', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'], shouldAdvanceTime: true });
-    const api = stubApi({
-      '/staff/me/': loggedIn(provider),
-      '/staff/visits/': ok({ visits: [] }),
-      '/staff/logout/': { body: { status: 'SUCCESS', message: 'You have been logged out.' } },
-    });
+    const api = stubApi([
+      loggedIn(provider),
+      stub(reviewsApi.queue, { visits: [] }),
+      stub(staffApi.logout, {}),
+    ]);
     const { router } = renderRoutes(routes, { path: '/staff' });
     await screen.findByRole('heading', { level: 1, name: 'Review queue' });
     await act(async () => {
@@ -273,21 +264,18 @@ describe('the staff session', () => {
       window.dispatchEvent(new KeyboardEvent('keydown', { key: 'Tab' }));
       await vi.advanceTimersByTimeAsync(STAFF_IDLE_MS - 60_000);
     });
-    expect(api.calls.some((call) => call.path === '/staff/logout/')).toBe(false);
+    expect(api.callsTo(staffApi.logout)).toEqual([]);
     await act(async () => {
       await vi.advanceTimersByTimeAsync(60_000);
     });
     await waitFor(() => expect(router.location().pathname).toBe('/staff/login'));
-    expect(api.calls.some((call) => call.path === '/staff/logout/')).toBe(true);
+    expect(api.callsTo(staffApi.logout).length > 0).toBe(true);
     expect(await screen.findByText('Logged out after 15 minutes without activity')).toBeTruthy();
   });
 
   it('stays logged in while someone works in another tab of the console', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'], shouldAdvanceTime: true });
-    const api = stubApi({
-      '/staff/me/': loggedIn(provider),
-      '/staff/visits/': ok({ visits: [] }),
-    });
+    const api = stubApi([loggedIn(provider), stub(reviewsApi.queue, { visits: [] })]);
     const { router } = renderRoutes(routes, { path: '/staff' });
     await screen.findByRole('heading', { level: 1, name: 'Review queue' });
     const otherTab = new BroadcastChannel('pairwell-staff-activity');
@@ -299,18 +287,17 @@ describe('the staff session', () => {
     });
     otherTab.close();
     expect(router.location().pathname).toBe('/staff');
-    expect(api.calls.some((call) => call.path === '/staff/logout/')).toBe(false);
+    expect(api.callsTo(staffApi.logout)).toEqual([]);
   });
 
   it('goes back to the log-in when the server says the session ended', async () => {
-    stubApi({
-      '/staff/me/': loggedIn(ops),
-      '/staff/orders/': failure(
-        401,
-        'STAFF_UNAUTHENTICATED',
-        'Please log in to the staff console.',
+    stubApi([
+      loggedIn(ops),
+      stub(
+        operationsApi.orders,
+        failure(401, 'STAFF_UNAUTHENTICATED', 'Please log in to the staff console.'),
       ),
-    });
+    ]);
     const { router } = renderRoutes(routes, { path: '/staff?status=SHIPPED' });
     await waitFor(() => expect(router.location().pathname).toBe('/staff/login'));
     expect(await screen.findByText('Your staff session ended')).toBeTruthy();
@@ -318,9 +305,9 @@ describe('the staff session', () => {
   });
 
   it('shows providers their review queue, not the orders', async () => {
-    const api = stubApi({
-      '/staff/me/': loggedIn(provider),
-      '/staff/visits/': ok({
+    const api = stubApi([
+      loggedIn(provider),
+      stub(reviewsApi.queue, {
         visits: [
           {
             visit_id: 41,
@@ -335,7 +322,7 @@ describe('the staff session', () => {
           },
         ],
       }),
-    });
+    ]);
     renderRoutes(routes, { path: '/staff' });
     expect(await screen.findByRole('heading', { level: 1, name: 'Review queue' })).toBeTruthy();
     expect(
@@ -345,7 +332,7 @@ describe('the staff session', () => {
     ).toBeTruthy();
     const links = screen.getAllByRole('link', { name: /Robin Hale/ });
     expect(links[0]?.getAttribute('href')).toBe('/staff/visits/41');
-    expect(api.calls.some((call) => call.path === '/staff/orders/')).toBe(false);
+    expect(api.callsTo(operationsApi.orders)).toEqual([]);
   });
 });
 
@@ -357,14 +344,11 @@ describe('an order in the console', () => {
       tracking_number: '9400111899223197428490',
       actions: ['deliver', 'refund'],
     });
-    const api = stubApi({
-      '/staff/me/': loggedIn(ops),
-      '/staff/orders/detail/': ok({ order: buildOrder() }),
-      '/staff/orders/ship/': ok(
-        { order: shipped },
-        'Marked shipped; the customer was emailed the tracking link.',
-      ),
-    });
+    const api = stubApi([
+      loggedIn(ops),
+      stub(operationsApi.order, { order: buildOrder() }),
+      stub(operationsApi.ship, { order: shipped }),
+    ]);
     renderRoutes(routes, { path: '/staff/orders/12' });
     await u.click(await screen.findByRole('button', { name: 'Mark shipped' }));
     const dialog = await screen.findByRole('dialog', { name: 'Ship order PW-100112' });
@@ -376,7 +360,7 @@ describe('an order in the console', () => {
     await u.type(within(dialog).getByLabelText('Tracking number'), '11899223197428490');
     await u.click(within(dialog).getByRole('button', { name: 'Mark shipped' }));
     await waitForDialogToClose();
-    expect(api.calls.find((call) => call.path === '/staff/orders/ship/')?.body).toEqual({
+    expect(api.callsTo(operationsApi.ship)[0]).toEqual({
       order_id: 12,
       tracking_number: '9400111899223197428490',
     });
@@ -392,14 +376,13 @@ describe('an order in the console', () => {
 
   it('asks for the amount in dollars and a reason, nothing pre-filled, and sends cents', async () => {
     const u = userEvent.setup();
-    const api = stubApi({
-      '/staff/me/': loggedIn(ops),
-      '/staff/orders/detail/': ok({ order: buildOrder({ refund_cents: 500 }) }),
-      '/staff/orders/refund/': ok(
-        { order: buildOrder({ refund_cents: 1750, actions: ['ship', 'refund', 'cancel'] }) },
-        'Refunded; the customer was emailed a receipt.',
-      ),
-    });
+    const api = stubApi([
+      loggedIn(ops),
+      stub(operationsApi.order, { order: buildOrder({ refund_cents: 500 }) }),
+      stub(operationsApi.refund, {
+        order: buildOrder({ refund_cents: 1750, actions: ['ship', 'refund', 'cancel'] }),
+      }),
+    ]);
     renderRoutes(routes, { path: '/staff/orders/12' });
     await u.click(await screen.findByRole('button', { name: 'Refund (up to $30.00)' }));
     const dialog = await screen.findByRole('dialog', { name: 'Refund order PW-100112' });
@@ -417,7 +400,7 @@ describe('an order in the console', () => {
     await u.type(reason, 'Arrived damaged');
     await u.click(within(dialog).getByRole('button', { name: 'Refund $12.50' }));
     await waitForDialogToClose();
-    expect(api.calls.find((call) => call.path === '/staff/orders/refund/')?.body).toEqual({
+    expect(api.callsTo(operationsApi.refund)[0]).toEqual({
       order_id: 12,
       amount_cents: 1250,
       reason: 'Arrived damaged',
@@ -427,15 +410,14 @@ describe('an order in the console', () => {
 
   it('shows why the server refused a change', async () => {
     const u = userEvent.setup();
-    stubApi({
-      '/staff/me/': loggedIn(ops),
-      '/staff/orders/detail/': ok({ order: buildOrder() }),
-      '/staff/orders/cancel/': failure(
-        409,
-        'ORDER_STATE',
-        'Order PW-100112 is shipped and cannot be cancelled.',
+    stubApi([
+      loggedIn(ops),
+      stub(operationsApi.order, { order: buildOrder() }),
+      stub(
+        operationsApi.cancel,
+        failure(409, 'ORDER_STATE', 'Order PW-100112 is shipped and cannot be cancelled.'),
       ),
-    });
+    ]);
     renderRoutes(routes, { path: '/staff/orders/12' });
     await u.click(await screen.findByRole('button', { name: 'Cancel order' }));
     const dialog = await screen.findByRole('dialog', { name: 'Cancel order PW-100112?' });
@@ -461,9 +443,9 @@ describe("the care team's inbox", () => {
 
   it('lists waiting conversations first, opens one and sends the answer', async () => {
     const u = userEvent.setup();
-    const api = stubApi({
-      '/staff/me/': loggedIn(ops),
-      '/staff/inbox/': ok({
+    const api = stubApi([
+      loggedIn(ops),
+      stub(operationsApi.inbox, {
         threads: [
           {
             thread_id: 9,
@@ -504,7 +486,7 @@ describe("the care team's inbox", () => {
           },
         ],
       }),
-      '/staff/inbox/thread/': ok({
+      stub(operationsApi.inboxThread, {
         thread: {
           id: 9,
           subject: 'Order PW-100112',
@@ -523,22 +505,17 @@ describe("the care team's inbox", () => {
           { id: 8, name: 'Dr. Lee Park, MD', licensed_in_state: false },
         ],
       }),
-      '/staff/inbox/hand-off/': okMessage(
-        'Handed to the provider. They answer the patient from their console.',
-      ),
-      '/staff/inbox/reply/': ok(
-        {
-          message: {
-            ...question,
-            id: 42,
-            sender: 'care_team',
-            author: 'Sam Ortiz',
-            body: 'It ships tomorrow.',
-          },
+      stub(operationsApi.inboxHandOff, {}),
+      stub(operationsApi.inboxReply, {
+        message: {
+          ...question,
+          id: 42,
+          sender: 'care_team',
+          author: 'Sam Ortiz',
+          body: 'It ships tomorrow.',
         },
-        'Sent.',
-      ),
-    });
+      }),
+    ]);
     renderRoutes(routes, { path: '/staff/inbox' });
     expect(await screen.findByText('1 conversation is waiting for an answer.')).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Inbox' }).getAttribute('aria-current')).toBe('page');
@@ -563,7 +540,7 @@ describe("the care team's inbox", () => {
     await u.type(screen.getByLabelText('Answer to the patient'), 'It ships tomorrow.');
     await u.click(screen.getByRole('button', { name: 'Send answer' }));
     await waitFor(() =>
-      expect(api.calls.find((call) => call.path === '/staff/inbox/reply/')?.body).toEqual({
+      expect(api.callsTo(operationsApi.inboxReply)[0]).toEqual({
         thread_id: 9,
         body: 'It ships tomorrow.',
       }),
@@ -585,7 +562,7 @@ describe("the care team's inbox", () => {
     ]);
     await u.click(within(dialog).getByRole('button', { name: 'Hand to this provider' }));
     await waitFor(() =>
-      expect(api.calls.find((call) => call.path === '/staff/inbox/hand-off/')?.body).toEqual({
+      expect(api.callsTo(operationsApi.inboxHandOff)[0]).toEqual({
         thread_id: 9,
         provider_id: 3,
       }),
@@ -594,7 +571,7 @@ describe("the care team's inbox", () => {
   });
 
   it('is for operations staff: a provider goes back to their queue', async () => {
-    stubApi({ '/staff/me/': loggedIn(provider), '/staff/visits/': ok({ visits: [] }) });
+    stubApi([loggedIn(provider), stub(reviewsApi.queue, { visits: [] })]);
     renderRoutes(routes, { path: '/staff/inbox' });
     expect(await screen.findByRole('heading', { level: 1, name: 'Review queue' })).toBeTruthy();
     expect(screen.queryByRole('link', { name: 'Inbox' })).toBeNull();
@@ -614,10 +591,10 @@ describe("a provider's patient messages", () => {
 
   it('lists the questions about treatment, opens one and sends the answer', async () => {
     const u = userEvent.setup();
-    const api = stubApi({
-      '/staff/me/': loggedIn(provider),
-      '/staff/visits/': ok({ visits: [] }),
-      '/staff/patient-messages/': ok({
+    const api = stubApi([
+      loggedIn(provider),
+      stub(reviewsApi.queue, { visits: [] }),
+      stub(reviewsApi.patientMessages, {
         threads: [
           {
             thread_id: 12,
@@ -641,7 +618,7 @@ describe("a provider's patient messages", () => {
           },
         ],
       }),
-      '/staff/patient-messages/thread/': ok({
+      stub(reviewsApi.patientThread, {
         thread: {
           id: 12,
           subject: 'Melatonin and wine',
@@ -658,19 +635,16 @@ describe("a provider's patient messages", () => {
         assigned: 'me',
         visit_id: 31,
       }),
-      '/staff/patient-messages/reply/': ok(
-        {
-          message: {
-            ...question,
-            id: 52,
-            sender: 'care_team',
-            author: 'Dr. Maya Chen, MD',
-            body: 'Best not together.',
-          },
+      stub(reviewsApi.patientReply, {
+        message: {
+          ...question,
+          id: 52,
+          sender: 'care_team',
+          author: 'Dr. Maya Chen, MD',
+          body: 'Best not together.',
         },
-        'Sent.',
-      ),
-    });
+      }),
+    ]);
     renderRoutes(routes, { path: '/staff' });
     await u.click(await screen.findByRole('link', { name: 'Patient messages' }));
     expect(await screen.findByText('2 questions are waiting for an answer.')).toBeTruthy();
@@ -690,17 +664,15 @@ describe("a provider's patient messages", () => {
     await u.type(screen.getByLabelText('Answer to the patient'), 'Best not together.');
     await u.click(screen.getByRole('button', { name: 'Send answer' }));
     await waitFor(() =>
-      expect(
-        api.calls.find((call) => call.path === '/staff/patient-messages/reply/')?.body,
-      ).toEqual({ thread_id: 12, body: 'Best not together.' }),
+      expect(api.callsTo(reviewsApi.patientReply)[0]).toEqual({
+        thread_id: 12,
+        body: 'Best not together.',
+      }),
     );
   });
 
   it('is for providers: operations go back to their orders', async () => {
-    stubApi({
-      '/staff/me/': loggedIn(ops),
-      '/staff/orders/': ok({ orders: [] }),
-    });
+    stubApi([loggedIn(ops), stub(operationsApi.orders, { orders: [] })]);
     renderRoutes(routes, { path: '/staff/patient-messages' });
     expect(await screen.findByRole('heading', { level: 1, name: 'Orders' })).toBeTruthy();
     expect(screen.queryByRole('link', { name: 'Patient messages' })).toBeNull();

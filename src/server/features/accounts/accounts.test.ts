@@ -1,9 +1,11 @@
-import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoCustomer } from '#server/db/seed-demo.ts';
+import { accountsApi } from '#shared/accounts.ts';
+import { authApi } from '#shared/auth.ts';
 import { buildTestApp, testDialect, type TestApp } from '#test/app.ts';
+import { callAs, malformed, urlOf } from '#test/contract.ts';
 import { everythingStored } from '#test/database.ts';
-import { insertCustomer, post, sessionCookie, type TestCustomer } from '#test/factories.ts';
+import { insertCustomer, sessionCookie, type TestCustomer } from '#test/factories.ts';
 import { sentMessages } from '#test/outbox.ts';
 
 const address = {
@@ -19,9 +21,9 @@ const address = {
   billing_zip: '97201',
   phoneNo: '503-555-0142',
   smsallow: 1,
-};
+} as const;
 
-const card = { ccnum: '4242 4242 4242 4242', ccexp: '12/30', cccvv: '123', consent: true };
+const card = { ccnum: '4242 4242 4242 4242', ccexp: '12/30', cccvv: '123', consent: true } as const;
 
 describe(`the account (${testDialect})`, () => {
   let t: TestApp;
@@ -35,11 +37,8 @@ describe(`the account (${testDialect})`, () => {
   });
   afterAll(() => t.close());
 
-  const as = (customer: TestCustomer | undefined, url: string, payload: InjectOptions['payload']) =>
-    post(t.app, url, payload, customer?.cookie);
-
   it("basics, account data and patient data answer with the session's own customer", async () => {
-    const basics = await as(me, '/lapi/account/basics', {});
+    const basics = await callAs(t.app, accountsApi.basics, {}, me);
     expect(basics.json()).toMatchObject({
       status: 'SUCCESS',
       data: {
@@ -51,7 +50,7 @@ describe(`the account (${testDialect})`, () => {
         flags: [],
       },
     });
-    const data = await as(me, '/lapi/account/data/', { leads_id: me.leadsId });
+    const data = await callAs(t.app, accountsApi.accountData, { leads_id: me.leadsId }, me);
     expect(data.json()).toMatchObject({
       data: {
         email: me.email,
@@ -62,7 +61,7 @@ describe(`the account (${testDialect})`, () => {
         card: null,
       },
     });
-    const patient = await as(me, '/lapi/leads/patientdata', { leads_id: me.leadsId });
+    const patient = await callAs(t.app, accountsApi.patientData, { leads_id: me.leadsId }, me);
     expect(patient.json()).toMatchObject({
       status: 'SUCCESS',
       message: {
@@ -74,39 +73,64 @@ describe(`the account (${testDialect})`, () => {
     });
   });
 
+  // Each call as `me`, naming someone else's leads_id.
   it.each([
-    ['/lapi/account/data/', {}],
-    ['/lapi/leads/patientdata', {}],
     [
-      '/lapi/account/update/',
-      {
-        prospect: {
-          first_name: 'Mal',
-          last_name: 'Lory',
-          email: 'mal@example.test',
-          phoneNo: '5035550100',
-          dob: '01/01/1980',
-        },
-      },
+      urlOf(accountsApi.accountData),
+      (leads_id: string) => callAs(t.app, accountsApi.accountData, { leads_id }, me),
     ],
-    ['/lapi/account/address/', address],
-  ])("%s with another customer's leads_id answers 403 and reveals nothing", async (url, extra) => {
-    const response = await as(me, url, { ...extra, leads_id: someoneElse.leadsId });
+    [
+      urlOf(accountsApi.patientData),
+      (leads_id: string) => callAs(t.app, accountsApi.patientData, { leads_id }, me),
+    ],
+    [
+      urlOf(accountsApi.accountUpdate),
+      (leads_id: string) =>
+        callAs(
+          t.app,
+          accountsApi.accountUpdate,
+          {
+            prospect: {
+              first_name: 'Mal',
+              last_name: 'Lory',
+              email: 'mal@example.test',
+              phoneNo: '5035550100',
+              dob: '01/01/1980',
+            },
+            leads_id,
+          },
+          me,
+        ),
+    ],
+    [
+      urlOf(accountsApi.address),
+      (leads_id: string) => callAs(t.app, accountsApi.address, { ...address, leads_id }, me),
+    ],
+  ])("%s with another customer's leads_id answers 403 and reveals nothing", async (_url, call) => {
+    const response = await call(someoneElse.leadsId);
     expect(response.statusCode).toBe(403);
     expect(response.json()).toMatchObject({ status: 'FAILURE', code: 'FORBIDDEN' });
     expect(response.body).not.toContain(someoneElse.email);
-    const after = await as(someoneElse, '/lapi/account/data/', { leads_id: someoneElse.leadsId });
+    const after = await callAs(
+      t.app,
+      accountsApi.accountData,
+      { leads_id: someoneElse.leadsId },
+      someoneElse,
+    );
     expect(after.json()).toMatchObject({ data: { first_name: 'Riley', shipping: null } });
   });
 
   it.each([
-    ['/lapi/account/basics', {}],
-    ['/lapi/account/data/', { leads_id: 'L123' }],
-    ['/lapi/account/ccupdate/', card],
-    ['/lapi/account/smsauth/', { action: 'send' }],
-    ['/lapi/account/sessions/', {}],
-  ])('%s answers 401 to a visitor', async (url, payload) => {
-    const response = await as(undefined, url, payload);
+    [urlOf(accountsApi.basics), () => callAs(t.app, accountsApi.basics, {})],
+    [
+      urlOf(accountsApi.accountData),
+      () => callAs(t.app, accountsApi.accountData, { leads_id: 'L123' }),
+    ],
+    [urlOf(accountsApi.ccUpdate), () => callAs(t.app, accountsApi.ccUpdate, card)],
+    [urlOf(accountsApi.smsAuth), () => callAs(t.app, accountsApi.smsAuth, { action: 'send' })],
+    [urlOf(authApi.sessions), () => callAs(t.app, authApi.sessions, {})],
+  ])('%s answers 401 to a visitor', async (_url, call) => {
+    const response = await call();
     expect(response.statusCode).toBe(401);
     expect(response.json()).toMatchObject({
       code: 'UNAUTHENTICATED',
@@ -116,18 +140,28 @@ describe(`the account (${testDialect})`, () => {
 
   it('updates the account and says so in the words of the success toast', async () => {
     const customer = await insertCustomer(t.app);
-    const response = await as(customer, '/lapi/account/update/', {
-      leads_id: customer.leadsId,
-      prospect: {
-        first_name: 'Sam',
-        last_name: 'Rivera',
-        email: customer.email,
-        phoneNo: '(971) 555-0188',
-        dob: '07/04/1985',
+    const response = await callAs(
+      t.app,
+      accountsApi.accountUpdate,
+      {
+        leads_id: customer.leadsId,
+        prospect: {
+          first_name: 'Sam',
+          last_name: 'Rivera',
+          email: customer.email,
+          phoneNo: '(971) 555-0188',
+          dob: '07/04/1985',
+        },
       },
-    });
+      customer,
+    );
     expect(response.json()).toEqual({ status: 'SUCCESS', message: 'Account updated successfully' });
-    const data = await as(customer, '/lapi/account/data/', { leads_id: customer.leadsId });
+    const data = await callAs(
+      t.app,
+      accountsApi.accountData,
+      { leads_id: customer.leadsId },
+      customer,
+    );
     expect(data.json()).toMatchObject({
       data: {
         first_name: 'Sam',
@@ -140,18 +174,23 @@ describe(`the account (${testDialect})`, () => {
 
   it("refuses to take another customer's email, with a FAILURE and its message", async () => {
     const customer = await insertCustomer(t.app);
-    const response = await as(customer, '/lapi/account/update/', {
-      leads_id: customer.leadsId,
-      prospect: {
-        first_name: 'Sam',
-        last_name: 'Rivera',
-        email: someoneElse.email,
-        phoneNo: '9715550188',
-        dob: '07/04/1985',
+    const response = await callAs(
+      t.app,
+      accountsApi.accountUpdate,
+      {
+        leads_id: customer.leadsId,
+        prospect: {
+          first_name: 'Sam',
+          last_name: 'Rivera',
+          email: someoneElse.email,
+          phoneNo: '9715550188',
+          dob: '07/04/1985',
+        },
+        // A new email needs the current password (email-change.test.ts); this one is taken.
+        current_password: customer.password,
       },
-      // A new email needs the current password (email-change.test.ts); this one is taken.
-      current_password: customer.password,
-    });
+      customer,
+    );
     expect(response.statusCode).toBe(409);
     expect(response.json()).toMatchObject({
       status: 'FAILURE',
@@ -161,14 +200,24 @@ describe(`the account (${testDialect})`, () => {
 
   it('saves the shipping and billing addresses, the phone and the SMS choice as 0/1', async () => {
     const customer = await insertCustomer(t.app);
-    const response = await as(customer, '/lapi/account/address/', {
-      ...address,
-      leads_id: customer.leadsId,
-      billing_city: 'Salem',
-      billing_zip: '97301',
-    });
+    const response = await callAs(
+      t.app,
+      accountsApi.address,
+      {
+        ...address,
+        leads_id: customer.leadsId,
+        billing_city: 'Salem',
+        billing_zip: '97301',
+      },
+      customer,
+    );
     expect(response.json()).toMatchObject({ status: 'SUCCESS' });
-    const data = await as(customer, '/lapi/account/data/', { leads_id: customer.leadsId });
+    const data = await callAs(
+      t.app,
+      accountsApi.accountData,
+      { leads_id: customer.leadsId },
+      customer,
+    );
     expect(data.json()).toMatchObject({
       data: {
         smsallow: 1,
@@ -201,14 +250,20 @@ describe(`the account (${testDialect})`, () => {
     'the address refuses %s = %j with %j and saves nothing',
     async (field, value, message) => {
       const customer = await insertCustomer(t.app);
-      const response = await as(customer, '/lapi/account/address/', {
-        ...address,
-        leads_id: customer.leadsId,
-        [field]: value,
-      });
+      const response = await callAs(
+        t.app,
+        accountsApi.address,
+        malformed({ ...address, leads_id: customer.leadsId, [field]: value }),
+        customer,
+      );
       expect(response.statusCode).toBe(400);
       expect(response.json<{ fields: Record<string, string> }>().fields[field]).toBe(message);
-      const data = await as(customer, '/lapi/account/data/', { leads_id: customer.leadsId });
+      const data = await callAs(
+        t.app,
+        accountsApi.accountData,
+        { leads_id: customer.leadsId },
+        customer,
+      );
       expect(data.json()).toMatchObject({ data: { shipping: null, billing: null } });
     },
   );
@@ -216,16 +271,21 @@ describe(`the account (${testDialect})`, () => {
   it('address2 is optional', async () => {
     const customer = await insertCustomer(t.app);
     const { address2: _a, billing_address2: _b, ...rest } = address;
-    const response = await as(customer, '/lapi/account/address/', {
-      ...rest,
-      leads_id: customer.leadsId,
-    });
+    const response = await callAs(
+      t.app,
+      accountsApi.address,
+      {
+        ...rest,
+        leads_id: customer.leadsId,
+      },
+      customer,
+    );
     expect(response.statusCode).toBe(200);
   });
 
   it('saves a card as brand, last 4 and expiry; neither the number nor the CVV is stored or logged', async () => {
     const customer = await insertCustomer(t.app);
-    const response = await as(customer, '/lapi/account/ccupdate/', { ...card, cccvv: '987' });
+    const response = await callAs(t.app, accountsApi.ccUpdate, { ...card, cccvv: '987' }, customer);
     expect(response.statusCode).toBe(200);
     expect(response.json()).toMatchObject({
       data: {
@@ -234,7 +294,12 @@ describe(`the account (${testDialect})`, () => {
         retries: [],
       },
     });
-    const data = await as(customer, '/lapi/account/data/', { leads_id: customer.leadsId });
+    const data = await callAs(
+      t.app,
+      accountsApi.accountData,
+      { leads_id: customer.leadsId },
+      customer,
+    );
     expect(data.json()).toMatchObject({ data: { card: { brand: 'Visa', last4: '4242' } } });
 
     const needles = ['4242424242424242', '4242 4242 4242 4242', '"987"', 'cccvv":"987'];
@@ -254,7 +319,12 @@ describe(`the account (${testDialect})`, () => {
     [{ cccvv: '' }, 'cccvv', 'Card security code is Required'],
     [{ consent: false }, 'consent', 'Continue your payment by checking the box above'],
   ])('the card form refuses %j on %s with %j', async (change, field, message) => {
-    const response = await as(me, '/lapi/account/ccupdate/', { ...card, ...change });
+    const response = await callAs(
+      t.app,
+      accountsApi.ccUpdate,
+      malformed({ ...card, ...change }),
+      me,
+    );
     expect(response.statusCode).toBe(400);
     expect(response.json<{ fields: Record<string, string> }>().fields[field]).toBe(message);
   });
@@ -267,44 +337,54 @@ describe(`the account (${testDialect})`, () => {
     "the gateway's refusal of %s says why and keeps the old card",
     async (number, expiry, field, message) => {
       const customer = await insertCustomer(t.app);
-      await as(customer, '/lapi/account/ccupdate/', card);
-      const response = await as(customer, '/lapi/account/ccupdate/', {
-        ...card,
-        ccnum: number,
-        ccexp: expiry,
-      });
+      await callAs(t.app, accountsApi.ccUpdate, card, customer);
+      const response = await callAs(
+        t.app,
+        accountsApi.ccUpdate,
+        {
+          ...card,
+          ccnum: number,
+          ccexp: expiry,
+        },
+        customer,
+      );
       expect(response.statusCode).toBe(402);
       expect(response.json()).toMatchObject({
         code: 'CARD_DECLINED',
         message,
         fields: { [field]: message },
       });
-      const data = await as(customer, '/lapi/account/data/', { leads_id: customer.leadsId });
+      const data = await callAs(
+        t.app,
+        accountsApi.accountData,
+        { leads_id: customer.leadsId },
+        customer,
+      );
       expect(data.json()).toMatchObject({ data: { card: { last4: '4242', exp_year: 2030 } } });
     },
   );
 
   it('flags a card that has expired or expires within 30 days, and links to where it is fixed', async () => {
     const customer = await insertCustomer(t.app);
-    await as(customer, '/lapi/account/ccupdate/', { ...card, ccexp: '11/26' });
-    const expiring = await as(customer, '/lapi/account/basics', {});
+    await callAs(t.app, accountsApi.ccUpdate, { ...card, ccexp: '11/26' }, customer);
+    const expiring = await callAs(t.app, accountsApi.basics, {}, customer);
     expect(expiring.json()).toMatchObject({
       data: { flags: [{ type: 'card_expiring', href: '/accounts/editPaymentMethod' }] },
     });
     t.clock.set('2026-12-01T00:00:00.000Z');
     try {
-      const login = await post(t.app, '/lapi/account/login/', {
+      const login = await callAs(t.app, authApi.login, {
         email: customer.email,
         password: customer.password,
       });
       const cookie = sessionCookie(login);
-      const basics = await post(t.app, '/lapi/account/basics', {}, cookie);
+      const basics = await callAs(t.app, accountsApi.basics, {}, cookie);
       expect(basics.json()).toMatchObject({
         data: { flags: [{ type: 'card_expired', href: '/accounts/editPaymentMethod' }] },
       });
-      const patient = await post(
+      const patient = await callAs(
         t.app,
-        '/lapi/leads/patientdata',
+        accountsApi.patientData,
         { leads_id: customer.leadsId },
         cookie,
       );
@@ -316,7 +396,7 @@ describe(`the account (${testDialect})`, () => {
 
   it('verifies the phone with a 6-digit code sent by text message', async () => {
     const customer = await insertCustomer(t.app);
-    const send = await as(customer, '/lapi/account/smsauth/', { action: 'send' });
+    const send = await callAs(t.app, accountsApi.smsAuth, { action: 'send' }, customer);
     expect(send.json()).toMatchObject({
       data: { sent_to: '(•••) •••-0142', phone_verified: false },
     });
@@ -324,23 +404,43 @@ describe(`the account (${testDialect})`, () => {
     const code = /\b(\d{6})\b/.exec(sms?.text ?? '')?.[1];
     expect(code).toBeDefined();
     const wrongCode = code === '000000' ? '111111' : '000000';
-    const wrong = await as(customer, '/lapi/account/smsauth/', {
-      action: 'verify',
-      code: wrongCode,
-    });
+    const wrong = await callAs(
+      t.app,
+      accountsApi.smsAuth,
+      {
+        action: 'verify',
+        code: wrongCode,
+      },
+      customer,
+    );
     expect(wrong.statusCode).toBe(400);
     expect(wrong.json()).toMatchObject({
       fields: { code: 'That code is not right or has expired. Send a new code and try again.' },
     });
-    const right = await as(customer, '/lapi/account/smsauth/', { action: 'verify', code });
+    const right = await callAs(
+      t.app,
+      accountsApi.smsAuth,
+      { action: 'verify', code: code ?? '' },
+      customer,
+    );
     expect(right.json()).toMatchObject({ data: { phone_verified: true } });
-    const data = await as(customer, '/lapi/account/data/', { leads_id: customer.leadsId });
+    const data = await callAs(
+      t.app,
+      accountsApi.accountData,
+      { leads_id: customer.leadsId },
+      customer,
+    );
     expect(data.json()).toMatchObject({ data: { phone_verified: true } });
-    const malformed = await as(customer, '/lapi/account/smsauth/', {
-      action: 'verify',
-      code: '12ab56',
-    });
-    expect(malformed.json()).toMatchObject({ fields: { code: 'Enter the 6-digit code' } });
+    const notDigits = await callAs(
+      t.app,
+      accountsApi.smsAuth,
+      {
+        action: 'verify',
+        code: '12ab56',
+      },
+      customer,
+    );
+    expect(notDigits.json()).toMatchObject({ fields: { code: 'Enter the 6-digit code' } });
   });
 });
 
@@ -352,14 +452,14 @@ describe(`demo data (${testDialect})`, () => {
   afterAll(() => t.close());
 
   it('the demo customer can log in with the password in the README, and seeding again changes nothing', async () => {
-    const login = await post(t.app, '/lapi/account/login/', {
+    const login = await callAs(t.app, authApi.login, {
       email: demoCustomer.email,
       password: demoCustomer.password,
     });
     expect(login.statusCode).toBe(200);
-    const data = await post(
+    const data = await callAs(
       t.app,
-      '/lapi/account/data/',
+      accountsApi.accountData,
       { leads_id: login.json<{ data: { leads_id: string } }>().data.leads_id },
       sessionCookie(login),
     );

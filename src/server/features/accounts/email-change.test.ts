@@ -1,7 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashToken } from '#server/lib/tokens.ts';
+import { accountsApi } from '#shared/accounts.ts';
+import { authApi } from '#shared/auth.ts';
+import { sessionApi } from '#shared/session.ts';
 import { buildTestApp, testDialect, type TestApp } from '#test/app.ts';
-import { insertCustomer, post, sessionCookie, type TestCustomer } from '#test/factories.ts';
+import { callAs } from '#test/contract.ts';
+import { insertCustomer, sessionCookie, type TestCustomer } from '#test/factories.ts';
 import { sentMessages } from '#test/outbox.ts';
 
 /**
@@ -19,9 +23,9 @@ describe(`changing the email protects the owner (${testDialect})`, () => {
 
   const newAddress = () => `moved-${Math.random().toString(36).slice(2, 10)}@example.test`;
   const update = (c: TestCustomer, email: string, currentPassword?: string) =>
-    post(
+    callAs(
       t.app,
-      '/lapi/account/update/',
+      accountsApi.accountUpdate,
       {
         leads_id: c.leadsId,
         prospect: {
@@ -33,7 +37,7 @@ describe(`changing the email protects the owner (${testDialect})`, () => {
         },
         ...(currentPassword === undefined ? {} : { current_password: currentPassword }),
       },
-      c.cookie,
+      c,
     );
   const emailOf = async (customerId: number) =>
     (
@@ -44,26 +48,37 @@ describe(`changing the email protects the owner (${testDialect})`, () => {
         .executeTakeFirstOrThrow()
     ).email;
   const authenticated = async (cookie: string) =>
-    (await post(t.app, '/lapi/account/verifyauthentication/', {}, cookie)).json<{
+    (await callAs(t.app, sessionApi.verifyAuthentication, {}, cookie)).json<{
       data: { authenticated: boolean };
     }>().data.authenticated;
   const noticesTo = async (email: string) =>
     (await sentMessages(t)).filter(
       (m) => m.to === email && m.subject === 'Your Pairwell email address was changed',
     );
-  const undoToken = async (email: string) =>
-    (await noticesTo(email)).map((m) => /\/undo-email-change\?id=([\w-]+)/.exec(m.text)?.[1])[0];
+  const undoToken = async (email: string): Promise<string> => {
+    const token = (await noticesTo(email)).map(
+      (m) => /\/undo-email-change\?id=([\w-]+)/.exec(m.text)?.[1],
+    )[0];
+    if (token === undefined) throw new Error(`no undo link was mailed to ${email}`);
+    return token;
+  };
   const logIn = (email: string, password: string) =>
-    post(t.app, '/lapi/account/login/', { email, password });
+    callAs(t.app, authApi.login, { email, password });
   const confirmTokens = async (email: string) =>
     (await sentMessages(t))
       .filter((m) => m.to === email && m.subject === 'Confirm your new email address')
       .map((m) => /\/verify-email\?id=([\w-]+)/.exec(m.text)?.[1]);
+  /** The token of a confirmation link mailed to `email`: the first, or with -1 the latest. */
+  const confirmToken = async (email: string, nth: 0 | -1 = 0): Promise<string> => {
+    const token = (await confirmTokens(email)).at(nth);
+    if (token === undefined) throw new Error(`no confirmation link was mailed to ${email}`);
+    return token;
+  };
   /** Asks for the change, then opens the link mailed to the new address from `cookie`'s browser. */
   const changeAndConfirm = async (c: TestCustomer, email: string, cookie?: string) => {
     expect((await update(c, email, c.password)).statusCode).toBe(200);
-    const [token] = (await confirmTokens(email)).slice(-1);
-    const opened = await post(t.app, '/lapi/account/email/verify/', { token }, cookie);
+    const token = await confirmToken(email, -1);
+    const opened = await callAs(t.app, accountsApi.emailVerify, { token }, cookie);
     expect(opened.statusCode).toBe(200);
     return opened;
   };
@@ -116,11 +131,11 @@ describe(`changing the email protects the owner (${testDialect})`, () => {
     expect(link?.text).toMatch(/http:\/\/localhost:3000\/verify-email\?id=[\w-]{43}(\s|$)/);
     expect(link?.text).not.toContain(customer.password);
     // The details page says which address waits for its link.
-    const data = await post(
+    const data = await callAs(
       t.app,
-      '/lapi/account/data/',
+      accountsApi.accountData,
       { leads_id: customer.leadsId },
-      customer.cookie,
+      customer,
     );
     expect(data.json()).toMatchObject({
       data: { email: customer.email, pending_email: target, email_verified: true },
@@ -151,7 +166,7 @@ describe(`changing the email protects the owner (${testDialect})`, () => {
     // The link's token is stored only as its hash.
     const token = await undoToken(customer.email);
     const rows = await t.app.db.selectFrom('email_change_undos').select('token_hash').execute();
-    expect(rows.map((r) => r.token_hash)).toContain(hashToken(token ?? ''));
+    expect(rows.map((r) => r.token_hash)).toContain(hashToken(token));
     expect(rows.map((r) => r.token_hash)).not.toContain(token);
 
     expect((await logIn(target, customer.password)).statusCode).toBe(200);
@@ -163,10 +178,10 @@ describe(`changing the email protects the owner (${testDialect})`, () => {
     const first = newAddress();
     const second = newAddress();
     expect((await update(customer, first, customer.password)).statusCode).toBe(200);
-    const [voided] = await confirmTokens(first);
+    const voided = await confirmToken(first);
     expect(voided).toMatch(/^[\w-]{43}$/);
     expect((await update(customer, second, customer.password)).statusCode).toBe(200);
-    const stale = await post(t.app, '/lapi/account/email/verify/', { token: voided });
+    const stale = await callAs(t.app, accountsApi.emailVerify, { token: voided });
     expect(stale.json()).toMatchObject({
       code: 'EMAIL_VERIFY_INVALID',
       message:
@@ -176,16 +191,16 @@ describe(`changing the email protects the owner (${testDialect})`, () => {
 
     const third = newAddress();
     await changeAndConfirm(customer, third, customer.cookie);
-    const [used] = await confirmTokens(third);
-    const again = await post(t.app, '/lapi/account/email/verify/', { token: used });
+    const used = await confirmToken(third);
+    const again = await callAs(t.app, accountsApi.emailVerify, { token: used });
     expect(again.json()).toMatchObject({ code: 'EMAIL_VERIFY_INVALID' });
     expect(await emailOf(customer.customerId)).toBe(third);
 
     const fourth = newAddress();
     expect((await update(customer, fourth, customer.password)).statusCode).toBe(200);
-    const [late] = await confirmTokens(fourth);
+    const late = await confirmToken(fourth);
     t.clock.advance(48 * 60 * 60_000 + 1000);
-    const expired = await post(t.app, '/lapi/account/email/verify/', { token: late });
+    const expired = await callAs(t.app, accountsApi.emailVerify, { token: late });
     expect(expired.statusCode).toBe(400);
     expect(expired.json()).toMatchObject({ code: 'EMAIL_VERIFY_INVALID' });
     expect(await emailOf(customer.customerId)).toBe(third);
@@ -196,8 +211,8 @@ describe(`changing the email protects the owner (${testDialect})`, () => {
     const target = newAddress();
     expect((await update(customer, target, customer.password)).statusCode).toBe(200);
     await insertCustomer(t.app, { email: target });
-    const [token] = await confirmTokens(target);
-    const opened = await post(t.app, '/lapi/account/email/verify/', { token });
+    const token = await confirmToken(target);
+    const opened = await callAs(t.app, accountsApi.emailVerify, { token });
     expect(opened.statusCode).toBe(409);
     expect(opened.json()).toMatchObject({ code: 'EMAIL_TAKEN' });
     expect(await emailOf(customer.customerId)).toBe(customer.email);
@@ -209,14 +224,15 @@ describe(`changing the email protects the owner (${testDialect})`, () => {
     // Someone with the password, the session and the new address's mail moves the account and
     // asks for a reset there.
     await changeAndConfirm(customer, target, customer.cookie);
-    await post(t.app, '/lapi/account/reset/', { email: target });
-    const resetToken = (await sentMessages(t))
-      .filter((m) => m.to === target && m.subject === 'Reset your Pairwell password')
-      .map((m) => /\/reset-password\?id=([\w-]+)/.exec(m.text)?.[1])[0];
+    await callAs(t.app, authApi.reset, { email: target });
+    const resetToken =
+      (await sentMessages(t))
+        .filter((m) => m.to === target && m.subject === 'Reset your Pairwell password')
+        .map((m) => /\/reset-password\?id=([\w-]+)/.exec(m.text)?.[1])[0] ?? '';
     expect(resetToken).toMatch(/^[\w-]{43}$/);
 
     const token = await undoToken(customer.email);
-    const undone = await post(t.app, '/lapi/account/email/restore/', { token });
+    const undone = await callAs(t.app, accountsApi.emailRestore, { token });
     expect(undone.statusCode).toBe(200);
     expect(undone.json()).toMatchObject({
       status: 'SUCCESS',
@@ -226,14 +242,14 @@ describe(`changing the email protects the owner (${testDialect})`, () => {
     });
     expect(await emailOf(customer.customerId)).toBe(customer.email);
     expect(await authenticated(customer.cookie)).toBe(false);
-    const reset = await post(t.app, '/lapi/account/passwordupdate/', {
+    const reset = await callAs(t.app, authApi.passwordUpdate, {
       token: resetToken,
       password: 'the intruder passphrase',
     });
     expect(reset.json()).toMatchObject({ code: 'RESET_LINK_INVALID' });
     expect((await logIn(customer.email, customer.password)).statusCode).toBe(200);
 
-    const again = await post(t.app, '/lapi/account/email/restore/', { token });
+    const again = await callAs(t.app, accountsApi.emailRestore, { token });
     expect(again.statusCode).toBe(400);
     expect(again.json()).toMatchObject({
       code: 'EMAIL_UNDO_INVALID',
@@ -251,10 +267,10 @@ describe(`changing the email protects the owner (${testDialect})`, () => {
     const ownersLink = await undoToken(customer.email);
     const intruderLink = await undoToken(first);
     expect(intruderLink).toMatch(/^[\w-]{43}$/);
-    expect(
-      (await post(t.app, '/lapi/account/email/restore/', { token: ownersLink })).statusCode,
-    ).toBe(200);
-    const moved = await post(t.app, '/lapi/account/email/restore/', { token: intruderLink });
+    expect((await callAs(t.app, accountsApi.emailRestore, { token: ownersLink })).statusCode).toBe(
+      200,
+    );
+    const moved = await callAs(t.app, accountsApi.emailRestore, { token: intruderLink });
     expect(moved.statusCode).toBe(400);
     expect(await emailOf(customer.customerId)).toBe(customer.email);
   });
@@ -265,10 +281,10 @@ describe(`changing the email protects the owner (${testDialect})`, () => {
     await changeAndConfirm(customer, target, customer.cookie);
     const token = await undoToken(customer.email);
     t.clock.advance(7 * 24 * 60 * 60_000 + 1000);
-    const late = await post(t.app, '/lapi/account/email/restore/', { token });
+    const late = await callAs(t.app, accountsApi.emailRestore, { token });
     expect(late.statusCode).toBe(400);
     expect(late.json()).toMatchObject({ code: 'EMAIL_UNDO_INVALID' });
-    const madeUp = await post(t.app, '/lapi/account/email/restore/', { token: 'x'.repeat(43) });
+    const madeUp = await callAs(t.app, accountsApi.emailRestore, { token: 'x'.repeat(43) });
     expect(madeUp.json()).toMatchObject({ code: 'EMAIL_UNDO_INVALID' });
     expect(await emailOf(customer.customerId)).toBe(target);
   });

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { accountsApi } from '#shared/accounts.ts';
 import { buildTestApp, testDialect, type TestApp } from '#test/app.ts';
-import { insertCustomer, post, type TestCustomer } from '#test/factories.ts';
+import { callAs } from '#test/contract.ts';
+import { insertCustomer, type TestCustomer } from '#test/factories.ts';
 import { sentMessages } from '#test/outbox.ts';
 
 /**
@@ -18,19 +20,23 @@ describe(`proving the email address (${testDialect})`, () => {
     (await sentMessages(t))
       .filter((m) => m.to === to && m.subject === 'Confirm your email address')
       .map((m) => /\/verify-email\?id=([\w-]+)/.exec(m.text)?.[1]);
-  const verify = (token: string | undefined) =>
-    post(t.app, '/lapi/account/email/verify/', { token });
+  /** The token of the `nth` link mailed to `to`, which the test goes on to open. */
+  const linkToken = async (to: string, nth = 0): Promise<string> => {
+    const token = (await tokens(to))[nth];
+    if (token === undefined) throw new Error(`no link ${nth} was mailed to ${to}`);
+    return token;
+  };
+  const verify = (token: string) => callAs(t.app, accountsApi.emailVerify, { token });
   const verified = async (c: TestCustomer) =>
-    (await post(t.app, '/lapi/account/data/', { leads_id: c.leadsId }, c.cookie)).json<{
+    (await callAs(t.app, accountsApi.accountData, { leads_id: c.leadsId }, c)).json<{
       data: { email_verified: boolean };
     }>().data.email_verified;
-  const sendAgain = (c: TestCustomer) =>
-    post(t.app, '/lapi/account/email/verify/send/', {}, c.cookie);
+  const sendAgain = (c: TestCustomer) => callAs(t.app, accountsApi.emailVerifySend, {}, c);
 
   it('sign-up mails a link and the account works at once, unproved; the link proves it once', async () => {
     const customer = await insertCustomer(t.app, { verified: false });
     expect(await verified(customer)).toBe(false);
-    const [token] = await tokens(customer.email);
+    const token = await linkToken(customer.email);
     expect(token).toMatch(/^[\w-]{43}$/);
     // Only the hash is stored.
     const rows = await t.app.db.selectFrom('email_verifications').select('token_hash').execute();
@@ -51,20 +57,20 @@ describe(`proving the email address (${testDialect})`, () => {
 
   it('a link expires after 48 hours; "Send the link again" mails a new one that works, and the old one no longer does', async () => {
     const customer = await insertCustomer(t.app, { verified: false });
-    const [first] = await tokens(customer.email);
+    const first = await linkToken(customer.email);
     const sent = await sendAgain(customer);
     expect(sent.statusCode).toBe(200);
     expect(sent.json()).toMatchObject({
       data: { sent_to: customer.email, email_verified: false },
     });
-    const [, second] = await tokens(customer.email);
+    const second = await linkToken(customer.email, 1);
     expect(second).toMatch(/^[\w-]{43}$/);
     expect((await verify(first)).json()).toMatchObject({ code: 'EMAIL_VERIFY_INVALID' });
 
     t.clock.advance(48 * 60 * 60_000 + 1000);
     expect((await verify(second)).json()).toMatchObject({ code: 'EMAIL_VERIFY_INVALID' });
     const other = await insertCustomer(t.app, { verified: false });
-    const [fresh] = await tokens(other.email);
+    const fresh = await linkToken(other.email);
     expect((await verify(fresh)).statusCode).toBe(200);
   });
 

@@ -1,13 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { accountsApi } from '#shared/accounts.ts';
+import { authApi } from '#shared/auth.ts';
+import { sessionApi } from '#shared/session.ts';
 import { buildTestApp, testDialect, type TestApp } from '#test/app.ts';
 import { cookieValue, placesTheAppWrites, secretsIn } from '#test/canary.ts';
-import {
-  buildSignup,
-  insertCustomer,
-  post,
-  randomLoopback,
-  sessionCookie,
-} from '#test/factories.ts';
+import { callAs, malformed, type Malformed } from '#test/contract.ts';
+import { buildSignup, insertCustomer, randomLoopback, sessionCookie } from '#test/factories.ts';
 import { sentMessages } from '#test/outbox.ts';
 
 describe(`sign-up, log-in and sessions (${testDialect})`, () => {
@@ -17,12 +15,11 @@ describe(`sign-up, log-in and sessions (${testDialect})`, () => {
   });
   afterAll(() => t.close());
 
-  const verify = (cookie?: string) =>
-    post(t.app, '/lapi/account/verifyauthentication/', {}, cookie);
+  const verify = (cookie?: string) => callAs(t.app, sessionApi.verifyAuthentication, {}, cookie);
 
   it('sign-up creates the account and logs it in with an HttpOnly, SameSite=Lax session cookie', async () => {
     const signup = buildSignup();
-    const response = await post(t.app, '/lapi/account/create/', signup);
+    const response = await callAs(t.app, accountsApi.accountCreate, signup);
     expect(response.statusCode).toBe(200);
     const body = response.json<{
       data: { leads_id: string; user: { email: string; first_name: string } };
@@ -40,9 +37,9 @@ describe(`sign-up, log-in and sessions (${testDialect})`, () => {
 
   it('an email already in use gets a clear message and no second account', async () => {
     const first = await insertCustomer(t.app);
-    const again = await post(
+    const again = await callAs(
       t.app,
-      '/lapi/account/create/',
+      accountsApi.accountCreate,
       buildSignup({ email: first.email.toUpperCase() }),
     );
     expect(again.statusCode).toBe(409);
@@ -79,7 +76,7 @@ describe(`sign-up, log-in and sessions (${testDialect})`, () => {
     'sign-up refuses %s = %j with %j and stores nothing',
     async (field, value, message) => {
       const signup = { ...buildSignup(), [field]: value };
-      const response = await post(t.app, '/lapi/account/create/', signup);
+      const response = await callAs(t.app, accountsApi.accountCreate, malformed(signup));
       expect(response.statusCode).toBe(400);
       expect(response.json<{ fields: Record<string, string> }>().fields[field]).toBe(message);
       const typed = typeof signup.email === 'string' ? signup.email.toLowerCase() : '';
@@ -91,19 +88,23 @@ describe(`sign-up, log-in and sessions (${testDialect})`, () => {
 
   it('a missing field says Field required; an unknown field is refused', async () => {
     const { first_name: _omitted, ...rest } = buildSignup();
-    const missing = await post(t.app, '/lapi/account/create/', rest);
+    const missing = await callAs(t.app, accountsApi.accountCreate, malformed(rest));
     expect(missing.json<{ fields: Record<string, string> }>().fields.first_name).toBe(
       'Field required',
     );
-    const extra = await post(t.app, '/lapi/account/create/', { ...buildSignup(), is_admin: true });
+    const extra = await callAs(
+      t.app,
+      accountsApi.accountCreate,
+      malformed({ ...buildSignup(), is_admin: true }),
+    );
     expect(extra.statusCode).toBe(400);
     expect(extra.json<{ fields: Record<string, string> }>().fields.is_admin).toBe('Unknown field');
   });
 
   it('a common breached password is refused', async () => {
-    const response = await post(
+    const response = await callAs(
       t.app,
-      '/lapi/account/create/',
+      accountsApi.accountCreate,
       buildSignup({ password: 'Password123' }),
     );
     expect(response.statusCode).toBe(400);
@@ -114,11 +115,11 @@ describe(`sign-up, log-in and sessions (${testDialect})`, () => {
 
   it('log-in with the right password opens a new session; a wrong one or an unknown email says the same', async () => {
     const customer = await insertCustomer(t.app);
-    const wrong = await post(t.app, '/lapi/account/login/', {
+    const wrong = await callAs(t.app, authApi.login, {
       email: customer.email,
       password: 'wrong password!',
     });
-    const unknown = await post(t.app, '/lapi/account/login/', {
+    const unknown = await callAs(t.app, authApi.login, {
       email: 'nobody@example.test',
       password: 'wrong password!',
     });
@@ -130,7 +131,7 @@ describe(`sign-up, log-in and sessions (${testDialect})`, () => {
       });
       expect(response.cookies.find((c) => c.name === 'pw_session')).toBeUndefined();
     }
-    const ok = await post(t.app, '/lapi/account/login/', {
+    const ok = await callAs(t.app, authApi.login, {
       email: customer.email.toUpperCase(),
       password: customer.password,
     });
@@ -144,15 +145,16 @@ describe(`sign-up, log-in and sessions (${testDialect})`, () => {
   it('log-in is limited per account: after 5 failures a device that never logged in waits, even with the right password', async () => {
     const customer = await insertCustomer(t.app);
     for (let i = 0; i < 5; i++) {
-      const response = await t.app.inject({
-        method: 'POST',
-        url: '/lapi/account/login/',
-        payload: { email: customer.email, password: `guess number ${i}` },
-        remoteAddress: randomLoopback(),
-      });
+      const response = await callAs(
+        t.app,
+        authApi.login,
+        { email: customer.email, password: `guess number ${i}` },
+        undefined,
+        { remoteAddress: randomLoopback() },
+      );
       expect(response.statusCode).toBe(401);
     }
-    const locked = await post(t.app, '/lapi/account/login/', {
+    const locked = await callAs(t.app, authApi.login, {
       email: customer.email,
       password: customer.password,
     });
@@ -161,7 +163,7 @@ describe(`sign-up, log-in and sessions (${testDialect})`, () => {
     expect(locked.json()).toMatchObject({ code: 'LOGIN_LOCKED' });
     expect(locked.cookies).toHaveLength(0);
     t.clock.advance(15 * 60_000);
-    const later = await post(t.app, '/lapi/account/login/', {
+    const later = await callAs(t.app, authApi.login, {
       email: customer.email,
       password: customer.password,
     });
@@ -172,12 +174,13 @@ describe(`sign-up, log-in and sessions (${testDialect})`, () => {
     const address = randomLoopback();
     const statuses: number[] = [];
     for (let i = 0; i < 32; i++) {
-      const response = await t.app.inject({
-        method: 'POST',
-        url: '/lapi/account/login/',
-        payload: { email: `someone-${i}@example.test`, password: 'not their password' },
-        remoteAddress: address,
-      });
+      const response = await callAs(
+        t.app,
+        authApi.login,
+        { email: `someone-${i}@example.test`, password: 'not their password' },
+        undefined,
+        { remoteAddress: address },
+      );
       statuses.push(response.statusCode);
     }
     expect(statuses.slice(0, 30).every((s) => s === 401)).toBe(true);
@@ -186,12 +189,12 @@ describe(`sign-up, log-in and sessions (${testDialect})`, () => {
 
   it('log-out ends the session on the server: the old cookie no longer works', async () => {
     const customer = await insertCustomer(t.app);
-    const out = await post(t.app, '/lapi/account/logout/', {}, customer.cookie);
+    const out = await callAs(t.app, authApi.logout, {}, customer);
     expect(out.statusCode).toBe(200);
     expect((await verify(customer.cookie)).json()).toMatchObject({
       data: { authenticated: false },
     });
-    const basics = await post(t.app, '/lapi/account/basics', {}, customer.cookie);
+    const basics = await callAs(t.app, accountsApi.basics, {}, customer);
     expect(basics.statusCode).toBe(401);
   });
 
@@ -216,22 +219,17 @@ describe(`sign-up, log-in and sessions (${testDialect})`, () => {
   it('lists the signed-in devices and logs out everywhere else', async () => {
     const customer = await insertCustomer(t.app);
     const other = sessionCookie(
-      await post(t.app, '/lapi/account/login/', {
+      await callAs(t.app, authApi.login, {
         email: customer.email,
         password: customer.password,
       }),
     );
-    const list = await t.app.inject({
-      method: 'POST',
-      url: '/lapi/account/sessions/',
-      payload: {},
-      headers: { cookie: customer.cookie },
-    });
+    const list = await callAs(t.app, authApi.sessions, {}, customer);
     const sessions = list.json<{ data: { sessions: { current: boolean; device: string }[] } }>()
       .data.sessions;
     expect(sessions).toHaveLength(2);
     expect(sessions.filter((s) => s.current)).toHaveLength(1);
-    const revoke = await post(t.app, '/lapi/account/sessions/revoke/', {}, customer.cookie);
+    const revoke = await callAs(t.app, authApi.sessionsRevoke, {}, customer);
     expect(revoke.json()).toMatchObject({ data: { ended: 1 } });
     expect((await verify(other)).json()).toMatchObject({ data: { authenticated: false } });
     expect((await verify(customer.cookie)).json()).toMatchObject({ data: { authenticated: true } });
@@ -239,20 +237,23 @@ describe(`sign-up, log-in and sessions (${testDialect})`, () => {
 
   it("tells devices apart and logs out one of them, only ever one of the customer's own", async () => {
     const customer = await insertCustomer(t.app);
-    const phone = await t.app.inject({
-      method: 'POST',
-      url: '/lapi/account/login/',
-      payload: { email: customer.email, password: customer.password },
-      remoteAddress: '10.20.30.40',
-      headers: {
-        'user-agent':
-          'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 Version/17.0 Mobile/15E148 Safari/604.1',
+    const phone = await callAs(
+      t.app,
+      authApi.login,
+      { email: customer.email, password: customer.password },
+      undefined,
+      {
+        remoteAddress: '10.20.30.40',
+        headers: {
+          'user-agent':
+            'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 Version/17.0 Mobile/15E148 Safari/604.1',
+        },
       },
-    });
+    );
     expect(phone.statusCode).toBe(200);
     const phoneCookie = sessionCookie(phone);
     const listOf = async (cookie: string) =>
-      (await post(t.app, '/lapi/account/sessions/', {}, cookie)).json<{
+      (await callAs(t.app, authApi.sessions, {}, cookie)).json<{
         data: {
           sessions: { id: string; current: boolean; device: string; network: string | null }[];
         };
@@ -263,44 +264,22 @@ describe(`sign-up, log-in and sessions (${testDialect})`, () => {
     expect(other).toMatchObject({ device: 'Safari on iOS', network: '10.20.30.x' });
     // Another customer cannot end it, nor learn whether it exists.
     const stranger = await insertCustomer(t.app);
-    const refused = await post(
-      t.app,
-      '/lapi/account/sessions/end/',
-      { id: other!.id },
-      stranger.cookie,
-    );
+    const refused = await callAs(t.app, authApi.sessionEnd, { id: other!.id }, stranger);
     expect(refused.statusCode).toBe(404);
     expect((await verify(phoneCookie)).json()).toMatchObject({ data: { authenticated: true } });
     // This device logs out with Log out, not from the list.
-    const self = await post(
-      t.app,
-      '/lapi/account/sessions/end/',
-      { id: mine!.id },
-      customer.cookie,
-    );
+    const self = await callAs(t.app, authApi.sessionEnd, { id: mine!.id }, customer);
     expect(self.statusCode).toBe(400);
     expect(self.json()).toMatchObject({ message: 'To log out of this device, use Log out.' });
 
-    const ended = await post(
-      t.app,
-      '/lapi/account/sessions/end/',
-      { id: other!.id },
-      customer.cookie,
-    );
+    const ended = await callAs(t.app, authApi.sessionEnd, { id: other!.id }, customer);
     expect(ended.statusCode).toBe(200);
     expect(ended.json()).toMatchObject({ message: 'That device was logged out.' });
     expect((await verify(phoneCookie)).json()).toMatchObject({ data: { authenticated: false } });
     expect((await verify(customer.cookie)).json()).toMatchObject({ data: { authenticated: true } });
-    const again = await post(
-      t.app,
-      '/lapi/account/sessions/end/',
-      { id: other!.id },
-      customer.cookie,
-    );
+    const again = await callAs(t.app, authApi.sessionEnd, { id: other!.id }, customer);
     expect(again.statusCode).toBe(404);
-    expect((await post(t.app, '/lapi/account/sessions/end/', {}, customer.cookie)).statusCode).toBe(
-      400,
-    );
+    expect((await callAs(t.app, authApi.sessionEnd, malformed({}), customer)).statusCode).toBe(400);
   });
 
   it('a forged or malformed session cookie is simply not a session', async () => {
@@ -325,15 +304,21 @@ describe(`password reset and change (${testDialect})`, () => {
     (await sentMessages(t))
       .filter((m) => m.to === email && m.subject === 'Reset your Pairwell password')
       .map((m) => /\/reset-password\?id=([\w-]+)/.exec(m.text)?.[1]);
+  /** The first reset link's token, which the test goes on to use. */
+  const resetLink = async (email: string): Promise<string> => {
+    const [token] = await resetLinks(email);
+    if (token === undefined) throw new Error(`no reset link was mailed to ${email}`);
+    return token;
+  };
 
   it('answers the same for known and unknown addresses, and emails a link only to a real account', async () => {
     const customer = await insertCustomer(t.app);
-    const known = await post(t.app, '/lapi/account/reset/', {
+    const known = await callAs(t.app, authApi.reset, {
       email: customer.email,
       clicks_id: null,
       token: null,
     });
-    const unknown = await post(t.app, '/lapi/account/reset/', {
+    const unknown = await callAs(t.app, authApi.reset, {
       email: 'nobody-here@example.test',
     });
     expect(known.statusCode).toBe(200);
@@ -354,31 +339,31 @@ describe(`password reset and change (${testDialect})`, () => {
     ['', 'Email is required'],
     ['nope', 'Invalid Email'],
   ])('the reset request refuses %j with %j', async (email, message) => {
-    const response = await post(t.app, '/lapi/account/reset/', { email });
+    const response = await callAs(t.app, authApi.reset, { email });
     expect(response.statusCode).toBe(400);
     expect(response.json()).toMatchObject({ fields: { email: message } });
   });
 
   it('a reset token works once, ends every session, and the password-changed email follows', async () => {
     const customer = await insertCustomer(t.app);
-    await post(t.app, '/lapi/account/reset/', { email: customer.email });
-    const [token] = await resetLinks(customer.email);
+    await callAs(t.app, authApi.reset, { email: customer.email });
+    const token = await resetLink(customer.email);
     expect(token).toMatch(/^[\w-]{43}$/);
     const stored = await t.app.db.selectFrom('password_resets').select('token_hash').execute();
     expect(stored.map((r) => r.token_hash)).not.toContain(token);
 
-    const update = await post(t.app, '/lapi/account/passwordupdate/', {
+    const update = await callAs(t.app, authApi.passwordUpdate, {
       token,
       password: 'a brand new passphrase',
     });
     expect(update.statusCode).toBe(200);
     expect(update.json()).toMatchObject({ status: 'SUCCESS' });
     expect(
-      (await post(t.app, '/lapi/account/verifyauthentication/', {}, customer.cookie)).json(),
+      (await callAs(t.app, sessionApi.verifyAuthentication, {}, customer)).json(),
     ).toMatchObject({
       data: { authenticated: false },
     });
-    const again = await post(t.app, '/lapi/account/passwordupdate/', {
+    const again = await callAs(t.app, authApi.passwordUpdate, {
       token,
       password: 'another new passphrase',
     });
@@ -387,7 +372,7 @@ describe(`password reset and change (${testDialect})`, () => {
       status: 'FAILURE',
       message: 'This reset link has expired or has already been used. Please request a new one.',
     });
-    const login = await post(t.app, '/lapi/account/login/', {
+    const login = await callAs(t.app, authApi.login, {
       email: customer.email,
       password: 'a brand new passphrase',
     });
@@ -401,10 +386,10 @@ describe(`password reset and change (${testDialect})`, () => {
 
   it('a reset token older than 60 minutes is refused', async () => {
     const customer = await insertCustomer(t.app);
-    await post(t.app, '/lapi/account/reset/', { email: customer.email });
-    const [token] = await resetLinks(customer.email);
+    await callAs(t.app, authApi.reset, { email: customer.email });
+    const token = await resetLink(customer.email);
     t.clock.advance(60 * 60_000 + 1000);
-    const response = await post(t.app, '/lapi/account/passwordupdate/', {
+    const response = await callAs(t.app, authApi.passwordUpdate, {
       token,
       password: 'too late passphrase',
     });
@@ -413,24 +398,25 @@ describe(`password reset and change (${testDialect})`, () => {
   });
 
   describe('asking whether a reset link can still be used', () => {
-    const check = (token: unknown, from = '127.0.0.9') =>
-      t.app.inject({
-        method: 'POST',
-        url: '/lapi/account/passwordupdate/check/',
-        payload: { token },
-        remoteAddress: from,
-      });
+    const check = (token: string | Malformed, from = '127.0.0.9') =>
+      callAs(
+        t.app,
+        authApi.passwordResetCheck,
+        typeof token === 'string' ? { token } : token,
+        undefined,
+        { remoteAddress: from },
+      );
 
     it('says yes to a fresh link without spending it, and no once it is used', async () => {
       const customer = await insertCustomer(t.app);
-      await post(t.app, '/lapi/account/reset/', { email: customer.email });
-      const [token] = await resetLinks(customer.email);
+      await callAs(t.app, authApi.reset, { email: customer.email });
+      const token = await resetLink(customer.email);
       const fresh = await check(token);
       expect(fresh.statusCode).toBe(200);
       // The answer names no account: only whether the link works.
       expect(fresh.json()).toEqual({ status: 'SUCCESS', message: '', data: { valid: true } });
       expect((await check(token)).json()).toMatchObject({ data: { valid: true } });
-      const update = await post(t.app, '/lapi/account/passwordupdate/', {
+      const update = await callAs(t.app, authApi.passwordUpdate, {
         token,
         password: 'checked then changed',
       });
@@ -440,8 +426,8 @@ describe(`password reset and change (${testDialect})`, () => {
 
     it('says no to an expired link and a made-up one, the same way', async () => {
       const customer = await insertCustomer(t.app);
-      await post(t.app, '/lapi/account/reset/', { email: customer.email });
-      const [token] = await resetLinks(customer.email);
+      await callAs(t.app, authApi.reset, { email: customer.email });
+      const token = await resetLink(customer.email);
       t.clock.advance(60 * 60_000 + 1000);
       const expired = await check(token);
       const madeUp = await check('made-up');
@@ -451,7 +437,7 @@ describe(`password reset and change (${testDialect})`, () => {
     });
 
     it('refuses a body that is not a token, and limits how often one address may ask', async () => {
-      expect((await check(42)).statusCode).toBe(400);
+      expect((await check(malformed({ token: 42 }))).statusCode).toBe(400);
       expect((await check('x'.repeat(300))).statusCode).toBe(400);
       const from = randomLoopback();
       const answers: number[] = [];
@@ -463,7 +449,7 @@ describe(`password reset and change (${testDialect})`, () => {
   });
 
   it('a made-up token is refused the same way', async () => {
-    const response = await post(t.app, '/lapi/account/passwordupdate/', {
+    const response = await callAs(t.app, authApi.passwordUpdate, {
       token: 'made-up',
       password: 'whatever passphrase',
     });
@@ -473,35 +459,35 @@ describe(`password reset and change (${testDialect})`, () => {
   it('changing the password from Accounts needs the current one and logs out the other devices', async () => {
     const customer = await insertCustomer(t.app);
     const other = sessionCookie(
-      await post(t.app, '/lapi/account/login/', {
+      await callAs(t.app, authApi.login, {
         email: customer.email,
         password: customer.password,
       }),
     );
-    const wrong = await post(
+    const wrong = await callAs(
       t.app,
-      '/lapi/account/password/',
+      authApi.changePassword,
       { current_password: 'not it at all', password: 'next passphrase here' },
-      customer.cookie,
+      customer,
     );
     expect(wrong.statusCode).toBe(400);
     expect(wrong.json()).toMatchObject({
       fields: { current_password: 'Your current password is incorrect.' },
     });
-    const ok = await post(
+    const ok = await callAs(
       t.app,
-      '/lapi/account/password/',
+      authApi.changePassword,
       { current_password: customer.password, password: 'next passphrase here' },
-      customer.cookie,
+      customer,
     );
     expect(ok.statusCode).toBe(200);
+    expect((await callAs(t.app, sessionApi.verifyAuthentication, {}, other)).json()).toMatchObject({
+      data: { authenticated: false },
+    });
     expect(
-      (await post(t.app, '/lapi/account/verifyauthentication/', {}, other)).json(),
-    ).toMatchObject({ data: { authenticated: false } });
-    expect(
-      (await post(t.app, '/lapi/account/verifyauthentication/', {}, customer.cookie)).json(),
+      (await callAs(t.app, sessionApi.verifyAuthentication, {}, customer)).json(),
     ).toMatchObject({ data: { authenticated: true } });
-    const visitor = await post(t.app, '/lapi/account/password/', {
+    const visitor = await callAs(t.app, authApi.changePassword, {
       current_password: 'x',
       password: 'next passphrase here',
     });
@@ -511,15 +497,15 @@ describe(`password reset and change (${testDialect})`, () => {
   it('no password, token or session ever reaches a log line or the database', async () => {
     const canary = 'canary-passphrase-7731';
     const customer = await insertCustomer(t.app, { password: canary });
-    await post(t.app, '/lapi/account/login/', { email: customer.email, password: canary });
-    await post(t.app, '/lapi/account/login/', {
+    await callAs(t.app, authApi.login, { email: customer.email, password: canary });
+    await callAs(t.app, authApi.login, {
       email: customer.email,
       password: `${canary}-wrong`,
     });
-    await post(t.app, '/lapi/account/reset/', { email: customer.email });
-    const [token] = await resetLinks(customer.email);
+    await callAs(t.app, authApi.reset, { email: customer.email });
+    const token = await resetLink(customer.email);
     await t.app.inject({ method: 'GET', url: `/reset-password?id=${token}` });
-    await post(t.app, '/lapi/account/passwordupdate/', { token, password: `${canary}-new` });
+    await callAs(t.app, authApi.passwordUpdate, { token, password: `${canary}-new` });
     // The log and the database (every row; on SQLite the files too) hold none of them; the reset
     // link is only in its email. test/quality/canary.test.ts follows a whole account's life.
     const places = (await placesTheAppWrites(t)).filter((p) => !p.name.startsWith('outbox/'));

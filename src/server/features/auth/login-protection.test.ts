@@ -3,8 +3,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoStaff } from '#server/db/seed-demo.ts';
 import { hashToken } from '#server/lib/tokens.ts';
 import { totpCode, totpStep } from '#server/lib/totp.ts';
+import { authApi } from '#shared/auth.ts';
+import { staffApi } from '#shared/staff.ts';
 import { buildSecondInstance, buildTestApp, testDialect, type TestApp } from '#test/app.ts';
-import { insertCustomer, post, randomLoopback } from '#test/factories.ts';
+import { callAs } from '#test/contract.ts';
+import { insertCustomer, randomLoopback } from '#test/factories.ts';
 import { notWelcome, sentMessages } from '#test/outbox.ts';
 
 /**
@@ -34,10 +37,12 @@ function deviceCookie(response: LightMyRequestResponse): string {
 }
 
 /** The one-time token of the latest email to `to` whose link goes to `path`. */
-async function linkToken(t: TestApp, to: string, path: string): Promise<string | undefined> {
+async function linkToken(t: TestApp, to: string, path: string): Promise<string> {
   const mail = (await sentMessages(t)).filter((m) => m.to === to && m.text.includes(path));
   const pattern = new RegExp(`${path.replace(/\//g, '\\/')}\\?id=([\\w-]+)`);
-  return mail.map((m) => pattern.exec(m.text)?.[1])[0];
+  const token = mail.map((m) => pattern.exec(m.text)?.[1])[0];
+  if (token === undefined) throw new Error(`no ${path} link was mailed to ${to}`);
+  return token;
 }
 
 describe(`customers: lock-out that stops attackers, not owners (${testDialect})`, () => {
@@ -51,14 +56,7 @@ describe(`customers: lock-out that stops attackers, not owners (${testDialect})`
     body: { email: string; password: string },
     device?: string,
     address = randomLoopback(),
-  ) =>
-    t.app.inject({
-      method: 'POST',
-      url: '/lapi/account/login/',
-      payload: body,
-      remoteAddress: address,
-      headers: device ? { cookie: device } : {},
-    });
+  ) => callAs(t.app, authApi.login, body, device, { remoteAddress: address });
 
   it('a flood of wrong passwords from unknown devices pauses them, while the owner on a known device still logs in', async () => {
     const owner = await insertCustomer(t.app);
@@ -110,18 +108,11 @@ describe(`customers: lock-out that stops attackers, not owners (${testDialect})`
     expect(again.statusCode).toBe(200);
     const second = await buildSecondInstance(t);
     try {
-      const elsewhere = await second.inject({
-        method: 'POST',
-        url: '/lapi/account/login/',
-        payload: right,
+      const elsewhere = await callAs(second, authApi.login, right, deviceCookie(again), {
         remoteAddress: randomLoopback(),
-        headers: { cookie: deviceCookie(again) },
       });
       expect(elsewhere.statusCode).toBe(200);
-      const stranger = await second.inject({
-        method: 'POST',
-        url: '/lapi/account/login/',
-        payload: right,
+      const stranger = await callAs(second, authApi.login, right, undefined, {
         remoteAddress: randomLoopback(),
       });
       expect(stranger.json()).toMatchObject(LOCKED);
@@ -166,10 +157,7 @@ describe(`customers: lock-out that stops attackers, not owners (${testDialect})`
 
     // The same answer for the owner, a stranger's address and an address with no account.
     const ask = (email: string) =>
-      t.app.inject({
-        method: 'POST',
-        url: '/lapi/account/login/unlock/',
-        payload: { email },
+      callAs(t.app, authApi.loginUnlock, { email }, undefined, {
         remoteAddress: randomLoopback(),
       });
     const asked = await ask(owner.email);
@@ -195,15 +183,15 @@ describe(`customers: lock-out that stops attackers, not owners (${testDialect})`
     const token = await linkToken(t, owner.email, '/login/unlock');
     expect(token).toMatch(/^[\w-]{43}$/);
     const rows = await t.app.db.selectFrom('login_unlocks').select('token_hash').execute();
-    expect(rows.map((r) => r.token_hash)).toContain(hashToken(token ?? ''));
+    expect(rows.map((r) => r.token_hash)).toContain(hashToken(token));
     expect(rows.map((r) => r.token_hash)).not.toContain(token);
 
     // A staff link it is not.
-    const wrongKind = await post(t.app, '/lapi/staff/login/unlock/confirm/', { token });
+    const wrongKind = await callAs(t.app, staffApi.unlockConfirm, { token });
     expect(wrongKind.statusCode).toBe(400);
 
     // The new phone opens the link: it becomes a known device and logs in with the password.
-    const opened = await post(t.app, '/lapi/account/login/unlock/confirm/', { token });
+    const opened = await callAs(t.app, authApi.loginUnlockConfirm, { token });
     expect(opened.statusCode).toBe(200);
     expect(opened.json()).toMatchObject({ status: 'SUCCESS' });
     const phone = deviceCookie(opened);
@@ -211,7 +199,7 @@ describe(`customers: lock-out that stops attackers, not owners (${testDialect})`
     expect((await login(right, phone)).statusCode).toBe(200);
 
     // Once only, and the attacker's devices are still paused.
-    const reused = await post(t.app, '/lapi/account/login/unlock/confirm/', { token });
+    const reused = await callAs(t.app, authApi.loginUnlockConfirm, { token });
     expect(reused.statusCode).toBe(400);
     expect(reused.json()).toMatchObject({
       code: 'UNLOCK_LINK_INVALID',
@@ -224,18 +212,18 @@ describe(`customers: lock-out that stops attackers, not owners (${testDialect})`
 
   it('an unlock link expires after 30 minutes, and none is sent while the account is not paused', async () => {
     const calm = await insertCustomer(t.app);
-    await post(t.app, '/lapi/account/login/unlock/', { email: calm.email });
+    await callAs(t.app, authApi.loginUnlock, { email: calm.email });
     expect((await sentMessages(t)).filter((m) => m.to === calm.email && notWelcome(m))).toEqual([]);
 
     const owner = await insertCustomer(t.app);
     for (let i = 0; i < 5; i++) await login({ email: owner.email, password: `guess ${i}!` });
-    await post(t.app, '/lapi/account/login/unlock/', { email: owner.email });
+    await callAs(t.app, authApi.loginUnlock, { email: owner.email });
     const token = await linkToken(t, owner.email, '/login/unlock');
     t.clock.advance(30 * 60_000 + 1000);
-    const late = await post(t.app, '/lapi/account/login/unlock/confirm/', { token });
+    const late = await callAs(t.app, authApi.loginUnlockConfirm, { token });
     expect(late.statusCode).toBe(400);
     expect(late.json()).toMatchObject({ code: 'UNLOCK_LINK_INVALID' });
-    const madeUp = await post(t.app, '/lapi/account/login/unlock/confirm/', { token: 'made-up' });
+    const madeUp = await callAs(t.app, authApi.loginUnlockConfirm, { token: 'made-up' });
     expect(madeUp.json()).toMatchObject({ code: 'UNLOCK_LINK_INVALID' });
   });
 });
@@ -255,12 +243,8 @@ describe(`staff: lock-out that stops attackers, not staff (${testDialect})`, () 
   }
 
   const staffLogin = (body: { password: string; code: string }, device?: string) =>
-    t.app.inject({
-      method: 'POST',
-      url: '/lapi/staff/login/',
-      payload: { email: ops.email, ...body },
+    callAs(t.app, staffApi.login, { email: ops.email, ...body }, device, {
       remoteAddress: randomLoopback(),
-      headers: device ? { cookie: device } : {},
     });
 
   it('wrong passwords from unknown devices pause them; the staff member on a known device still needs password and code, and gets in', async () => {
@@ -284,7 +268,7 @@ describe(`staff: lock-out that stops attackers, not staff (${testDialect})`, () 
     const inside = await staffLogin({ password: ops.password, code: freshCode() }, device);
     expect(inside.statusCode).toBe(200);
     const staff = cookieFrom(inside, 'pw_staff');
-    expect((await post(t.app, '/lapi/staff/me/', {}, staff)).json()).toMatchObject({
+    expect((await callAs(t.app, staffApi.me, {}, staff)).json()).toMatchObject({
       data: { authenticated: true, staff: { email: ops.email } },
     });
   });
@@ -296,7 +280,7 @@ describe(`staff: lock-out that stops attackers, not staff (${testDialect})`, () 
       LOCKED,
     );
 
-    const ask = (email: string) => post(t.app, '/lapi/staff/login/unlock/', { email });
+    const ask = (email: string) => callAs(t.app, staffApi.unlock, { email });
     const asked = await ask(ops.email);
     const nobody = await ask('nobody-staff@example.test');
     expect(asked.statusCode).toBe(200);
@@ -309,10 +293,8 @@ describe(`staff: lock-out that stops attackers, not staff (${testDialect})`, () 
     const token = await linkToken(t, ops.email, '/staff/login/unlock');
 
     // A customer link it is not.
-    expect((await post(t.app, '/lapi/account/login/unlock/confirm/', { token })).statusCode).toBe(
-      400,
-    );
-    const opened = await post(t.app, '/lapi/staff/login/unlock/confirm/', { token });
+    expect((await callAs(t.app, authApi.loginUnlockConfirm, { token })).statusCode).toBe(400);
+    const opened = await callAs(t.app, staffApi.unlockConfirm, { token });
     expect(opened.statusCode).toBe(200);
     const laptop = deviceCookie(opened);
     expect((await staffLogin({ password: ops.password, code: '000000' }, laptop)).statusCode).toBe(
@@ -321,7 +303,7 @@ describe(`staff: lock-out that stops attackers, not staff (${testDialect})`, () 
     expect(
       (await staffLogin({ password: ops.password, code: freshCode() }, laptop)).statusCode,
     ).toBe(200);
-    const reused = await post(t.app, '/lapi/staff/login/unlock/confirm/', { token });
+    const reused = await callAs(t.app, staffApi.unlockConfirm, { token });
     expect(reused.json()).toMatchObject({ code: 'UNLOCK_LINK_INVALID' });
   });
 });

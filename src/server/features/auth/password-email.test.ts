@@ -1,8 +1,11 @@
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { accountsApi } from '#shared/accounts.ts';
+import { authApi } from '#shared/auth.ts';
 import { messages } from '#shared/wording.ts';
 import { buildTestApp, testDialect, type TestApp } from '#test/app.ts';
-import { buildSignup, insertCustomer, post, randomLoopback } from '#test/factories.ts';
+import { callAs } from '#test/contract.ts';
+import { buildSignup, insertCustomer, randomLoopback } from '#test/factories.ts';
 import { sentMessages } from '#test/outbox.ts';
 
 /** An address of its own each time, with a local part long enough to count (`riley.k3f9a2`). */
@@ -30,15 +33,12 @@ describe(`a password holding the email address (${testDialect})`, () => {
   afterAll(() => t.close());
 
   const signUp = (email: string, password: string) =>
-    t.app.inject({
-      method: 'POST',
-      url: '/lapi/account/create/',
-      payload: buildSignup({ email, password }),
+    callAs(t.app, accountsApi.accountCreate, buildSignup({ email, password }), undefined, {
       remoteAddress: randomLoopback(),
     });
 
   const logsIn = async (email: string, password: string) =>
-    (await post(t.app, '/lapi/account/login/', { email, password })).statusCode === 200;
+    (await callAs(t.app, authApi.login, { email, password })).statusCode === 200;
 
   it('sign-up refuses the address, in any case, inside the password or as it is, and its part before the @; no account is made', async () => {
     expect(messages.passwordHoldsEmail).toBe(refused.message);
@@ -72,11 +72,11 @@ describe(`a password holding the email address (${testDialect})`, () => {
   it('a change from Accounts refuses it and keeps the old password', async () => {
     const email = newEmail();
     const customer = await insertCustomer(t.app, { email });
-    const change = await post(
+    const change = await callAs(
       t.app,
-      '/lapi/account/password/',
+      authApi.changePassword,
       { current_password: customer.password, password: `${localPart(email)}!2024` },
-      customer.cookie,
+      customer,
     );
     expect(change.statusCode).toBe(400);
     expect(change.json()).toMatchObject(refused);
@@ -87,13 +87,14 @@ describe(`a password holding the email address (${testDialect})`, () => {
   it('a reset link refuses it, and the link still works with a better password', async () => {
     const email = newEmail();
     const customer = await insertCustomer(t.app, { email });
-    await post(t.app, '/lapi/account/reset/', { email });
-    const [token] = (await sentMessages(t))
-      .filter((m) => m.to === email && m.subject === 'Reset your Pairwell password')
-      .map((m) => /\/reset-password\?id=([\w-]+)/.exec(m.text)?.[1]);
+    await callAs(t.app, authApi.reset, { email });
+    const token =
+      (await sentMessages(t))
+        .filter((m) => m.to === email && m.subject === 'Reset your Pairwell password')
+        .map((m) => /\/reset-password\?id=([\w-]+)/.exec(m.text)?.[1])[0] ?? '';
     expect(token).toMatch(/^[\w-]{43}$/);
 
-    const holding = await post(t.app, '/lapi/account/passwordupdate/', {
+    const holding = await callAs(t.app, authApi.passwordUpdate, {
       token,
       password: email.toUpperCase(),
     });
@@ -101,7 +102,7 @@ describe(`a password holding the email address (${testDialect})`, () => {
     expect(holding.json()).toMatchObject(refused);
     expect(await logsIn(email, customer.password)).toBe(true);
 
-    const better = await post(t.app, '/lapi/account/passwordupdate/', {
+    const better = await callAs(t.app, authApi.passwordUpdate, {
       token,
       password: 'a brand new passphrase',
     });

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { authApi } from '#shared/auth.ts';
 import { buildTestApp, testDialect, type TestApp } from '#test/app.ts';
+import { callAs } from '#test/contract.ts';
 import { insertCustomer } from '#test/factories.ts';
 import { notWelcome, sentMessages } from '#test/outbox.ts';
 
@@ -10,10 +12,7 @@ import { notWelcome, sentMessages } from '#test/outbox.ts';
 describe(`reset links come only from configuration (${testDialect})`, () => {
   async function resetLinkFor(t: TestApp, headers: Record<string, string>): Promise<string> {
     const customer = await insertCustomer(t.app);
-    const response = await t.app.inject({
-      method: 'POST',
-      url: '/lapi/account/reset/',
-      payload: { email: customer.email },
+    const response = await callAs(t.app, authApi.reset, { email: customer.email }, undefined, {
       headers,
     });
     expect(response.statusCode).toBe(200);

@@ -1,7 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { authApi } from '#shared/auth.ts';
+import { cartApi } from '#shared/cart.ts';
 import { buildSecondInstance, buildTestApp, testDialect, type TestApp } from '#test/app.ts';
-import { insertCustomer, post, sessionCookie, type TestCustomer } from '#test/factories.ts';
+import { callAs } from '#test/contract.ts';
+import { insertCustomer, sessionCookie, type TestCustomer } from '#test/factories.ts';
 import { statementsDuring } from '#test/sql-statements.ts';
 import { SESSION_CACHE_TTL_MS } from './session-cache.ts';
 
@@ -23,14 +26,11 @@ describe(`sessions kept for a moment, ended everywhere (${testDialect})`, () => 
     await t.close();
   });
 
-  const cart = (app: FastifyInstance, cookie: string) =>
-    post(app, '/lapi/v2/ecom/cart', {}, cookie);
+  const cart = (app: FastifyInstance, cookie: string) => callAs(app, cartApi.cart, {}, cookie);
   /** Well inside the cache's lifetime: a pass here is the notice, not the expiry. */
   const promptly = { timeout: Math.min(2000, SESSION_CACHE_TTL_MS / 4), interval: 20 };
   const logIn = async (who: TestCustomer) =>
-    sessionCookie(
-      await post(t.app, '/lapi/account/login/', { email: who.email, password: who.password }),
-    );
+    sessionCookie(await callAs(t.app, authApi.login, { email: who.email, password: who.password }));
 
   it('a warm session costs no statement', async () => {
     const who = await insertCustomer(t.app);
@@ -53,7 +53,7 @@ describe(`sessions kept for a moment, ended everywhere (${testDialect})`, () => 
     const who = await insertCustomer(t.app);
     expect((await cart(second, who.cookie)).statusCode).toBe(200);
     expect((await cart(second, who.cookie)).statusCode).toBe(200);
-    expect((await post(t.app, '/lapi/account/logout/', {}, who.cookie)).statusCode).toBe(200);
+    expect((await callAs(t.app, authApi.logout, {}, who)).statusCode).toBe(200);
     await vi.waitFor(async () => {
       expect((await cart(second, who.cookie)).statusCode).toBe(401);
     }, promptly);
@@ -64,11 +64,11 @@ describe(`sessions kept for a moment, ended everywhere (${testDialect})`, () => 
     const otherDevice = await logIn(who);
     expect((await cart(second, otherDevice)).statusCode).toBe(200);
     expect((await cart(second, otherDevice)).statusCode).toBe(200);
-    const changed = await post(
+    const changed = await callAs(
       t.app,
-      '/lapi/account/password/',
+      authApi.changePassword,
       { current_password: who.password, password: 'a new long passphrase 7' },
-      who.cookie,
+      who,
     );
     expect(changed.statusCode, changed.body).toBe(200);
     await vi.waitFor(async () => {

@@ -2,7 +2,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { createSimulatorGateway, type PaymentGateway } from '#server/adapters/payments.ts';
 import { buildSecondInstance, buildTestApp, testDialect, type TestApp } from '#test/app.ts';
-import { addSubscription, insertCustomer, post, type TestCustomer } from '#test/factories.ts';
+import { addSubscription, insertCustomer, type TestCustomer } from '#test/factories.ts';
+import { subscriptionsApi } from '#shared/subscriptions.ts';
+import { callAs } from '#test/contract.ts';
 import { billingSweep } from './billing.service.ts';
 
 /**
@@ -158,9 +160,9 @@ describe(`a change during the renewal run is never charged (${testDialect})`, ()
       const changes = subscribers.map(async ({ customer, subscriptionId }, i) => {
         // Each subscriber at another moment of the run: before, during and after its renewal.
         await turns((i * 7 + round * 13) % 90);
-        const response = await post(
+        const response = await callAs(
           billers[i % billers.length]!,
-          '/lapi/subscription/update/',
+          subscriptionsApi.subscriptionUpdate,
           { leads_id: customer.leadsId, subscription_id: subscriptionId, change, preview: false },
           customer.cookie,
         );

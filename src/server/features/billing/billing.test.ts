@@ -3,12 +3,16 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import type { FastifyInstance } from 'fastify';
 import { createSimulatorGateway, type PaymentGateway } from '#server/adapters/payments.ts';
-import { addDays } from '#shared/subscriptions.ts';
+import { subscriptionsApi, addDays } from '#shared/subscriptions.ts';
 import { buildSecondInstance, buildTestApp, testDialect, type TestApp } from '#test/app.ts';
-import { insertSubscriber, post, sessionCookie } from '#test/factories.ts';
+import { insertSubscriber, sessionCookie } from '#test/factories.ts';
 import { sentMessages } from '#test/outbox.ts';
 import { billingJob } from './billing.jobs.ts';
 import { BILLING_BATCH, runBilling } from './billing.service.ts';
+import { accountsApi } from '#shared/accounts.ts';
+import { authApi } from '#shared/auth.ts';
+import { callAs } from '#test/contract.ts';
+import { offers } from '#shared/catalog.ts';
 
 const DAY = 24 * 60 * 60_000;
 const START = '2026-11-21T09:00:00.000Z';
@@ -292,7 +296,7 @@ describe(`failed payments (${testDialect})`, () => {
   async function customerWithFailingCard() {
     t.clock.set(START);
     const email = `failing-${Date.now()}-${Math.random().toString(36).slice(2)}@example.test`;
-    const login = await post(t.app, '/lapi/account/create/', {
+    const login = await callAs(t.app, accountsApi.accountCreate, {
       email,
       first_name: 'Fay',
       last_name: 'Lure',
@@ -305,9 +309,9 @@ describe(`failed payments (${testDialect})`, () => {
     const leadsId = login.json<{ data: { leads_id: string } }>().data.leads_id;
     const customerId = login.json<{ data: { user: { customer_id: number } } }>().data.user
       .customer_id;
-    await post(
+    await callAs(
       t.app,
-      '/lapi/account/address/',
+      accountsApi.address,
       {
         leads_id: leadsId,
         address: '9 Elm St',
@@ -324,9 +328,9 @@ describe(`failed payments (${testDialect})`, () => {
       cookie,
     );
     // 4000 0000 0000 0341 saves, but every charge on it fails.
-    await post(
+    await callAs(
       t.app,
-      '/lapi/account/ccupdate/',
+      accountsApi.ccUpdate,
       { ccnum: '4000000000000341', ccexp: '12/30', cccvv: '123', consent: true },
       cookie,
     );
@@ -334,7 +338,7 @@ describe(`failed payments (${testDialect})`, () => {
       .insertInto('subscriptions')
       .values({
         customer_id: customerId,
-        product_id: 41,
+        product_id: offers.sleep.monthly,
         frequency: 'MONTHLY',
         quantity: 1,
         unit_price_cents: 1750,
@@ -352,9 +356,7 @@ describe(`failed payments (${testDialect})`, () => {
       .executeTakeFirstOrThrow();
     // Sessions end after 30 idle minutes; the clock moves days here, so log in again when needed.
     const freshCookie = async () =>
-      sessionCookie(
-        await post(t.app, '/lapi/account/login/', { email, password: 'a safe passphrase' }),
-      );
+      sessionCookie(await callAs(t.app, authApi.login, { email, password: 'a safe passphrase' }));
     return { email, cookie, freshCookie, leadsId, customerId, subscriptionId: subscription.id };
   }
 
@@ -386,9 +388,9 @@ describe(`failed payments (${testDialect})`, () => {
       status: 'PAST_DUE',
       next_billing_date: '2026-11-22',
     });
-    const patient = await post(
+    const patient = await callAs(
       t.app,
-      '/lapi/leads/patientdata',
+      accountsApi.patientData,
       { leads_id: c.leadsId },
       await c.freshCookie(),
     );
@@ -429,9 +431,9 @@ describe(`failed payments (${testDialect})`, () => {
       .where('status', '=', 'succeeded')
       .execute();
     const cookie = await c.freshCookie();
-    const update = await post(
+    const update = await callAs(
       t.app,
-      '/lapi/account/ccupdate/',
+      accountsApi.ccUpdate,
       { ccnum: '4242424242424242', ccexp: '12/30', cccvv: '123', consent: true },
       cookie,
     );
@@ -459,7 +461,7 @@ describe(`failed payments (${testDialect})`, () => {
       payment_status: 'paid',
       status: 'PROCESSING',
     });
-    const cleared = await post(t.app, '/lapi/leads/patientdata', { leads_id: c.leadsId }, cookie);
+    const cleared = await callAs(t.app, accountsApi.patientData, { leads_id: c.leadsId }, cookie);
     expect(cleared.json()).toMatchObject({ message: { billingFlag: null } });
     expect(await subscriptionStatus(c.subscriptionId)).toEqual({
       status: 'ACTIVE',
@@ -479,9 +481,9 @@ describe(`failed payments (${testDialect})`, () => {
     await runBilling(t.app.ctx);
     expect(await attempts(c.customerId)).toMatchObject({ payment_status: 'unpaid' });
     const cookie = await c.freshCookie();
-    const cancelled = await post(
+    const cancelled = await callAs(
       t.app,
-      '/lapi/subscription/update/',
+      subscriptionsApi.subscriptionUpdate,
       {
         leads_id: c.leadsId,
         subscription_id: c.subscriptionId,
@@ -503,12 +505,12 @@ describe(`failed payments (${testDialect})`, () => {
       await runBilling(t.app.ctx);
     }
     const later = await c.freshCookie();
-    const flag = await post(t.app, '/lapi/leads/patientdata', { leads_id: c.leadsId }, later);
+    const flag = await callAs(t.app, accountsApi.patientData, { leads_id: c.leadsId }, later);
     expect(flag.json()).toMatchObject({ message: { billingFlag: null } });
     // A new card charges nothing for it.
-    const update = await post(
+    const update = await callAs(
       t.app,
-      '/lapi/account/ccupdate/',
+      accountsApi.ccUpdate,
       { ccnum: '4242424242424242', ccexp: '12/30', cccvv: '123', consent: true },
       later,
     );
@@ -530,15 +532,15 @@ describe(`failed payments (${testDialect})`, () => {
         .where('status', '=', 'succeeded')
         .execute();
       const [cardUpdate, cancel] = await Promise.all([
-        post(
+        callAs(
           t.app,
-          '/lapi/account/ccupdate/',
+          accountsApi.ccUpdate,
           { ccnum: '4242424242424242', ccexp: '12/30', cccvv: '123', consent: true },
           cookie,
         ),
-        post(
+        callAs(
           t.app,
-          '/lapi/subscription/update/',
+          subscriptionsApi.subscriptionUpdate,
           {
             leads_id: c.leadsId,
             subscription_id: c.subscriptionId,
@@ -588,9 +590,9 @@ describe(`failed payments (${testDialect})`, () => {
     await runBilling(t.app.ctx);
     const failed = await attempts(c.customerId);
     expect(failed).toMatchObject({ payment_status: 'unpaid', payment_attempts: 1 });
-    const update = await post(
+    const update = await callAs(
       t.app,
-      '/lapi/account/ccupdate/',
+      accountsApi.ccUpdate,
       { ccnum: '4000000000000341', ccexp: '11/31', cccvv: '123', consent: true },
       await c.freshCookie(),
     );
@@ -616,9 +618,9 @@ describe(`failed payments (${testDialect})`, () => {
     });
     // Another customer's update answers only their own orders.
     const other = await customerWithFailingCard();
-    const theirs = await post(
+    const theirs = await callAs(
       t.app,
-      '/lapi/account/ccupdate/',
+      accountsApi.ccUpdate,
       { ccnum: '4242424242424242', ccexp: '12/30', cccvv: '123', consent: true },
       other.cookie,
     );
@@ -632,15 +634,15 @@ describe(`failed payments (${testDialect})`, () => {
       .set({ next_billing_date: '2026-12-22' })
       .where('id', '=', c.subscriptionId)
       .execute();
-    await post(
+    await callAs(
       t.app,
-      '/lapi/account/ccupdate/',
+      accountsApi.ccUpdate,
       { ccnum: '4242424242424242', ccexp: '11/26', cccvv: '123', consent: true },
       c.cookie,
     );
-    const patient = await post(t.app, '/lapi/leads/patientdata', { leads_id: c.leadsId }, c.cookie);
+    const patient = await callAs(t.app, accountsApi.patientData, { leads_id: c.leadsId }, c.cookie);
     expect(patient.json()).toMatchObject({ message: { expiredFlag: true } });
-    const basics = await post(t.app, '/lapi/account/basics', {}, c.cookie);
+    const basics = await callAs(t.app, accountsApi.basics, {}, c.cookie);
     expect(
       basics.json<{ data: { flags: { type: string }[] } }>().data.flags.map((f) => f.type),
     ).toContain('card_expiring');

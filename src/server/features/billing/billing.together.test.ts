@@ -1,17 +1,18 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { buildSecondInstance, buildTestApp, testDialect, type TestApp } from '#test/app.ts';
-import {
-  insertCustomer,
-  post,
-  sessionCookie,
-  staffCookie,
-  type TestCustomer,
-} from '#test/factories.ts';
+import { insertCustomer, sessionCookie, staffCookie, type TestCustomer } from '#test/factories.ts';
 import { demoStaff } from '#server/db/seed-demo.ts';
-import type { Order } from '#shared/orders.ts';
+import { ordersApi, type Order } from '#shared/orders.ts';
 import { sentMessages } from '#test/outbox.ts';
 import { runBilling } from './billing.service.ts';
+import { authApi } from '#shared/auth.ts';
+import { accountsApi } from '#shared/accounts.ts';
+import { partnersApi } from '#shared/partners.ts';
+import { togetherApi } from '#shared/partners-together.ts';
+import { operationsApi } from '#shared/operations.ts';
+import { callAs } from '#test/contract.ts';
+import { offers } from '#shared/catalog.ts';
 
 /**
  * Gifts and couples' plans (decision 018) bill through the same exactly-once renewals as any
@@ -36,7 +37,7 @@ describe(`gifts and couples' plans renew exactly once (${testDialect})`, () => {
 
   /** Sessions end after 30 idle minutes; the clock moves days here, so log in again. */
   async function fresh(c: TestCustomer): Promise<TestCustomer> {
-    const login = await post(t.app, '/lapi/account/login/', {
+    const login = await callAs(t.app, authApi.login, {
       email: c.email,
       password: c.password,
     });
@@ -45,9 +46,9 @@ describe(`gifts and couples' plans renew exactly once (${testDialect})`, () => {
   }
 
   async function withAddress(c: TestCustomer, street: string) {
-    const saved = await post(
+    const saved = await callAs(
       t.app,
-      '/lapi/account/address/',
+      accountsApi.address,
       {
         leads_id: c.leadsId,
         address: street,
@@ -67,9 +68,9 @@ describe(`gifts and couples' plans renew exactly once (${testDialect})`, () => {
   }
 
   const saveCard = (c: TestCustomer, ccnum: string) =>
-    post(
+    callAs(
       t.app,
-      '/lapi/account/ccupdate/',
+      accountsApi.ccUpdate,
       { ccnum, ccexp: '12/30', cccvv: '123', consent: true },
       c.cookie,
     );
@@ -82,13 +83,13 @@ describe(`gifts and couples' plans renew exactly once (${testDialect})`, () => {
     await withAddress(alex, '1 Payer Road');
     await withAddress(sam, '2 Recipient Lane');
     expect((await saveCard(alex, card)).statusCode).toBe(200);
-    await post(t.app, '/lapi/partners/invite/', { email: sam.email }, alex.cookie);
-    const waiting = await post(t.app, '/lapi/partners/', {}, sam.cookie);
+    await callAs(t.app, partnersApi.invite, { email: sam.email }, alex.cookie);
+    const waiting = await callAs(t.app, partnersApi.overview, {}, sam.cookie);
     const invitationId = waiting.json<{ data: { received: { invitation_id: number }[] } }>().data
       .received[0]!.invitation_id;
-    const linked = await post(
+    const linked = await callAs(
       t.app,
-      '/lapi/partners/invite/accept/',
+      partnersApi.accept,
       { invitation_id: invitationId },
       sam.cookie,
     );
@@ -99,11 +100,21 @@ describe(`gifts and couples' plans renew exactly once (${testDialect})`, () => {
   async function offer(kind: 'gift' | 'plan', from: TestCustomer): Promise<number> {
     const response =
       kind === 'gift'
-        ? await post(t.app, '/lapi/partners/gift/', { product_id: 41, quantity: 1 }, from.cookie)
-        : await post(
+        ? await callAs(
             t.app,
-            '/lapi/partners/plan/',
-            { product_id: 41, quantity: 1, partner_product_id: 31, partner_quantity: 2 },
+            togetherApi.give,
+            { product_id: offers.sleep.monthly, quantity: 1 },
+            from.cookie,
+          )
+        : await callAs(
+            t.app,
+            togetherApi.startPlan,
+            {
+              product_id: offers.sleep.monthly,
+              quantity: 1,
+              partner_product_id: offers.biotin.monthly,
+              partner_quantity: 2,
+            },
             from.cookie,
           );
     expect(response.statusCode, response.body).toBe(200);
@@ -111,12 +122,7 @@ describe(`gifts and couples' plans renew exactly once (${testDialect})`, () => {
   }
 
   const accept = (offerId: number, by: TestCustomer, app: FastifyInstance = t.app) =>
-    post(
-      app,
-      '/lapi/partners/together/accept/',
-      { offer_id: offerId, ship_to: 'shipping' },
-      by.cookie,
-    );
+    callAs(app, togetherApi.accept, { offer_id: offerId, ship_to: 'shipping' }, by.cookie);
 
   async function renewals(customerId: number) {
     const orders = await t.app.db
@@ -168,9 +174,9 @@ describe(`gifts and couples' plans renew exactly once (${testDialect})`, () => {
     const offerId = await offer('gift', alex);
     expect((await accept(offerId, sam)).statusCode).toBe(200);
     const move = (date: string) =>
-      post(
+      callAs(
         t.app,
-        '/lapi/partners/together/change/',
+        togetherApi.change,
         { offer_id: offerId, change: { action: 'move_date', date } },
         sam.cookie,
       );
@@ -219,16 +225,16 @@ describe(`gifts and couples' plans renew exactly once (${testDialect})`, () => {
       .execute();
     const ops = demoStaff.find((s) => s.role === 'operations')!;
     const cookie = await staffCookie(t, ops);
-    const shipped = await post(
+    const shipped = await callAs(
       t.app,
-      '/lapi/staff/orders/ship/',
+      operationsApi.ship,
       { order_id: orders[0]!.id, tracking_number: '9400111899223197428490' },
       cookie,
     );
     expect(shipped.statusCode, shipped.body).toBe(200);
-    const delivered = await post(
+    const delivered = await callAs(
       t.app,
-      '/lapi/staff/orders/deliver/',
+      operationsApi.deliver,
       { order_id: orders[0]!.id },
       cookie,
     );
@@ -262,9 +268,9 @@ describe(`gifts and couples' plans renew exactly once (${testDialect})`, () => {
     expect(mail.map((m) => m.text).join()).not.toContain('Recipient Lane');
 
     alex = await fresh(alex);
-    const history = await post(
+    const history = await callAs(
       t.app,
-      '/lapi/account/orders/',
+      ordersApi.ordersDetails,
       { leads_id: alex.leadsId },
       alex.cookie,
     );
@@ -327,8 +333,8 @@ describe(`gifts and couples' plans renew exactly once (${testDialect})`, () => {
         expect(seen.orders.every((o) => o.total_cents === 4725)).toBe(true);
         expect(seen.lines).toHaveLength(6);
         expect(seen.lines.slice(0, 2)).toMatchObject([
-          { product_id: 41, quantity: 1, unit_price_cents: 1575 },
-          { product_id: 31, quantity: 2, unit_price_cents: 1575 },
+          { product_id: offers.sleep.monthly, quantity: 1, unit_price_cents: 1575 },
+          { product_id: offers.biotin.monthly, quantity: 2, unit_price_cents: 1575 },
         ]);
         expect(seen.charges.every((c) => c.amount_cents === 4725)).toBe(true);
       }
@@ -392,7 +398,7 @@ describe(`gifts and couples' plans renew exactly once (${testDialect})`, () => {
       const { alex, sam } = await couple(OK_CARD);
       const offerId = await offer(kind, alex);
       expect((await accept(offerId, sam)).statusCode).toBe(200);
-      const unlinked = await post(t.app, '/lapi/partners/unlink/', { notify: false }, sam.cookie);
+      const unlinked = await callAs(t.app, partnersApi.unlink, { notify: false }, sam.cookie);
       expect(unlinked.statusCode, unlinked.body).toBe(200);
       expect((await subscriptionOf(offerId)).status).toBe('CANCELLED');
       for (let day = 1; day <= 40; day++) {

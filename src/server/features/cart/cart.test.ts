@@ -1,14 +1,17 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_QUANTITY, type Cart } from '#shared/cart.ts';
+import { MAX_QUANTITY, cartApi, type Cart } from '#shared/cart.ts';
+import { offers } from '#shared/catalog.ts';
+import type { BodyOf } from '#shared/contract.ts';
 import { buildSecondInstance, buildTestApp, testDialect, type TestApp } from '#test/app.ts';
-import { insertCustomer, post, type TestCustomer } from '#test/factories.ts';
+import { callAs } from '#test/contract.ts';
+import { insertCustomer, type TestCustomer } from '#test/factories.ts';
 
 /** A product sold in quantities (and ones that are not), from the catalogue seed. */
-const COUNTED = 30;
-const SINGLE = 160;
+const COUNTED = offers.biotin.oneTime;
+const SINGLE = offers.bundle.oneTime;
 /** A subscription: one line of one, however it is added. */
-const MONTHLY = 31;
+const MONTHLY = offers.biotin.monthly;
 
 /**
  * Cart changes made at the same moment all count (issue 11, finding 5). On PostgreSQL the calls are
@@ -29,18 +32,18 @@ describe(`cart changes made at the same moment (${testDialect})`, () => {
 
   const on = (i: number) => instances[i % instances.length]!;
   const quantityOf = async (c: TestCustomer, productId: number) => {
-    const response = await post(t.app, '/lapi/v2/ecom/cart', {}, c.cookie);
+    const response = await callAs(t.app, cartApi.cart, {}, c);
     const cart = response.json<{ data: { cart: Cart } }>().data.cart;
     return cart.products.items.find((i) => i.product_id === productId)?.quantity ?? 0;
   };
-  const addOne = (i: number, c: TestCustomer, productId = COUNTED) =>
-    post(on(i), '/lapi/v2/ecom/add-product', { product_id: productId, quantity: 1 }, c.cookie);
+  const addOne = (i: number, c: TestCustomer, productId: number = COUNTED) =>
+    callAs(on(i), cartApi.addProduct, { product_id: productId, quantity: 1 }, c);
   const mergeOne = (i: number, c: TestCustomer) =>
-    post(
+    callAs(
       on(i),
-      '/lapi/v2/ecom/update-cart',
+      cartApi.updateCart,
       { mode: 'merge', items: [{ product_id: COUNTED, quantity: 1 }] },
-      c.cookie,
+      c,
     );
 
   it('counts every one of 10 additions of one product made at once: exactly +10', async () => {
@@ -78,12 +81,12 @@ describe(`cart changes made at the same moment (${testDialect})`, () => {
 
   it('caps a merge at the limit instead of refusing it, as at log-in', async () => {
     const c = await insertCustomer(t.app);
-    await post(t.app, '/lapi/v2/ecom/add-product', { product_id: COUNTED, quantity: 8 }, c.cookie);
-    const merged = await post(
+    await callAs(t.app, cartApi.addProduct, { product_id: COUNTED, quantity: 8 }, c);
+    const merged = await callAs(
       t.app,
-      '/lapi/v2/ecom/update-cart',
+      cartApi.updateCart,
       { mode: 'merge', items: [{ product_id: COUNTED, quantity: 5 }] },
-      c.cookie,
+      c,
     );
     expect(merged.statusCode, merged.body).toBe(200);
     expect(await quantityOf(c, COUNTED)).toBe(MAX_QUANTITY);
@@ -100,11 +103,11 @@ describe(`cart changes made at the same moment (${testDialect})`, () => {
     const c = await insertCustomer(t.app);
     await addOne(0, c);
     const set = (quantity: number) =>
-      post(
+      callAs(
         t.app,
-        '/lapi/v2/ecom/update-cart',
+        cartApi.updateCart,
         { mode: 'set', items: [{ product_id: COUNTED, quantity }] },
-        c.cookie,
+        c,
       );
     expect((await set(4)).statusCode).toBe(200);
     expect(await quantityOf(c, COUNTED)).toBe(4);
@@ -114,14 +117,15 @@ describe(`cart changes made at the same moment (${testDialect})`, () => {
 
   it('keeps a subscription one line of one, added twice, set to 3 or merged (shared/cart.ts stacks)', async () => {
     const c = await insertCustomer(t.app);
-    const change = (url: string, body: object) => post(t.app, url, body, c.cookie);
+    const change = (body: BodyOf<typeof cartApi.updateCart>) =>
+      callAs(t.app, cartApi.updateCart, body, c);
     const line = { product_id: MONTHLY, quantity: 3 };
     expect((await addOne(0, c, MONTHLY)).statusCode).toBe(200);
     expect((await addOne(1, c, MONTHLY)).statusCode).toBe(200);
     expect(await quantityOf(c, MONTHLY)).toBe(1);
-    await change('/lapi/v2/ecom/update-cart', { mode: 'merge', items: [line] });
+    await change({ mode: 'merge', items: [line] });
     expect(await quantityOf(c, MONTHLY)).toBe(1);
-    await change('/lapi/v2/ecom/update-cart', { mode: 'set', items: [line] });
+    await change({ mode: 'set', items: [line] });
     expect(await quantityOf(c, MONTHLY)).toBe(1);
   });
 });

@@ -3,8 +3,9 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedCatalog } from '#server/db/seed.ts';
 import { buildSecondInstance, buildTestApp, testDialect, type TestApp } from '#test/app.ts';
+import { callAs } from '#test/contract.ts';
 import { statementsDuring } from '#test/sql-statements.ts';
-import { catalogApi, type Catalog, type ProductLine } from '#shared/catalog.ts';
+import { catalogApi, offers, type Catalog, type ProductLine } from '#shared/catalog.ts';
 import { CATALOG_CHECK_MS } from './catalog.version.ts';
 
 describe(`catalogue API (${testDialect})`, () => {
@@ -15,7 +16,7 @@ describe(`catalogue API (${testDialect})`, () => {
   afterAll(() => t.close());
 
   async function catalog(): Promise<Catalog> {
-    const response = await t.app.inject({ method: 'GET', url: '/lapi/products/' });
+    const response = await callAs(t.app, catalogApi.products, undefined);
     expect(response.statusCode).toBe(200);
     const body = response.json<{ status: string; data: Catalog }>();
     expect(body.status).toBe('SUCCESS');
@@ -87,11 +88,17 @@ describe(`catalogue API (${testDialect})`, () => {
   });
 
   it('answers one product by its slug', async () => {
-    const response = await t.app.inject({ method: 'GET', url: '/lapi/products/sleep-gummies' });
+    const response = await callAs(t.app, catalogApi.product, undefined, undefined, {
+      params: { slug: 'sleep-gummies' },
+    });
     expect(response.statusCode).toBe(200);
     const line = response.json<{ data: ProductLine }>().data;
     expect(line.name).toBe('Sleep Gummies');
-    expect(line.offers.map((o) => o.product_id)).toEqual([40, 41, 42]);
+    expect(line.offers.map((o) => o.product_id)).toEqual([
+      offers.sleep.oneTime,
+      offers.sleep.monthly,
+      offers.sleep.quarterly,
+    ]);
   });
 
   it('an unknown product answers 404 with the error body', async () => {
@@ -107,7 +114,7 @@ describe(`catalogue API (${testDialect})`, () => {
   });
 
   it('a warm catalogue runs no SQL, and its kept bytes are the same in every encoding', async () => {
-    const cold = await t.app.inject({ method: 'GET', url: '/lapi/products/' });
+    const cold = await callAs(t.app, catalogApi.products, undefined);
     expect(cold.statusCode).toBe(200);
     const plain = cold.rawPayload;
     // Still the shared schema's answer, as every call's is.
@@ -119,17 +126,13 @@ describe(`catalogue API (${testDialect})`, () => {
     let gzip = cold;
     let identity = cold;
     const statements = await statementsDuring(async () => {
-      br = await t.app.inject({
-        method: 'GET',
-        url: '/lapi/products/',
+      br = await callAs(t.app, catalogApi.products, undefined, undefined, {
         headers: { 'accept-encoding': 'gzip, deflate, br, zstd' },
       });
-      gzip = await t.app.inject({
-        method: 'GET',
-        url: '/lapi/products/',
+      gzip = await callAs(t.app, catalogApi.products, undefined, undefined, {
         headers: { 'accept-encoding': 'gzip;q=1, br;q=0' },
       });
-      identity = await t.app.inject({ method: 'GET', url: '/lapi/products/' });
+      identity = await callAs(t.app, catalogApi.products, undefined);
     });
     expect(statements).toBe(0);
 
@@ -148,16 +151,25 @@ describe(`catalogue API (${testDialect})`, () => {
   });
 
   it('each product line is kept by its slug; an unknown slug is never kept', async () => {
-    const first = await t.app.inject({ method: 'GET', url: '/lapi/products/biotin-gummies' });
-    const other = await t.app.inject({ method: 'GET', url: '/lapi/products/sleep-gummies' });
+    const first = await callAs(t.app, catalogApi.product, undefined, undefined, {
+      params: { slug: 'biotin-gummies' },
+    });
+    const other = await callAs(t.app, catalogApi.product, undefined, undefined, {
+      params: { slug: 'sleep-gummies' },
+    });
     expect(first.json<{ data: ProductLine }>().data.name).toContain('Biotin');
     expect(other.json<{ data: ProductLine }>().data.name).toBe('Sleep Gummies');
     const statements = await statementsDuring(async () => {
-      const again = await t.app.inject({ method: 'GET', url: '/lapi/products/biotin-gummies' });
+      const again = await callAs(t.app, catalogApi.product, undefined, undefined, {
+        params: { slug: 'biotin-gummies' },
+      });
       expect(again.rawPayload.equals(first.rawPayload)).toBe(true);
     });
     expect(statements).toBe(0);
-    const unknown = () => t.app.inject({ method: 'GET', url: '/lapi/products/not-a-product' });
+    const unknown = () =>
+      callAs(t.app, catalogApi.product, undefined, undefined, {
+        params: { slug: 'not-a-product' },
+      });
     expect((await unknown()).statusCode).toBe(404);
     expect(await statementsDuring(unknown)).toBeGreaterThan(0);
   });
@@ -165,15 +177,18 @@ describe(`catalogue API (${testDialect})`, () => {
   it('a change to the catalogue shows on every instance within a second, and not a kept byte before', async () => {
     const other = await buildSecondInstance(t);
     const sleep41 = async (app: typeof other) => {
-      const response = await app.inject({ method: 'GET', url: '/lapi/products/sleep-gummies' });
+      const response = await callAs(app, catalogApi.product, undefined, undefined, {
+        params: { slug: 'sleep-gummies' },
+      });
       const line = response.json<{ data: ProductLine }>().data;
-      return line.offers.find((offer) => offer.product_id === 41)?.price_cents;
+      return line.offers.find((offer) => offer.product_id === offers.sleep.monthly)?.price_cents;
     };
     const listed41 = async (app: typeof other) => {
-      const response = await app.inject({ method: 'GET', url: '/lapi/products/' });
+      const response = await callAs(app, catalogApi.products, undefined);
       const { lines } = response.json<{ data: Catalog }>().data;
-      return lines.flatMap((line) => line.offers).find((offer) => offer.product_id === 41)
-        ?.price_cents;
+      return lines
+        .flatMap((line) => line.offers)
+        .find((offer) => offer.product_id === offers.sleep.monthly)?.price_cents;
     };
     /**
      * Asks again until `read` answers `want`: the first ask after a second starts the version's

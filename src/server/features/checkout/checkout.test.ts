@@ -1,10 +1,28 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertCoupons } from '#server/features/coupons/coupons.queries.ts';
-import type { Cart } from '#shared/cart.ts';
-import type { CheckoutProgress, PlacedOrder, Upsell } from '#shared/checkout.ts';
+import { accountsApi } from '#shared/accounts.ts';
+import { cartApi, type Cart } from '#shared/cart.ts';
+import { offers } from '#shared/catalog.ts';
+import {
+  checkoutApi,
+  type CheckoutProgress,
+  type PlacedOrder,
+  type Upsell,
+} from '#shared/checkout.ts';
+import { clicksApi } from '#shared/clicks.ts';
+import { ordersApi } from '#shared/orders.ts';
 import { buildTestApp, testDialect, type TestApp } from '#test/app.ts';
-import { buildPlaceOrder, insertCustomer, post, type TestCustomer } from '#test/factories.ts';
+import { callAs, malformed } from '#test/contract.ts';
+import {
+  buildPlaceOrder,
+  insertCustomer,
+  type PlaceOrderBody,
+  type TestCustomer,
+} from '#test/factories.ts';
 import { sentMessages } from '#test/outbox.ts';
+
+/** A product id the catalogue does not have. */
+const UNKNOWN_PRODUCT = 999;
 
 describe(`cart and checkout (${testDialect})`, () => {
   let t: TestApp;
@@ -71,12 +89,11 @@ describe(`cart and checkout (${testDialect})`, () => {
   afterAll(() => t.close());
 
   const cartOf = async (c: TestCustomer) =>
-    (await post(t.app, '/lapi/v2/ecom/cart', {}, c.cookie)).json<{ data: { cart: Cart } }>().data
-      .cart;
+    (await callAs(t.app, cartApi.cart, {}, c)).json<{ data: { cart: Cart } }>().data.cart;
   // A second passes between additions, as it would between a customer's clicks.
   const add = (c: TestCustomer, productId: number, quantity = 1) => {
     t.clock.advance(1000);
-    return post(t.app, '/lapi/v2/ecom/add-product', { product_id: productId, quantity }, c.cookie);
+    return callAs(t.app, cartApi.addProduct, { product_id: productId, quantity }, c);
   };
   const orderCount = async (customerId: number) =>
     (
@@ -97,14 +114,14 @@ describe(`cart and checkout (${testDialect})`, () => {
 
   it('prices the cart on the server from the catalogue', async () => {
     const c = await insertCustomer(t.app);
-    await add(c, 41);
-    await add(c, 30, 2);
+    await add(c, offers.sleep.monthly);
+    await add(c, offers.biotin.oneTime, 2);
     const cart = await cartOf(c);
     expect(
       cart.products.items.map((i) => [i.product_id, i.quantity, i.price_cents, i.line_total_cents]),
     ).toEqual([
-      [41, 1, 1750, 1750],
-      [30, 2, 2499, 4998],
+      [offers.sleep.monthly, 1, 1750, 1750],
+      [offers.biotin.oneTime, 2, 2499, 4998],
     ]);
     expect(cart).toMatchObject({
       item_count: 3,
@@ -118,93 +135,95 @@ describe(`cart and checkout (${testDialect})`, () => {
 
   it('ignores nothing silently: a client-sent price is refused, never used', async () => {
     const c = await insertCustomer(t.app);
-    const withPrice = await post(
+    const withPrice = await callAs(
       t.app,
-      '/lapi/v2/ecom/add-product',
-      { product_id: 40, quantity: 1, price: 0.01 },
-      c.cookie,
+      cartApi.addProduct,
+      malformed({ product_id: offers.sleep.oneTime, quantity: 1, price: 0.01 }),
+      c,
     );
     expect(withPrice.statusCode).toBe(400);
     expect(withPrice.json()).toMatchObject({ fields: { price: 'Unknown field' } });
-    await add(c, 40);
-    const order = await post(
+    await add(c, offers.sleep.oneTime);
+    const order = await callAs(
       t.app,
-      '/lapi/v2/ecom/place-order',
-      { ...buildPlaceOrder(), total_cents: 1 },
-      c.cookie,
+      checkoutApi.placeOrder,
+      malformed({ ...buildPlaceOrder(), total_cents: 1 }),
+      c,
     );
     expect(order.statusCode).toBe(400);
     expect(await orderCount(c.customerId)).toBe(0);
-    const placed = await post(t.app, '/lapi/v2/ecom/place-order', buildPlaceOrder(), c.cookie);
+    const placed = await callAs(t.app, checkoutApi.placeOrder, buildPlaceOrder(), c);
     expect(placed.json<{ data: PlacedOrder }>().data.total_cents).toBe(2499);
   });
 
   it('the bundle is one-time only, without quantity; quantities stop at 10', async () => {
     const c = await insertCustomer(t.app);
-    await add(c, 160, 3);
-    await add(c, 160, 1);
+    await add(c, offers.bundle.oneTime, 3);
+    await add(c, offers.bundle.oneTime, 1);
     expect((await cartOf(c)).products.items).toMatchObject([
-      { product_id: 160, quantity: 1, quantity_supported: false },
+      { product_id: offers.bundle.oneTime, quantity: 1, quantity_supported: false },
     ]);
-    await add(c, 40, 9);
-    const tooMany = await add(c, 40, 2);
+    await add(c, offers.sleep.oneTime, 9);
+    const tooMany = await add(c, offers.sleep.oneTime, 2);
     expect(tooMany.statusCode).toBe(400);
     expect(tooMany.json()).toMatchObject({ message: 'You can order up to 10 at a time' });
-    const unknown = await add(c, 999);
+    const unknown = await add(c, UNKNOWN_PRODUCT);
     expect(unknown.statusCode).toBe(404);
   });
 
   it("a customer's cart can be neither read nor changed by another", async () => {
     const a = await insertCustomer(t.app);
     const b = await insertCustomer(t.app);
-    await add(a, 35, 2);
+    await add(a, offers.immunity.oneTime, 2);
     expect((await cartOf(b)).item_count).toBe(0);
-    await post(t.app, '/lapi/v2/ecom/remove-product', { product_id: 35 }, b.cookie);
-    await post(
+    await callAs(t.app, cartApi.removeProduct, { product_id: offers.immunity.oneTime }, b);
+    await callAs(
       t.app,
-      '/lapi/v2/ecom/update-cart',
-      { mode: 'set', items: [{ product_id: 35, quantity: 0 }] },
-      b.cookie,
+      cartApi.updateCart,
+      { mode: 'set', items: [{ product_id: offers.immunity.oneTime, quantity: 0 }] },
+      b,
     );
-    expect((await cartOf(a)).products.items).toMatchObject([{ product_id: 35, quantity: 2 }]);
-    const visitor = await post(t.app, '/lapi/v2/ecom/cart', {});
+    expect((await cartOf(a)).products.items).toMatchObject([
+      { product_id: offers.immunity.oneTime, quantity: 2 },
+    ]);
+    const visitor = await callAs(t.app, cartApi.cart, {});
     expect(visitor.statusCode).toBe(401);
   });
 
   it('merges a browser cart into the account cart at log-in, and sets quantities', async () => {
     const c = await insertCustomer(t.app);
-    await add(c, 40, 1);
+    await add(c, offers.sleep.oneTime, 1);
     t.clock.advance(1000);
-    const merged = await post(
+    const merged = await callAs(
       t.app,
-      '/lapi/v2/ecom/update-cart',
+      cartApi.updateCart,
       {
         mode: 'merge',
         items: [
-          { product_id: 40, quantity: 2 },
-          { product_id: 36, quantity: 1 },
-          { product_id: 12345, quantity: 1 },
+          { product_id: offers.sleep.oneTime, quantity: 2 },
+          { product_id: offers.immunity.monthly, quantity: 1 },
+          { product_id: UNKNOWN_PRODUCT, quantity: 1 },
         ],
       },
-      c.cookie,
+      c,
     );
     expect(
       merged
         .json<{ data: { cart: Cart } }>()
         .data.cart.products.items.map((i) => [i.product_id, i.quantity]),
     ).toEqual([
-      [40, 3],
-      [36, 1],
+      [offers.sleep.oneTime, 3],
+      [offers.immunity.monthly, 1],
     ]);
-    const set = await post(
+    const set = await callAs(
       t.app,
-      '/lapi/v2/ecom/update-cart',
-      { mode: 'set', items: [{ product_id: 40, quantity: 0 }] },
-      c.cookie,
+      cartApi.updateCart,
+      { mode: 'set', items: [{ product_id: offers.sleep.oneTime, quantity: 0 }] },
+      c,
     );
     expect(
       set.json<{ data: { cart: Cart } }>().data.cart.products.items.map((i) => i.product_id),
-    ).toEqual([36]);
+    ).toEqual([offers.immunity.monthly]);
   });
 
   it.each([
@@ -214,8 +233,8 @@ describe(`cart and checkout (${testDialect})`, () => {
     ['GUMMY5', 'This coupon needs a subtotal of at least $30.00.'],
   ])('coupon %s is refused with %j', async (code, message) => {
     const c = await insertCustomer(t.app);
-    await add(c, 40);
-    const response = await post(t.app, '/lapi/v2/ecom/apply-coupon', { code }, c.cookie);
+    await add(c, offers.sleep.oneTime);
+    const response = await callAs(t.app, cartApi.applyCoupon, { code }, c);
     expect(response.statusCode).toBe(400);
     expect(response.json()).toMatchObject({ message, fields: { code: message } });
     expect((await cartOf(c)).coupon).toBeNull();
@@ -223,43 +242,43 @@ describe(`cart and checkout (${testDialect})`, () => {
 
   it('a first-order coupon is refused after a first order; a used-up coupon says so', async () => {
     const c = await insertCustomer(t.app);
-    await add(c, 40);
-    expect(
-      (await post(t.app, '/lapi/v2/ecom/apply-coupon', { code: 'welcome10' }, c.cookie)).statusCode,
-    ).toBe(200);
-    await post(t.app, '/lapi/v2/ecom/place-order', buildPlaceOrder(), c.cookie);
-    await add(c, 40);
-    const again = await post(t.app, '/lapi/v2/ecom/apply-coupon', { code: 'WELCOME10' }, c.cookie);
+    await add(c, offers.sleep.oneTime);
+    expect((await callAs(t.app, cartApi.applyCoupon, { code: 'welcome10' }, c)).statusCode).toBe(
+      200,
+    );
+    await callAs(t.app, checkoutApi.placeOrder, buildPlaceOrder(), c);
+    await add(c, offers.sleep.oneTime);
+    const again = await callAs(t.app, cartApi.applyCoupon, { code: 'WELCOME10' }, c);
     expect(again.json()).toMatchObject({ message: 'This coupon is for your first order only.' });
 
     const first = await insertCustomer(t.app);
-    await add(first, 40);
-    await post(t.app, '/lapi/v2/ecom/apply-coupon', { code: 'ONCE' }, first.cookie);
-    expect(
-      (await post(t.app, '/lapi/v2/ecom/place-order', buildPlaceOrder(), first.cookie)).statusCode,
-    ).toBe(200);
+    await add(first, offers.sleep.oneTime);
+    await callAs(t.app, cartApi.applyCoupon, { code: 'ONCE' }, first);
+    expect((await callAs(t.app, checkoutApi.placeOrder, buildPlaceOrder(), first)).statusCode).toBe(
+      200,
+    );
     const second = await insertCustomer(t.app);
-    await add(second, 40);
-    const usedUp = await post(t.app, '/lapi/v2/ecom/apply-coupon', { code: 'ONCE' }, second.cookie);
+    await add(second, offers.sleep.oneTime);
+    const usedUp = await callAs(t.app, cartApi.applyCoupon, { code: 'ONCE' }, second);
     expect(usedUp.json()).toMatchObject({ message: 'This coupon has reached its usage limit.' });
   });
 
   it('a percent and a fixed coupon take the right amount off, and /coupon/code answers a visitor', async () => {
     const c = await insertCustomer(t.app);
-    await add(c, 40, 2);
-    const pct = await post(t.app, '/lapi/v2/ecom/apply-coupon', { code: 'WELCOME10' }, c.cookie);
+    await add(c, offers.sleep.oneTime, 2);
+    const pct = await callAs(t.app, cartApi.applyCoupon, { code: 'WELCOME10' }, c);
     expect(pct.json<{ data: { cart: Cart } }>().data.cart).toMatchObject({
       subtotal_cents: 4998,
       discount_cents: 499,
       total_cents: 4499,
       coupon: { code: 'WELCOME10' },
     });
-    const fixed = await post(t.app, '/lapi/v2/ecom/apply-coupon', { code: 'GUMMY5' }, c.cookie);
+    const fixed = await callAs(t.app, cartApi.applyCoupon, { code: 'GUMMY5' }, c);
     expect(fixed.json<{ data: { cart: Cart } }>().data.cart).toMatchObject({
       discount_cents: 500,
       total_cents: 4498,
     });
-    const visitor = await post(t.app, '/lapi/coupon/code', {
+    const visitor = await callAs(t.app, cartApi.couponCode, {
       code: 'GUMMY5',
       subtotal_cents: 2499,
     });
@@ -267,16 +286,16 @@ describe(`cart and checkout (${testDialect})`, () => {
       status: 'FAILURE',
       message: 'This coupon needs a subtotal of at least $30.00.',
     });
-    const ok = await post(t.app, '/lapi/coupon/code', { code: 'GUMMY5', subtotal_cents: 4998 });
+    const ok = await callAs(t.app, cartApi.couponCode, { code: 'GUMMY5', subtotal_cents: 4998 });
     expect(ok.json()).toMatchObject({ status: 'SUCCESS', data: { discount_cents: 500 } });
   });
 
   it('places the order: lines copy the catalogue, monthly lines start subscriptions, the cart empties, an email confirms', async () => {
     const c = await insertCustomer(t.app);
-    await add(c, 41);
-    await add(c, 30, 2);
-    await post(t.app, '/lapi/v2/ecom/apply-coupon', { code: 'WELCOME10' }, c.cookie);
-    const response = await post(t.app, '/lapi/v2/ecom/place-order', buildPlaceOrder(), c.cookie);
+    await add(c, offers.sleep.monthly);
+    await add(c, offers.biotin.oneTime, 2);
+    await callAs(t.app, cartApi.applyCoupon, { code: 'WELCOME10' }, c);
+    const response = await callAs(t.app, checkoutApi.placeOrder, buildPlaceOrder(), c);
     expect(response.statusCode).toBe(200);
     const placed = response.json<{ data: PlacedOrder }>().data;
     expect(placed).toMatchObject({
@@ -300,8 +319,8 @@ describe(`cart and checkout (${testDialect})`, () => {
         i.category,
       ]),
     ).toEqual([
-      [41, 'Sleep Gummies', '/images/supp-sleep.webp', 1750, 1, 'supplements'],
-      [30, 'Biotin Gummies', '/images/supp-biotin.webp', 2499, 2, 'supplements'],
+      [offers.sleep.monthly, 'Sleep Gummies', '/images/supp-sleep.webp', 1750, 1, 'supplements'],
+      [offers.biotin.oneTime, 'Biotin Gummies', '/images/supp-biotin.webp', 2499, 2, 'supplements'],
     ]);
     const subs = await t.app.db
       .selectFrom('subscriptions')
@@ -310,7 +329,7 @@ describe(`cart and checkout (${testDialect})`, () => {
       .execute();
     expect(subs).toMatchObject([
       {
-        product_id: 41,
+        product_id: offers.sleep.monthly,
         frequency: 'MONTHLY',
         status: 'ACTIVE',
         next_billing_date: '2026-12-21',
@@ -333,12 +352,12 @@ describe(`cart and checkout (${testDialect})`, () => {
     ];
     expect(mail?.text).toContain(receipt.join('\n'));
     expect(mail?.text).toContain('Charged to your card on file on ');
-    const history = await post(t.app, '/lapi/account/orders/', { leads_id: c.leadsId }, c.cookie);
+    const history = await callAs(t.app, ordersApi.ordersDetails, { leads_id: c.leadsId }, c);
     expect(
       Object.keys(history.json<{ message: { order_history: object } }>().message.order_history),
     ).toEqual([placed.order_number]);
     // The card used became the card on file, as number-free as ever.
-    const account = await post(t.app, '/lapi/account/data/', { leads_id: c.leadsId }, c.cookie);
+    const account = await callAs(t.app, accountsApi.accountData, { leads_id: c.leadsId }, c);
     expect(account.json()).toMatchObject({
       data: { card: { last4: '4242' }, shipping: { address: '500 Market Street' } },
     });
@@ -346,9 +365,9 @@ describe(`cart and checkout (${testDialect})`, () => {
 
   it('the confirmation says the bottles that arrive: three a quarter, one of each in the bundle', async () => {
     const c = await insertCustomer(t.app);
-    await add(c, 42);
-    await add(c, 160);
-    const response = await post(t.app, '/lapi/v2/ecom/place-order', buildPlaceOrder(), c.cookie);
+    await add(c, offers.sleep.quarterly);
+    await add(c, offers.bundle.oneTime);
+    const response = await callAs(t.app, checkoutApi.placeOrder, buildPlaceOrder(), c);
     expect(response.statusCode).toBe(200);
     const placed = response.json<{ data: PlacedOrder }>().data;
     const mail = (await sentMessages(t)).find(
@@ -363,50 +382,52 @@ describe(`cart and checkout (${testDialect})`, () => {
 
   it('a declined card shows the reason, keeps the cart and creates no order', async () => {
     const c = await insertCustomer(t.app);
-    await add(c, 40);
-    const response = await post(
+    await add(c, offers.sleep.oneTime);
+    const response = await callAs(
       t.app,
-      '/lapi/v2/ecom/place-order',
-      buildPlaceOrder({
+      checkoutApi.placeOrder,
+      {
+        ...buildPlaceOrder(),
         payment: { method: 'card', ccnum: '4000 0000 0000 0002', ccexp: '12/30', cccvv: '123' },
-      }),
-      c.cookie,
+      },
+      c,
     );
     expect(response.statusCode).toBe(402);
     expect(response.json()).toMatchObject({ message: 'Your card was declined.' });
     expect(await orderCount(c.customerId)).toBe(0);
     expect((await cartOf(c)).item_count).toBe(1);
 
-    const insufficient = await post(
+    const insufficient = await callAs(
       t.app,
-      '/lapi/v2/ecom/place-order',
-      buildPlaceOrder({
+      checkoutApi.placeOrder,
+      {
+        ...buildPlaceOrder(),
         payment: { method: 'card', ccnum: '4000 0000 0000 9995', ccexp: '12/30', cccvv: '123' },
-      }),
-      c.cookie,
+      },
+      c,
     );
     expect(insufficient.statusCode).toBe(402);
     expect(insufficient.json()).toMatchObject({ message: 'Your card has insufficient funds.' });
     expect(await orderCount(c.customerId)).toBe(0);
     expect((await cartOf(c)).item_count).toBe(1);
     // And the next attempt with a good card goes through.
-    const ok = await post(t.app, '/lapi/v2/ecom/place-order', buildPlaceOrder(), c.cookie);
+    const ok = await callAs(t.app, checkoutApi.placeOrder, buildPlaceOrder(), c);
     expect(ok.statusCode).toBe(200);
   });
 
   it('20 concurrent place-order calls with one key make exactly one order and one charge', async () => {
     const c = await insertCustomer(t.app);
-    await add(c, 40, 2);
+    await add(c, offers.sleep.oneTime, 2);
     const charges = await chargeCount();
-    const body = buildPlaceOrder({ payment: { method: 'saved' } });
-    await post(
+    const body: PlaceOrderBody = { ...buildPlaceOrder(), payment: { method: 'saved' } };
+    await callAs(
       t.app,
-      '/lapi/account/ccupdate/',
+      accountsApi.ccUpdate,
       { ccnum: '4242424242424242', ccexp: '12/30', cccvv: '123', consent: true },
-      c.cookie,
+      c,
     );
     const responses = await Promise.all(
-      Array.from({ length: 20 }, () => post(t.app, '/lapi/v2/ecom/place-order', body, c.cookie)),
+      Array.from({ length: 20 }, () => callAs(t.app, checkoutApi.placeOrder, body, c)),
     );
     const ok = responses.filter((r) => r.statusCode === 200);
     expect(ok.length).toBeGreaterThanOrEqual(1);
@@ -415,7 +436,7 @@ describe(`cart and checkout (${testDialect})`, () => {
     expect(await orderCount(c.customerId)).toBe(1);
     expect((await chargeCount()) - charges).toBe(1);
     // A retry later answers with the same order.
-    const retry = await post(t.app, '/lapi/v2/ecom/place-order', body, c.cookie);
+    const retry = await callAs(t.app, checkoutApi.placeOrder, body, c);
     expect(retry.json<{ data: PlacedOrder }>().data.order_number).toBe(
       ok[0]?.json<{ data: PlacedOrder }>().data.order_number,
     );
@@ -423,21 +444,21 @@ describe(`cart and checkout (${testDialect})`, () => {
 
   it('20 concurrent calls from two tabs (different keys) still make one order and one charge', async () => {
     const c = await insertCustomer(t.app);
-    await add(c, 35);
-    await post(
+    await add(c, offers.immunity.oneTime);
+    await callAs(
       t.app,
-      '/lapi/account/ccupdate/',
+      accountsApi.ccUpdate,
       { ccnum: '4242424242424242', ccexp: '12/30', cccvv: '123', consent: true },
-      c.cookie,
+      c,
     );
     const charges = await chargeCount();
     const responses = await Promise.all(
       Array.from({ length: 20 }, () =>
-        post(
+        callAs(
           t.app,
-          '/lapi/v2/ecom/place-order',
-          buildPlaceOrder({ payment: { method: 'saved' } }),
-          c.cookie,
+          checkoutApi.placeOrder,
+          { ...buildPlaceOrder(), payment: { method: 'saved' } },
+          c,
         ),
       ),
     );
@@ -448,12 +469,10 @@ describe(`cart and checkout (${testDialect})`, () => {
 
   it('an empty cart cannot be ordered; a visitor cannot order', async () => {
     const c = await insertCustomer(t.app);
-    const empty = await post(t.app, '/lapi/v2/ecom/place-order', buildPlaceOrder(), c.cookie);
+    const empty = await callAs(t.app, checkoutApi.placeOrder, buildPlaceOrder(), c);
     expect(empty.statusCode).toBe(400);
     expect(empty.json()).toMatchObject({ message: 'Your cart is empty.' });
-    expect((await post(t.app, '/lapi/v2/ecom/place-order', buildPlaceOrder())).statusCode).toBe(
-      401,
-    );
+    expect((await callAs(t.app, checkoutApi.placeOrder, buildPlaceOrder())).statusCode).toBe(401);
   });
 
   it.each([
@@ -530,12 +549,12 @@ describe(`cart and checkout (${testDialect})`, () => {
     ],
   ])('checkout refuses %j: %s says %j', async (change, field, message) => {
     const c = await insertCustomer(t.app);
-    await add(c, 40);
-    const response = await post(
+    await add(c, offers.sleep.oneTime);
+    const response = await callAs(
       t.app,
-      '/lapi/v2/ecom/place-order',
-      buildPlaceOrder(change),
-      c.cookie,
+      checkoutApi.placeOrder,
+      malformed(buildPlaceOrder(change)),
+      c,
     );
     expect(response.statusCode).toBe(400);
     expect(response.json<{ fields: Record<string, string> }>().fields[field]).toBe(message);
@@ -544,7 +563,7 @@ describe(`cart and checkout (${testDialect})`, () => {
 
   describe('the checkout progress a reload or a new tab goes on from', () => {
     const progressOf = async (c: TestCustomer) =>
-      (await post(t.app, '/lapi/checkout/progress/', {}, c.cookie)).json<{
+      (await callAs(t.app, checkoutApi.progress, {}, c)).json<{
         data: { progress: CheckoutProgress | null };
       }>().data.progress;
     const shipping = buildPlaceOrder().shipping;
@@ -553,44 +572,39 @@ describe(`cart and checkout (${testDialect})`, () => {
       const c = await insertCustomer(t.app);
       const other = await insertCustomer(t.app);
       expect(await progressOf(c)).toBeNull();
-      const saved = await post(
-        t.app,
-        '/lapi/checkout/progress/save/',
-        { step: 'upsell', shipping },
-        c.cookie,
-      );
+      const saved = await callAs(t.app, checkoutApi.saveProgress, { step: 'upsell', shipping }, c);
       expect(saved.statusCode).toBe(200);
       expect(await progressOf(c)).toEqual({ step: 'upsell', shipping });
       // Saving again replaces it (one row per customer).
-      await post(t.app, '/lapi/checkout/progress/save/', { step: 'payment', shipping }, c.cookie);
+      await callAs(t.app, checkoutApi.saveProgress, { step: 'payment', shipping }, c);
       expect(await progressOf(c)).toEqual({ step: 'payment', shipping });
       // Nobody else reads it, and a visitor has none to read.
       expect(await progressOf(other)).toBeNull();
-      expect((await post(t.app, '/lapi/checkout/progress/', {})).statusCode).toBe(401);
+      expect((await callAs(t.app, checkoutApi.progress, {})).statusCode).toBe(401);
 
-      await add(c, 41);
-      const placed = await post(t.app, '/lapi/v2/ecom/place-order', buildPlaceOrder(), c.cookie);
+      await add(c, offers.sleep.monthly);
+      const placed = await callAs(t.app, checkoutApi.placeOrder, buildPlaceOrder(), c);
       expect(placed.statusCode).toBe(200);
       expect(await progressOf(c)).toBeNull();
     });
 
     it('checks the address with the messages of spec §5 and keeps nothing that fails', async () => {
       const c = await insertCustomer(t.app);
-      const response = await post(
+      const response = await callAs(
         t.app,
-        '/lapi/checkout/progress/save/',
+        checkoutApi.saveProgress,
         { step: 'upsell', shipping: { ...shipping, zip: '12', phoneNo: '' } },
-        c.cookie,
+        c,
       );
       expect(response.statusCode).toBe(400);
       expect(
         Object.keys(response.json<{ fields: Record<string, string> }>().fields).sort(),
       ).toEqual(['shipping.phoneNo', 'shipping.zip']);
-      const badStep = await post(
+      const badStep = await callAs(
         t.app,
-        '/lapi/checkout/progress/save/',
-        { step: 'done', shipping },
-        c.cookie,
+        checkoutApi.saveProgress,
+        malformed({ step: 'done', shipping }),
+        c,
       );
       expect(badStep.statusCode).toBe(400);
       expect(await progressOf(c)).toBeNull();
@@ -598,7 +612,7 @@ describe(`cart and checkout (${testDialect})`, () => {
 
     it('a checkout left alone for more than a week starts again', async () => {
       const c = await insertCustomer(t.app);
-      await post(t.app, '/lapi/checkout/progress/save/', { step: 'payment', shipping }, c.cookie);
+      await callAs(t.app, checkoutApi.saveProgress, { step: 'payment', shipping }, c);
       // Left alone: the row ages (the session would not last a week of the test clock).
       const aged = (days: number) =>
         t.app.db
@@ -615,21 +629,21 @@ describe(`cart and checkout (${testDialect})`, () => {
 
   it('offers the bundle and a subscription switch at the upsell step', async () => {
     const c = await insertCustomer(t.app);
-    await add(c, 30, 2);
-    const response = await post(t.app, '/lapi/leads/upsells', {}, c.cookie);
-    const offers = response.json<{ data: { offers: Upsell[] } }>().data.offers;
-    expect(offers.map((o) => [o.kind, o.product_id, o.replaces_product_id])).toEqual([
-      ['switch_to_subscription', 31, 30],
-      ['add_product', 160, null],
+    await add(c, offers.biotin.oneTime, 2);
+    const response = await callAs(t.app, checkoutApi.upsells, {}, c);
+    const upsells = response.json<{ data: { offers: Upsell[] } }>().data.offers;
+    expect(upsells.map((o) => [o.kind, o.product_id, o.replaces_product_id])).toEqual([
+      ['switch_to_subscription', offers.biotin.monthly, offers.biotin.oneTime],
+      ['add_product', offers.bundle.oneTime, null],
     ]);
-    expect(offers[0]?.savings_cents).toBe(1498);
+    expect(upsells[0]?.savings_cents).toBe(1498);
   });
 
   it('registers a click with the connection address and keeps it on the order', async () => {
-    const click = await t.app.inject({
-      method: 'POST',
-      url: '/lapi/click/create/',
-      payload: {
+    const click = await callAs(
+      t.app,
+      clicksApi.clickCreate,
+      {
         a: 'aff1',
         s1: 'spring',
         url: 'https://pairwell.example/?a=aff1',
@@ -638,8 +652,9 @@ describe(`cart and checkout (${testDialect})`, () => {
         device_type: 'mobile',
         ip_address: '6.6.6.6',
       },
-      remoteAddress: '127.0.0.9',
-    });
+      undefined,
+      { remoteAddress: '127.0.0.9' },
+    );
     const clickId = click.json<{ click_id: string }>().click_id;
     expect(clickId).toMatch(/^c[0-9a-f]{20}$/);
     const stored = await t.app.db
@@ -649,12 +664,12 @@ describe(`cart and checkout (${testDialect})`, () => {
       .executeTakeFirstOrThrow();
     expect(stored.ip_address).toBe('127.0.0.9');
     const c = await insertCustomer(t.app);
-    await add(c, 40);
-    const placed = await post(
+    await add(c, offers.sleep.oneTime);
+    const placed = await callAs(
       t.app,
-      '/lapi/v2/ecom/place-order',
+      checkoutApi.placeOrder,
       buildPlaceOrder({ click_id: clickId }),
-      c.cookie,
+      c,
     );
     const order = await t.app.db
       .selectFrom('orders')

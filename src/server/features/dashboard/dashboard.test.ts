@@ -3,13 +3,19 @@ import { hashPassword } from '#server/features/auth/passwords.ts';
 import { runBilling } from '#server/features/billing/billing.service.ts';
 import { createStaff } from '#server/features/staff/staff.service.ts';
 import { latestQuestionnaire } from '#shared/questionnaires/registry.ts';
-import type { Dashboard, DashboardDay } from '#shared/dashboard.ts';
+import { authApi } from '#shared/auth.ts';
+import { cartApi } from '#shared/cart.ts';
+import { offers } from '#shared/catalog.ts';
+import { checkoutApi } from '#shared/checkout.ts';
+import { dashboardApi, type Dashboard, type DashboardDay } from '#shared/dashboard.ts';
+import { operationsApi } from '#shared/operations.ts';
+import { subscriptionsApi } from '#shared/subscriptions.ts';
 import { buildTestApp, testDialect, type TestApp } from '#test/app.ts';
+import { callAs, malformed } from '#test/contract.ts';
 import {
   buildPlaceOrder,
   insertCustomer,
   insertSubscriber,
-  post,
   staffCookie,
   type StaffCredentials,
   type TestCustomer,
@@ -55,18 +61,13 @@ describe(`the operator's dashboard (${testDialect})`, () => {
     const buy = async (at: string, productId: number, quantity = 1, card?: string) => {
       t.clock.set(at);
       const customer = await insertCustomer(t.app);
-      await post(
+      await callAs(t.app, cartApi.addProduct, { product_id: productId, quantity }, customer.cookie);
+      const placed = await callAs(
         t.app,
-        '/lapi/v2/ecom/add-product',
-        { product_id: productId, quantity },
-        customer.cookie,
-      );
-      const placed = await post(
-        t.app,
-        '/lapi/v2/ecom/place-order',
+        checkoutApi.placeOrder,
         buildPlaceOrder(
           card
-            ? { payment: { method: 'card', ccnum: card, ccexp: '12/30', cccvv: '123' } }
+            ? { payment: { method: 'card' as const, ccnum: card, ccexp: '12/30', cccvv: '123' } }
             : undefined,
         ),
         customer.cookie,
@@ -75,24 +76,31 @@ describe(`the operator's dashboard (${testDialect})`, () => {
     };
 
     // Store orders: one a moment before the window (not counted), one at its first instant.
-    expect((await buy('2026-10-22T23:59:59.999Z', 40)).placed.statusCode).toBe(200);
-    expect((await buy('2026-10-23T00:00:00.000Z', 40)).placed.statusCode).toBe(200);
+    expect((await buy('2026-10-22T23:59:59.999Z', offers.sleep.oneTime)).placed.statusCode).toBe(
+      200,
+    );
+    expect((await buy('2026-10-23T00:00:00.000Z', offers.sleep.oneTime)).placed.statusCode).toBe(
+      200,
+    );
     // A monthly Sleep Gummies on 18 November: a store order of $17.50 and a subscription started.
-    const subscriber = await buy('2026-11-18T15:00:00.000Z', 41);
+    const subscriber = await buy('2026-11-18T15:00:00.000Z', offers.sleep.monthly);
     expect(subscriber.placed.statusCode).toBe(200);
     // Two on 19 November ($49.98 and $24.99, the second refunded $5.00 later); a declined card
     // that day places nothing.
-    expect((await buy('2026-11-19T09:00:00.000Z', 40, 2)).placed.statusCode).toBe(200);
+    expect((await buy('2026-11-19T09:00:00.000Z', offers.sleep.oneTime, 2)).placed.statusCode).toBe(
+      200,
+    );
     expect(
-      (await buy('2026-11-19T10:00:00.000Z', 40, 1, '4000 0000 0000 0002')).placed.statusCode,
+      (await buy('2026-11-19T10:00:00.000Z', offers.sleep.oneTime, 1, '4000 0000 0000 0002')).placed
+        .statusCode,
     ).toBe(402);
-    const refunded = await buy('2026-11-19T23:59:59.999Z', 40);
+    const refunded = await buy('2026-11-19T23:59:59.999Z', offers.sleep.oneTime);
     orderRefunded = refunded.placed.json<{ data: { orders_id: number } }>().data.orders_id;
     t.clock.set('2026-11-20T08:00:00.000Z');
     const opsCookie = await staffCookie(t, ops);
-    const refund = await post(
+    const refund = await callAs(
       t.app,
-      '/lapi/staff/orders/refund/',
+      operationsApi.refund,
       { order_id: orderRefunded, amount_cents: 500, reason: 'Arrived damaged' },
       opsCookie,
     );
@@ -100,20 +108,20 @@ describe(`the operator's dashboard (${testDialect})`, () => {
 
     // The subscriber cancels on 20 November.
     const again = await logIn(subscriber.customer);
-    const list = await post(
+    const list = await callAs(
       t.app,
-      '/lapi/account/subscriptions/',
+      subscriptionsApi.subscriptions,
       { leads_id: subscriber.customer.leadsId },
       again,
     );
     const subscriptionId = list.json<{ data: { subscriptions: { id: number }[] } }>().data
       .subscriptions[0]?.id;
-    const cancel = await post(
+    const cancel = await callAs(
       t.app,
-      '/lapi/subscription/update/',
+      subscriptionsApi.subscriptionUpdate,
       {
         leads_id: subscriber.customer.leadsId,
-        subscription_id: subscriptionId,
+        subscription_id: subscriptionId!,
         change: { action: 'cancel', reason: 'Too many bottles' },
       },
       again,
@@ -199,7 +207,7 @@ describe(`the operator's dashboard (${testDialect})`, () => {
   afterAll(() => t.close());
 
   const logIn = async (c: TestCustomer) => {
-    const response = await post(t.app, '/lapi/account/login/', {
+    const response = await callAs(t.app, authApi.login, {
       email: c.email,
       password: c.password,
     });
@@ -210,7 +218,7 @@ describe(`the operator's dashboard (${testDialect})`, () => {
 
   /** Reads the dashboard as operations staff at NOW. */
   const read = async (): Promise<Dashboard> => {
-    const response = await post(t.app, '/lapi/staff/dashboard/', {}, opsNow);
+    const response = await callAs(t.app, dashboardApi.summary, {}, opsNow);
     expect(response.statusCode, response.body).toBe(200);
     return response.json<{ data: Dashboard }>().data;
   };
@@ -287,10 +295,10 @@ describe(`the operator's dashboard (${testDialect})`, () => {
 
   it('is for operations staff only, and each view is audited', async () => {
     const providerCookie = await staffCookie(t, provider, { advanceClock: false });
-    expect((await post(t.app, '/lapi/staff/dashboard/', {}, providerCookie)).statusCode).toBe(403);
+    expect((await callAs(t.app, dashboardApi.summary, {}, providerCookie)).statusCode).toBe(403);
     const customer = await insertCustomer(t.app);
-    expect((await post(t.app, '/lapi/staff/dashboard/', {}, customer.cookie)).statusCode).toBe(401);
-    expect((await post(t.app, '/lapi/staff/dashboard/', {})).statusCode).toBe(401);
+    expect((await callAs(t.app, dashboardApi.summary, {}, customer.cookie)).statusCode).toBe(401);
+    expect((await callAs(t.app, dashboardApi.summary, {})).statusCode).toBe(401);
 
     const views = () =>
       t.app.ctx.db
@@ -305,7 +313,7 @@ describe(`the operator's dashboard (${testDialect})`, () => {
   });
 
   it('answers 400 to a body with anything in it', async () => {
-    const response = await post(t.app, '/lapi/staff/dashboard/', { days: 90 }, opsNow);
+    const response = await callAs(t.app, dashboardApi.summary, malformed({ days: 90 }), opsNow);
     expect(response.statusCode).toBe(400);
   });
 });

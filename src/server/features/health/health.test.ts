@@ -1,6 +1,9 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, testDialect, type TestApp } from '#test/app.ts';
+import { callAs, urlOf } from '#test/contract.ts';
+import { cartApi } from '#shared/cart.ts';
+import { catalogApi } from '#shared/catalog.ts';
 
 /** Issue 15: readiness beside liveness, and one request id from the proxy to the answer. */
 describe(`/readyz and X-Request-Id (${testDialect})`, () => {
@@ -15,6 +18,8 @@ describe(`/readyz and X-Request-Id (${testDialect})`, () => {
     await t.close();
   });
 
+  /** A URL under the API's prefix that no endpoint declares: its 404 is what these tests read. */
+  const unknownCall = '/lapi/no-such-call';
   const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
   it('/readyz: ready once the database answers and has every migration', async () => {
@@ -50,9 +55,9 @@ describe(`/readyz and X-Request-Id (${testDialect})`, () => {
   it('every answer carries its request id, the one its error body and log line name', async () => {
     const answers = await Promise.all([
       t.app.inject({ method: 'GET', url: '/healthz' }),
-      t.app.inject({ method: 'GET', url: '/lapi/products/' }),
-      t.app.inject({ method: 'GET', url: '/lapi/no-such-call' }),
-      t.app.inject({ method: 'POST', url: '/lapi/v2/ecom/cart', payload: {} }),
+      callAs(t.app, catalogApi.products, undefined),
+      t.app.inject({ method: 'GET', url: unknownCall }),
+      callAs(t.app, cartApi.cart, {}),
     ]);
     const ids = answers.map((answer) => answer.headers['x-request-id']);
     for (const id of ids) expect(id).toMatch(UUID);
@@ -67,7 +72,7 @@ describe(`/readyz and X-Request-Id (${testDialect})`, () => {
     const sent = 'f3b2c1d0-trace-4a5b-9c8d-0123456789ab';
     const trusted = await behindProxy.app.inject({
       method: 'GET',
-      url: '/lapi/no-such-call',
+      url: unknownCall,
       headers: { 'x-request-id': sent },
     });
     expect(trusted.headers['x-request-id']).toBe(sent);
@@ -102,22 +107,18 @@ describe(`/readyz and X-Request-Id (${testDialect})`, () => {
         .find((line) => line.msg === 'request completed');
 
     // Straight from a client: the socket's address, whatever X-Forwarded-For claims.
-    const direct = await t.app.inject({
-      method: 'GET',
-      url: '/lapi/products/',
+    const direct = await callAs(t.app, catalogApi.products, undefined, undefined, {
       remoteAddress: '198.51.100.20',
       headers: { 'x-forwarded-for': '203.0.113.7' },
     });
     expect(lineFor(t, String(direct.headers['x-request-id']))?.req).toMatchObject({
       method: 'GET',
-      url: '/lapi/products/',
+      url: urlOf(catalogApi.products),
       remoteAddress: '198.51.100.20',
     });
 
     // Behind nginx, which writes the address it saw in X-Forwarded-For (deploy/nginx/pairwell.conf).
-    const proxied = await behindProxy.app.inject({
-      method: 'GET',
-      url: '/lapi/products/',
+    const proxied = await callAs(behindProxy.app, catalogApi.products, undefined, undefined, {
       remoteAddress: '127.0.0.1',
       headers: { 'x-forwarded-for': '198.51.100.21' },
     });

@@ -2,9 +2,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoStaff } from '#server/db/seed-demo.ts';
 import { hashPassword } from '#server/features/auth/passwords.ts';
 import { createStaff } from '#server/features/staff/staff.service.ts';
-import type { CareInboxItem, PatientMessageItem, Thread } from '#shared/messages.ts';
+import type { BodyOf } from '#shared/contract.ts';
+import {
+  type CareInboxItem,
+  type PatientMessageItem,
+  type Thread,
+  messagesApi,
+} from '#shared/messages.ts';
+import { operationsApi } from '#shared/operations.ts';
+import { reviewsApi } from '#shared/reviews.ts';
 import { buildTestApp, testDialect, type TestApp } from '#test/app.ts';
-import { insertCustomer, post, staffCookie, type TestCustomer } from '#test/factories.ts';
+import { callAs, malformed, type Malformed } from '#test/contract.ts';
+import { insertCustomer, staffCookie, type TestCustomer } from '#test/factories.ts';
 import { sentMessages } from '#test/outbox.ts';
 import { submittedEdVisit } from '#test/visits.ts';
 
@@ -36,8 +45,8 @@ describe(`clinical questions go to a provider, not to operations (${testDialect}
   });
   afterAll(() => t.close());
 
-  const send = (c: TestCustomer, body: Record<string, unknown>) =>
-    post(t.app, '/lapi/messaging/send/', { leads_id: c.leadsId, ...body }, c.cookie);
+  const send = (c: TestCustomer, body: Omit<BodyOf<typeof messagesApi.send>, 'leads_id'>) =>
+    callAs(t.app, messagesApi.send, { leads_id: c.leadsId, ...body }, c.cookie);
   const threadIdOf = (response: { json: <T>() => T }) =>
     response.json<{ data: { message: { thread_id: number } } }>().data.message.thread_id;
   const threadRow = (id: number) =>
@@ -47,11 +56,11 @@ describe(`clinical questions go to a provider, not to operations (${testDialect}
       .where('id', '=', id)
       .executeTakeFirstOrThrow();
   const inbox = async (ops: string) =>
-    (await post(t.app, '/lapi/staff/inbox/', {}, ops)).json<{
+    (await callAs(t.app, operationsApi.inbox, {}, ops)).json<{
       data: { threads: CareInboxItem[] };
     }>().data.threads;
   const patientMessages = async (cookie: string) => {
-    const response = await post(t.app, '/lapi/staff/patient-messages/', {}, cookie);
+    const response = await callAs(t.app, reviewsApi.patientMessages, {}, cookie);
     expect(response.statusCode, response.body).toBe(200);
     return response.json<{ data: { threads: PatientMessageItem[] } }>().data.threads;
   };
@@ -69,7 +78,7 @@ describe(`clinical questions go to a provider, not to operations (${testDialect}
     const threadId = threadIdOf(sent);
     expect(await threadRow(threadId)).toEqual({ topic: 'treatment', provider_id: providerId });
 
-    const mine = await post(t.app, '/lapi/messaging/getall/', { leads_id: c.leadsId }, c.cookie);
+    const mine = await callAs(t.app, messagesApi.getAll, { leads_id: c.leadsId }, c.cookie);
     expect(
       mine.json<{ data: { threads: Thread[] } }>().data.threads.find((x) => x.id === threadId),
     ).toMatchObject({ topic: 'treatment', visit_id: null });
@@ -84,33 +93,27 @@ describe(`clinical questions go to a provider, not to operations (${testDialect}
       customer_id: c.customerId,
       last_sender: 'patient',
     });
-    const opsRead = await post(t.app, '/lapi/staff/inbox/thread/', { thread_id: threadId }, ops);
+    const opsRead = await callAs(t.app, operationsApi.inboxThread, { thread_id: threadId }, ops);
     expect(opsRead.statusCode).toBe(404);
     expect(opsRead.body).not.toContain('canary-clinical-question');
-    const opsReply = await post(
+    const opsReply = await callAs(
       t.app,
-      '/lapi/staff/inbox/reply/',
+      operationsApi.inboxReply,
       { thread_id: threadId, body: 'We will ask.' },
       ops,
     );
     expect(opsReply.statusCode).toBe(404);
     expect(
-      (await post(t.app, '/lapi/staff/patient-messages/thread/', { thread_id: threadId }, ops))
-        .statusCode,
+      (await callAs(t.app, reviewsApi.patientThread, { thread_id: threadId }, ops)).statusCode,
     ).toBe(403);
 
     // Another provider, another patient, a visitor: nothing.
     const texas = await staffCookie(t, texasProvider);
     expect((await patientMessages(texas)).some((i) => i.thread_id === threadId)).toBe(false);
-    const texasRead = await post(
+    const texasRead = await callAs(t.app, reviewsApi.patientThread, { thread_id: threadId }, texas);
+    const ghostRead = await callAs(
       t.app,
-      '/lapi/staff/patient-messages/thread/',
-      { thread_id: threadId },
-      texas,
-    );
-    const ghostRead = await post(
-      t.app,
-      '/lapi/staff/patient-messages/thread/',
+      reviewsApi.patientThread,
       { thread_id: 987_654_321 },
       texas,
     );
@@ -119,29 +122,22 @@ describe(`clinical questions go to a provider, not to operations (${testDialect}
       ghostRead.json<{ message: string }>().message,
     );
     expect(
-      (
-        await post(
-          t.app,
-          '/lapi/staff/patient-messages/reply/',
-          { thread_id: threadId, body: 'Hello' },
-          texas,
-        )
-      ).statusCode,
+      (await callAs(t.app, reviewsApi.patientReply, { thread_id: threadId, body: 'Hello' }, texas))
+        .statusCode,
     ).toBe(404);
     const other = await insertCustomer(t.app);
     expect(
       (
-        await post(
+        await callAs(
           t.app,
-          '/lapi/messaging/read/',
+          messagesApi.read,
           { leads_id: other.leadsId, thread_id: threadId },
           other.cookie,
         )
       ).statusCode,
     ).toBe(404);
     expect(
-      (await post(t.app, '/lapi/staff/patient-messages/thread/', { thread_id: threadId }, c.cookie))
-        .statusCode,
+      (await callAs(t.app, reviewsApi.patientThread, { thread_id: threadId }, c.cookie)).statusCode,
     ).toBe(401);
 
     // The provider finds it, reads it, answers; the patient is emailed without the words.
@@ -153,12 +149,7 @@ describe(`clinical questions go to a provider, not to operations (${testDialect}
       unread: 1,
       last_sender: 'patient',
     });
-    const opened = await post(
-      t.app,
-      '/lapi/staff/patient-messages/thread/',
-      { thread_id: threadId },
-      doctor,
-    );
+    const opened = await callAs(t.app, reviewsApi.patientThread, { thread_id: threadId }, doctor);
     expect(opened.statusCode, opened.body).toBe(200);
     expect(opened.json()).toMatchObject({
       data: {
@@ -168,16 +159,16 @@ describe(`clinical questions go to a provider, not to operations (${testDialect}
       },
     });
     const answer = 'Best not: alcohol and melatonin together make you drowsier. canary-answer';
-    const replied = await post(
+    const replied = await callAs(
       t.app,
-      '/lapi/staff/patient-messages/reply/',
+      reviewsApi.patientReply,
       { thread_id: threadId, body: answer },
       doctor,
     );
     expect(replied.json()).toMatchObject({
       data: { message: { sender: 'care_team', author: provider.name, body: answer } },
     });
-    const after = await post(t.app, '/lapi/messaging/getall/', { leads_id: c.leadsId }, c.cookie);
+    const after = await callAs(t.app, messagesApi.getAll, { leads_id: c.leadsId }, c.cookie);
     expect(
       after.json<{ data: { threads: Thread[] } }>().data.threads.find((x) => x.id === threadId)
         ?.messages,
@@ -233,8 +224,7 @@ describe(`clinical questions go to a provider, not to operations (${testDialect}
     const texas = await staffCookie(t, texasProvider);
     expect((await patientMessages(texas)).some((i) => i.thread_id === threadId)).toBe(false);
     expect(
-      (await post(t.app, '/lapi/staff/patient-messages/thread/', { thread_id: threadId }, texas))
-        .statusCode,
+      (await callAs(t.app, reviewsApi.patientThread, { thread_id: threadId }, texas)).statusCode,
     ).toBe(404);
 
     const doctor = await staffCookie(t, provider);
@@ -242,9 +232,9 @@ describe(`clinical questions go to a provider, not to operations (${testDialect}
       assigned: 'open',
       state: 'OR',
     });
-    const replied = await post(
+    const replied = await callAs(
       t.app,
-      '/lapi/staff/patient-messages/reply/',
+      reviewsApi.patientReply,
       { thread_id: threadId, body: 'Drink water and rest; tell us if it lasts.' },
       doctor,
     );
@@ -270,8 +260,7 @@ describe(`clinical questions go to a provider, not to operations (${testDialect}
     const doctor = await staffCookie(t, provider);
     expect((await patientMessages(doctor)).some((i) => i.thread_id === threadId)).toBe(false);
     expect(
-      (await post(t.app, '/lapi/staff/patient-messages/thread/', { thread_id: threadId }, doctor))
-        .statusCode,
+      (await callAs(t.app, reviewsApi.patientThread, { thread_id: threadId }, doctor)).statusCode,
     ).toBe(404);
 
     const ops = await staffCookie(t, operations);
@@ -279,15 +268,15 @@ describe(`clinical questions go to a provider, not to operations (${testDialect}
       subject: 'A quick question',
       topic: 'other',
     });
-    const opened = await post(t.app, '/lapi/staff/inbox/thread/', { thread_id: threadId }, ops);
+    const opened = await callAs(t.app, operationsApi.inboxThread, { thread_id: threadId }, ops);
     const providers = opened.json<{
       data: { providers: { id: number; name: string; licensed_in_state: boolean }[] };
     }>().data.providers;
     expect(providers[0]).toEqual({ id: providerId, name: provider.name, licensed_in_state: true });
     expect(providers.find((p) => p.id === texasId)).toMatchObject({ licensed_in_state: false });
 
-    const handOff = (body: Record<string, unknown>, cookie = ops) =>
-      post(t.app, '/lapi/staff/inbox/hand-off/', body, cookie);
+    const handOff = (body: BodyOf<typeof operationsApi.inboxHandOff> | Malformed, cookie = ops) =>
+      callAs(t.app, operationsApi.inboxHandOff, body, cookie);
     // Not to operations staff, not to nobody, not by a provider or a patient.
     const opsId = (
       await t.app.db
@@ -299,7 +288,7 @@ describe(`clinical questions go to a provider, not to operations (${testDialect}
     const toOps = await handOff({ thread_id: threadId, provider_id: opsId });
     expect(toOps.statusCode).toBe(404);
     expect(toOps.json()).toMatchObject({ message: 'We could not find that provider.' });
-    expect((await handOff({ thread_id: threadId })).statusCode).toBe(400);
+    expect((await handOff(malformed({ thread_id: threadId }))).statusCode).toBe(400);
     expect(
       (await handOff({ thread_id: threadId, provider_id: providerId }, doctor)).statusCode,
     ).toBe(403);
@@ -317,7 +306,7 @@ describe(`clinical questions go to a provider, not to operations (${testDialect}
     // Handed once: it is no longer the care team's to hand or read.
     expect((await handOff({ thread_id: threadId, provider_id: texasId })).statusCode).toBe(404);
     expect(
-      (await post(t.app, '/lapi/staff/inbox/thread/', { thread_id: threadId }, ops)).statusCode,
+      (await callAs(t.app, operationsApi.inboxThread, { thread_id: threadId }, ops)).statusCode,
     ).toBe(404);
     expect((await inbox(ops)).find((i) => i.thread_id === threadId)).toMatchObject({
       subject: null,
@@ -338,7 +327,7 @@ describe(`clinical questions go to a provider, not to operations (${testDialect}
       // Operations read it before handing it on; it still waits for an answer.
       last_sender: 'patient',
     });
-    const mine = await post(t.app, '/lapi/messaging/getall/', { leads_id: c.leadsId }, c.cookie);
+    const mine = await callAs(t.app, messagesApi.getAll, { leads_id: c.leadsId }, c.cookie);
     expect(
       mine.json<{ data: { threads: Thread[] } }>().data.threads.find((x) => x.id === threadId)
         ?.topic,

@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { demoStaff } from '#server/db/seed-demo.ts';
-import { MESSAGES_PAGE_SIZE, type Message, type Thread } from '#shared/messages.ts';
+import { MESSAGES_PAGE_SIZE, type Message, type Thread, messagesApi } from '#shared/messages.ts';
+import { operationsApi } from '#shared/operations.ts';
 import { buildTestApp, testDialect, type TestApp } from '#test/app.ts';
-import { insertCustomer, post, staffCookie, type TestCustomer } from '#test/factories.ts';
+import { callAs } from '#test/contract.ts';
+import { insertCustomer, staffCookie, type TestCustomer } from '#test/factories.ts';
 import { expectIndexedReads, sqliteStatementsRun, statementsDuring } from '#test/sql-statements.ts';
 
 const operations = demoStaff.find((s) => s.role === 'operations')!;
@@ -21,9 +23,9 @@ describe(`messages, a page at a time (${testDialect})`, () => {
 
   /** A conversation about an order of `count` messages (the first written through the API). */
   async function conversation(c: TestCustomer, count: number): Promise<number> {
-    const started = await post(
+    const started = await callAs(
       t.app,
-      '/lapi/messaging/send/',
+      messagesApi.send,
       { leads_id: c.leadsId, subject: 'Where is my parcel?', topic: 'order', body: 'Message 1' },
       c.cookie,
     );
@@ -52,20 +54,15 @@ describe(`messages, a page at a time (${testDialect})`, () => {
   }
 
   async function threads(c: TestCustomer) {
-    const response = await post(
-      t.app,
-      '/lapi/messaging/getall/',
-      { leads_id: c.leadsId },
-      c.cookie,
-    );
+    const response = await callAs(t.app, messagesApi.getAll, { leads_id: c.leadsId }, c.cookie);
     expect(response.statusCode, response.body).toBe(200);
     return response.json<{ data: { threads: Thread[]; unread: number } }>().data;
   }
 
   async function earlier(c: TestCustomer, threadId: number, cursor?: string | null) {
-    return post(
+    return callAs(
       t.app,
-      '/lapi/messaging/thread/',
+      messagesApi.thread,
       { leads_id: c.leadsId, thread_id: threadId, ...(cursor ? { cursor } : {}) },
       c.cookie,
     );
@@ -142,9 +139,9 @@ describe(`messages, a page at a time (${testDialect})`, () => {
     const threadId = await conversation(c, 45);
     const first = await pageOf(c, threadId);
     t.clock.advance(5 * 60_000);
-    const reply = await post(
+    const reply = await callAs(
       t.app,
-      '/lapi/messaging/send/',
+      messagesApi.send,
       { leads_id: c.leadsId, thread_id: threadId, body: 'Message 46' },
       c.cookie,
     );
@@ -172,9 +169,9 @@ describe(`messages, a page at a time (${testDialect})`, () => {
     expect(foreignCursor.body).not.toContain('Message');
 
     for (const cursor of ['0', 'abc', '12.5', '']) {
-      const bad = await post(
+      const bad = await callAs(
         t.app,
-        '/lapi/messaging/thread/',
+        messagesApi.thread,
         { leads_id: mine.leadsId, thread_id: myThread, cursor },
         mine.cookie,
       );
@@ -183,14 +180,14 @@ describe(`messages, a page at a time (${testDialect})`, () => {
         'Use the cursor of the page before',
       );
     }
-    const named = await post(
+    const named = await callAs(
       t.app,
-      '/lapi/messaging/thread/',
+      messagesApi.thread,
       { leads_id: theirs.leadsId, thread_id: theirThread },
       mine.cookie,
     );
     expect(named.statusCode).toBe(403);
-    const visitor = await post(t.app, '/lapi/messaging/thread/', {
+    const visitor = await callAs(t.app, messagesApi.thread, {
       leads_id: theirs.leadsId,
       thread_id: theirThread,
     });
@@ -200,12 +197,7 @@ describe(`messages, a page at a time (${testDialect})`, () => {
   it('the polling answer is bounded: at most a page of the newest messages since the instant', async () => {
     const c = await insertCustomer(t.app);
     await conversation(c, 50);
-    const response = await post(
-      t.app,
-      '/lapi/messaging/getrecent/',
-      { leads_id: c.leadsId },
-      c.cookie,
-    );
+    const response = await callAs(t.app, messagesApi.getRecent, { leads_id: c.leadsId }, c.cookie);
     expect(response.statusCode, response.body).toBe(200);
     const recent = response.json<{ data: { messages: Message[]; unread: number } }>().data;
     expect(recent.messages.map((m) => m.body)).toEqual(numbered(50 - MESSAGES_PAGE_SIZE + 1, 50));
@@ -216,14 +208,14 @@ describe(`messages, a page at a time (${testDialect})`, () => {
     const c = await insertCustomer(t.app);
     const threadId = await conversation(c, 40);
     const ops = await staffCookie(t, operations);
-    const opened = await post(t.app, '/lapi/staff/inbox/thread/', { thread_id: threadId }, ops);
+    const opened = await callAs(t.app, operationsApi.inboxThread, { thread_id: threadId }, ops);
     expect(opened.statusCode, opened.body).toBe(200);
     const first = opened.json<{ data: { thread: Thread } }>().data.thread;
     expect(bodies(first)).toEqual(numbered(40 - MESSAGES_PAGE_SIZE + 1, 40));
-    const before = await post(
+    const before = await callAs(
       t.app,
-      '/lapi/staff/inbox/thread/',
-      { thread_id: threadId, cursor: first.next_cursor },
+      operationsApi.inboxThread,
+      { thread_id: threadId, cursor: first.next_cursor! },
       ops,
     );
     expect(before.statusCode, before.body).toBe(200);
@@ -235,10 +227,10 @@ describe(`messages, a page at a time (${testDialect})`, () => {
     const other = await insertCustomer(t.app);
     const otherThread = await conversation(other, 35);
     const otherCursor = (await pageOf(other, otherThread)).next_cursor;
-    const foreign = await post(
+    const foreign = await callAs(
       t.app,
-      '/lapi/staff/inbox/thread/',
-      { thread_id: threadId, cursor: otherCursor },
+      operationsApi.inboxThread,
+      { thread_id: threadId, cursor: otherCursor! },
       ops,
     );
     expect(foreign.statusCode).toBe(404);

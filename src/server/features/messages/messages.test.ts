@@ -1,8 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoStaff } from '#server/db/seed-demo.ts';
-import type { CareInboxItem, Thread } from '#shared/messages.ts';
+import type { BodyOf } from '#shared/contract.ts';
+import { type CareInboxItem, type Thread, messagesApi } from '#shared/messages.ts';
+import { accountsApi } from '#shared/accounts.ts';
+import { operationsApi } from '#shared/operations.ts';
+import { reviewsApi } from '#shared/reviews.ts';
 import { buildTestApp, testDialect, type TestApp } from '#test/app.ts';
-import { insertCustomer, post, staffCookie } from '#test/factories.ts';
+import { callAs, malformed } from '#test/contract.ts';
+import { insertCustomer, staffCookie } from '#test/factories.ts';
 import { submittedEdVisit } from '#test/visits.ts';
 import { sentMessages } from '#test/outbox.ts';
 
@@ -23,9 +28,9 @@ describe(`messages between patients and their care team (${testDialect})`, () =>
     const { visitId } = await submittedEdVisit(t.app, c);
     const staff = await providerCookie();
     const secret = 'Take one tablet about an hour before; canary-health-detail.';
-    const sent = await post(
+    const sent = await callAs(
       t.app,
-      '/lapi/staff/messages/send/',
+      reviewsApi.sendMessage,
       { visit_id: visitId, body: secret },
       staff,
     );
@@ -41,11 +46,11 @@ describe(`messages between patients and their care team (${testDialect})`, () =>
     expect(mail?.text).not.toContain('canary-health-detail');
     expect(t.logs()).not.toContain('canary-health-detail');
 
-    const basics = await post(t.app, '/lapi/account/basics', {}, c.cookie);
+    const basics = await callAs(t.app, accountsApi.basics, {}, c.cookie);
     expect(
       basics.json<{ data: { flags: { type: string }[] } }>().data.flags.map((f) => f.type),
     ).toContain('unread_messages');
-    const all = await post(t.app, '/lapi/messaging/getall/', { leads_id: c.leadsId }, c.cookie);
+    const all = await callAs(t.app, messagesApi.getAll, { leads_id: c.leadsId }, c.cookie);
     const [thread] = all.json<{ data: { threads: Thread[]; unread: number } }>().data.threads;
     expect(all.json()).toMatchObject({ data: { unread: 1 } });
     expect(thread).toMatchObject({
@@ -56,24 +61,19 @@ describe(`messages between patients and their care team (${testDialect})`, () =>
 
     const since = new Date(t.clock.now().getTime()).toISOString();
     t.clock.advance(1000);
-    await post(
+    await callAs(t.app, messagesApi.read, { leads_id: c.leadsId, thread_id: thread!.id }, c.cookie);
+    const reply = await callAs(
       t.app,
-      '/lapi/messaging/read/',
-      { leads_id: c.leadsId, thread_id: thread!.id },
-      c.cookie,
-    );
-    const reply = await post(
-      t.app,
-      '/lapi/messaging/send/',
+      messagesApi.send,
       { leads_id: c.leadsId, thread_id: thread!.id, body: 'Thank you, will do.' },
       c.cookie,
     );
     expect(reply.json()).toMatchObject({
       data: { message: { sender: 'patient', body: 'Thank you, will do.' } },
     });
-    const recent = await post(
+    const recent = await callAs(
       t.app,
-      '/lapi/messaging/getrecent/',
+      messagesApi.getRecent,
       { leads_id: c.leadsId, since },
       c.cookie,
     );
@@ -81,7 +81,7 @@ describe(`messages between patients and their care team (${testDialect})`, () =>
       data: { unread: 0, messages: [{ body: 'Thank you, will do.' }] },
     });
 
-    const seen = await post(t.app, '/lapi/staff/messages/', { visit_id: visitId }, staff);
+    const seen = await callAs(t.app, reviewsApi.messages, { visit_id: visitId }, staff);
     expect(
       seen.json<{ data: { thread: Thread } }>().data.thread.messages.map((m) => m.body),
     ).toEqual([secret, 'Thank you, will do.']);
@@ -96,18 +96,18 @@ describe(`messages between patients and their care team (${testDialect})`, () =>
 
   it('a patient starts a conversation with a subject; another patient can neither read nor write in it', async () => {
     const c = await insertCustomer(t.app);
-    const noSubject = await post(
+    const noSubject = await callAs(
       t.app,
-      '/lapi/messaging/send/',
+      messagesApi.send,
       { leads_id: c.leadsId, body: 'Hello' },
       c.cookie,
     );
     expect(noSubject.json()).toMatchObject({
       fields: { topic: 'Choose what your message is about', subject: 'Add a subject' },
     });
-    const noTopic = await post(
+    const noTopic = await callAs(
       t.app,
-      '/lapi/messaging/send/',
+      messagesApi.send,
       { leads_id: c.leadsId, subject: 'Question', body: 'Hello' },
       c.cookie,
     );
@@ -116,25 +116,25 @@ describe(`messages between patients and their care team (${testDialect})`, () =>
       message: 'Choose what your message is about',
       fields: { topic: 'Choose what your message is about' },
     });
-    const badTopic = await post(
+    const badTopic = await callAs(
       t.app,
-      '/lapi/messaging/send/',
-      { leads_id: c.leadsId, subject: 'Question', topic: 'billing', body: 'Hello' },
+      messagesApi.send,
+      malformed({ leads_id: c.leadsId, subject: 'Question', topic: 'billing', body: 'Hello' }),
       c.cookie,
     );
     expect(badTopic.json()).toMatchObject({
       fields: { topic: 'Choose what your message is about' },
     });
-    const empty = await post(
+    const empty = await callAs(
       t.app,
-      '/lapi/messaging/send/',
+      messagesApi.send,
       { leads_id: c.leadsId, subject: 'Question', topic: 'other', body: '  ' },
       c.cookie,
     );
     expect(empty.json()).toMatchObject({ fields: { body: 'Write a message' } });
-    const started = await post(
+    const started = await callAs(
       t.app,
-      '/lapi/messaging/send/',
+      messagesApi.send,
       {
         leads_id: c.leadsId,
         subject: 'A question about shipping',
@@ -147,30 +147,29 @@ describe(`messages between patients and their care team (${testDialect})`, () =>
       .thread_id;
 
     const other = await insertCustomer(t.app);
-    const intrude = await post(
+    const intrude = await callAs(
       t.app,
-      '/lapi/messaging/send/',
+      messagesApi.send,
       { leads_id: other.leadsId, thread_id: threadId, body: 'Hi' },
       other.cookie,
     );
     expect(intrude.statusCode).toBe(404);
     expect(
       (
-        await post(
+        await callAs(
           t.app,
-          '/lapi/messaging/read/',
+          messagesApi.read,
           { leads_id: other.leadsId, thread_id: threadId },
           other.cookie,
         )
       ).statusCode,
     ).toBe(404);
     expect(
-      (await post(t.app, '/lapi/messaging/getall/', { leads_id: c.leadsId }, other.cookie))
-        .statusCode,
+      (await callAs(t.app, messagesApi.getAll, { leads_id: c.leadsId }, other.cookie)).statusCode,
     ).toBe(403);
-    const theirs = await post(
+    const theirs = await callAs(
       t.app,
-      '/lapi/messaging/getall/',
+      messagesApi.getAll,
       { leads_id: other.leadsId },
       other.cookie,
     );
@@ -180,8 +179,11 @@ describe(`messages between patients and their care team (${testDialect})`, () =>
   it('a patient asks about an order; the care team finds it in their inbox, reads and answers it', async () => {
     const c = await insertCustomer(t.app);
     const { visitId, orderNumber } = await submittedEdVisit(t.app, c);
-    const send = (cookie: string, leadsId: string, extra: Record<string, unknown>) =>
-      post(t.app, '/lapi/messaging/send/', { leads_id: leadsId, ...extra }, cookie);
+    const send = (
+      cookie: string,
+      leadsId: string,
+      extra: Omit<BodyOf<typeof messagesApi.send>, 'leads_id'>,
+    ) => callAs(t.app, messagesApi.send, { leads_id: leadsId, ...extra }, cookie);
 
     // Someone else's order, or none: refused, and nothing is stored.
     const other = await insertCustomer(t.app);
@@ -200,7 +202,7 @@ describe(`messages between patients and their care team (${testDialect})`, () =>
       body: 'When will my order ship? canary-order-question',
     });
     expect(asked.statusCode, asked.body).toBe(200);
-    const mine = await post(t.app, '/lapi/messaging/getall/', { leads_id: c.leadsId }, c.cookie);
+    const mine = await callAs(t.app, messagesApi.getAll, { leads_id: c.leadsId }, c.cookie);
     const [thread] = mine.json<{ data: { threads: Thread[] } }>().data.threads;
     expect(thread).toMatchObject({
       subject: `Order ${orderNumber}`,
@@ -209,12 +211,12 @@ describe(`messages between patients and their care team (${testDialect})`, () =>
     });
 
     // Providers answer visits in the chart; the inbox is for operations staff.
-    expect((await post(t.app, '/lapi/staff/inbox/', {}, await providerCookie())).statusCode).toBe(
+    expect((await callAs(t.app, operationsApi.inbox, {}, await providerCookie())).statusCode).toBe(
       403,
     );
-    expect((await post(t.app, '/lapi/staff/inbox/', {}, c.cookie)).statusCode).toBe(401);
+    expect((await callAs(t.app, operationsApi.inbox, {}, c.cookie)).statusCode).toBe(401);
     const ops = await providerCookie(operations);
-    const inbox = await post(t.app, '/lapi/staff/inbox/', {}, ops);
+    const inbox = await callAs(t.app, operationsApi.inbox, {}, ops);
     expect(inbox.statusCode, inbox.body).toBe(200);
     const items = inbox.json<{ data: { threads: CareInboxItem[] } }>().data.threads;
     expect(items.find((i) => i.thread_id === thread!.id)).toMatchObject({
@@ -227,9 +229,9 @@ describe(`messages between patients and their care team (${testDialect})`, () =>
       last_sender: 'patient',
     });
     // A visit's thread stays with its provider.
-    const visitThread = await post(
+    const visitThread = await callAs(
       t.app,
-      '/lapi/staff/messages/send/',
+      reviewsApi.sendMessage,
       { visit_id: visitId, body: 'About your visit.' },
       await providerCookie(),
     );
@@ -237,11 +239,11 @@ describe(`messages between patients and their care team (${testDialect})`, () =>
       .message.thread_id;
     expect(items.some((i) => i.thread_id === visitThreadId)).toBe(false);
     expect(
-      (await post(t.app, '/lapi/staff/inbox/thread/', { thread_id: visitThreadId }, ops))
+      (await callAs(t.app, operationsApi.inboxThread, { thread_id: visitThreadId }, ops))
         .statusCode,
     ).toBe(404);
 
-    const opened = await post(t.app, '/lapi/staff/inbox/thread/', { thread_id: thread!.id }, ops);
+    const opened = await callAs(t.app, operationsApi.inboxThread, { thread_id: thread!.id }, ops);
     expect(opened.json()).toMatchObject({
       data: {
         thread: {
@@ -250,23 +252,23 @@ describe(`messages between patients and their care team (${testDialect})`, () =>
         patient: { customer_id: c.customerId },
       },
     });
-    const reread = await post(t.app, '/lapi/staff/inbox/', {}, ops);
+    const reread = await callAs(t.app, operationsApi.inbox, {}, ops);
     expect(
       reread
         .json<{ data: { threads: CareInboxItem[] } }>()
         .data.threads.find((i) => i.thread_id === thread!.id)?.unread,
     ).toBe(0);
 
-    const answered = await post(
+    const answered = await callAs(
       t.app,
-      '/lapi/staff/inbox/reply/',
+      operationsApi.inboxReply,
       { thread_id: thread!.id, body: 'It ships once your provider has reviewed your visit.' },
       ops,
     );
     expect(answered.json()).toMatchObject({
       data: { message: { sender: 'care_team', author: operations.name } },
     });
-    const after = await post(t.app, '/lapi/messaging/getall/', { leads_id: c.leadsId }, c.cookie);
+    const after = await callAs(t.app, messagesApi.getAll, { leads_id: c.leadsId }, c.cookie);
     // The provider's note about the visit and this answer, both unread.
     expect(after.json()).toMatchObject({ data: { unread: 2 } });
     const mail = (await sentMessages(t)).filter(

@@ -1,13 +1,13 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoStaff } from '#server/db/seed-demo.ts';
-import { apiUrl } from '#shared/api.ts';
 import { cartApi } from '#shared/cart.ts';
 import { catalogApi, type Catalog } from '#shared/catalog.ts';
 import { checkoutApi } from '#shared/checkout.ts';
 import { operationsApi } from '#shared/operations.ts';
 import { buildTestApp, testDialect, type TestApp } from '#test/app.ts';
-import { buildPlaceOrder, insertCustomer, post, staffCookie } from '#test/factories.ts';
+import { buildPlaceOrder, insertCustomer, staffCookie } from '#test/factories.ts';
+import { callAs } from '#test/contract.ts';
 
 const ops = demoStaff[1]!;
 
@@ -26,22 +26,17 @@ describe(`a staff change and its audit entry (${testDialect})`, () => {
   /** An order of a new customer's, paid and waiting to ship. */
   async function paidOrder(): Promise<{ orderId: number; customerId: number }> {
     const customer = await insertCustomer(t.app);
-    const catalog = await t.app.inject({ method: 'GET', url: apiUrl(catalogApi.products.path) });
+    const catalog = await callAs(t.app, catalogApi.products, undefined);
     const offer = catalog.json<{ data: Catalog }>().data.lines[0]?.offers[0];
     if (!offer) throw new Error('the seeded catalogue has no offer');
-    const added = await post(
+    const added = await callAs(
       t.app,
-      apiUrl(cartApi.addProduct.path),
+      cartApi.addProduct,
       { product_id: offer.product_id, quantity: 1 },
       customer.cookie,
     );
     expect(added.statusCode, added.body).toBe(200);
-    const placed = await post(
-      t.app,
-      apiUrl(checkoutApi.placeOrder.path),
-      buildPlaceOrder(),
-      customer.cookie,
-    );
+    const placed = await callAs(t.app, checkoutApi.placeOrder, buildPlaceOrder(), customer.cookie);
     expect(placed.statusCode, placed.body).toBe(200);
     const orderId = placed.json<{ data: { orders_id: number } }>().data.orders_id;
     return { orderId, customerId: customer.customerId };
@@ -99,9 +94,9 @@ describe(`a staff change and its audit entry (${testDialect})`, () => {
     const { orderId, customerId } = await paidOrder();
     const cookie = await staffCookie(t, ops);
     const ship = () =>
-      post(
+      callAs(
         t.app,
-        apiUrl(operationsApi.ship.path),
+        operationsApi.ship,
         { order_id: orderId, tracking_number: '9400111899223197428490' },
         cookie,
       );

@@ -1,12 +1,22 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoStaff } from '#server/db/seed-demo.ts';
 import { totpCode, totpStep } from '#server/lib/totp.ts';
-import type { StaffOrderDetail, StaffOrderSummary } from '#shared/operations.ts';
+import {
+  operationsApi,
+  type StaffOrderDetail,
+  type StaffOrderSummary,
+} from '#shared/operations.ts';
 import { buildTestApp, testDialect, type TestApp } from '#test/app.ts';
-import { buildPlaceOrder, insertCustomer, post, staffCookie } from '#test/factories.ts';
+import { buildPlaceOrder, insertCustomer, staffCookie } from '#test/factories.ts';
 import { sentMessages } from '#test/outbox.ts';
 import { site } from '#shared/site.ts';
 import { insertProvider } from '#test/visits.ts';
+import { staffApi } from '#shared/staff.ts';
+import { cartApi } from '#shared/cart.ts';
+import { checkoutApi } from '#shared/checkout.ts';
+import { ordersApi } from '#shared/orders.ts';
+import { callAs } from '#test/contract.ts';
+import { offers } from '#shared/catalog.ts';
 
 const [provider, ops] = demoStaff;
 
@@ -22,7 +32,7 @@ describe(`staff console: log-in and operations (${testDialect})`, () => {
 
   it('needs the password and a fresh authenticator code; a code works once', async () => {
     const code = totpCode(ops!.totpSecret, totpStep(t.clock.now()));
-    const noCode = await post(t.app, '/lapi/staff/login/', {
+    const noCode = await callAs(t.app, staffApi.login, {
       email: ops!.email,
       password: ops!.password,
       code: '',
@@ -30,19 +40,19 @@ describe(`staff console: log-in and operations (${testDialect})`, () => {
     expect(noCode.json()).toMatchObject({
       fields: { code: 'Enter the 6-digit code from your authenticator app' },
     });
-    const wrongPassword = await post(t.app, '/lapi/staff/login/', {
+    const wrongPassword = await callAs(t.app, staffApi.login, {
       email: ops!.email,
       password: 'nope nope',
       code,
     });
     expect(wrongPassword.statusCode).toBe(401);
-    const ok = await post(t.app, '/lapi/staff/login/', {
+    const ok = await callAs(t.app, staffApi.login, {
       email: ops!.email,
       password: ops!.password,
       code,
     });
     expect(ok.statusCode).toBe(200);
-    const replay = await post(t.app, '/lapi/staff/login/', {
+    const replay = await callAs(t.app, staffApi.login, {
       email: ops!.email,
       password: ops!.password,
       code,
@@ -54,69 +64,64 @@ describe(`staff console: log-in and operations (${testDialect})`, () => {
   it('logs staff out after 15 idle minutes', async () => {
     t.clock.advance(60_000);
     const cookie = await consoleCookie();
-    expect((await post(t.app, '/lapi/staff/me/', {}, cookie)).json()).toMatchObject({
+    expect((await callAs(t.app, staffApi.me, {}, cookie)).json()).toMatchObject({
       data: { authenticated: true, staff: { role: 'operations' } },
     });
     t.clock.advance(15 * 60_000);
-    expect((await post(t.app, '/lapi/staff/me/', {}, cookie)).json()).toMatchObject({
+    expect((await callAs(t.app, staffApi.me, {}, cookie)).json()).toMatchObject({
       data: { authenticated: false },
     });
-    expect((await post(t.app, '/lapi/staff/orders/', {}, cookie)).statusCode).toBe(401);
+    expect((await callAs(t.app, operationsApi.orders, {}, cookie)).statusCode).toBe(401);
   });
 
   it('only operations staff reach orders; a customer session is not a staff session', async () => {
     t.clock.advance(60_000);
     const providerCookie = await consoleCookie(provider!);
-    expect((await post(t.app, '/lapi/staff/orders/', {}, providerCookie)).statusCode).toBe(403);
+    expect((await callAs(t.app, operationsApi.orders, {}, providerCookie)).statusCode).toBe(403);
     const customer = await insertCustomer(t.app);
-    expect((await post(t.app, '/lapi/staff/orders/', {}, customer.cookie)).statusCode).toBe(401);
+    expect((await callAs(t.app, operationsApi.orders, {}, customer.cookie)).statusCode).toBe(401);
   });
 
   it('ships with a tracking number (the customer is emailed), marks delivered, refunds in part then in full — each audited', async () => {
     const customer = await insertCustomer(t.app);
-    await post(
+    await callAs(
       t.app,
-      '/lapi/v2/ecom/add-product',
-      { product_id: 40, quantity: 2 },
+      cartApi.addProduct,
+      { product_id: offers.sleep.oneTime, quantity: 2 },
       customer.cookie,
     );
-    const placed = await post(
-      t.app,
-      '/lapi/v2/ecom/place-order',
-      buildPlaceOrder(),
-      customer.cookie,
-    );
+    const placed = await callAs(t.app, checkoutApi.placeOrder, buildPlaceOrder(), customer.cookie);
     const orderId = placed.json<{ data: { orders_id: number } }>().data.orders_id;
     t.clock.advance(60_000);
     const cookie = await consoleCookie();
 
-    const list = await post(
+    const list = await callAs(
       t.app,
-      '/lapi/staff/orders/',
+      operationsApi.orders,
       { query: customer.email.slice(0, 12) },
       cookie,
     );
     expect(
       list.json<{ data: { orders: StaffOrderSummary[] } }>().data.orders.map((o) => o.orders_id),
     ).toEqual([orderId]);
-    const detail = await post(t.app, '/lapi/staff/orders/detail/', { order_id: orderId }, cookie);
+    const detail = await callAs(t.app, operationsApi.order, { order_id: orderId }, cookie);
     expect(detail.json<{ data: { order: StaffOrderDetail } }>().data.order).toMatchObject({
       order_status: 'PROCESSING',
       actions: ['ship', 'refund', 'cancel'],
     });
 
-    const badTracking = await post(
+    const badTracking = await callAs(
       t.app,
-      '/lapi/staff/orders/ship/',
+      operationsApi.ship,
       { order_id: orderId, tracking_number: 'x' },
       cookie,
     );
     expect(badTracking.json()).toMatchObject({
       fields: { tracking_number: 'Enter a USPS tracking number (10 to 34 letters and digits)' },
     });
-    const shipped = await post(
+    const shipped = await callAs(
       t.app,
-      '/lapi/staff/orders/ship/',
+      operationsApi.ship,
       { order_id: orderId, tracking_number: '9400 1118 9922 3197 4284 90'.replaceAll(' ', '') },
       cookie,
     );
@@ -135,28 +140,28 @@ describe(`staff console: log-in and operations (${testDialect})`, () => {
     expect(mail?.text).toContain(
       'https://tools.usps.com/go/TrackConfirmAction?tLabels=9400111899223197428490',
     );
-    const again = await post(
+    const again = await callAs(
       t.app,
-      '/lapi/staff/orders/ship/',
+      operationsApi.ship,
       { order_id: orderId, tracking_number: '9400111899223197428490' },
       cookie,
     );
     expect(again.statusCode).toBe(409);
 
     expect(
-      (await post(t.app, '/lapi/staff/orders/deliver/', { order_id: orderId }, cookie)).json(),
+      (await callAs(t.app, operationsApi.deliver, { order_id: orderId }, cookie)).json(),
     ).toMatchObject({ data: { order: { order_status: 'DELIVERED' } } });
-    const tooMuch = await post(
+    const tooMuch = await callAs(
       t.app,
-      '/lapi/staff/orders/refund/',
+      operationsApi.refund,
       { order_id: orderId, amount_cents: 999_999, reason: 'Arrived damaged' },
       cookie,
     );
     expect(tooMuch.json()).toMatchObject({ message: 'At most $49.98 can be refunded.' });
     // A refund says why; without a reason nothing moves.
-    const noReason = await post(
+    const noReason = await callAs(
       t.app,
-      '/lapi/staff/orders/refund/',
+      operationsApi.refund,
       { order_id: orderId, amount_cents: 998, reason: '  ' },
       cookie,
     );
@@ -168,9 +173,9 @@ describe(`staff console: log-in and operations (${testDialect})`, () => {
       .where('id', '=', orderId)
       .executeTakeFirstOrThrow();
     expect(untouched).toEqual({ refund_cents: 0, refund_reserved_cents: 0 });
-    const partial = await post(
+    const partial = await callAs(
       t.app,
-      '/lapi/staff/orders/refund/',
+      operationsApi.refund,
       { order_id: orderId, amount_cents: 998, reason: 'Arrived damaged' },
       cookie,
     );
@@ -183,9 +188,9 @@ describe(`staff console: log-in and operations (${testDialect})`, () => {
         },
       },
     });
-    const rest = await post(
+    const rest = await callAs(
       t.app,
-      '/lapi/staff/orders/refund/',
+      operationsApi.refund,
       { order_id: orderId, amount_cents: 4000, reason: 'Arrived damaged' },
       cookie,
     );
@@ -212,9 +217,9 @@ describe(`staff console: log-in and operations (${testDialect})`, () => {
     expect(receipts.map((m) => m.text).join()).not.toContain('Arrived damaged');
 
     // The customer sees it on their orders page.
-    const history = await post(
+    const history = await callAs(
       t.app,
-      '/lapi/account/orders/',
+      ordersApi.ordersDetails,
       { leads_id: customer.leadsId },
       customer.cookie,
     );
@@ -247,27 +252,17 @@ describe(`staff console: log-in and operations (${testDialect})`, () => {
 
   it('cancels an unshipped order and refunds it in full', async () => {
     const customer = await insertCustomer(t.app);
-    await post(
+    await callAs(
       t.app,
-      '/lapi/v2/ecom/add-product',
-      { product_id: 35, quantity: 1 },
+      cartApi.addProduct,
+      { product_id: offers.immunity.oneTime, quantity: 1 },
       customer.cookie,
     );
-    const placed = await post(
-      t.app,
-      '/lapi/v2/ecom/place-order',
-      buildPlaceOrder(),
-      customer.cookie,
-    );
+    const placed = await callAs(t.app, checkoutApi.placeOrder, buildPlaceOrder(), customer.cookie);
     const orderId = placed.json<{ data: { orders_id: number } }>().data.orders_id;
     t.clock.advance(60_000);
     const cookie = await consoleCookie();
-    const cancelled = await post(
-      t.app,
-      '/lapi/staff/orders/cancel/',
-      { order_id: orderId },
-      cookie,
-    );
+    const cancelled = await callAs(t.app, operationsApi.cancel, { order_id: orderId }, cookie);
     expect(cancelled.json()).toMatchObject({
       data: {
         order: { order_status: 'CANCELLED', payment_status: 'refunded', refund_cents: 2499 },
@@ -275,9 +270,9 @@ describe(`staff console: log-in and operations (${testDialect})`, () => {
     });
     expect(
       (
-        await post(
+        await callAs(
           t.app,
-          '/lapi/staff/orders/ship/',
+          operationsApi.ship,
           { order_id: orderId, tracking_number: '9400111899223197428490' },
           cookie,
         )
@@ -289,7 +284,7 @@ describe(`staff console: log-in and operations (${testDialect})`, () => {
     t.clock.advance(60_000);
     const cookie = await consoleCookie();
     const coverage = async () => {
-      const response = await post(t.app, '/lapi/staff/coverage/', {}, cookie);
+      const response = await callAs(t.app, operationsApi.coverage, {}, cookie);
       expect(response.statusCode, response.body).toBe(200);
       return response.json<{ data: { states: { state: string; providers: number }[] } }>().data
         .states;
@@ -335,7 +330,7 @@ describe(`staff console: log-in and operations (${testDialect})`, () => {
     t.clock.advance(60_000);
     const providerCookie = await consoleCookie(provider!);
     const customer = await insertCustomer(t.app);
-    const asked = (cookie?: string) => post(t.app, '/lapi/staff/coverage/', {}, cookie);
+    const asked = (cookie?: string) => callAs(t.app, operationsApi.coverage, {}, cookie);
     expect((await asked(providerCookie)).statusCode).toBe(403);
     expect((await asked(customer.cookie)).statusCode).toBe(401);
     expect((await asked()).statusCode).toBe(401);

@@ -1,9 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoStaff } from '#server/db/seed-demo.ts';
-import type { StaffOrderDetail, StaffOrderSummary } from '#shared/operations.ts';
+import {
+  operationsApi,
+  type StaffOrderDetail,
+  type StaffOrderSummary,
+} from '#shared/operations.ts';
 import { buildTestApp, testDialect, type TestApp } from '#test/app.ts';
-import { insertCustomer, post, staffCookie } from '#test/factories.ts';
+import { insertCustomer, staffCookie } from '#test/factories.ts';
 import { submittedEdVisit } from '#test/visits.ts';
+import { dashboardApi } from '#shared/dashboard.ts';
+import { outboxApi } from '#shared/outbox.ts';
+import { reviewsApi } from '#shared/reviews.ts';
+import { callAs } from '#test/contract.ts';
 
 const provider = demoStaff.find((s) => s.role === 'provider')!;
 const ops = demoStaff.find((s) => s.role === 'operations')!;
@@ -35,24 +43,24 @@ describe(`operations and the orders of visits not approved (${testDialect})`, ()
   async function operationsAnswers(orderId: number, orderNumber: string, email: string) {
     const cookie = await staffCookie(t, ops);
     const answers = [
-      await post(t.app, '/lapi/staff/orders/', {}, cookie),
-      await post(t.app, '/lapi/staff/orders/', { query: orderNumber }, cookie),
-      await post(t.app, '/lapi/staff/orders/', { query: email }, cookie),
-      await post(t.app, '/lapi/staff/orders/detail/', { order_id: orderId }, cookie),
-      await post(t.app, '/lapi/staff/dashboard/', {}, cookie),
-      await post(t.app, '/lapi/staff/inbox/', {}, cookie),
-      await post(t.app, '/lapi/staff/outbox/', {}, cookie),
+      await callAs(t.app, operationsApi.orders, {}, cookie),
+      await callAs(t.app, operationsApi.orders, { query: orderNumber }, cookie),
+      await callAs(t.app, operationsApi.orders, { query: email }, cookie),
+      await callAs(t.app, operationsApi.order, { order_id: orderId }, cookie),
+      await callAs(t.app, dashboardApi.summary, {}, cookie),
+      await callAs(t.app, operationsApi.inbox, {}, cookie),
+      await callAs(t.app, outboxApi.problems, undefined, cookie),
       // Refused for an order under review or declined: the refusal names the order only.
-      await post(
+      await callAs(
         t.app,
-        '/lapi/staff/orders/ship/',
+        operationsApi.ship,
         { order_id: orderId, tracking_number: '9400111899223197428111' },
         cookie,
       ),
-      await post(t.app, '/lapi/staff/orders/deliver/', { order_id: orderId }, cookie),
-      await post(
+      await callAs(t.app, operationsApi.deliver, { order_id: orderId }, cookie),
+      await callAs(
         t.app,
-        '/lapi/staff/orders/refund/',
+        operationsApi.refund,
         { order_id: orderId, amount_cents: 100, reason: 'Goodwill' },
         cookie,
       ),
@@ -65,7 +73,7 @@ describe(`operations and the orders of visits not approved (${testDialect})`, ()
 
   async function detailOf(orderId: number): Promise<StaffOrderDetail> {
     const cookie = await staffCookie(t, ops);
-    const response = await post(t.app, '/lapi/staff/orders/detail/', { order_id: orderId }, cookie);
+    const response = await callAs(t.app, operationsApi.order, { order_id: orderId }, cookie);
     expect(response.statusCode, response.body).toBe(200);
     return response.json<{ data: { order: StaffOrderDetail } }>().data.order;
   }
@@ -82,7 +90,7 @@ describe(`operations and the orders of visits not approved (${testDialect})`, ()
     expect(order.items.map((i) => i.product_name)).toEqual(['Online visit (ED)']);
 
     // The provider deciding the visit still reads what was asked for.
-    const queue = await post(t.app, '/lapi/staff/visits/', {}, await staffCookie(t, provider));
+    const queue = await callAs(t.app, reviewsApi.queue, {}, await staffCookie(t, provider));
     expect(queue.statusCode, queue.body).toBe(200);
     expect(queue.body).toMatch(/sildenafil/i);
   });
@@ -90,9 +98,9 @@ describe(`operations and the orders of visits not approved (${testDialect})`, ()
   it('a declined order reads "Online visit (ED)" in every answer, with no medicine in any', async () => {
     const patient = await insertCustomer(t.app);
     const visit = await submittedEdVisit(t.app, patient);
-    const declined = await post(
+    const declined = await callAs(
       t.app,
-      '/lapi/staff/visits/decline/',
+      reviewsApi.decline,
       {
         visit_id: visit.visitId,
         reason: 'Your blood pressure reading needs an in-person check first.',
@@ -105,7 +113,7 @@ describe(`operations and the orders of visits not approved (${testDialect})`, ()
     for (const answer of await operationsAnswers(orderId, visit.orderNumber, patient.email))
       expect(answer.body).not.toMatch(requested);
     const cookie = await staffCookie(t, ops);
-    const byStatus = await post(t.app, '/lapi/staff/orders/', { status: 'DECLINED' }, cookie);
+    const byStatus = await callAs(t.app, operationsApi.orders, { status: 'DECLINED' }, cookie);
     expect(byStatus.body).toContain(visit.orderNumber);
     expect(byStatus.body).not.toMatch(requested);
     const order = await detailOf(orderId);
@@ -122,9 +130,9 @@ describe(`operations and the orders of visits not approved (${testDialect})`, ()
     const validUntil = new Date(t.clock.now().getTime() + 200 * 86_400_000)
       .toISOString()
       .slice(0, 10);
-    const approved = await post(
+    const approved = await callAs(
       t.app,
-      '/lapi/staff/visits/approve/',
+      reviewsApi.approve,
       {
         visit_id: visit.visitId,
         prescription: {
@@ -156,7 +164,7 @@ describe(`operations and the orders of visits not approved (${testDialect})`, ()
     const visit = await submittedEdVisit(t.app, patient);
     const orderId = await orderIdOf(visit.orderNumber);
     const cookie = await staffCookie(t, ops);
-    const cancel = await post(t.app, '/lapi/staff/orders/cancel/', { order_id: orderId }, cookie);
+    const cancel = await callAs(t.app, operationsApi.cancel, { order_id: orderId }, cookie);
     expect(cancel.statusCode, cancel.body).toBe(409);
     expect(cancel.json()).toMatchObject({
       code: 'ORDER_STATE',

@@ -3,9 +3,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '#server/db/schema.ts';
 import { demoCustomer } from '#server/db/seed-demo.ts';
 import { customerVersion } from '#server/lib/own-answers.ts';
-import type { Lander } from '#shared/orders.ts';
+import { ordersApi, type Lander } from '#shared/orders.ts';
 import { buildSecondInstance, buildTestApp, testDialect, type TestApp } from '#test/app.ts';
-import { insertCustomer, post, sessionCookie, type TestCustomer } from '#test/factories.ts';
+import { insertCustomer, sessionCookie, type TestCustomer } from '#test/factories.ts';
+import { authApi } from '#shared/auth.ts';
+import { messagesApi } from '#shared/messages.ts';
+import { callAs } from '#test/contract.ts';
 
 const DAY_MS = 24 * 60 * 60_000;
 
@@ -22,7 +25,7 @@ describe(`a customer's kept orders details (${testDialect})`, () => {
 
   beforeAll(async () => {
     t = await buildTestApp({ env: { SEED_DEMO: 'true' } });
-    const login = await post(t.app, '/lapi/account/login/', {
+    const login = await callAs(t.app, authApi.login, {
       email: demoCustomer.email,
       password: demoCustomer.password,
     });
@@ -37,9 +40,9 @@ describe(`a customer's kept orders details (${testDialect})`, () => {
   afterAll(() => t.close());
 
   const landerOf = async (who: { cookie: string; leadsId: string }): Promise<Lander> => {
-    const response = await post(
+    const response = await callAs(
       t.app,
-      '/lapi/account/orders/',
+      ordersApi.ordersDetails,
       { leads_id: who.leadsId },
       who.cookie,
     );
@@ -62,9 +65,9 @@ describe(`a customer's kept orders details (${testDialect})`, () => {
     sql`update ${sql.table(table)} set id = id where id = ${id}`.execute(db);
 
   async function demoThread(): Promise<number> {
-    const sent = await post(
+    const sent = await callAs(
       t.app,
-      '/lapi/messaging/send/',
+      messagesApi.send,
       { leads_id: demo.leadsId, subject: 'A question', topic: 'order', body: 'Hello' },
       demo.cookie,
     );
@@ -242,9 +245,9 @@ describe(`a customer's kept orders details (${testDialect})`, () => {
     expect(theirs.email).toBe(other.email);
     expect(theirs.order_history).toEqual({});
     expect(mine.prospects_id).toBe(demo.customerId);
-    const crossed = await post(
+    const crossed = await callAs(
       t.app,
-      '/lapi/account/orders/',
+      ordersApi.ordersDetails,
       { leads_id: demo.leadsId },
       other.cookie,
     );
@@ -263,7 +266,7 @@ describe(`a customer's kept orders details (${testDialect})`, () => {
     expect(flagTypes(await landerOf(demo))).not.toContain('card_expired');
     t.clock.advance(10 * DAY_MS);
     // Last: ten days idle end the sessions; the kept answer is the customer's, not the session's.
-    const login = await post(t.app, '/lapi/account/login/', {
+    const login = await callAs(t.app, authApi.login, {
       email: demoCustomer.email,
       password: demoCustomer.password,
     });

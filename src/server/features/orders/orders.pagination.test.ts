@@ -1,10 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoStaff } from '#server/db/seed-demo.ts';
-import type { PatientData } from '#shared/accounts.ts';
-import { ORDERS_PAGE_SIZE, type Lander, type Order } from '#shared/orders.ts';
+import { accountsApi, type PatientData } from '#shared/accounts.ts';
+import { ordersApi, ORDERS_PAGE_SIZE, type Lander, type Order } from '#shared/orders.ts';
 import { buildTestApp, testDialect, type TestApp } from '#test/app.ts';
-import { insertCustomer, post, staffCookie, type TestCustomer } from '#test/factories.ts';
+import { insertCustomer, staffCookie, type TestCustomer } from '#test/factories.ts';
 import { submittedEdVisit } from '#test/visits.ts';
+import { reviewsApi } from '#shared/reviews.ts';
+import { callAs, malformed } from '#test/contract.ts';
+import { offers } from '#shared/catalog.ts';
 
 const provider = demoStaff.find((s) => s.role === 'provider')!;
 
@@ -66,7 +69,7 @@ describe(`orders details, a page at a time (${testDialect})`, () => {
         .insertInto('order_items')
         .values({
           order_id: order.id,
-          product_id: 40,
+          product_id: offers.sleep.oneTime,
           product_name: 'Sleep Gummies',
           product_image: '/images/supp-sleep.webp',
           category: 'supplements',
@@ -79,10 +82,10 @@ describe(`orders details, a page at a time (${testDialect})`, () => {
     return numbers;
   }
 
-  async function page(c: TestCustomer, extra: Record<string, unknown> = {}) {
-    const response = await post(
+  async function page(c: TestCustomer, extra: { cursor?: string; limit?: number } = {}) {
+    const response = await callAs(
       t.app,
-      '/lapi/account/orders/',
+      ordersApi.ordersDetails,
       { leads_id: c.leadsId, ...extra },
       c.cookie,
     );
@@ -95,7 +98,7 @@ describe(`orders details, a page at a time (${testDialect})`, () => {
     const pages = [await page(c, limit ? { limit } : {})];
     for (let last = pages[0]!; last.has_more;) {
       expect(last.next_cursor).not.toBeNull();
-      last = await page(c, { cursor: last.next_cursor, ...(limit ? { limit } : {}) });
+      last = await page(c, { cursor: last.next_cursor!, ...(limit ? { limit } : {}) });
       pages.push(last);
     }
     return pages;
@@ -129,7 +132,7 @@ describe(`orders details, a page at a time (${testDialect})`, () => {
     const first = await page(c);
     expect(Object.keys(first.order_history)).toEqual(numbers.slice(0, ORDERS_PAGE_SIZE));
     const placed = await insertOrders(c, 3, t.clock.now());
-    const second = await page(c, { cursor: first.next_cursor });
+    const second = await page(c, { cursor: first.next_cursor! });
     expect(Object.keys(second.order_history)).toEqual(numbers.slice(ORDERS_PAGE_SIZE));
     expect(second.has_more).toBe(false);
     // A fresh first page starts with the new orders.
@@ -152,9 +155,9 @@ describe(`orders details, a page at a time (${testDialect})`, () => {
     await insertOrders(mine, 3, t.clock.now());
     const [theirOrder] = await insertOrders(theirs, 3, t.clock.now());
     for (const cursor of [theirOrder, 'PW-NOSUCH']) {
-      const response = await post(
+      const response = await callAs(
         t.app,
-        '/lapi/account/orders/',
+        ordersApi.ordersDetails,
         { leads_id: mine.leadsId, cursor },
         mine.cookie,
       );
@@ -171,7 +174,12 @@ describe(`orders details, a page at a time (${testDialect})`, () => {
   it('says what is wrong with a page size or a cursor', async () => {
     const c = await insertCustomer(t.app);
     const ask = (extra: Record<string, unknown>) =>
-      post(t.app, '/lapi/account/orders/', { leads_id: c.leadsId, ...extra }, c.cookie);
+      callAs(
+        t.app,
+        ordersApi.ordersDetails,
+        malformed({ leads_id: c.leadsId, ...extra }),
+        c.cookie,
+      );
     for (const [extra, field, message] of [
       [{ limit: 0 }, 'limit', 'Ask for at least 1 order'],
       [{ limit: 51 }, 'limit', 'Ask for at most 50 orders'],
@@ -191,9 +199,9 @@ describe(`orders details, a page at a time (${testDialect})`, () => {
     const numbers = await insertOrders(c, 30, t.clock.now());
     const oldest = numbers[numbers.length - 1]!;
     expect(Object.keys((await page(c)).order_history)).not.toContain(oldest);
-    const found = await post(
+    const found = await callAs(
       t.app,
-      '/lapi/account/orders/detail/',
+      ordersApi.order,
       { leads_id: c.leadsId, order_number: oldest },
       c.cookie,
     );
@@ -206,30 +214,30 @@ describe(`orders details, a page at a time (${testDialect})`, () => {
     });
 
     const other = await insertCustomer(t.app);
-    const theirs = await post(
+    const theirs = await callAs(
       t.app,
-      '/lapi/account/orders/detail/',
+      ordersApi.order,
       { leads_id: other.leadsId, order_number: oldest },
       other.cookie,
     );
     expect(theirs.statusCode).toBe(404);
     expect(theirs.json()).toMatchObject({ message: 'We could not find that order.' });
     expect(theirs.body).not.toContain('Sleep Gummies');
-    const named = await post(
+    const named = await callAs(
       t.app,
-      '/lapi/account/orders/detail/',
+      ordersApi.order,
       { leads_id: c.leadsId, order_number: oldest },
       other.cookie,
     );
     expect(named.statusCode).toBe(403);
-    const visitor = await post(t.app, '/lapi/account/orders/detail/', {
+    const visitor = await callAs(t.app, ordersApi.order, {
       leads_id: c.leadsId,
       order_number: oldest,
     });
     expect(visitor.statusCode).toBe(401);
-    const blank = await post(
+    const blank = await callAs(
       t.app,
-      '/lapi/account/orders/detail/',
+      ordersApi.order,
       { leads_id: c.leadsId, order_number: ' ' },
       c.cookie,
     );
@@ -243,9 +251,9 @@ describe(`orders details, a page at a time (${testDialect})`, () => {
     const c = await insertCustomer(t.app);
     const visit = await submittedEdVisit(t.app, c);
     const staff = await staffCookie(t, provider);
-    const approved = await post(
+    const approved = await callAs(
       t.app,
-      '/lapi/staff/visits/approve/',
+      reviewsApi.approve,
       {
         visit_id: visit.visitId,
         prescription: {
@@ -269,7 +277,7 @@ describe(`orders details, a page at a time (${testDialect})`, () => {
     expect(first.treatment.map((o) => o.order_number)).toEqual([visit.orderNumber]);
     expect(first.treatment[0]?.visit?.state).toBe('APPROVED');
 
-    const home = await post(t.app, '/lapi/leads/patientdata', { leads_id: c.leadsId }, c.cookie);
+    const home = await callAs(t.app, accountsApi.patientData, { leads_id: c.leadsId }, c.cookie);
     expect(home.statusCode, home.body).toBe(200);
     const data = home.json<{ message: PatientData }>().message;
     // Home's lander is the first page, with the visit's order beside it.

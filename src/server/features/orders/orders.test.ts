@@ -1,9 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { demoCustomer } from '#server/db/seed-demo.ts';
-import type { Lander } from '#shared/orders.ts';
+import { ordersApi, type Lander } from '#shared/orders.ts';
 import { buildTestApp, testDialect, type TestApp } from '#test/app.ts';
-import { insertCustomer, post, sessionCookie } from '#test/factories.ts';
+import { insertCustomer, sessionCookie } from '#test/factories.ts';
 import { expectIndexedReads, sqliteStatementsRun, statementsDuring } from '#test/sql-statements.ts';
+import { authApi } from '#shared/auth.ts';
+import { accountsApi } from '#shared/accounts.ts';
+import { callAs } from '#test/contract.ts';
+import { offers } from '#shared/catalog.ts';
 
 describe(`orders details (${testDialect})`, () => {
   let t: TestApp;
@@ -11,7 +15,7 @@ describe(`orders details (${testDialect})`, () => {
 
   beforeAll(async () => {
     t = await buildTestApp({ env: { SEED_DEMO: 'true' } });
-    const login = await post(t.app, '/lapi/account/login/', {
+    const login = await callAs(t.app, authApi.login, {
       email: demoCustomer.email,
       password: demoCustomer.password,
     });
@@ -24,7 +28,7 @@ describe(`orders details (${testDialect})`, () => {
 
   /** The demo customer's orders details (spec §3 `lander`), newest page first. */
   const ordersDetails = () =>
-    post(t.app, '/lapi/account/orders/', { leads_id: demo.leadsId }, demo.cookie);
+    callAs(t.app, ordersApi.ordersDetails, { leads_id: demo.leadsId }, demo.cookie);
 
   /** Any write to the demo customer's row: their data's version moves (migration 0028). */
   const touchDemo = () =>
@@ -147,13 +151,17 @@ describe(`orders details (${testDialect})`, () => {
       order_total: 67.48,
       order_items: [
         {
-          product_id: 40,
+          product_id: offers.sleep.oneTime,
           product_name: 'Sleep Gummies',
           product_image: '/images/supp-sleep.webp',
           category: 'supplements',
           quantity: 2,
         },
-        { product_id: 36, product_name: 'Immunity Gummies', frequency: 'MONTHLY' },
+        {
+          product_id: offers.immunity.monthly,
+          product_name: 'Immunity Gummies',
+          frequency: 'MONTHLY',
+        },
       ],
       shippingAddress: {
         address: '1200 Harbor Street',
@@ -216,7 +224,7 @@ describe(`orders details (${testDialect})`, () => {
       .insertInto('order_items')
       .values({
         order_id: order.id,
-        product_id: 40,
+        product_id: offers.sleep.oneTime,
         product_name: 'Sleep Gummies',
         product_image: '/images/supp-sleep.webp',
         category: 'supplements',
@@ -225,9 +233,9 @@ describe(`orders details (${testDialect})`, () => {
         quantity: 1,
       })
       .execute();
-    const response = await post(
+    const response = await callAs(
       t.app,
-      '/lapi/account/orders/',
+      ordersApi.ordersDetails,
       { leads_id: customer.leadsId },
       customer.cookie,
     );
@@ -236,15 +244,17 @@ describe(`orders details (${testDialect})`, () => {
         order_kind: 'store',
         coupon_code: 'WELCOME10',
         order_total_cents: 2249,
-        order_items: [expect.objectContaining({ product_id: 40, price_cents: 2499 })],
+        order_items: [
+          expect.objectContaining({ product_id: offers.sleep.oneTime, price_cents: 2499 }),
+        ],
       }),
     });
   });
 
   it('points billingFlag at the order whose payment failed', async () => {
-    const response = await post(
+    const response = await callAs(
       t.app,
-      '/lapi/leads/patientdata',
+      accountsApi.patientData,
       { leads_id: demo.leadsId },
       demo.cookie,
     );
@@ -260,22 +270,22 @@ describe(`orders details (${testDialect})`, () => {
 
   it('another customer can neither read these orders nor name them', async () => {
     const other = await insertCustomer(t.app);
-    const theirs = await post(
+    const theirs = await callAs(
       t.app,
-      '/lapi/account/orders/',
+      ordersApi.ordersDetails,
       { leads_id: other.leadsId },
       other.cookie,
     );
     expect(theirs.json<{ message: Lander }>().message.order_history).toEqual({});
-    const mine = await post(
+    const mine = await callAs(
       t.app,
-      '/lapi/account/orders/',
+      ordersApi.ordersDetails,
       { leads_id: demo.leadsId },
       other.cookie,
     );
     expect(mine.statusCode).toBe(403);
     expect(mine.body).not.toContain('PW-1001');
-    const visitor = await post(t.app, '/lapi/account/orders/', { leads_id: demo.leadsId });
+    const visitor = await callAs(t.app, ordersApi.ordersDetails, { leads_id: demo.leadsId });
     expect(visitor.statusCode).toBe(401);
   });
 });

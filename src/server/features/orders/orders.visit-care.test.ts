@@ -1,10 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoStaff } from '#server/db/seed-demo.ts';
-import type { Lander, Order } from '#shared/orders.ts';
-import type { PatientData } from '#shared/accounts.ts';
+import { ordersApi, type Lander, type Order } from '#shared/orders.ts';
+import { accountsApi, type PatientData } from '#shared/accounts.ts';
 import { buildTestApp, testDialect, type TestApp } from '#test/app.ts';
-import { insertCustomer, post, staffCookie, type TestCustomer } from '#test/factories.ts';
+import { insertCustomer, staffCookie, type TestCustomer } from '#test/factories.ts';
 import { submittedEdVisit } from '#test/visits.ts';
+import { reviewsApi } from '#shared/reviews.ts';
+import { operationsApi } from '#shared/operations.ts';
+import { messagesApi } from '#shared/messages.ts';
+import type { BodyOf } from '#shared/contract.ts';
+import { callAs } from '#test/contract.ts';
 
 const provider = demoStaff.find((s) => s.role === 'provider')!;
 const ops = demoStaff.find((s) => s.role === 'operations')!;
@@ -27,15 +32,20 @@ describe(`a visit's order: clinical state and prescription (${testDialect})`, ()
     new Date(t.clock.now().getTime() + days * 86_400_000).toISOString().slice(0, 10);
 
   async function orderOf(c: TestCustomer, orderNumber: string): Promise<Order | undefined> {
-    const response = await post(t.app, '/lapi/account/orders/', { leads_id: c.leadsId }, c.cookie);
+    const response = await callAs(
+      t.app,
+      ordersApi.ordersDetails,
+      { leads_id: c.leadsId },
+      c.cookie,
+    );
     expect(response.statusCode, response.body).toBe(200);
     return response.json<{ message: Lander }>().message.order_history[orderNumber];
   }
 
   async function homeOrderOf(c: TestCustomer, orderNumber: string): Promise<Order | undefined> {
-    const response = await post(
+    const response = await callAs(
       t.app,
-      '/lapi/leads/patientdata',
+      accountsApi.patientData,
       { leads_id: c.leadsId },
       c.cookie,
     );
@@ -53,10 +63,11 @@ describe(`a visit's order: clinical state and prescription (${testDialect})`, ()
     return row.id;
   }
 
-  const approve = async (visitId: number, prescription: Record<string, unknown>) =>
-    post(
+  type Prescription = BodyOf<typeof reviewsApi.approve>['prescription'];
+  const approve = async (visitId: number, prescription: Partial<Prescription>) =>
+    callAs(
       t.app,
-      '/lapi/staff/visits/approve/',
+      reviewsApi.approve,
       {
         visit_id: visitId,
         prescription: {
@@ -105,9 +116,9 @@ describe(`a visit's order: clinical state and prescription (${testDialect})`, ()
 
     const cookie = await staffCookie(t, ops);
     const id = await orderId(visit.orderNumber);
-    const shipped = await post(
+    const shipped = await callAs(
       t.app,
-      '/lapi/staff/orders/ship/',
+      operationsApi.ship,
       { order_id: id, tracking_number: '9400111899223197428111' },
       cookie,
     );
@@ -118,7 +129,7 @@ describe(`a visit's order: clinical state and prescription (${testDialect})`, ()
       visit: { state: 'SHIPPED', prescription: { directions } },
     });
 
-    const delivered = await post(t.app, '/lapi/staff/orders/deliver/', { order_id: id }, cookie);
+    const delivered = await callAs(t.app, operationsApi.deliver, { order_id: id }, cookie);
     expect(delivered.statusCode, delivered.body).toBe(200);
     expect(await orderOf(patient, visit.orderNumber)).toMatchObject({
       order_status: 'DELIVERED',
@@ -138,9 +149,9 @@ describe(`a visit's order: clinical state and prescription (${testDialect})`, ()
     const patient = await insertCustomer(t.app);
     const visit = await submittedEdVisit(t.app, patient);
     const reason = 'Your blood pressure reading needs an in-person check before we can prescribe.';
-    const declined = await post(
+    const declined = await callAs(
       t.app,
-      '/lapi/staff/visits/decline/',
+      reviewsApi.decline,
       { visit_id: visit.visitId, reason },
       await staffCookie(t, provider),
     );
@@ -150,9 +161,9 @@ describe(`a visit's order: clinical state and prescription (${testDialect})`, ()
       decline_reason: reason,
       visit: { state: 'DECLINED', prescription: null },
     });
-    const threads = await post(
+    const threads = await callAs(
       t.app,
-      '/lapi/messaging/getall/',
+      messagesApi.getAll,
       { leads_id: patient.leadsId },
       patient.cookie,
     );
@@ -204,9 +215,9 @@ describe(`a visit's order: clinical state and prescription (${testDialect})`, ()
     expect((await approve(visit.visitId, {})).statusCode).toBe(200);
 
     const other = await insertCustomer(t.app);
-    const theirs = await post(
+    const theirs = await callAs(
       t.app,
-      '/lapi/account/orders/',
+      ordersApi.ordersDetails,
       { leads_id: other.leadsId },
       other.cookie,
     );
@@ -215,18 +226,18 @@ describe(`a visit's order: clinical state and prescription (${testDialect})`, ()
     expect(theirs.body).not.toContain(directions);
 
     // Naming the patient's leads id with another session is refused, and tells nothing.
-    const named = await post(
+    const named = await callAs(
       t.app,
-      '/lapi/account/orders/',
+      ordersApi.ordersDetails,
       { leads_id: patient.leadsId },
       other.cookie,
     );
     expect(named.statusCode).toBe(403);
     expect(named.body).not.toContain(directions);
     expect(named.body).not.toContain(visit.orderNumber);
-    const home = await post(
+    const home = await callAs(
       t.app,
-      '/lapi/leads/patientdata',
+      accountsApi.patientData,
       { leads_id: patient.leadsId },
       other.cookie,
     );
@@ -243,7 +254,7 @@ describe(`a visit's order: clinical state and prescription (${testDialect})`, ()
       state: 'APPROVED',
       prescription: null,
     });
-    const visitor = await post(t.app, '/lapi/account/orders/', { leads_id: patient.leadsId });
+    const visitor = await callAs(t.app, ordersApi.ordersDetails, { leads_id: patient.leadsId });
     expect(visitor.statusCode).toBe(401);
   });
 });

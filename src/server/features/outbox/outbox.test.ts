@@ -1,9 +1,15 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { readOutbox } from '#server/adapters/mailer.ts';
 import { demoStaff } from '#server/db/seed-demo.ts';
-import type { OutboxProblem } from '#shared/outbox.ts';
+import { authApi } from '#shared/auth.ts';
+import { cartApi } from '#shared/cart.ts';
+import { offers } from '#shared/catalog.ts';
+import { checkoutApi } from '#shared/checkout.ts';
+import { operationsApi } from '#shared/operations.ts';
+import { outboxApi, type OutboxProblem } from '#shared/outbox.ts';
 import { buildSecondInstance, buildTestApp, testDialect, type TestApp } from '#test/app.ts';
-import { buildPlaceOrder, insertCustomer, post, staffCookie } from '#test/factories.ts';
+import { callAs } from '#test/contract.ts';
+import { buildPlaceOrder, insertCustomer, staffCookie } from '#test/factories.ts';
 import { notWelcome } from '#test/outbox.ts';
 import { TestSmtpServer } from '#test/smtp.ts';
 import {
@@ -56,28 +62,23 @@ describe(`outbox: email survives an SMTP outage and arrives exactly once (${test
 
   it('with SMTP down, place-order, reset and mark-shipped answer 2xx; once it is back each email arrives once, with the Message-ID it was given when queued', async () => {
     const customer = await insertCustomer(t.app);
-    await post(
+    await callAs(
       t.app,
-      '/lapi/v2/ecom/add-product',
-      { product_id: 40, quantity: 1 },
+      cartApi.addProduct,
+      { product_id: offers.sleep.oneTime, quantity: 1 },
       customer.cookie,
     );
-    const placed = await post(
-      t.app,
-      '/lapi/v2/ecom/place-order',
-      buildPlaceOrder(),
-      customer.cookie,
-    );
+    const placed = await callAs(t.app, checkoutApi.placeOrder, buildPlaceOrder(), customer.cookie);
     expect(placed.statusCode, placed.body).toBe(200);
     const orderId = placed.json<{ data: { orders_id: number } }>().data.orders_id;
 
-    const reset = await post(t.app, '/lapi/account/reset/', { email: customer.email });
+    const reset = await callAs(t.app, authApi.reset, { email: customer.email });
     expect(reset.statusCode, reset.body).toBe(200);
 
     const cookie = await consoleCookie(t);
-    const shipped = await post(
+    const shipped = await callAs(
       t.app,
-      '/lapi/staff/orders/ship/',
+      operationsApi.ship,
       { order_id: orderId, tracking_number: '9400111899223197428490' },
       cookie,
     );
@@ -115,8 +116,8 @@ describe(`outbox: email survives an SMTP outage and arrives exactly once (${test
     const resetMail = smtp.accepted.find((m) => m.messageId === queued[1]!.message_id);
     const token = /\/reset-password\?id=([\w-]{43})/.exec(decodedBody(resetMail?.raw ?? ''))?.[1];
     expect(token).toBeDefined();
-    const used = await post(t.app, '/lapi/account/passwordupdate/', {
-      token,
+    const used = await callAs(t.app, authApi.passwordUpdate, {
+      token: token!,
       password: 'a fresh passphrase after the outage',
     });
     expect(used.statusCode, used.body).toBe(200);
@@ -131,9 +132,7 @@ describe(`outbox: email survives an SMTP outage and arrives exactly once (${test
     smtp.deferFirstAttempt = true;
     try {
       const customer = await insertCustomer(t.app);
-      expect(
-        (await post(t.app, '/lapi/account/reset/', { email: customer.email })).statusCode,
-      ).toBe(200);
+      expect((await callAs(t.app, authApi.reset, { email: customer.email })).statusCode).toBe(200);
       await t.app.ctx.jobs.drain(OUTBOX_JOB);
       const [row] = (await outboxRows(t)).filter(
         (r) => r.recipient === customer.email && notWelcome(r),
@@ -159,15 +158,14 @@ describe(`outbox: email survives an SMTP outage and arrives exactly once (${test
     const customer = await insertCustomer(t.app);
     smtp.refuse.add(customer.email);
     const bodyWords = 'Thank you, Riley.';
-    await post(
+    await callAs(
       t.app,
-      '/lapi/v2/ecom/add-product',
-      { product_id: 40, quantity: 1 },
+      cartApi.addProduct,
+      { product_id: offers.sleep.oneTime, quantity: 1 },
       customer.cookie,
     );
     expect(
-      (await post(t.app, '/lapi/v2/ecom/place-order', buildPlaceOrder(), customer.cookie))
-        .statusCode,
+      (await callAs(t.app, checkoutApi.placeOrder, buildPlaceOrder(), customer.cookie)).statusCode,
     ).toBe(200);
 
     for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
@@ -202,11 +200,14 @@ describe(`outbox: email survives an SMTP outage and arrives exactly once (${test
     // Only operations staff see the list; it carries no body and masks the recipient.
     t.clock.advance(60_000);
     const cookie = await consoleCookie(t);
-    expect((await post(t.app, '/lapi/staff/outbox/', {}, customer.cookie)).statusCode).toBe(401);
+    expect((await callAs(t.app, outboxApi.problems, undefined, customer.cookie)).statusCode).toBe(
+      401,
+    );
     expect(
-      (await post(t.app, '/lapi/staff/outbox/', {}, await consoleCookie(t, provider!))).statusCode,
+      (await callAs(t.app, outboxApi.problems, undefined, await consoleCookie(t, provider!)))
+        .statusCode,
     ).toBe(403);
-    const list = await post(t.app, '/lapi/staff/outbox/', {}, cookie);
+    const list = await callAs(t.app, outboxApi.problems, undefined, cookie);
     expect(list.statusCode, list.body).toBe(200);
     expect(list.body).not.toContain(customer.email);
     expect(list.body).not.toContain(bodyWords);
@@ -228,7 +229,7 @@ describe(`outbox: email survives an SMTP outage and arrives exactly once (${test
 
     // The mailbox is fixed; operations retry; the message goes once, with its Message-ID.
     smtp.refuse.delete(customer.email);
-    const retried = await post(t.app, '/lapi/staff/outbox/retry/', { outbox_id: row!.id }, cookie);
+    const retried = await callAs(t.app, outboxApi.retry, { outbox_id: row!.id }, cookie);
     expect(retried.statusCode, retried.body).toBe(200);
     expect(
       retried
@@ -245,24 +246,19 @@ describe(`outbox: email survives an SMTP outage and arrives exactly once (${test
     ]);
     await t.app.ctx.jobs.drain(OUTBOX_JOB);
     expect(smtp.deliveries(row!.message_id)).toBe(1);
-    const after = await post(t.app, '/lapi/staff/outbox/', {}, cookie);
+    const after = await callAs(t.app, outboxApi.problems, undefined, cookie);
     expect(
       after
         .json<{ data: { messages: OutboxProblem[] } }>()
         .data.messages.some((m) => m.outbox_id === row!.id),
     ).toBe(false);
 
-    const again = await post(t.app, '/lapi/staff/outbox/retry/', { outbox_id: row!.id }, cookie);
+    const again = await callAs(t.app, outboxApi.retry, { outbox_id: row!.id }, cookie);
     expect(again.statusCode).toBe(409);
     expect(again.json()).toMatchObject({ code: 'MESSAGE_SENT' });
-    const unknown = await post(
-      t.app,
-      '/lapi/staff/outbox/retry/',
-      { outbox_id: 987_654_321 },
-      cookie,
-    );
+    const unknown = await callAs(t.app, outboxApi.retry, { outbox_id: 987_654_321 }, cookie);
     expect(unknown.statusCode).toBe(404);
-    const bad = await post(t.app, '/lapi/staff/outbox/retry/', { outbox_id: 2 ** 31 }, cookie);
+    const bad = await callAs(t.app, outboxApi.retry, { outbox_id: 2 ** 31 }, cookie);
     expect(bad.statusCode).toBe(400);
     expect(bad.json()).toMatchObject({ fields: { outbox_id: 'Choose a message' } });
   });
@@ -349,7 +345,7 @@ describe(`outbox: the worker sends on its own, to the development outbox (${test
 
   it('a reset request is in /dev/outbox soon after it answers, without anyone draining the job', async () => {
     const customer = await insertCustomer(t.app);
-    const reset = await post(t.app, '/lapi/account/reset/', { email: customer.email });
+    const reset = await callAs(t.app, authApi.reset, { email: customer.email });
     expect(reset.statusCode).toBe(200);
     const mail = await vi.waitFor(
       () => {

@@ -1,19 +1,31 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoStaff } from '#server/db/seed-demo.ts';
-import type { PlacedOrder } from '#shared/checkout.ts';
-import type { AccountData } from '#shared/accounts.ts';
-import type { Lander } from '#shared/orders.ts';
-import type { PartnerOverview, PartnerShared } from '#shared/partners.ts';
+import { checkoutApi, type PlacedOrder } from '#shared/checkout.ts';
+import { accountsApi, type AccountData } from '#shared/accounts.ts';
+import { ordersApi, type Lander } from '#shared/orders.ts';
+import {
+  partnersApi,
+  type PartnerOverview,
+  type PartnerShared,
+  type SharingItem,
+} from '#shared/partners.ts';
 import { buildTestApp, testDialect, type TestApp } from '#test/app.ts';
 import {
   buildPlaceOrder,
   insertCustomer,
-  post,
   staffCookie,
+  type PlaceOrderBody,
   type TestCustomer,
 } from '#test/factories.ts';
 import { sentMessages } from '#test/outbox.ts';
 import { submittedEdVisit } from '#test/visits.ts';
+import { cartApi } from '#shared/cart.ts';
+import { operationsApi } from '#shared/operations.ts';
+import { reviewsApi } from '#shared/reviews.ts';
+import { visitsApi } from '#shared/visits.ts';
+import type { BodyOf } from '#shared/contract.ts';
+import { callAs } from '#test/contract.ts';
+import { offers } from '#shared/catalog.ts';
 
 /**
  * Issue 16, household slice: a store order shipped to the partner's shared address (read on the
@@ -60,28 +72,30 @@ describe(`partners: shipping to the partner and visit invitations (${testDialect
   });
   afterAll(() => t.close());
 
-  const call = (url: string, body: object, c: TestCustomer) =>
-    post(t.app, `/lapi/partners${url}`, body, c.cookie);
-
   async function overview(c: TestCustomer): Promise<PartnerOverview> {
-    const response = await call('/', {}, c);
+    const response = await callAs(t.app, partnersApi.overview, {}, c);
     expect(response.statusCode, response.body).toBe(200);
     return response.json<{ data: PartnerOverview }>().data;
   }
 
   async function link(a: TestCustomer, b: TestCustomer): Promise<void> {
-    expect((await call('/invite/', { email: b.email }, a)).statusCode).toBe(200);
+    expect((await callAs(t.app, partnersApi.invite, { email: b.email }, a)).statusCode).toBe(200);
     const id = (await overview(b)).received[0]?.invitation_id;
-    const accepted = await call('/invite/accept/', { invitation_id: id }, b);
+    const accepted = await callAs(t.app, partnersApi.accept, { invitation_id: id! }, b);
     expect(accepted.statusCode, accepted.body).toBe(200);
   }
 
-  const share = async (c: TestCustomer, item: string, shared: boolean) =>
-    expect((await call('/sharing/', { item, shared }, c)).statusCode).toBe(200);
+  const share = async (c: TestCustomer, item: SharingItem, shared: boolean) =>
+    expect((await callAs(t.app, partnersApi.sharing, { item, shared }, c)).statusCode).toBe(200);
 
-  async function order(c: TestCustomer, overrides: Record<string, unknown> = {}) {
-    await post(t.app, '/lapi/v2/ecom/add-product', { product_id: 42, quantity: 1 }, c.cookie);
-    return post(t.app, '/lapi/v2/ecom/place-order', buildPlaceOrder(overrides), c.cookie);
+  async function order(c: TestCustomer, overrides: Partial<PlaceOrderBody> = {}) {
+    await callAs(
+      t.app,
+      cartApi.addProduct,
+      { product_id: offers.sleep.quarterly, quantity: 1 },
+      c.cookie,
+    );
+    return callAs(t.app, checkoutApi.placeOrder, { ...buildPlaceOrder(), ...overrides }, c.cookie);
   }
 
   const chargeCount = async () =>
@@ -95,9 +109,9 @@ describe(`partners: shipping to the partner and visit invitations (${testDialect
 
   /** The customer's orders as their order history lists them (the orders feature's own answer). */
   async function historyOf(c: TestCustomer): Promise<Lander['order_history']> {
-    const history = await post(
+    const history = await callAs(
       t.app,
-      '/lapi/account/orders/',
+      ordersApi.ordersDetails,
       { leads_id: c.leadsId, limit: 50 },
       c.cookie,
     );
@@ -108,13 +122,13 @@ describe(`partners: shipping to the partner and visit invitations (${testDialect
   const ordersOf = async (c: TestCustomer) => Object.keys(await historyOf(c)).length;
 
   const cartCount = async (c: TestCustomer) => {
-    const cart = await post(t.app, '/lapi/v2/ecom/cart', {}, c.cookie);
+    const cart = await callAs(t.app, cartApi.cart, {}, c.cookie);
     return cart.json<{ data: { cart: { item_count: number } } }>().data.cart.item_count;
   };
 
   /** The shipping address on the customer's own account, as their account page reads it. */
   async function ownShippingAddress(c: TestCustomer) {
-    const account = await post(t.app, '/lapi/account/data/', { leads_id: c.leadsId }, c.cookie);
+    const account = await callAs(t.app, accountsApi.accountData, { leads_id: c.leadsId }, c.cookie);
     expect(account.statusCode, account.body).toBe(200);
     return account.json<{ data: AccountData }>().data.shipping;
   }
@@ -145,9 +159,9 @@ describe(`partners: shipping to the partner and visit invitations (${testDialect
       expect(await ownShippingAddress(alex)).toEqual(before);
 
       // The customer's order page says whom it ships to.
-      const history = await post(
+      const history = await callAs(
         t.app,
-        '/lapi/account/orders/',
+        ordersApi.ordersDetails,
         { leads_id: alex.leadsId },
         alex.cookie,
       );
@@ -159,7 +173,9 @@ describe(`partners: shipping to the partner and visit invitations (${testDialect
       expect(own?.ship_to_partner).toBeNull();
 
       // Sam, who sees Alex's store orders, sees this one is on its way to them.
-      const shared = (await call('/shared/', {}, sam)).json<{ data: PartnerShared }>().data;
+      const shared = (await callAs(t.app, partnersApi.shared, {}, sam)).json<{
+        data: PartnerShared;
+      }>().data;
       const mine = shared.orders?.find((o) => o.order_number === placed.order_number);
       expect(mine?.ships_to_you).toBe(true);
       expect(shared.orders?.filter((o) => o.ships_to_you)).toHaveLength(1);
@@ -167,40 +183,35 @@ describe(`partners: shipping to the partner and visit invitations (${testDialect
 
     it('keeps "Ship to {partner}" with the checkout progress, for a reload', async () => {
       const shipping = { ...samAddress, phoneNo: '5035550123' };
-      const saved = await post(
+      const saved = await callAs(
         t.app,
-        '/lapi/checkout/progress/save/',
+        checkoutApi.saveProgress,
         { step: 'payment', shipping, ship_to_partner: true },
         alex.cookie,
       );
       expect(saved.statusCode, saved.body).toBe(200);
-      const progress = await post(t.app, '/lapi/checkout/progress/', {}, alex.cookie);
+      const progress = await callAs(t.app, checkoutApi.progress, {}, alex.cookie);
       expect(progress.json<{ data: { progress: unknown } }>().data.progress).toEqual({
         step: 'payment',
         shipping,
         ship_to_partner: true,
       });
       // Choosing one's own address again drops it.
-      await post(t.app, '/lapi/checkout/progress/save/', { step: 'upsell', shipping }, alex.cookie);
-      const own = await post(t.app, '/lapi/checkout/progress/', {}, alex.cookie);
+      await callAs(t.app, checkoutApi.saveProgress, { step: 'upsell', shipping }, alex.cookie);
+      const own = await callAs(t.app, checkoutApi.progress, {}, alex.cookie);
       expect(own.json<{ data: { progress: unknown } }>().data.progress).toEqual({
         step: 'upsell',
         shipping,
       });
-      await post(
-        t.app,
-        '/lapi/checkout/progress/save/',
-        { step: 'shipping', shipping },
-        alex.cookie,
-      );
+      await callAs(t.app, checkoutApi.saveProgress, { step: 'shipping', shipping }, alex.cookie);
     });
 
     it('operations see the link and the shared address used, and nothing else of the partner', async () => {
       const id = (await historyOf(alex))[placed.order_number]?.orders_id;
-      const detail = await post(
+      const detail = await callAs(
         t.app,
-        '/lapi/staff/orders/detail/',
-        { order_id: id },
+        operationsApi.order,
+        { order_id: id! },
         await staffCookie(t, ops),
       );
       expect(detail.statusCode, detail.body).toBe(200);
@@ -230,7 +241,7 @@ describe(`partners: shipping to the partner and visit invitations (${testDialect
       expect(await ordersOf(alex)).toBe(orders);
       expect(await cartCount(alex)).toBeGreaterThan(0);
       // The same cart, to the customer's own address, goes through.
-      const own = await post(t.app, '/lapi/v2/ecom/place-order', buildPlaceOrder(), alex.cookie);
+      const own = await callAs(t.app, checkoutApi.placeOrder, buildPlaceOrder(), alex.cookie);
       expect(own.statusCode, own.body).toBe(200);
       expect(own.json<{ data: PlacedOrder }>().data.ship_to_partner).toBeNull();
       await share(sam, 'address', true);
@@ -255,16 +266,17 @@ describe(`partners: shipping to the partner and visit invitations (${testDialect
       visitId = visit.visitId;
       // Waiting for review: not finished yet.
       expect((await overview(alex)).visit_invitations.can_send).toEqual([]);
-      const early = await call(
-        '/visit-invitation/',
+      const early = await callAs(
+        t.app,
+        partnersApi.visitInvite,
         { program: 'ed', reveal_started: false },
         alex,
       );
       expect(early.statusCode, early.body).toBe(404);
 
-      const declined = await post(
+      const declined = await callAs(
         t.app,
-        '/lapi/staff/visits/decline/',
+        reviewsApi.decline,
         { visit_id: visitId, reason: 'Not a good fit for this treatment today.' },
         await staffCookie(t, provider),
       );
@@ -273,8 +285,9 @@ describe(`partners: shipping to the partner and visit invitations (${testDialect
         { program: 'ed', pending: false },
       ]);
       // A program without a finished visit is refused plainly.
-      const other = await call(
-        '/visit-invitation/',
+      const other = await callAs(
+        t.app,
+        partnersApi.visitInvite,
         { program: 'sleep', reveal_started: false },
         alex,
       );
@@ -286,11 +299,16 @@ describe(`partners: shipping to the partner and visit invitations (${testDialect
 
     it("the partner sees only the invitation: not the inviter's visit id, status or answers, and no email names it", async () => {
       const mailBefore = (await sentMessages(t)).filter((m) => m.to === sam.email).length;
-      const sent = await call('/visit-invitation/', { program: 'ed', reveal_started: false }, alex);
+      const sent = await callAs(
+        t.app,
+        partnersApi.visitInvite,
+        { program: 'ed', reveal_started: false },
+        alex,
+      );
       expect(sent.statusCode, sent.body).toBe(200);
       expect(sent.json()).toMatchObject({ message: 'Invitation sent.' });
 
-      const response = await call('/', {}, sam);
+      const response = await callAs(t.app, partnersApi.overview, {}, sam);
       const received = response.json<{ data: PartnerOverview }>().data.visit_invitations.received;
       expect(received).toEqual([
         {
@@ -305,7 +323,7 @@ describe(`partners: shipping to the partner and visit invitations (${testDialect
       expect(response.body).not.toMatch(/visit_id|DECLINED|declined|APPROVED|Not a good fit/);
       expect(response.body).not.toContain(`"${visitId}"`);
       // The shared items carry nothing of it either.
-      const shared = await call('/shared/', {}, sam);
+      const shared = await callAs(t.app, partnersApi.shared, {}, sam);
       expect(shared.body).not.toMatch(/visit|ED|Not a good fit/);
       // No email to the partner (a program is health information).
       expect((await sentMessages(t)).filter((m) => m.to === sam.email)).toHaveLength(mailBefore);
@@ -314,7 +332,12 @@ describe(`partners: shipping to the partner and visit invitations (${testDialect
       expect((await overview(alex)).visit_invitations.can_send).toEqual([
         { program: 'ed', pending: true },
       ]);
-      const again = await call('/visit-invitation/', { program: 'ed', reveal_started: true }, alex);
+      const again = await callAs(
+        t.app,
+        partnersApi.visitInvite,
+        { program: 'ed', reveal_started: true },
+        alex,
+      );
       expect(again.statusCode, again.body).toBe(409);
       expect(again.json()).toMatchObject({
         code: 'VISIT_INVITATION_PENDING',
@@ -333,10 +356,20 @@ describe(`partners: shipping to the partner and visit invitations (${testDialect
     it('only the invitee may dismiss it; then it is gone, and a new one may say the inviter started a visit', async () => {
       const id = (await overview(sam)).visit_invitations.received[0]!.invitation_id;
       for (const who of [alex, cy]) {
-        const refused = await call('/visit-invitation/dismiss/', { invitation_id: id }, who);
+        const refused = await callAs(
+          t.app,
+          partnersApi.visitInviteDismiss,
+          { invitation_id: id },
+          who,
+        );
         expect(refused.statusCode, refused.body).toBe(404);
       }
-      const dismissed = await call('/visit-invitation/dismiss/', { invitation_id: id }, sam);
+      const dismissed = await callAs(
+        t.app,
+        partnersApi.visitInviteDismiss,
+        { invitation_id: id },
+        sam,
+      );
       expect(dismissed.statusCode, dismissed.body).toBe(200);
       expect((await overview(sam)).visit_invitations.received).toEqual([]);
       expect((await overview(sam)).history[0]).toMatchObject({
@@ -344,10 +377,15 @@ describe(`partners: shipping to the partner and visit invitations (${testDialect
         program: 'ed',
         counterpart: 'Alex',
       });
-      const twice = await call('/visit-invitation/dismiss/', { invitation_id: id }, sam);
+      const twice = await callAs(t.app, partnersApi.visitInviteDismiss, { invitation_id: id }, sam);
       expect(twice.statusCode).toBe(404);
 
-      const sent = await call('/visit-invitation/', { program: 'ed', reveal_started: true }, alex);
+      const sent = await callAs(
+        t.app,
+        partnersApi.visitInvite,
+        { program: 'ed', reveal_started: true },
+        alex,
+      );
       expect(sent.statusCode, sent.body).toBe(200);
       expect((await overview(sam)).visit_invitations.received[0]).toMatchObject({
         from_first_name: 'Alex',
@@ -357,9 +395,9 @@ describe(`partners: shipping to the partner and visit invitations (${testDialect
 
     it('starting a visit of the program takes it off the partner page, and the inviter still sees it waiting', async () => {
       const historyBefore = [(await overview(alex)).history, (await overview(sam)).history];
-      const started = await post(
+      const started = await callAs(
         t.app,
-        '/lapi/leads/startprogram',
+        visitsApi.startProgram,
         { leads_id: sam.leadsId, new_category: 'ed' },
         sam.cookie,
       );
@@ -372,8 +410,9 @@ describe(`partners: shipping to the partner and visit invitations (${testDialect
       expect([(await overview(alex)).history, (await overview(sam)).history]).toEqual(
         historyBefore,
       );
-      const again = await call(
-        '/visit-invitation/',
+      const again = await callAs(
+        t.app,
+        partnersApi.visitInvite,
         { program: 'ed', reveal_started: false },
         alex,
       );
@@ -381,8 +420,9 @@ describe(`partners: shipping to the partner and visit invitations (${testDialect
     });
 
     it('a customer who is not linked cannot send one', async () => {
-      const response = await call(
-        '/visit-invitation/',
+      const response = await callAs(
+        t.app,
+        partnersApi.visitInvite,
         { program: 'ed', reveal_started: false },
         cy,
       );
@@ -393,13 +433,13 @@ describe(`partners: shipping to the partner and visit invitations (${testDialect
 
   describe('after an unlink', () => {
     it('the order to the partner stays as placed, no new order may ship there, and pending visit invitations end', async () => {
-      const unlinked = await call('/unlink/', { notify: false }, sam);
+      const unlinked = await callAs(t.app, partnersApi.unlink, { notify: false }, sam);
       expect(unlinked.statusCode, unlinked.body).toBe(200);
 
       // History: the order still says where it went, for the customer and for operations.
-      const history = await post(
+      const history = await callAs(
         t.app,
-        '/lapi/account/orders/',
+        ordersApi.ordersDetails,
         { leads_id: alex.leadsId },
         alex.cookie,
       );
@@ -425,7 +465,12 @@ describe(`partners: shipping to the partner and visit invitations (${testDialect
         .where('inviter_id', '=', alex.customerId)
         .execute();
       expect(rows.map((r) => r.status).sort()).toEqual(['dismissed', 'ended']);
-      const late = await call('/visit-invitation/', { program: 'ed', reveal_started: false }, alex);
+      const late = await callAs(
+        t.app,
+        partnersApi.visitInvite,
+        { program: 'ed', reveal_started: false },
+        alex,
+      );
       expect(late.statusCode, late.body).toBe(404);
     });
   });
@@ -458,12 +503,12 @@ describe(`partners: shipping to the partner and visit invitations (${testDialect
       await share(eve, 'address', true);
     });
 
-    const save = async (c: TestCustomer, body: object) => {
-      const response = await post(t.app, '/lapi/checkout/progress/save/', body, c.cookie);
+    const save = async (c: TestCustomer, body: BodyOf<typeof checkoutApi.saveProgress>) => {
+      const response = await callAs(t.app, checkoutApi.saveProgress, body, c.cookie);
       expect(response.statusCode, response.body).toBe(200);
     };
     const progressOf = async (c: TestCustomer) => {
-      const response = await post(t.app, '/lapi/checkout/progress/', {}, c.cookie);
+      const response = await callAs(t.app, checkoutApi.progress, {}, c.cookie);
       expect(response.statusCode, response.body).toBe(200);
       return response.json<{ data: { progress: unknown } }>().data.progress;
     };
@@ -477,7 +522,7 @@ describe(`partners: shipping to the partner and visit invitations (${testDialect
           .executeTakeFirst()
       )?.shipping ?? '';
     const toPartner = (address: typeof eveAddress) => ({
-      step: 'payment',
+      step: 'payment' as const,
       shipping: { ...address, phoneNo: '5035550123' },
       ship_to_partner: true,
     });
@@ -506,7 +551,7 @@ describe(`partners: shipping to the partner and visit invitations (${testDialect
       await save(eve, toPartner(deeAddress));
       expect(await progressOf(eve)).toEqual(toPartner(deeAddress));
 
-      const unlinked = await call('/unlink/', { notify: false }, eve);
+      const unlinked = await callAs(t.app, partnersApi.unlink, { notify: false }, eve);
       expect(unlinked.statusCode, unlinked.body).toBe(200);
       expect(await kept(dee)).not.toContain(eveAddress.address);
       expect(await kept(eve)).not.toContain(deeAddress.address);

@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PartnerOverview } from '#shared/partners.ts';
+import { partnersApi, type PartnerOverview } from '#shared/partners.ts';
 import { buildTestApp, testDialect, type TestApp } from '#test/app.ts';
-import { insertCustomer, post, type TestCustomer } from '#test/factories.ts';
+import { insertCustomer, type TestCustomer } from '#test/factories.ts';
 import { sentMessages } from '#test/outbox.ts';
+import { accountsApi } from '#shared/accounts.ts';
+import { callAs } from '#test/contract.ts';
 
 /**
  * Issue 26: identity rests on proof. An invitation is seen and accepted only with its own emailed
@@ -16,19 +18,22 @@ describe(`partners: an invitation belongs to whoever reads its mail (${testDiale
   });
   afterAll(() => t.close());
 
-  const call = (url: string, body: object, c: TestCustomer) =>
-    post(t.app, `/lapi/partners${url}`, body, c.cookie);
   const address = (who: string) => `${who}-${Math.random().toString(36).slice(2, 10)}@example.test`;
 
   async function overview(c: TestCustomer, inviteToken?: string): Promise<PartnerOverview> {
-    const response = await call('/', inviteToken ? { invite_token: inviteToken } : {}, c);
+    const response = await callAs(
+      t.app,
+      partnersApi.overview,
+      inviteToken ? { invite_token: inviteToken } : {},
+      c,
+    );
     expect(response.statusCode, response.body).toBe(200);
     return response.json<{ data: PartnerOverview }>().data;
   }
 
   /** Invites `email`; the invitation's id, as the inviter sees it. */
   async function invite(from: TestCustomer, email: string): Promise<number> {
-    expect((await call('/invite/', { email }, from)).statusCode).toBe(200);
+    expect((await callAs(t.app, partnersApi.invite, { email }, from)).statusCode).toBe(200);
     return (await overview(from)).sent!.invitation_id;
   }
 
@@ -50,13 +55,15 @@ describe(`partners: an invitation belongs to whoever reads its mail (${testDiale
     const seen = await overview(squatter);
     expect(seen.received).toEqual([]);
     expect(seen.email_verified).toBe(false);
-    const accepted = await call('/invite/accept/', { invitation_id: id }, squatter);
+    const accepted = await callAs(t.app, partnersApi.accept, { invitation_id: id }, squatter);
     expect(accepted.statusCode).toBe(404);
     expect(accepted.json()).toMatchObject({
       code: 'NOT_FOUND',
       message: 'We could not find that invitation.',
     });
-    expect((await call('/invite/decline/', { invitation_id: id }, squatter)).statusCode).toBe(404);
+    expect(
+      (await callAs(t.app, partnersApi.decline, { invitation_id: id }, squatter)).statusCode,
+    ).toBe(404);
     expect((await overview(jo)).partner).toBeNull();
     expect((await overview(jo)).sent).toMatchObject({ status: 'pending' });
   });
@@ -66,9 +73,9 @@ describe(`partners: an invitation belongs to whoever reads its mail (${testDiale
     const invited = address('invited');
     const id = await invite(jo, invited);
     const mover = await insertCustomer(t.app, { first_name: 'Mo' });
-    const changed = await post(
+    const changed = await callAs(
       t.app,
-      '/lapi/account/update/',
+      accountsApi.accountUpdate,
       {
         leads_id: mover.leadsId,
         prospect: {
@@ -85,7 +92,9 @@ describe(`partners: an invitation belongs to whoever reads its mail (${testDiale
     expect(changed.statusCode).toBe(200);
 
     expect((await overview(mover)).received).toEqual([]);
-    expect((await call('/invite/accept/', { invitation_id: id }, mover)).statusCode).toBe(404);
+    expect((await callAs(t.app, partnersApi.accept, { invitation_id: id }, mover)).statusCode).toBe(
+      404,
+    );
     expect((await overview(jo)).partner).toBeNull();
   });
 
@@ -99,7 +108,12 @@ describe(`partners: an invitation belongs to whoever reads its mail (${testDiale
 
     const seen = await overview(kit, token);
     expect(seen.received.map((r) => r.invitation_id)).toEqual([id]);
-    const accepted = await call('/invite/accept/', { invitation_id: id, invite_token: token }, kit);
+    const accepted = await callAs(
+      t.app,
+      partnersApi.accept,
+      { invitation_id: id, invite_token: token },
+      kit,
+    );
     expect(accepted.statusCode, accepted.body).toBe(200);
     expect((await overview(jo)).partner?.first_name).toBe('Kit');
   });
@@ -112,7 +126,7 @@ describe(`partners: an invitation belongs to whoever reads its mail (${testDiale
     expect((await overview(kit)).received).toEqual([]);
 
     const token = await verifyToken(invited, /^Confirm your email address$/);
-    const opened = await post(t.app, '/lapi/account/email/verify/', { token });
+    const opened = await callAs(t.app, accountsApi.emailVerify, { token: token! });
     expect(opened.statusCode, opened.body).toBe(200);
     expect(opened.json()).toMatchObject({
       message: 'Your email address is confirmed.',
@@ -122,7 +136,9 @@ describe(`partners: an invitation belongs to whoever reads its mail (${testDiale
     const seen = await overview(kit);
     expect(seen.email_verified).toBe(true);
     expect(seen.received.map((r) => r.invitation_id)).toEqual([id]);
-    expect((await call('/invite/accept/', { invitation_id: id }, kit)).statusCode).toBe(200);
+    expect((await callAs(t.app, partnersApi.accept, { invitation_id: id }, kit)).statusCode).toBe(
+      200,
+    );
     expect((await overview(jo)).partner?.first_name).toBe('Kit');
   });
 });

@@ -2,20 +2,21 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoStaff } from '#server/db/seed-demo.ts';
 import { startSession } from '#server/features/auth/auth.service.ts';
-import type { AccountData } from '#shared/accounts.ts';
-import type { Lander } from '#shared/orders.ts';
+import { accountsApi, type AccountData } from '#shared/accounts.ts';
+import { ordersApi, type Lander } from '#shared/orders.ts';
 import {
+  partnersApi,
   PARTNER_INVITE_TTL_MS,
   type PartnerOverview,
   type PartnerShared,
+  type SharingItem,
 } from '#shared/partners.ts';
-import type { Subscription } from '#shared/subscriptions.ts';
+import { subscriptionsApi, type Subscription } from '#shared/subscriptions.ts';
 import { buildSecondInstance, buildTestApp, testDialect, type TestApp } from '#test/app.ts';
 import {
   buildPlaceOrder,
   buildSignup,
   insertCustomer,
-  post,
   randomLoopback,
   sessionCookie,
   staffCookie,
@@ -23,6 +24,13 @@ import {
 } from '#test/factories.ts';
 import { sentMessages } from '#test/outbox.ts';
 import { submittedEdVisit } from '#test/visits.ts';
+import { cartApi } from '#shared/cart.ts';
+import { checkoutApi } from '#shared/checkout.ts';
+import { reviewsApi } from '#shared/reviews.ts';
+import { messagesApi } from '#shared/messages.ts';
+import { operationsApi } from '#shared/operations.ts';
+import { callAs } from '#test/contract.ts';
+import { offers } from '#shared/catalog.ts';
 
 const provider = demoStaff.find((s) => s.role === 'provider')!;
 
@@ -33,23 +41,25 @@ describe(`partners: linking and sharing (${testDialect})`, () => {
   });
   afterAll(() => t.close());
 
-  const call = (url: string, body: object, c: TestCustomer, app: FastifyInstance = t.app) =>
-    post(app, `/lapi/partners${url}`, body, c.cookie);
-
   async function overview(c: TestCustomer, inviteToken?: string): Promise<PartnerOverview> {
-    const response = await call('/', inviteToken ? { invite_token: inviteToken } : {}, c);
+    const response = await callAs(
+      t.app,
+      partnersApi.overview,
+      inviteToken ? { invite_token: inviteToken } : {},
+      c,
+    );
     expect(response.statusCode, response.body).toBe(200);
     return response.json<{ data: PartnerOverview }>().data;
   }
 
   async function shared(c: TestCustomer, app: FastifyInstance = t.app): Promise<PartnerShared> {
-    const response = await call('/shared/', {}, c, app);
+    const response = await callAs(app, partnersApi.shared, {}, c);
     expect(response.statusCode, response.body).toBe(200);
     return response.json<{ data: PartnerShared }>().data;
   }
 
   async function invite(from: TestCustomer, email: string): Promise<number> {
-    const response = await call('/invite/', { email }, from);
+    const response = await callAs(t.app, partnersApi.invite, { email }, from);
     expect(response.statusCode, response.body).toBe(200);
     const sent = (await overview(from)).sent;
     expect(sent).toMatchObject({ email: email.toLowerCase(), status: 'pending' });
@@ -58,12 +68,12 @@ describe(`partners: linking and sharing (${testDialect})`, () => {
 
   async function link(a: TestCustomer, b: TestCustomer): Promise<void> {
     const id = await invite(a, b.email);
-    const accepted = await call('/invite/accept/', { invitation_id: id }, b);
+    const accepted = await callAs(t.app, partnersApi.accept, { invitation_id: id }, b);
     expect(accepted.statusCode, accepted.body).toBe(200);
   }
 
-  const share = (c: TestCustomer, item: string, on: boolean) =>
-    call('/sharing/', { item, shared: on }, c);
+  const share = (c: TestCustomer, item: SharingItem, on: boolean) =>
+    callAs(t.app, partnersApi.sharing, { item, shared: on }, c);
 
   const nothing: PartnerShared = {
     partner: null,
@@ -95,8 +105,9 @@ describe(`partners: linking and sharing (${testDialect})`, () => {
     expect(waiting.received).toEqual([
       expect.objectContaining({ from_first_name: 'Sam', invitation_id: expect.any(Number) }),
     ]);
-    const accepted = await call(
-      '/invite/accept/',
+    const accepted = await callAs(
+      t.app,
+      partnersApi.accept,
       { invitation_id: waiting.received[0]!.invitation_id },
       alex,
     );
@@ -127,12 +138,13 @@ describe(`partners: linking and sharing (${testDialect})`, () => {
     expect(token).toBeDefined();
 
     // They sign up under another address: the invitation is theirs by the link they hold.
-    const signup = await t.app.inject({
-      method: 'POST',
-      url: '/lapi/account/create/',
-      payload: buildSignup({ first_name: 'Kit' }),
-      remoteAddress: randomLoopback(),
-    });
+    const signup = await callAs(
+      t.app,
+      accountsApi.accountCreate,
+      buildSignup({ first_name: 'Kit' }),
+      undefined,
+      { remoteAddress: randomLoopback() },
+    );
     const kit: TestCustomer = {
       cookie: sessionCookie(signup),
       leadsId: '',
@@ -145,9 +157,14 @@ describe(`partners: linking and sharing (${testDialect})`, () => {
     expect(seen.received).toHaveLength(1);
     const id = seen.received[0]!.invitation_id;
 
-    const withoutToken = await call('/invite/accept/', { invitation_id: id }, kit);
+    const withoutToken = await callAs(t.app, partnersApi.accept, { invitation_id: id }, kit);
     expect(withoutToken.statusCode).toBe(404);
-    const accepted = await call('/invite/accept/', { invitation_id: id, invite_token: token }, kit);
+    const accepted = await callAs(
+      t.app,
+      partnersApi.accept,
+      { invitation_id: id, invite_token: token },
+      kit,
+    );
     expect(accepted.statusCode, accepted.body).toBe(200);
     expect((await overview(jo)).partner?.first_name).toBe('Kit');
   });
@@ -156,7 +173,7 @@ describe(`partners: linking and sharing (${testDialect})`, () => {
     const a = await insertCustomer(t.app, { first_name: 'Ana' });
     const b = await insertCustomer(t.app, { first_name: 'Ben' });
     const id = await invite(a, b.email);
-    const declined = await call('/invite/decline/', { invitation_id: id }, b);
+    const declined = await callAs(t.app, partnersApi.decline, { invitation_id: id }, b);
     expect(declined.statusCode, declined.body).toBe(200);
     expect((await overview(a)).sent).toMatchObject({ status: 'declined', email: b.email });
     expect((await overview(a)).history[0]).toMatchObject({
@@ -164,7 +181,7 @@ describe(`partners: linking and sharing (${testDialect})`, () => {
       counterpart: b.email,
     });
     expect((await overview(b)).received).toEqual([]);
-    const again = await call('/invite/accept/', { invitation_id: id }, b);
+    const again = await callAs(t.app, partnersApi.accept, { invitation_id: id }, b);
     expect(again.statusCode).toBe(409);
     expect(again.json()).toMatchObject({ code: 'INVITATION_CLOSED' });
   });
@@ -180,7 +197,7 @@ describe(`partners: linking and sharing (${testDialect})`, () => {
     t.clock.advance(1000);
     expect((await overview(a)).sent).toMatchObject({ status: 'expired' });
     expect((await overview(b)).received).toEqual([]);
-    const late = await call('/invite/accept/', { invitation_id: id }, b);
+    const late = await callAs(t.app, partnersApi.accept, { invitation_id: id }, b);
     expect(late.statusCode).toBe(409);
     expect(late.json<{ message: string }>().message).toMatch(/expired/);
     expect((await overview(b)).partner).toBeNull();
@@ -193,20 +210,20 @@ describe(`partners: linking and sharing (${testDialect})`, () => {
     const id = await invite(a, b.email);
 
     // Someone else's invitation answers exactly as one that does not exist.
-    for (const url of ['/invite/withdraw/', '/invite/accept/', '/invite/decline/']) {
-      const theirs = await call(url, { invitation_id: id }, stranger);
-      const ghost = await call(url, { invitation_id: 987_654_321 }, stranger);
+    for (const endpoint of [partnersApi.withdraw, partnersApi.accept, partnersApi.decline]) {
+      const theirs = await callAs(t.app, endpoint, { invitation_id: id }, stranger);
+      const ghost = await callAs(t.app, endpoint, { invitation_id: 987_654_321 }, stranger);
       expect(theirs.statusCode).toBe(404);
       const { requestId: _a, ...body } = theirs.json<Record<string, unknown>>();
       const { requestId: _b, ...ghostBody } = ghost.json<Record<string, unknown>>();
       expect(body).toEqual(ghostBody);
     }
 
-    const withdrawn = await call('/invite/withdraw/', { invitation_id: id }, a);
+    const withdrawn = await callAs(t.app, partnersApi.withdraw, { invitation_id: id }, a);
     expect(withdrawn.statusCode, withdrawn.body).toBe(200);
     expect((await overview(a)).sent).toBeNull();
     expect((await overview(b)).received).toEqual([]);
-    const accept = await call('/invite/accept/', { invitation_id: id }, b);
+    const accept = await callAs(t.app, partnersApi.accept, { invitation_id: id }, b);
     expect(accept.statusCode).toBe(409);
     expect((await overview(b)).partner).toBeNull();
   });
@@ -215,7 +232,7 @@ describe(`partners: linking and sharing (${testDialect})`, () => {
     const a = await insertCustomer(t.app, { first_name: 'Gus' });
     const b = await insertCustomer(t.app, { first_name: 'Hana' });
     const c = await insertCustomer(t.app, { first_name: 'Ivo' });
-    const self = await call('/invite/', { email: a.email }, a);
+    const self = await callAs(t.app, partnersApi.invite, { email: a.email }, a);
     expect(self.statusCode).toBe(400);
     expect(self.json()).toMatchObject({
       code: 'VALIDATION',
@@ -224,12 +241,12 @@ describe(`partners: linking and sharing (${testDialect})`, () => {
 
     await invite(c, a.email);
     await link(a, b);
-    const more = await call('/invite/', { email: c.email }, a);
+    const more = await callAs(t.app, partnersApi.invite, { email: c.email }, a);
     expect(more.statusCode).toBe(409);
     expect(more.json()).toMatchObject({ code: 'PARTNER_LINKED' });
     // One sent after the link (the earlier one closed with it) cannot link a second partner.
     const late = await invite(c, a.email);
-    const second = await call('/invite/accept/', { invitation_id: late }, a);
+    const second = await callAs(t.app, partnersApi.accept, { invitation_id: late }, a);
     expect(second.statusCode).toBe(409);
     expect(second.json()).toMatchObject({ code: 'PARTNER_LINKED' });
   });
@@ -249,7 +266,7 @@ describe(`partners: linking and sharing (${testDialect})`, () => {
     );
     const bBefore = await overview(b);
 
-    const accepted = await call('/invite/accept/', { invitation_id: aToC }, c);
+    const accepted = await callAs(t.app, partnersApi.accept, { invitation_id: aToC }, c);
     expect(accepted.statusCode, accepted.body).toBe(200);
 
     // B's invitation to C, and E's to A, can no longer be accepted; C's to D neither.
@@ -261,7 +278,7 @@ describe(`partners: linking and sharing (${testDialect})`, () => {
       [eToA, a],
       [cToD, d],
     ] as const) {
-      const late = await call('/invite/accept/', { invitation_id: id }, who);
+      const late = await callAs(t.app, partnersApi.accept, { invitation_id: id }, who);
       expect(late.statusCode, late.body).toBe(409);
       expect(late.json()).toMatchObject({
         code: 'INVITATION_CLOSED',
@@ -278,7 +295,7 @@ describe(`partners: linking and sharing (${testDialect})`, () => {
 
     // B is not told C linked with someone: their page reads as before, and they withdraw as ever.
     expect(await overview(b)).toEqual(bBefore);
-    const withdrawn = await call('/invite/withdraw/', { invitation_id: bToC }, b);
+    const withdrawn = await callAs(t.app, partnersApi.withdraw, { invitation_id: bToC }, b);
     expect(withdrawn.statusCode, withdrawn.body).toBe(200);
     expect((await overview(b)).sent).toBeNull();
     expect((await overview(b)).history[0]).toMatchObject({
@@ -295,8 +312,8 @@ describe(`partners: linking and sharing (${testDialect})`, () => {
     const fromC = await invite(c, target.email);
 
     const answers = await Promise.all([
-      call('/invite/accept/', { invitation_id: fromB }, target),
-      call('/invite/accept/', { invitation_id: fromC }, target),
+      callAs(t.app, partnersApi.accept, { invitation_id: fromB }, target),
+      callAs(t.app, partnersApi.accept, { invitation_id: fromC }, target),
     ]);
     expect(answers.map((r) => r.statusCode).sort()).toEqual([200, 409]);
     const links = await t.app.db
@@ -320,8 +337,8 @@ describe(`partners: linking and sharing (${testDialect})`, () => {
       const hubToR = await invite(hub, r.email);
       const sToHub = await invite(s, hub.email);
       const answers = await Promise.all([
-        call('/invite/accept/', { invitation_id: hubToR }, r),
-        call('/invite/accept/', { invitation_id: sToHub }, hub),
+        callAs(t.app, partnersApi.accept, { invitation_id: hubToR }, r),
+        callAs(t.app, partnersApi.accept, { invitation_id: sToHub }, hub),
       ]);
       expect(answers.map((x) => x.statusCode).sort(), answers.map((x) => x.body).join()).toEqual([
         200, 409,
@@ -356,21 +373,21 @@ describe(`partners: linking and sharing (${testDialect})`, () => {
       partner = await insertCustomer(t.app, { first_name: 'Quin' });
 
       // A supplement bought quarterly (a store order and a supplement subscription)…
-      await post(t.app, '/lapi/v2/ecom/add-product', { product_id: 42, quantity: 1 }, owner.cookie);
-      const placed = await post(
+      await callAs(
         t.app,
-        '/lapi/v2/ecom/place-order',
-        buildPlaceOrder(),
+        cartApi.addProduct,
+        { product_id: offers.sleep.quarterly, quantity: 1 },
         owner.cookie,
       );
+      const placed = await callAs(t.app, checkoutApi.placeOrder, buildPlaceOrder(), owner.cookie);
       expect(placed.statusCode, placed.body).toBe(200);
       // …an online visit, approved (a prescription and its refill plan), with its photo ID…
       const visit = await submittedEdVisit(t.app, owner);
       visitOrder = visit.orderNumber;
       visitId = visit.visitId;
-      const approved = await post(
+      const approved = await callAs(
         t.app,
-        '/lapi/staff/visits/approve/',
+        reviewsApi.approve,
         {
           visit_id: visit.visitId,
           prescription: {
@@ -388,9 +405,9 @@ describe(`partners: linking and sharing (${testDialect})`, () => {
       );
       expect(approved.statusCode, approved.body).toBe(200);
       // …and a question for the care team.
-      const asked = await post(
+      const asked = await callAs(
         t.app,
-        '/lapi/messaging/send/',
+        messagesApi.send,
         {
           leads_id: owner.leadsId,
           subject: 'Side effects',
@@ -402,9 +419,9 @@ describe(`partners: linking and sharing (${testDialect})`, () => {
       expect(asked.statusCode, asked.body).toBe(200);
 
       // What the owner has, as the orders and subscriptions features answer the owner.
-      const history = await post(
+      const history = await callAs(
         t.app,
-        '/lapi/account/orders/',
+        ordersApi.ordersDetails,
         { leads_id: owner.leadsId, limit: 50 },
         owner.cookie,
       );
@@ -420,9 +437,9 @@ describe(`partners: linking and sharing (${testDialect})`, () => {
         .where('customer_id', '=', owner.customerId)
         .executeTakeFirstOrThrow();
       uploadKey = upload.public_id ?? '';
-      const listed = await post(
+      const listed = await callAs(
         t.app,
-        '/lapi/account/subscriptions/',
+        subscriptionsApi.subscriptions,
         { leads_id: owner.leadsId },
         owner.cookie,
       );
@@ -436,9 +453,9 @@ describe(`partners: linking and sharing (${testDialect})`, () => {
 
     it('operations see the link by first name and customer id on an order; providers see nothing of the partner', async () => {
       const ops = demoStaff.find((s) => s.role === 'operations')!;
-      const detail = await post(
+      const detail = await callAs(
         t.app,
-        '/lapi/staff/orders/detail/',
+        operationsApi.order,
         { order_id: storeOrderId },
         await staffCookie(t, ops),
       );
@@ -449,9 +466,9 @@ describe(`partners: linking and sharing (${testDialect})`, () => {
       });
       expect(detail.body).not.toContain(partner.email);
 
-      const chart = await post(
+      const chart = await callAs(
         t.app,
-        '/lapi/staff/visits/detail/',
+        reviewsApi.chart,
         { visit_id: visitId },
         await staffCookie(t, provider),
       );
@@ -466,9 +483,9 @@ describe(`partners: linking and sharing (${testDialect})`, () => {
 
     it('the address switch shows the shipping address and nothing else', async () => {
       expect((await share(owner, 'address', true)).statusCode).toBe(200);
-      const account = await post(
+      const account = await callAs(
         t.app,
-        '/lapi/account/data/',
+        accountsApi.accountData,
         { leads_id: owner.leadsId },
         owner.cookie,
       );
@@ -520,9 +537,9 @@ describe(`partners: linking and sharing (${testDialect})`, () => {
     });
 
     it('never returns a visit, answer, prescription, provider message, photo ID or contact detail, all switches on', async () => {
-      for (const item of ['address', 'orders', 'subscriptions'])
+      for (const item of ['address', 'orders', 'subscriptions'] as const)
         expect((await share(owner, item, true)).statusCode).toBe(200);
-      const body = (await call('/shared/', {}, partner)).body;
+      const body = (await callAs(t.app, partnersApi.shared, {}, partner)).body;
       for (const secret of [
         visitOrder,
         uploadKey,
@@ -543,7 +560,7 @@ describe(`partners: linking and sharing (${testDialect})`, () => {
       // The owner's own view of the partner says what they chose, in their history.
       const history = (await overview(owner)).history.filter((e) => e.kind.startsWith('sharing'));
       expect(history.length).toBeGreaterThanOrEqual(3);
-      for (const item of ['address', 'orders', 'subscriptions'])
+      for (const item of ['address', 'orders', 'subscriptions'] as const)
         expect((await share(owner, item, false)).statusCode).toBe(200);
     });
   });
@@ -560,7 +577,7 @@ describe(`partners: linking and sharing (${testDialect})`, () => {
     try {
       expect((await shared(b, second)).address).not.toBeNull();
       const before = (await sentMessages(t)).length;
-      const unlinked = await call('/unlink/', { notify: false }, a);
+      const unlinked = await callAs(t.app, partnersApi.unlink, { notify: false }, a);
       expect(unlinked.statusCode, unlinked.body).toBe(200);
       expect(await shared(b, second)).toEqual(nothing);
       expect(await shared(a)).toEqual(nothing);
@@ -586,12 +603,12 @@ describe(`partners: linking and sharing (${testDialect})`, () => {
     const a = await insertCustomer(t.app, { first_name: 'Tam' });
     const b = await insertCustomer(t.app, { first_name: 'Uma' });
     await link(a, b);
-    const unlinked = await call('/unlink/', { notify: true }, b);
+    const unlinked = await callAs(t.app, partnersApi.unlink, { notify: true }, b);
     expect(unlinked.statusCode, unlinked.body).toBe(200);
     const ended = (await mailTo(a.email)).filter((m) => /ended/.test(m.subject));
     expect(ended).toHaveLength(1);
     expect(ended[0]?.text).toMatch(/http:\/\/[^\s]+\/accounts\/partner/);
-    const again = await call('/unlink/', { notify: true }, b);
+    const again = await callAs(t.app, partnersApi.unlink, { notify: true }, b);
     expect(again.statusCode).toBe(404);
     const sharing = await share(a, 'address', true);
     expect(sharing.statusCode).toBe(404);
@@ -606,9 +623,9 @@ describe(`partners: linking and sharing (${testDialect})`, () => {
   }
 
   async function insertAddress(c: TestCustomer): Promise<void> {
-    const saved = await post(
+    const saved = await callAs(
       t.app,
-      '/lapi/account/address/',
+      accountsApi.address,
       {
         leads_id: c.leadsId,
         address: '12 Elm St',

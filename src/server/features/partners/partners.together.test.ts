@@ -1,10 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Lander, Order } from '#shared/orders.ts';
-import type { TogetherItem, TogetherOverview } from '#shared/partners-together.ts';
-import type { Subscription } from '#shared/subscriptions.ts';
+import { ordersApi, type Lander, type Order } from '#shared/orders.ts';
+import {
+  togetherApi,
+  type TogetherItem,
+  type TogetherOverview,
+} from '#shared/partners-together.ts';
+import { subscriptionsApi, type Subscription } from '#shared/subscriptions.ts';
 import { buildTestApp, testDialect, type TestApp } from '#test/app.ts';
 import { demoStaff } from '#server/db/seed-demo.ts';
-import { insertCustomer, post, staffCookie, type TestCustomer } from '#test/factories.ts';
+import { insertCustomer, staffCookie, type TestCustomer } from '#test/factories.ts';
+import { accountsApi } from '#shared/accounts.ts';
+import { operationsApi } from '#shared/operations.ts';
+import { partnersApi } from '#shared/partners.ts';
+import { callAs } from '#test/contract.ts';
+import { offers } from '#shared/catalog.ts';
 
 /**
  * Gifts and couples' plans (decision 018): who may call what. Every call names an offer by id; a
@@ -18,14 +27,11 @@ describe(`partners: gifts and couples' plans, access (${testDialect})`, () => {
   });
   afterAll(() => t.close());
 
-  const call = (url: string, body: object, c: TestCustomer) =>
-    post(t.app, `/lapi/partners${url}`, body, c.cookie);
-
   /** The customer's orders, newest first, as their order history lists them. */
   async function ordersOf(c: TestCustomer): Promise<Order[]> {
-    const history = await post(
+    const history = await callAs(
       t.app,
-      '/lapi/account/orders/',
+      ordersApi.ordersDetails,
       { leads_id: c.leadsId, limit: 50 },
       c.cookie,
     );
@@ -35,9 +41,9 @@ describe(`partners: gifts and couples' plans, access (${testDialect})`, () => {
 
   /** The customer's Subscriptions page: gifts and plans show there only while they run. */
   async function subscriptionsOf(c: TestCustomer): Promise<Subscription[]> {
-    const listed = await post(
+    const listed = await callAs(
       t.app,
-      '/lapi/account/subscriptions/',
+      subscriptionsApi.subscriptions,
       { leads_id: c.leadsId },
       c.cookie,
     );
@@ -46,9 +52,9 @@ describe(`partners: gifts and couples' plans, access (${testDialect})`, () => {
   }
 
   async function withAddress(c: TestCustomer, street: string, billingStreet = street) {
-    const saved = await post(
+    const saved = await callAs(
       t.app,
-      '/lapi/account/address/',
+      accountsApi.address,
       {
         leads_id: c.leadsId,
         address: street,
@@ -68,9 +74,9 @@ describe(`partners: gifts and couples' plans, access (${testDialect})`, () => {
   }
 
   async function withCard(c: TestCustomer) {
-    const saved = await post(
+    const saved = await callAs(
       t.app,
-      '/lapi/account/ccupdate/',
+      accountsApi.ccUpdate,
       { ccnum: '4242424242424242', ccexp: '12/30', cccvv: '123', consent: true },
       c.cookie,
     );
@@ -78,15 +84,17 @@ describe(`partners: gifts and couples' plans, access (${testDialect})`, () => {
   }
 
   async function link(a: TestCustomer, b: TestCustomer) {
-    expect((await call('/invite/', { email: b.email }, a)).statusCode).toBe(200);
-    const waiting = await call('/', {}, b);
+    expect((await callAs(t.app, partnersApi.invite, { email: b.email }, a)).statusCode).toBe(200);
+    const waiting = await callAs(t.app, partnersApi.overview, {}, b);
     const id = waiting.json<{ data: { received: { invitation_id: number }[] } }>().data.received[0]!
       .invitation_id;
-    expect((await call('/invite/accept/', { invitation_id: id }, b)).statusCode).toBe(200);
+    expect((await callAs(t.app, partnersApi.accept, { invitation_id: id }, b)).statusCode).toBe(
+      200,
+    );
   }
 
   async function overview(c: TestCustomer): Promise<TogetherOverview> {
-    const response = await call('/together/', {}, c);
+    const response = await callAs(t.app, togetherApi.overview, {}, c);
     expect(response.statusCode, response.body).toBe(200);
     return response.json<{ data: TogetherOverview }>().data;
   }
@@ -105,7 +113,12 @@ describe(`partners: gifts and couples' plans, access (${testDialect})`, () => {
   }
 
   async function give(from: TestCustomer): Promise<TogetherItem> {
-    const response = await call('/gift/', { product_id: 42, quantity: 1 }, from);
+    const response = await callAs(
+      t.app,
+      togetherApi.give,
+      { product_id: offers.sleep.quarterly, quantity: 1 },
+      from,
+    );
     expect(response.statusCode, response.body).toBe(200);
     return response.json<{ data: { item: TogetherItem } }>().data.item;
   }
@@ -136,15 +149,16 @@ describe(`partners: gifts and couples' plans, access (${testDialect})`, () => {
     expect(waiting[0]!.actions).toEqual(['accept', 'decline']);
 
     // Sam must choose where it ships; Sam's own addresses are offered to Sam alone.
-    const noChoice = await call('/together/accept/', { offer_id: offered.offer_id }, sam);
+    const noChoice = await callAs(t.app, togetherApi.accept, { offer_id: offered.offer_id }, sam);
     expect(noChoice.statusCode).toBe(400);
     expect(noChoice.json()).toMatchObject({
       code: 'VALIDATION',
       fields: { ship_to: expect.any(String) },
     });
     expect((await overview(sam)).addresses.billing).toMatchObject({ address: '3 Office Park' });
-    const accepted = await call(
-      '/together/accept/',
+    const accepted = await callAs(
+      t.app,
+      togetherApi.accept,
       { offer_id: offered.offer_id, ship_to: 'billing' },
       sam,
     );
@@ -159,21 +173,29 @@ describe(`partners: gifts and couples' plans, access (${testDialect})`, () => {
 
     // The payer: billing and cancel, no address, even with Sam's shipping address shared (the
     // gift ships to Sam's billing address, which is never shared).
-    expect((await call('/sharing/', { item: 'address', shared: true }, sam)).statusCode).toBe(200);
+    expect(
+      (await callAs(t.app, partnersApi.sharing, { item: 'address', shared: true }, sam)).statusCode,
+    ).toBe(200);
     const payerView = (await overview(alex)).items[0]!;
     expect(payerView).toMatchObject({ status: 'active', ships_to: null, ships_to_name: 'Sam' });
     expect(payerView.actions).toEqual(['cancel']);
     // Sam moves it to the shipping address, which Sam shares: now Alex may see it.
     expect(
-      (await call('/together/address/', { offer_id: offered.offer_id, ship_to: 'shipping' }, sam))
-        .statusCode,
+      (
+        await callAs(
+          t.app,
+          togetherApi.address,
+          { offer_id: offered.offer_id, ship_to: 'shipping' },
+          sam,
+        )
+      ).statusCode,
     ).toBe(200);
     expect((await overview(alex)).items[0]).toMatchObject({ ships_to: { address: '2 Home Lane' } });
 
     // The order in Alex's history carries no address; the gift is not on Alex's Subscriptions page.
-    const orders = await post(
+    const orders = await callAs(
       t.app,
-      '/lapi/account/orders/',
+      ordersApi.ordersDetails,
       { leads_id: alex.leadsId },
       alex.cookie,
     );
@@ -183,9 +205,9 @@ describe(`partners: gifts and couples' plans, access (${testDialect})`, () => {
     expect(orders.statusCode, orders.body).toBe(200);
     expect(orders.body).not.toMatch(/Office Park|Home Lane/);
     expect(history.length).toBeGreaterThan(0);
-    const subs = await post(
+    const subs = await callAs(
       t.app,
-      '/lapi/account/subscriptions/',
+      subscriptionsApi.subscriptions,
       { leads_id: alex.leadsId },
       alex.cookie,
     );
@@ -200,32 +222,44 @@ describe(`partners: gifts and couples' plans, access (${testDialect})`, () => {
     const { alex, sam, casey } = await people();
     const { offer_id } = await give(alex);
     // Before it is accepted: only Sam answers, only Alex withdraws.
-    await expectNotFound(call('/together/accept/', { offer_id, ship_to: 'shipping' }, alex));
-    await expectNotFound(call('/together/decline/', { offer_id }, alex));
-    expect((await call('/together/cancel/', { offer_id }, sam)).statusCode).toBe(400);
+    await expectNotFound(
+      callAs(t.app, togetherApi.accept, { offer_id, ship_to: 'shipping' }, alex),
+    );
+    await expectNotFound(callAs(t.app, togetherApi.decline, { offer_id }, alex));
+    expect((await callAs(t.app, togetherApi.cancel, { offer_id }, sam)).statusCode).toBe(400);
     expect(
-      (await call('/together/accept/', { offer_id, ship_to: 'shipping' }, sam)).statusCode,
+      (await callAs(t.app, togetherApi.accept, { offer_id, ship_to: 'shipping' }, sam)).statusCode,
     ).toBe(200);
 
     const calls = [
-      ['/together/accept/', { offer_id, ship_to: 'shipping' }],
-      ['/together/decline/', { offer_id }],
-      ['/together/cancel/', { offer_id }],
-      ['/together/change/', { offer_id, change: { action: 'skip' } }],
-      ['/together/address/', { offer_id, ship_to: 'billing' }],
-    ] as const;
+      (body, c) => callAs(t.app, togetherApi.accept, { ...body, ship_to: 'shipping' }, c),
+      (body, c) => callAs(t.app, togetherApi.decline, body, c),
+      (body, c) => callAs(t.app, togetherApi.cancel, body, c),
+      (body, c) => callAs(t.app, togetherApi.change, { ...body, change: { action: 'skip' } }, c),
+      (body, c) => callAs(t.app, togetherApi.address, { ...body, ship_to: 'billing' }, c),
+    ] satisfies ((body: { offer_id: number }, c: TestCustomer) => unknown)[];
     // Casey, not linked to either: every call is "not found", as for an id that does not exist.
-    for (const [url, body] of calls) {
-      await expectNotFound(call(url, body, casey));
-      await expectNotFound(call(url, { ...body, offer_id: 987_654_321 }, sam));
+    for (const call of calls) {
+      await expectNotFound(call({ offer_id }, casey));
+      await expectNotFound(call({ offer_id: 987_654_321 }, sam));
     }
     expect((await overview(casey)).items).toEqual([]);
 
     // The payer cannot change the recipient's address or dates.
-    const address = await call('/together/address/', { offer_id, ship_to: 'billing' }, alex);
+    const address = await callAs(
+      t.app,
+      togetherApi.address,
+      { offer_id, ship_to: 'billing' },
+      alex,
+    );
     expect(address.statusCode).toBe(400);
     expect(address.json()).toMatchObject({ code: 'SUBSCRIPTION_REFUSED' });
-    const skip = await call('/together/change/', { offer_id, change: { action: 'skip' } }, alex);
+    const skip = await callAs(
+      t.app,
+      togetherApi.change,
+      { offer_id, change: { action: 'skip' } },
+      alex,
+    );
     expect(skip.json()).toMatchObject({ code: 'SUBSCRIPTION_REFUSED' });
     // Nor through the Subscriptions page's own call.
     const subscriptionId = (
@@ -236,9 +270,9 @@ describe(`partners: gifts and couples' plans, access (${testDialect})`, () => {
         .executeTakeFirstOrThrow()
     ).subscription_id!;
     await expectNotFound(
-      post(
+      callAs(
         t.app,
-        '/lapi/subscription/update/',
+        subscriptionsApi.subscriptionUpdate,
         {
           leads_id: alex.leadsId,
           subscription_id: subscriptionId,
@@ -249,13 +283,18 @@ describe(`partners: gifts and couples' plans, access (${testDialect})`, () => {
       ),
     );
     // The recipient skips and pauses; the recipient cannot end what the payer pays for.
-    const skipped = await call('/together/change/', { offer_id, change: { action: 'skip' } }, sam);
+    const skipped = await callAs(
+      t.app,
+      togetherApi.change,
+      { offer_id, change: { action: 'skip' } },
+      sam,
+    );
     expect(skipped.statusCode, skipped.body).toBe(200);
-    expect((await call('/together/cancel/', { offer_id }, sam)).statusCode).toBe(400);
-    const ended = await call('/together/cancel/', { offer_id }, alex);
+    expect((await callAs(t.app, togetherApi.cancel, { offer_id }, sam)).statusCode).toBe(400);
+    const ended = await callAs(t.app, togetherApi.cancel, { offer_id }, alex);
     expect(ended.statusCode, ended.body).toBe(200);
     expect((await overview(sam)).items).toEqual([]);
-    const history = await call('/', {}, sam);
+    const history = await callAs(t.app, partnersApi.overview, {}, sam);
     expect(history.json<{ data: { history: { kind: string }[] } }>().data.history[0]).toMatchObject(
       { kind: 'gift_ended' },
     );
@@ -270,9 +309,15 @@ describe(`partners: gifts and couples' plans, access (${testDialect})`, () => {
         .where('id', '=', c.customerId)
         .execute();
     const plan = () =>
-      call(
-        '/plan/',
-        { product_id: 41, quantity: 1, partner_product_id: 36, partner_quantity: 1 },
+      callAs(
+        t.app,
+        togetherApi.startPlan,
+        {
+          product_id: offers.sleep.monthly,
+          quantity: 1,
+          partner_product_id: offers.immunity.monthly,
+          partner_quantity: 1,
+        },
         alex,
       );
     await setVerified(sam, null);
@@ -296,37 +341,55 @@ describe(`partners: gifts and couples' plans, access (${testDialect})`, () => {
     expect(started.statusCode, started.body).toBe(200);
     const offerId = started.json<{ data: { item: TogetherItem } }>().data.item.offer_id;
     await setVerified(alex, null);
-    const accept = await call('/together/accept/', { offer_id: offerId }, sam);
+    const accept = await callAs(t.app, togetherApi.accept, { offer_id: offerId }, sam);
     expect(accept.json()).toMatchObject({ code: 'SUBSCRIPTION_REFUSED' });
     expect((await overview(sam)).items[0]).toMatchObject({ status: 'pending' });
   });
 
   it("a couples' plan: the partner accepts or leaves; its owner keeps the dates", async () => {
     const { alex, sam, casey } = await people();
-    const mixed = await call(
-      '/plan/',
-      { product_id: 41, quantity: 1, partner_product_id: 32, partner_quantity: 1 },
+    const mixed = await callAs(
+      t.app,
+      togetherApi.startPlan,
+      {
+        product_id: offers.sleep.monthly,
+        quantity: 1,
+        partner_product_id: offers.biotin.quarterly,
+        partner_quantity: 1,
+      },
       alex,
     );
     expect(mixed.json()).toMatchObject({ code: 'SUBSCRIPTION_REFUSED' });
-    const started = await call(
-      '/plan/',
-      { product_id: 41, quantity: 1, partner_product_id: 36, partner_quantity: 1 },
+    const started = await callAs(
+      t.app,
+      togetherApi.startPlan,
+      {
+        product_id: offers.sleep.monthly,
+        quantity: 1,
+        partner_product_id: offers.immunity.monthly,
+        partner_quantity: 1,
+      },
       alex,
     );
     expect(started.statusCode, started.body).toBe(200);
     const plan = started.json<{ data: { item: TogetherItem } }>().data.item;
     expect(plan).toMatchObject({ kind: 'plan', status: 'pending', total_cents: 3150 });
-    const again = await call(
-      '/plan/',
-      { product_id: 41, quantity: 1, partner_product_id: 36, partner_quantity: 1 },
+    const again = await callAs(
+      t.app,
+      togetherApi.startPlan,
+      {
+        product_id: offers.sleep.monthly,
+        quantity: 1,
+        partner_product_id: offers.immunity.monthly,
+        partner_quantity: 1,
+      },
       alex,
     );
     expect(again.json()).toMatchObject({ code: 'SUBSCRIPTION_REFUSED' });
-    await expectNotFound(call('/together/accept/', { offer_id: plan.offer_id }, casey));
-    expect((await call('/together/accept/', { offer_id: plan.offer_id }, sam)).statusCode).toBe(
-      200,
-    );
+    await expectNotFound(callAs(t.app, togetherApi.accept, { offer_id: plan.offer_id }, casey));
+    expect(
+      (await callAs(t.app, togetherApi.accept, { offer_id: plan.offer_id }, sam)).statusCode,
+    ).toBe(200);
 
     const samView = (await overview(sam)).items[0]!;
     expect(samView).toMatchObject({
@@ -341,42 +404,54 @@ describe(`partners: gifts and couples' plans, access (${testDialect})`, () => {
     });
     expect(samView.actions).toEqual(['cancel']);
     expect(samView.next_date).not.toBeNull();
-    const move = await call(
-      '/together/change/',
+    const move = await callAs(
+      t.app,
+      togetherApi.change,
       { offer_id: plan.offer_id, change: { action: 'pause', until: '2027-01-10' } },
       sam,
     );
     expect(move.json()).toMatchObject({ code: 'SUBSCRIPTION_REFUSED' });
-    const paused = await call(
-      '/together/change/',
+    const paused = await callAs(
+      t.app,
+      togetherApi.change,
       { offer_id: plan.offer_id, change: { action: 'pause', until: '2027-01-10' } },
       alex,
     );
     expect(paused.statusCode, paused.body).toBe(200);
     expect((await overview(sam)).items[0]).toMatchObject({ status: 'paused' });
     // Sam leaves: the plan ends for both.
-    expect((await call('/together/cancel/', { offer_id: plan.offer_id }, sam)).statusCode).toBe(
-      200,
-    );
+    expect(
+      (await callAs(t.app, togetherApi.cancel, { offer_id: plan.offer_id }, sam)).statusCode,
+    ).toBe(200);
     expect((await overview(alex)).items).toEqual([]);
   });
 
   it('no card: the payer is told how to add one; a declined offer charges nothing and tells the payer in-app', async () => {
     const { alex, sam } = await people();
-    const noCard = await call('/gift/', { product_id: 41, quantity: 1 }, sam);
+    const noCard = await callAs(
+      t.app,
+      togetherApi.give,
+      { product_id: offers.sleep.monthly, quantity: 1 },
+      sam,
+    );
     expect(noCard.statusCode).toBe(400);
     expect(noCard.json()).toMatchObject({
       code: 'NO_CARD',
       message: expect.stringContaining('Payment method'),
     });
-    const oneTime = await call('/gift/', { product_id: 40, quantity: 1 }, alex);
+    const oneTime = await callAs(
+      t.app,
+      togetherApi.give,
+      { product_id: offers.sleep.oneTime, quantity: 1 },
+      alex,
+    );
     expect(oneTime.json()).toMatchObject({ code: 'SUBSCRIPTION_REFUSED' });
     const { offer_id } = await give(alex);
-    expect((await call('/together/decline/', { offer_id }, sam)).statusCode).toBe(200);
-    const closed = await call('/together/accept/', { offer_id, ship_to: 'shipping' }, sam);
+    expect((await callAs(t.app, togetherApi.decline, { offer_id }, sam)).statusCode).toBe(200);
+    const closed = await callAs(t.app, togetherApi.accept, { offer_id, ship_to: 'shipping' }, sam);
     expect(closed.statusCode).toBe(409);
     expect((await overview(alex)).items).toEqual([]);
-    const history = await call('/', {}, alex);
+    const history = await callAs(t.app, partnersApi.overview, {}, alex);
     expect(history.json<{ data: { history: { kind: string }[] } }>().data.history[0]).toMatchObject(
       {
         kind: 'gift_declined',
@@ -389,16 +464,22 @@ describe(`partners: gifts and couples' plans, access (${testDialect})`, () => {
     const { alex, sam } = await people();
     const gift = await give(alex);
     expect(
-      (await call('/together/accept/', { offer_id: gift.offer_id, ship_to: 'billing' }, sam))
-        .statusCode,
+      (
+        await callAs(
+          t.app,
+          togetherApi.accept,
+          { offer_id: gift.offer_id, ship_to: 'billing' },
+          sam,
+        )
+      ).statusCode,
     ).toBe(200);
     const [order, ...others] = await ordersOf(alex);
     expect(others).toEqual([]);
     const ops = demoStaff.find((s) => s.role === 'operations')!;
-    const detail = await post(
+    const detail = await callAs(
       t.app,
-      '/lapi/staff/orders/detail/',
-      { order_id: order?.orders_id },
+      operationsApi.order,
+      { order_id: order!.orders_id },
       await staffCookie(t, ops),
     );
     expect(detail.statusCode, detail.body).toBe(200);
@@ -418,21 +499,29 @@ describe(`partners: gifts and couples' plans, access (${testDialect})`, () => {
     const { alex, sam } = await people();
     const running = await give(alex);
     expect(
-      (await call('/together/accept/', { offer_id: running.offer_id, ship_to: 'shipping' }, sam))
-        .statusCode,
+      (
+        await callAs(
+          t.app,
+          togetherApi.accept,
+          { offer_id: running.offer_id, ship_to: 'shipping' },
+          sam,
+        )
+      ).statusCode,
     ).toBe(200);
     const waiting = await give(alex);
-    expect((await call('/unlink/', { notify: false }, alex)).statusCode).toBe(200);
+    expect((await callAs(t.app, partnersApi.unlink, { notify: false }, alex)).statusCode).toBe(200);
     for (const who of [alex, sam]) {
       expect((await overview(who)).items).toEqual([]);
       for (const offer_id of [running.offer_id, waiting.offer_id]) {
-        await expectNotFound(call('/together/cancel/', { offer_id }, who));
+        await expectNotFound(callAs(t.app, togetherApi.cancel, { offer_id }, who));
         await expectNotFound(
-          call('/together/change/', { offer_id, change: { action: 'skip' } }, who),
+          callAs(t.app, togetherApi.change, { offer_id, change: { action: 'skip' } }, who),
         );
-        await expectNotFound(call('/together/accept/', { offer_id, ship_to: 'shipping' }, who));
+        await expectNotFound(
+          callAs(t.app, togetherApi.accept, { offer_id, ship_to: 'shipping' }, who),
+        );
       }
-      const history = await call('/', {}, who);
+      const history = await callAs(t.app, partnersApi.overview, {}, who);
       expect(
         history.json<{ data: { history: { kind: string }[] } }>().data.history.map((e) => e.kind),
       ).toContain('gift_ended');

@@ -1,10 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PartnerOverview, PartnerShared } from '#shared/partners.ts';
+import { partnersApi, type PartnerOverview, type PartnerShared } from '#shared/partners.ts';
 import { latestQuestionnaire } from '#shared/questionnaires/registry.ts';
-import type { ProgramCategory } from '#shared/visits.ts';
+import { visitsApi, type ProgramCategory } from '#shared/visits.ts';
 import { buildTestApp, testDialect, type TestApp } from '#test/app.ts';
-import { buildPlaceOrder, insertCustomer, post, type TestCustomer } from '#test/factories.ts';
+import { buildPlaceOrder, insertCustomer, type TestCustomer } from '#test/factories.ts';
 import { submittedEdVisit, visitCheckoutBody } from '#test/visits.ts';
+import { cartApi } from '#shared/cart.ts';
+import { offers } from '#shared/catalog.ts';
+import { checkoutApi } from '#shared/checkout.ts';
+import { togetherApi } from '#shared/partners-together.ts';
+import { callAs } from '#test/contract.ts';
 
 /**
  * Issue 26 (decision 016): a partner who controls the other must not be able to watch them open a
@@ -22,11 +27,8 @@ describe(`partners: a visit invitation tells its inviter nothing of the partner'
   let sam: TestCustomer;
   const invitationFor: Partial<Record<ProgramCategory, number>> = {};
 
-  const call = (url: string, body: object, c: TestCustomer) =>
-    post(t.app, `/lapi/partners${url}`, body, c.cookie);
-
   async function overview(c: TestCustomer): Promise<PartnerOverview> {
-    const response = await call('/', {}, c);
+    const response = await callAs(t.app, partnersApi.overview, {}, c);
     expect(response.statusCode, response.body).toBe(200);
     return response.json<{ data: PartnerOverview }>().data;
   }
@@ -38,18 +40,18 @@ describe(`partners: a visit invitation tells its inviter nothing of the partner'
    */
   async function whatAlexSees(): Promise<Record<string, unknown>> {
     const seen: Record<string, unknown> = {};
-    for (const url of ['/', '/shared/', '/together/']) {
-      const response = await call(url, {}, alex);
+    for (const endpoint of [partnersApi.overview, partnersApi.shared, togetherApi.overview]) {
+      const response = await callAs(t.app, endpoint, {}, alex);
       expect(response.statusCode, response.body).toBe(200);
-      seen[url] = response.json<{ data: unknown }>().data;
+      seen[endpoint.path] = response.json<{ data: unknown }>().data;
     }
     return seen;
   }
 
   const startProgram = async (category: ProgramCategory) => {
-    const response = await post(
+    const response = await callAs(
       t.app,
-      '/lapi/leads/startprogram',
+      visitsApi.startProgram,
       { leads_id: sam.leadsId, new_category: category },
       sam.cookie,
     );
@@ -65,21 +67,32 @@ describe(`partners: a visit invitation tells its inviter nothing of the partner'
       [alex, undefined],
       [sam, { ...samAddress, phoneNo: samPhone }],
     ] as const) {
-      await post(t.app, '/lapi/v2/ecom/add-product', { product_id: 42, quantity: 1 }, c.cookie);
-      const placed = await post(
+      await callAs(
         t.app,
-        '/lapi/v2/ecom/place-order',
-        buildPlaceOrder(shipping ? { shipping } : {}),
+        cartApi.addProduct,
+        { product_id: offers.sleep.quarterly, quantity: 1 },
+        c.cookie,
+      );
+      const placed = await callAs(
+        t.app,
+        checkoutApi.placeOrder,
+        shipping ? buildPlaceOrder({ shipping }) : buildPlaceOrder(),
         c.cookie,
       );
       expect(placed.statusCode, placed.body).toBe(200);
     }
-    expect((await call('/invite/', { email: sam.email }, alex)).statusCode).toBe(200);
+    expect((await callAs(t.app, partnersApi.invite, { email: sam.email }, alex)).statusCode).toBe(
+      200,
+    );
     const id = (await overview(sam)).received[0]?.invitation_id;
-    expect((await call('/invite/accept/', { invitation_id: id }, sam)).statusCode).toBe(200);
+    expect((await callAs(t.app, partnersApi.accept, { invitation_id: id! }, sam)).statusCode).toBe(
+      200,
+    );
     // Sam shares everything there is to share: the most the inviter could ever read.
-    for (const item of ['address', 'orders', 'subscriptions'])
-      expect((await call('/sharing/', { item, shared: true }, sam)).statusCode).toBe(200);
+    for (const item of ['address', 'orders', 'subscriptions'] as const)
+      expect(
+        (await callAs(t.app, partnersApi.sharing, { item, shared: true }, sam)).statusCode,
+      ).toBe(200);
 
     // Alex finished an ED and a Sleep visit (a provider decided each) and invites Sam to both.
     for (const [category, status] of [
@@ -105,8 +118,9 @@ describe(`partners: a visit invitation tells its inviter nothing of the partner'
           updated_at: at,
         })
         .execute();
-      const sent = await call(
-        '/visit-invitation/',
+      const sent = await callAs(
+        t.app,
+        partnersApi.visitInvite,
         { program: category, reveal_started: category === 'sleep' },
         alex,
       );
@@ -120,11 +134,13 @@ describe(`partners: a visit invitation tells its inviter nothing of the partner'
 
   it('nothing the inviter reads changes when the partner starts, resumes, submits or abandons a visit', async () => {
     const before = await whatAlexSees();
-    expect((before['/'] as PartnerOverview).visit_invitations.can_send).toEqual([
+    expect(
+      (before[partnersApi.overview.path] as PartnerOverview).visit_invitations.can_send,
+    ).toEqual([
       { program: 'ed', pending: true },
       { program: 'sleep', pending: true },
     ]);
-    const shared = before['/shared/'] as PartnerShared;
+    const shared = before[partnersApi.shared.path] as PartnerShared;
     expect(shared.address).toEqual(samAddress);
     expect(shared.orders).toHaveLength(1);
 
@@ -137,9 +153,9 @@ describe(`partners: a visit invitation tells its inviter nothing of the partner'
         'starts a Sleep visit and abandons it (closed before the questions, under age)',
         async () => {
           const visitId = await startProgram('sleep');
-          const closed = await post(
+          const closed = await callAs(
             t.app,
-            '/lapi/visit/eligibility/',
+            visitsApi.eligibility,
             { visit_id: visitId, state: 'OR', dob: '01/01/2015' },
             sam.cookie,
           );
@@ -158,9 +174,10 @@ describe(`partners: a visit invitation tells its inviter nothing of the partner'
   });
 
   it("only the invitee's own act on the invitation changes what the inviter sees", async () => {
-    const dismissed = await call(
-      '/visit-invitation/dismiss/',
-      { invitation_id: invitationFor.ed },
+    const dismissed = await callAs(
+      t.app,
+      partnersApi.visitInviteDismiss,
+      { invitation_id: invitationFor.ed! },
       sam,
     );
     expect(dismissed.statusCode, dismissed.body).toBe(200);

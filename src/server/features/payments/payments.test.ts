@@ -2,9 +2,13 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSimulatorGateway, type PaymentGateway } from '#server/adapters/payments.ts';
 import { demoStaff } from '#server/db/seed-demo.ts';
-import type { StaffOrderDetail } from '#shared/operations.ts';
+import { cartApi } from '#shared/cart.ts';
+import { offers } from '#shared/catalog.ts';
+import { checkoutApi } from '#shared/checkout.ts';
+import { operationsApi, type StaffOrderDetail } from '#shared/operations.ts';
 import { buildSecondInstance, buildTestApp, testDialect, type TestApp } from '#test/app.ts';
-import { buildPlaceOrder, insertCustomer, post, staffCookie } from '#test/factories.ts';
+import { callAs } from '#test/contract.ts';
+import { buildPlaceOrder, insertCustomer, staffCookie } from '#test/factories.ts';
 import { finisherRegistry, RECONCILE_JOB } from './payments.jobs.ts';
 import { recordCall } from './payments.service.ts';
 
@@ -16,8 +20,13 @@ const opsCookie = (t: TestApp, app: FastifyInstance) => staffCookie(t, ops, { ap
 /** A paid store order of one $24.99 bottle: its id and the charge's id at the gateway. */
 async function paidOrder(app: FastifyInstance): Promise<{ orderId: number; chargeId: string }> {
   const customer = await insertCustomer(app);
-  await post(app, '/lapi/v2/ecom/add-product', { product_id: 40, quantity: 1 }, customer.cookie);
-  const placed = await post(app, '/lapi/v2/ecom/place-order', buildPlaceOrder(), customer.cookie);
+  await callAs(
+    app,
+    cartApi.addProduct,
+    { product_id: offers.sleep.oneTime, quantity: 1 },
+    customer.cookie,
+  );
+  const placed = await callAs(app, checkoutApi.placeOrder, buildPlaceOrder(), customer.cookie);
   expect(placed.statusCode, placed.body).toBe(200);
   const orderId = placed.json<{ data: { orders_id: number } }>().data.orders_id;
   const order = await app.db
@@ -87,9 +96,9 @@ describe(`refunds on two instances (${testDialect})`, () => {
     // 12 × $7.00 asked of a $24.99 charge: three fit, the rest must be refused.
     const answers = await Promise.all(
       Array.from({ length: 12 }, (_, i) =>
-        post(
+        callAs(
           apps[i % 2]!,
-          '/lapi/staff/orders/refund/',
+          operationsApi.refund,
           { order_id: orderId, amount_cents: 700, reason: 'Arrived damaged' },
           cookies[i % 2],
         ),
@@ -117,9 +126,9 @@ describe(`refunds on two instances (${testDialect})`, () => {
     // What is left ($3.99) refunds once, from either side, and the order is then Refunded.
     const rest = await Promise.all(
       apps.map((app, i) =>
-        post(
+        callAs(
           app,
-          '/lapi/staff/orders/refund/',
+          operationsApi.refund,
           { order_id: orderId, amount_cents: 399, reason: 'Arrived damaged' },
           cookies[i],
         ),
@@ -156,9 +165,9 @@ describe(`refunds on two instances (${testDialect})`, () => {
   it('a refund larger than what is left is refused with the amount left, and reserves nothing', async () => {
     const { orderId, chargeId } = await paidOrder(t.app);
     const cookie = await opsCookie(t, t.app);
-    const response = await post(
+    const response = await callAs(
       t.app,
-      '/lapi/staff/orders/refund/',
+      operationsApi.refund,
       { order_id: orderId, amount_cents: 2500, reason: 'Arrived damaged' },
       cookie,
     );
@@ -204,9 +213,9 @@ describe(`the payment reconciler (${testDialect})`, () => {
     const { orderId, chargeId } = await paidOrder(t.app);
     const cookie = await opsCookie(t, t.app);
     simulator.dieAfterRefund = 1;
-    const died = await post(
+    const died = await callAs(
       t.app,
-      '/lapi/staff/orders/refund/',
+      operationsApi.refund,
       { order_id: orderId, amount_cents: 1000, reason: 'Arrived damaged' },
       cookie,
     );
@@ -218,9 +227,9 @@ describe(`the payment reconciler (${testDialect})`, () => {
       ledgerStarted: 1,
     });
     // Meanwhile the reservation holds: what is left is $14.99, not $24.99.
-    const tooMuch = await post(
+    const tooMuch = await callAs(
       t.app,
-      '/lapi/staff/orders/refund/',
+      operationsApi.refund,
       { order_id: orderId, amount_cents: 1500, reason: 'Arrived damaged' },
       cookie,
     );
@@ -242,7 +251,7 @@ describe(`the payment reconciler (${testDialect})`, () => {
       auditEntries: 1,
       paymentStatus: 'partially_refunded',
     });
-    const detail = await post(t.app, '/lapi/staff/orders/detail/', { order_id: orderId }, cookie);
+    const detail = await callAs(t.app, operationsApi.order, { order_id: orderId }, cookie);
     expect(detail.json<{ data: { order: StaffOrderDetail } }>().data.order.refund_cents).toBe(1000);
   });
 
@@ -250,7 +259,7 @@ describe(`the payment reconciler (${testDialect})`, () => {
     const { orderId, chargeId } = await paidOrder(t.app);
     const cookie = await opsCookie(t, t.app);
     const answers = await Promise.all(
-      [0, 1, 2].map(() => post(t.app, '/lapi/staff/orders/cancel/', { order_id: orderId }, cookie)),
+      [0, 1, 2].map(() => callAs(t.app, operationsApi.cancel, { order_id: orderId }, cookie)),
     );
     expect(answers.filter((a) => a.statusCode === 200)).toHaveLength(1);
     const gateway = await t.app.db

@@ -1,10 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoStaff } from '#server/db/seed-demo.ts';
+import { accountsApi } from '#shared/accounts.ts';
+import { cartApi } from '#shared/cart.ts';
+import { offers } from '#shared/catalog.ts';
+import { checkoutApi } from '#shared/checkout.ts';
+import { reviewsApi } from '#shared/reviews.ts';
+import { visitsApi } from '#shared/visits.ts';
 import { buildTestApp, testDialect, type TestApp } from '#test/app.ts';
+import { callAs } from '#test/contract.ts';
 import {
   buildPlaceOrder,
   insertCustomer,
-  post,
   staffCookie,
   type TestCustomer,
 } from '#test/factories.ts';
@@ -31,13 +37,13 @@ describe(`prescriptions ship only to the visit's state (${testDialect})`, () => 
       .where('customer_id', '=', c.customerId)
       .execute();
   const accountShippingState = async (c: TestCustomer) =>
-    (await post(t.app, '/lapi/account/data/', { leads_id: c.leadsId }, c.cookie)).json<{
+    (await callAs(t.app, accountsApi.accountData, { leads_id: c.leadsId }, c.cookie)).json<{
       data: { shipping: { state: string } | null };
     }>().data.shipping?.state;
   const accountAddress = (c: TestCustomer, state: string, zip: string, city: string) =>
-    post(
+    callAs(
       t.app,
-      '/lapi/account/address/',
+      accountsApi.address,
       {
         leads_id: c.leadsId,
         address: '12 Elm St',
@@ -61,9 +67,9 @@ describe(`prescriptions ship only to the visit's state (${testDialect})`, () => 
   it('refuses a visit checkout shipping to Alabama for a visit eligible in Oregon, and stores nothing', async () => {
     const c = await insertCustomer(t.app);
     const visitId = await edVisitAtCheckout(t.app, c, 'OR');
-    const refused = await post(
+    const refused = await callAs(
       t.app,
-      '/lapi/visit/checkout/',
+      visitsApi.checkout,
       visitCheckoutBody(visitId, undefined, 'AL'),
       c.cookie,
     );
@@ -76,12 +82,7 @@ describe(`prescriptions ship only to the visit's state (${testDialect})`, () => 
     expect(await ordersOf(c)).toHaveLength(0);
     expect(await accountShippingState(c)).toBeUndefined();
 
-    const accepted = await post(
-      t.app,
-      '/lapi/visit/checkout/',
-      visitCheckoutBody(visitId),
-      c.cookie,
-    );
+    const accepted = await callAs(t.app, visitsApi.checkout, visitCheckoutBody(visitId), c.cookie);
     expect(accepted.statusCode, accepted.body).toBe(200);
     expect((await ordersOf(c)).map((o) => o.ship_state)).toEqual(['OR']);
   });
@@ -96,9 +97,9 @@ describe(`prescriptions ship only to the visit's state (${testDialect})`, () => 
     expect((await accountAddress(c, 'OR', '97204', 'Portland')).statusCode).toBe(200);
 
     const cookie = await providerCookie();
-    const approved = await post(
+    const approved = await callAs(
       t.app,
-      '/lapi/staff/visits/approve/',
+      reviewsApi.approve,
       {
         visit_id: visitId,
         prescription: {
@@ -116,10 +117,15 @@ describe(`prescriptions ship only to the visit's state (${testDialect})`, () => 
     expect((await accountAddress(c, 'AL', '35203', 'Birmingham')).statusCode).toBe(400);
 
     // A shop order may go to Alabama; the address refills ship to stays in Oregon.
-    await post(t.app, '/lapi/v2/ecom/add-product', { product_id: 30, quantity: 1 }, c.cookie);
-    const placed = await post(
+    await callAs(
       t.app,
-      '/lapi/v2/ecom/place-order',
+      cartApi.addProduct,
+      { product_id: offers.biotin.oneTime, quantity: 1 },
+      c.cookie,
+    );
+    const placed = await callAs(
+      t.app,
+      checkoutApi.placeOrder,
       buildPlaceOrder({
         shipping: {
           address: '1 Main St',
@@ -146,9 +152,9 @@ describe(`prescriptions ship only to the visit's state (${testDialect})`, () => 
       .where('customer_id', '=', c.customerId)
       .execute();
     const cookie = await providerCookie();
-    const refused = await post(
+    const refused = await callAs(
       t.app,
-      '/lapi/staff/visits/approve/',
+      reviewsApi.approve,
       {
         visit_id: visitId,
         prescription: {

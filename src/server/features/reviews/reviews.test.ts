@@ -1,18 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoStaff } from '#server/db/seed-demo.ts';
 import { runBilling } from '#server/features/billing/billing.service.ts';
-import type { Lander } from '#shared/orders.ts';
+import { type Lander, ordersApi } from '#shared/orders.ts';
 import type { UsStateCode } from '#shared/us-states.ts';
-import type { Subscription } from '#shared/subscriptions.ts';
-import type { Chart } from '#shared/reviews.ts';
+import { type Subscription, subscriptionsApi } from '#shared/subscriptions.ts';
+import { type Chart, reviewsApi } from '#shared/reviews.ts';
+import { accountsApi } from '#shared/accounts.ts';
+import { authApi } from '#shared/auth.ts';
+import { visitsApi } from '#shared/visits.ts';
 import { buildTestApp, testDialect, type TestApp } from '#test/app.ts';
-import {
-  insertCustomer,
-  post,
-  sessionCookie,
-  staffCookie,
-  type TestCustomer,
-} from '#test/factories.ts';
+import { callAs } from '#test/contract.ts';
+import { insertCustomer, sessionCookie, staffCookie, type TestCustomer } from '#test/factories.ts';
 import { edVisitAtCheckout, submittedEdVisit, visitCheckoutBody } from '#test/visits.ts';
 
 const provider = demoStaff.find((s) => s.role === 'provider')!;
@@ -48,7 +46,7 @@ describe(`provider review (${testDialect})`, () => {
     const before = await charges('succeeded');
     const { orderNumber } = await submitted(c);
     expect(await charges('succeeded')).toBe(before);
-    const history = await post(t.app, '/lapi/account/orders/', { leads_id: c.leadsId }, c.cookie);
+    const history = await callAs(t.app, ordersApi.ordersDetails, { leads_id: c.leadsId }, c.cookie);
     expect(history.json<{ message: Lander }>().message.order_history[orderNumber]).toMatchObject({
       order_status: 'PENDING_REVIEW',
       order_total_cents: 3000,
@@ -58,9 +56,9 @@ describe(`provider review (${testDialect})`, () => {
   it('a declined card at visit checkout says why and leaves no order', async () => {
     const c = await insertCustomer(t.app);
     const visitId = await edVisitAtCheckout(t.app, c);
-    const response = await post(
+    const response = await callAs(
       t.app,
-      '/lapi/visit/checkout/',
+      visitsApi.checkout,
       visitCheckoutBody(visitId, '4000 0000 0000 0002'),
       c.cookie,
     );
@@ -79,11 +77,11 @@ describe(`provider review (${testDialect})`, () => {
     const c = await insertCustomer(t.app);
     const { visitId } = await submitted(c);
     const cookie = await providerCookie();
-    const queue = await post(t.app, '/lapi/staff/visits/', {}, cookie);
+    const queue = await callAs(t.app, reviewsApi.queue, {}, cookie);
     const visits = queue.json<{ data: { visits: { visit_id: number; state: string }[] } }>().data
       .visits;
     expect(visits.map((v) => v.visit_id)).toContain(visitId);
-    const chart = await post(t.app, '/lapi/staff/visits/detail/', { visit_id: visitId }, cookie);
+    const chart = await callAs(t.app, reviewsApi.chart, { visit_id: visitId }, cookie);
     const body = chart.json<{ data: { chart: Chart } }>().data.chart;
     expect(body).toMatchObject({
       status: 'PENDING_REVIEW',
@@ -93,10 +91,8 @@ describe(`provider review (${testDialect})`, () => {
     });
     expect(body.answers.length).toBeGreaterThan(5);
     expect(body.photo_upload_key).toMatch(/^[\w-]{22}$/);
-    const photo = await t.app.inject({
-      method: 'GET',
-      url: `/lapi/uploads/${body.photo_upload_key}`,
-      headers: { cookie },
+    const photo = await callAs(t.app, visitsApi.photoId, undefined, cookie, {
+      params: { id: body.photo_upload_key ?? '' },
     });
     expect(photo.statusCode).toBe(200);
     const audit = await t.app.db
@@ -122,14 +118,14 @@ describe(`provider review (${testDialect})`, () => {
       .execute();
     try {
       const cookie = await providerCookie();
-      const queue = await post(t.app, '/lapi/staff/visits/', {}, cookie);
+      const queue = await callAs(t.app, reviewsApi.queue, {}, cookie);
       expect(
         queue
           .json<{ data: { visits: { visit_id: number }[] } }>()
           .data.visits.map((v) => v.visit_id),
       ).not.toContain(visitId);
       expect(
-        (await post(t.app, '/lapi/staff/visits/detail/', { visit_id: visitId }, cookie)).statusCode,
+        (await callAs(t.app, reviewsApi.chart, { visit_id: visitId }, cookie)).statusCode,
       ).toBe(404);
     } finally {
       await t.app.db
@@ -153,9 +149,9 @@ describe(`provider review (${testDialect})`, () => {
       valid_until: '2027-11-21',
       directions: 'Take one tablet about an hour before, no more than once a day.',
     };
-    const approved = await post(
+    const approved = await callAs(
       t.app,
-      '/lapi/staff/visits/approve/',
+      reviewsApi.approve,
       { visit_id: visitId, prescription },
       cookie,
     );
@@ -163,15 +159,15 @@ describe(`provider review (${testDialect})`, () => {
     expect(approved.json()).toMatchObject({
       data: { chart: { status: 'APPROVED', order: { payment_status: 'paid' } } },
     });
-    const again = await post(
+    const again = await callAs(
       t.app,
-      '/lapi/staff/visits/approve/',
+      reviewsApi.approve,
       { visit_id: visitId, prescription },
       cookie,
     );
     expect(again.statusCode).toBe(409);
     expect((await charges('succeeded')) - before).toBe(1);
-    const history = await post(t.app, '/lapi/account/orders/', { leads_id: c.leadsId }, c.cookie);
+    const history = await callAs(t.app, ordersApi.ordersDetails, { leads_id: c.leadsId }, c.cookie);
     expect(history.json<{ message: Lander }>().message.order_history[orderNumber]).toMatchObject({
       order_status: 'PROCESSING',
     });
@@ -188,9 +184,9 @@ describe(`provider review (${testDialect})`, () => {
     const { visitId, orderNumber } = await submitted(c);
     const cookie = await providerCookie();
     const before = await charges('succeeded');
-    const short = await post(
+    const short = await callAs(
       t.app,
-      '/lapi/staff/visits/decline/',
+      reviewsApi.decline,
       { visit_id: visitId, reason: 'No.' },
       cookie,
     );
@@ -199,17 +195,12 @@ describe(`provider review (${testDialect})`, () => {
     });
     const reason =
       'Your blood pressure readings need an in-person check before this medicine is safe for you.';
-    const declined = await post(
-      t.app,
-      '/lapi/staff/visits/decline/',
-      { visit_id: visitId, reason },
-      cookie,
-    );
+    const declined = await callAs(t.app, reviewsApi.decline, { visit_id: visitId, reason }, cookie);
     expect(declined.json()).toMatchObject({
       data: { chart: { status: 'DECLINED', order: { payment_status: 'voided' } } },
     });
     expect(await charges('succeeded')).toBe(before);
-    const history = await post(t.app, '/lapi/account/orders/', { leads_id: c.leadsId }, c.cookie);
+    const history = await callAs(t.app, ordersApi.ordersDetails, { leads_id: c.leadsId }, c.cookie);
     expect(history.json<{ message: Lander }>().message.order_history[orderNumber]).toMatchObject({
       order_status: 'DECLINED',
       decline_reason: reason,
@@ -219,65 +210,67 @@ describe(`provider review (${testDialect})`, () => {
 
   it('operations staff and customers cannot reach the provider console', async () => {
     const c = await insertCustomer(t.app);
-    expect((await post(t.app, '/lapi/staff/visits/', {}, c.cookie)).statusCode).toBe(401);
+    expect((await callAs(t.app, reviewsApi.queue, {}, c.cookie)).statusCode).toBe(401);
     const ops = demoStaff.find((s) => s.role === 'operations')!;
     const cookie = await providerCookie(ops);
-    expect((await post(t.app, '/lapi/staff/visits/', {}, cookie)).statusCode).toBe(403);
+    expect((await callAs(t.app, reviewsApi.queue, {}, cookie)).statusCode).toBe(403);
   });
 
   it('/doctor names the assigned provider, /risk/assessment/ is for the provider only, and /survey/ and /feedback/ are kept', async () => {
     const c = await insertCustomer(t.app);
     const visitId = await edVisitAtCheckout(t.app, c);
-    const early = await post(
+    const early = await callAs(
       t.app,
-      '/lapi/survey/',
+      visitsApi.survey,
       { visit_id: visitId, rating: 5, would_recommend: true },
       c.cookie,
     );
     expect(early.statusCode).toBe(409);
     expect(
-      (await post(t.app, '/lapi/doctor', { visit_id: visitId }, c.cookie)).json(),
+      (await callAs(t.app, visitsApi.doctor, { visit_id: visitId }, c.cookie)).json(),
     ).toMatchObject({ data: { provider: null } });
-    await post(t.app, '/lapi/visit/checkout/', visitCheckoutBody(visitId), c.cookie);
+    await callAs(t.app, visitsApi.checkout, visitCheckoutBody(visitId), c.cookie);
     expect(
-      (await post(t.app, '/lapi/doctor', { visit_id: visitId }, c.cookie)).json(),
+      (await callAs(t.app, visitsApi.doctor, { visit_id: visitId }, c.cookie)).json(),
     ).toMatchObject({ data: { provider: { name: provider.name } } });
     const other = await insertCustomer(t.app);
     expect(
-      (await post(t.app, '/lapi/doctor', { visit_id: visitId }, other.cookie)).statusCode,
+      (await callAs(t.app, visitsApi.doctor, { visit_id: visitId }, other.cookie)).statusCode,
     ).toBe(404);
 
     expect(
-      (await post(t.app, '/lapi/risk/assessment/', { visit_id: visitId }, c.cookie)).statusCode,
+      (await callAs(t.app, reviewsApi.riskAssessment, { visit_id: visitId }, c.cookie)).statusCode,
     ).toBe(401);
     const cookie = await providerCookie();
-    const risk = await post(t.app, '/lapi/risk/assessment/', { visit_id: visitId }, cookie);
+    const risk = await callAs(t.app, reviewsApi.riskAssessment, { visit_id: visitId }, cookie);
     expect(risk.statusCode).toBe(200);
     expect(Array.isArray(risk.json<{ data: { flags: unknown[] } }>().data.flags)).toBe(true);
 
-    const badSurvey = await post(
+    const badSurvey = await callAs(
       t.app,
-      '/lapi/survey/',
+      visitsApi.survey,
       { visit_id: visitId, rating: 9, would_recommend: true },
       c.cookie,
     );
     expect(badSurvey.json()).toMatchObject({ fields: { rating: 'Choose a rating' } });
     expect(
       (
-        await post(
+        await callAs(
           t.app,
-          '/lapi/survey/',
+          visitsApi.survey,
           { visit_id: visitId, rating: 5, would_recommend: true, comments: 'Quick and kind.' },
           c.cookie,
         )
       ).json(),
     ).toMatchObject({ status: 'SUCCESS' });
-    expect((await post(t.app, '/lapi/feedback/', { message: '' }, c.cookie)).json()).toMatchObject({
+    expect(
+      (await callAs(t.app, visitsApi.feedback, { message: '' }, c.cookie)).json(),
+    ).toMatchObject({
       fields: { message: 'Tell us what you think' },
     });
     expect(
       (
-        await post(t.app, '/lapi/feedback/', { message: 'Lovely site.', rating: 5 }, c.cookie)
+        await callAs(t.app, visitsApi.feedback, { message: 'Lovely site.', rating: 5 }, c.cookie)
       ).json(),
     ).toMatchObject({ status: 'SUCCESS' });
     const kept = await t.app.db
@@ -297,9 +290,9 @@ describe(`provider review (${testDialect})`, () => {
     const { visitId } = await submitted(c);
     const cookie = await providerCookie();
     const approve = (valid_until: string, refills = 2, id = visitId) =>
-      post(
+      callAs(
         t.app,
-        '/lapi/staff/visits/approve/',
+        reviewsApi.approve,
         {
           visit_id: id,
           prescription: {
@@ -326,9 +319,9 @@ describe(`provider review (${testDialect})`, () => {
 
     // Months pass in this test: the patient logs in again when their session has run out.
     const patientCookie = async () => {
-      const me = await post(t.app, '/lapi/account/basics', { leads_id: c.leadsId }, c.cookie);
+      const me = await callAs(t.app, accountsApi.basics, {}, c.cookie);
       if (me.statusCode === 200) return c.cookie;
-      const login = await post(t.app, '/lapi/account/login/', {
+      const login = await callAs(t.app, authApi.login, {
         email: c.email,
         password: c.password,
       });
@@ -336,9 +329,9 @@ describe(`provider review (${testDialect})`, () => {
     };
     const plans = async () => {
       const cookie = await patientCookie();
-      const response = await post(
+      const response = await callAs(
         t.app,
-        '/lapi/account/subscriptions/',
+        subscriptionsApi.subscriptions,
         { leads_id: c.leadsId },
         cookie,
       );
@@ -359,9 +352,9 @@ describe(`provider review (${testDialect})`, () => {
     ]);
     // The prescription, not the patient, decides what a refill is.
     const [plan] = await plans();
-    const swap = await post(
+    const swap = await callAs(
       t.app,
-      '/lapi/subscription/update/',
+      subscriptionsApi.subscriptionUpdate,
       {
         leads_id: c.leadsId,
         subscription_id: plan!.id,
@@ -406,9 +399,9 @@ describe(`provider review (${testDialect})`, () => {
     // No refills prescribed: no plan.
     const other = await insertCustomer(t.app);
     const second = await submitted(other);
-    const once = await post(
+    const once = await callAs(
       t.app,
-      '/lapi/staff/visits/approve/',
+      reviewsApi.approve,
       {
         visit_id: second.visitId,
         prescription: {

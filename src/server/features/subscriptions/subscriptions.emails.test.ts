@@ -1,9 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { site } from '#shared/site.ts';
-import { addDays } from '#shared/subscriptions.ts';
+import { cartApi } from '#shared/cart.ts';
+import { offers } from '#shared/catalog.ts';
+import { checkoutApi } from '#shared/checkout.ts';
+import { addDays, subscriptionsApi, type SubscriptionChange } from '#shared/subscriptions.ts';
 import { buildSecondInstance, buildTestApp, testDialect, type TestApp } from '#test/app.ts';
-import { buildPlaceOrder, insertCustomer, post, type TestCustomer } from '#test/factories.ts';
+import { callAs } from '#test/contract.ts';
+import { buildPlaceOrder, insertCustomer, type TestCustomer } from '#test/factories.ts';
 import {
   RENEWAL_REMINDER_DAYS,
   RENEWAL_REMINDER_JOB,
@@ -29,8 +33,13 @@ describe(`subscription emails (${testDialect})`, () => {
   /** A customer who bought Sleep Gummies monthly, whose next renewal is on `nextBillingDate`. */
   async function subscriber(nextBillingDate: string): Promise<Subscriber> {
     const c = await insertCustomer(t.app);
-    await post(t.app, '/lapi/v2/ecom/add-product', { product_id: 41, quantity: 1 }, c.cookie);
-    const placed = await post(t.app, '/lapi/v2/ecom/place-order', buildPlaceOrder(), c.cookie);
+    await callAs(
+      t.app,
+      cartApi.addProduct,
+      { product_id: offers.sleep.monthly, quantity: 1 },
+      c.cookie,
+    );
+    const placed = await callAs(t.app, checkoutApi.placeOrder, buildPlaceOrder(), c.cookie);
     expect(placed.statusCode, placed.body).toBe(200);
     const row = await t.app.db
       .updateTable('subscriptions')
@@ -57,10 +66,10 @@ describe(`subscription emails (${testDialect})`, () => {
       .execute();
   }
 
-  const change = (s: Subscriber, body: object, preview = false) =>
-    post(
+  const change = (s: Subscriber, body: SubscriptionChange, preview = false) =>
+    callAs(
       t.app,
-      '/lapi/subscription/update/',
+      subscriptionsApi.subscriptionUpdate,
       { leads_id: s.leadsId, subscription_id: s.subscriptionId, change: body, preview },
       s.cookie,
     );

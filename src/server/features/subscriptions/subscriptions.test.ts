@@ -1,7 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Subscription } from '#shared/subscriptions.ts';
+import { cartApi } from '#shared/cart.ts';
+import { offers } from '#shared/catalog.ts';
+import { checkoutApi } from '#shared/checkout.ts';
+import {
+  subscriptionsApi,
+  type Subscription,
+  type SubscriptionChange,
+} from '#shared/subscriptions.ts';
 import { buildTestApp, testDialect, type TestApp } from '#test/app.ts';
-import { buildPlaceOrder, insertCustomer, post, type TestCustomer } from '#test/factories.ts';
+import { callAs } from '#test/contract.ts';
+import { buildPlaceOrder, insertCustomer, type TestCustomer } from '#test/factories.ts';
 
 describe(`subscriptions API (${testDialect})`, () => {
   let t: TestApp;
@@ -13,11 +21,16 @@ describe(`subscriptions API (${testDialect})`, () => {
   /** A customer who bought Sleep Gummies monthly: their subscription starts with the order. */
   async function subscriber(): Promise<{ c: TestCustomer; sub: Subscription }> {
     const c = await insertCustomer(t.app);
-    await post(t.app, '/lapi/v2/ecom/add-product', { product_id: 41, quantity: 1 }, c.cookie);
-    await post(t.app, '/lapi/v2/ecom/place-order', buildPlaceOrder(), c.cookie);
-    const list = await post(
+    await callAs(
       t.app,
-      '/lapi/account/subscriptions/',
+      cartApi.addProduct,
+      { product_id: offers.sleep.monthly, quantity: 1 },
+      c.cookie,
+    );
+    await callAs(t.app, checkoutApi.placeOrder, buildPlaceOrder(), c.cookie);
+    const list = await callAs(
+      t.app,
+      subscriptionsApi.subscriptions,
       { leads_id: c.leadsId },
       c.cookie,
     );
@@ -26,10 +39,15 @@ describe(`subscriptions API (${testDialect})`, () => {
     return { c, sub };
   }
 
-  const update = (c: TestCustomer, subscriptionId: number, change: object, preview = false) =>
-    post(
+  const update = (
+    c: TestCustomer,
+    subscriptionId: number,
+    change: SubscriptionChange,
+    preview = false,
+  ) =>
+    callAs(
       t.app,
-      '/lapi/subscription/update/',
+      subscriptionsApi.subscriptionUpdate,
       { leads_id: c.leadsId, subscription_id: subscriptionId, change, preview },
       c.cookie,
     );
@@ -45,8 +63,8 @@ describe(`subscriptions API (${testDialect})`, () => {
       next_billing_date: '2026-12-21',
       card: { brand: 'Visa', last4: '4242' },
       swap_options: [
-        { product_id: 31, name: 'Biotin Gummies' },
-        { product_id: 36, name: 'Immunity Gummies' },
+        { product_id: offers.biotin.monthly, name: 'Biotin Gummies' },
+        { product_id: offers.immunity.monthly, name: 'Immunity Gummies' },
       ],
     });
   });
@@ -62,12 +80,16 @@ describe(`subscriptions API (${testDialect})`, () => {
     expect(preview.json()).toMatchObject({
       data: {
         preview: true,
-        subscription: { frequency: 'QUARTERLY', price_cents: 4500, product_id: 42 },
+        subscription: {
+          frequency: 'QUARTERLY',
+          price_cents: 4500,
+          product_id: offers.sleep.quarterly,
+        },
       },
     });
-    const unchanged = await post(
+    const unchanged = await callAs(
       t.app,
-      '/lapi/account/subscriptions/',
+      subscriptionsApi.subscriptions,
       { leads_id: c.leadsId },
       c.cookie,
     );
@@ -85,20 +107,26 @@ describe(`subscriptions API (${testDialect})`, () => {
         },
       },
     });
-    const back = await post(
+    const back = await callAs(
       t.app,
-      '/lapi/account/shipfrequency/',
+      subscriptionsApi.shipFrequency,
       { leads_id: c.leadsId, subscription_id: sub.id, frequency: 'MONTHLY' },
       c.cookie,
     );
     expect(back.json()).toMatchObject({
-      data: { subscription: { frequency: 'MONTHLY', product_id: 41, price_cents: 1750 } },
+      data: {
+        subscription: {
+          frequency: 'MONTHLY',
+          product_id: offers.sleep.monthly,
+          price_cents: 1750,
+        },
+      },
     });
   });
 
   it('skips, moves the date, pauses, resumes, changes quantity, swaps, cancels and reactivates', async () => {
     const { c, sub } = await subscriber();
-    const steps: [object, object][] = [
+    const steps: [SubscriptionChange, object][] = [
       [{ action: 'skip' }, { next_billing_date: '2027-01-21' }],
       [{ action: 'move_date', date: '2026-12-30' }, { next_billing_date: '2026-12-30' }],
       [
@@ -111,8 +139,8 @@ describe(`subscriptions API (${testDialect})`, () => {
         { quantity: 2, price_cents: 3500 },
       ],
       [
-        { action: 'swap', product_id: 36 },
-        { product_id: 36, name: 'Immunity Gummies' },
+        { action: 'swap', product_id: offers.immunity.monthly },
+        { product_id: offers.immunity.monthly, name: 'Immunity Gummies' },
       ],
       [
         { action: 'cancel', reason: 'Too many bottles at home' },
@@ -138,7 +166,7 @@ describe(`subscriptions API (${testDialect})`, () => {
       status: 'FAILURE',
       message: 'Only an active subscription can skip a delivery.',
     });
-    const swap = await update(c, sub.id, { action: 'swap', product_id: 160 });
+    const swap = await update(c, sub.id, { action: 'swap', product_id: offers.bundle.oneTime });
     expect(swap.json()).toMatchObject({ message: 'Reactivate this subscription to change it.' });
     const noReason = await update(c, sub.id, { action: 'cancel', reason: '' });
     expect(noReason.json()).toMatchObject({
@@ -149,9 +177,9 @@ describe(`subscriptions API (${testDialect})`, () => {
   it("another customer's subscription is not found and cannot be changed", async () => {
     const { c, sub } = await subscriber();
     const other = await insertCustomer(t.app);
-    const theirs = await post(
+    const theirs = await callAs(
       t.app,
-      '/lapi/subscription/update/',
+      subscriptionsApi.subscriptionUpdate,
       {
         leads_id: other.leadsId,
         subscription_id: sub.id,
@@ -161,23 +189,23 @@ describe(`subscriptions API (${testDialect})`, () => {
       other.cookie,
     );
     expect(theirs.statusCode).toBe(404);
-    const wrongLeads = await post(
+    const wrongLeads = await callAs(
       t.app,
-      '/lapi/subscription/update/',
+      subscriptionsApi.subscriptionUpdate,
       { leads_id: c.leadsId, subscription_id: sub.id, change: { action: 'skip' }, preview: false },
       other.cookie,
     );
     expect(wrongLeads.statusCode).toBe(403);
-    const list = await post(
+    const list = await callAs(
       t.app,
-      '/lapi/account/subscriptions/',
+      subscriptionsApi.subscriptions,
       { leads_id: c.leadsId },
       other.cookie,
     );
     expect(list.statusCode).toBe(403);
-    const mine = await post(
+    const mine = await callAs(
       t.app,
-      '/lapi/account/subscriptions/',
+      subscriptionsApi.subscriptions,
       { leads_id: c.leadsId },
       c.cookie,
     );

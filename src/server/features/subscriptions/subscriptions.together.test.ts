@@ -1,8 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TogetherItem } from '#shared/partners-together.ts';
-import type { Subscription } from '#shared/subscriptions.ts';
+import { accountsApi } from '#shared/accounts.ts';
+import { cartApi } from '#shared/cart.ts';
+import { offers } from '#shared/catalog.ts';
+import { checkoutApi } from '#shared/checkout.ts';
+import { togetherApi, type TogetherItem } from '#shared/partners-together.ts';
+import { partnersApi } from '#shared/partners.ts';
+import { subscriptionsApi, type Subscription } from '#shared/subscriptions.ts';
 import { buildTestApp, testDialect, type TestApp } from '#test/app.ts';
-import { buildPlaceOrder, insertCustomer, post, type TestCustomer } from '#test/factories.ts';
+import { callAs } from '#test/contract.ts';
+import { buildPlaceOrder, insertCustomer, type TestCustomer } from '#test/factories.ts';
 
 /**
  * Issue 26: gifts and couples' plans are on the Subscriptions page of both people, each told whose
@@ -16,13 +22,10 @@ describe(`subscriptions: gifts and couples' plans on both lists (${testDialect})
   });
   afterAll(() => t.close());
 
-  const partners = (url: string, body: object, c: TestCustomer) =>
-    post(t.app, `/lapi/partners${url}`, body, c.cookie);
-
   async function withAddress(c: TestCustomer, street: string) {
-    const saved = await post(
+    const saved = await callAs(
       t.app,
-      '/lapi/account/address/',
+      accountsApi.address,
       {
         leads_id: c.leadsId,
         address: street,
@@ -47,9 +50,9 @@ describe(`subscriptions: gifts and couples' plans on both lists (${testDialect})
     const casey = await insertCustomer(t.app, { first_name: 'Casey', last_name: 'Other' });
     await withAddress(alex, '1 Payer Road');
     await withAddress(sam, '2 Home Lane');
-    const card = await post(
+    const card = await callAs(
       t.app,
-      '/lapi/account/ccupdate/',
+      accountsApi.ccUpdate,
       { ccnum: '4242424242424242', ccexp: '12/30', cccvv: '123', consent: true },
       alex.cookie,
     );
@@ -60,11 +63,13 @@ describe(`subscriptions: gifts and couples' plans on both lists (${testDialect})
       .set({ email_verified_at: '2026-11-01T00:00:00.000Z' })
       .where('id', '=', sam.customerId)
       .execute();
-    expect((await partners('/invite/', { email: sam.email }, alex)).statusCode).toBe(200);
-    const waiting = await partners('/', {}, sam);
+    expect((await callAs(t.app, partnersApi.invite, { email: sam.email }, alex)).statusCode).toBe(
+      200,
+    );
+    const waiting = await callAs(t.app, partnersApi.overview, {}, sam);
     const invitation = waiting.json<{ data: { received: { invitation_id: number }[] } }>().data
       .received[0]!.invitation_id;
-    const linked = await partners('/invite/accept/', { invitation_id: invitation }, sam);
+    const linked = await callAs(t.app, partnersApi.accept, { invitation_id: invitation }, sam);
     expect(linked.statusCode, linked.body).toBe(200);
     return { alex, sam, casey };
   }
@@ -77,8 +82,9 @@ describe(`subscriptions: gifts and couples' plans on both lists (${testDialect})
     const made = await offer;
     expect(made.statusCode, made.body).toBe(200);
     const offerId = made.json<{ data: { item: TogetherItem } }>().data.item.offer_id;
-    const accept = await partners(
-      '/together/accept/',
+    const accept = await callAs(
+      t.app,
+      togetherApi.accept,
       { offer_id: offerId, ...(shipTo ? { ship_to: shipTo } : {}) },
       by,
     );
@@ -87,9 +93,9 @@ describe(`subscriptions: gifts and couples' plans on both lists (${testDialect})
   }
 
   async function listOf(c: TestCustomer): Promise<{ list: Subscription[]; body: string }> {
-    const response = await post(
+    const response = await callAs(
       t.app,
-      '/lapi/account/subscriptions/',
+      subscriptionsApi.subscriptions,
       { leads_id: c.leadsId },
       c.cookie,
     );
@@ -102,7 +108,11 @@ describe(`subscriptions: gifts and couples' plans on both lists (${testDialect})
 
   it('a gift: the payer sees "to Sam" with the card, the recipient "from Alex" without it, a third customer nothing', async () => {
     const { alex, sam, casey } = await people();
-    await accepted(partners('/gift/', { product_id: 42, quantity: 1 }, alex), sam, 'shipping');
+    await accepted(
+      callAs(t.app, togetherApi.give, { product_id: offers.sleep.quarterly, quantity: 1 }, alex),
+      sam,
+      'shipping',
+    );
 
     const payer = await listOf(alex);
     expect(payer.list).toHaveLength(1);
@@ -145,9 +155,15 @@ describe(`subscriptions: gifts and couples' plans on both lists (${testDialect})
   it("a couples' plan: both see it with the other's first name, both lines and the one charge; only the owner the card", async () => {
     const { alex, sam, casey } = await people();
     await accepted(
-      partners(
-        '/plan/',
-        { product_id: 41, quantity: 1, partner_product_id: 36, partner_quantity: 1 },
+      callAs(
+        t.app,
+        togetherApi.startPlan,
+        {
+          product_id: offers.sleep.monthly,
+          quantity: 1,
+          partner_product_id: offers.immunity.monthly,
+          partner_quantity: 1,
+        },
         alex,
       ),
       sam,
@@ -191,22 +207,22 @@ describe(`subscriptions: gifts and couples' plans on both lists (${testDialect})
   it('is changed on the partner page only: /subscription/update/ refuses it to both, and an ended one leaves both lists', async () => {
     const { alex, sam, casey } = await people();
     const offerId = await accepted(
-      partners('/gift/', { product_id: 41, quantity: 1 }, alex),
+      callAs(t.app, togetherApi.give, { product_id: offers.sleep.monthly, quantity: 1 }, alex),
       sam,
       'shipping',
     );
     const id = (await listOf(sam)).list[0]!.id;
     for (const who of [alex, sam, casey]) {
-      const refused = await post(
+      const refused = await callAs(
         t.app,
-        '/lapi/subscription/update/',
+        subscriptionsApi.subscriptionUpdate,
         { leads_id: who.leadsId, subscription_id: id, change: { action: 'skip' }, preview: false },
         who.cookie,
       );
       expect(refused.statusCode, refused.body).toBe(404);
     }
 
-    const ended = await partners('/together/cancel/', { offer_id: offerId }, alex);
+    const ended = await callAs(t.app, togetherApi.cancel, { offer_id: offerId }, alex);
     expect(ended.statusCode, ended.body).toBe(200);
     expect((await listOf(alex)).list).toEqual([]);
     expect((await listOf(sam)).list).toEqual([]);
@@ -214,17 +230,31 @@ describe(`subscriptions: gifts and couples' plans on both lists (${testDialect})
 
   it("keeps the customer's own subscriptions beside the gifts they receive", async () => {
     const { alex, sam } = await people();
-    await post(t.app, '/lapi/v2/ecom/add-product', { product_id: 31, quantity: 1 }, sam.cookie);
-    const placed = await post(
+    await callAs(
       t.app,
-      '/lapi/v2/ecom/place-order',
+      cartApi.addProduct,
+      { product_id: offers.biotin.monthly, quantity: 1 },
+      sam.cookie,
+    );
+    const placed = await callAs(
+      t.app,
+      checkoutApi.placeOrder,
       buildPlaceOrder({
-        payment: { method: 'card', ccnum: '5555555555554444', ccexp: '12/30', cccvv: '123' },
+        payment: {
+          method: 'card' as const,
+          ccnum: '5555555555554444',
+          ccexp: '12/30',
+          cccvv: '123',
+        },
       }),
       sam.cookie,
     );
     expect(placed.statusCode, placed.body).toBe(200);
-    await accepted(partners('/gift/', { product_id: 42, quantity: 1 }, alex), sam, 'shipping');
+    await accepted(
+      callAs(t.app, togetherApi.give, { product_id: offers.sleep.quarterly, quantity: 1 }, alex),
+      sam,
+      'shipping',
+    );
 
     const { list, body } = await listOf(sam);
     expect(list.map((s) => [s.name, s.together?.role ?? null, s.card?.last4 ?? null])).toEqual([

@@ -1,10 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { disqualification, shownQuestions } from '#shared/questionnaires/engine.ts';
-import type { QuestionnaireItem } from '#shared/questionnaires/format.ts';
+import type { AnswerValue, QuestionnaireItem } from '#shared/questionnaires/format.ts';
 import { latestQuestionnaire } from '#shared/questionnaires/registry.ts';
-import type { AnswersReview, PendingOrder, QuestionState } from '#shared/visits.ts';
+import {
+  type AnswersReview,
+  type PendingOrder,
+  type QuestionState,
+  visitsApi,
+} from '#shared/visits.ts';
 import { buildTestApp, testDialect, type TestApp } from '#test/app.ts';
-import { insertCustomer, post, type TestCustomer } from '#test/factories.ts';
+import { callAs, malformed } from '#test/contract.ts';
+import { insertCustomer, type TestCustomer } from '#test/factories.ts';
 import { completeQuestions, insertProvider, knockoutAnswer, safeAnswer } from '#test/visits.ts';
 
 /**
@@ -49,16 +55,16 @@ describe(`reviewing the answers before the next step (${testDialect})`, () => {
 
   async function visitAtReview(): Promise<{ c: TestCustomer; visitId: number }> {
     const c = await insertCustomer(t.app);
-    const started = await post(
+    const started = await callAs(
       t.app,
-      '/lapi/leads/startprogram',
+      visitsApi.startProgram,
       { leads_id: c.leadsId, new_category: 'ed' },
       c.cookie,
     );
     const visitId = started.json<{ data: { visit_id: number } }>().data.visit_id;
-    await post(
+    await callAs(
       t.app,
-      '/lapi/visit/eligibility/',
+      visitsApi.eligibility,
       { visit_id: visitId, state: 'OR', dob: '04/12/1990' },
       c.cookie,
     );
@@ -67,18 +73,18 @@ describe(`reviewing the answers before the next step (${testDialect})`, () => {
   }
 
   const review = (c: TestCustomer, visitId: number) =>
-    post(t.app, '/lapi/visit/questions/answers/', { visit_id: visitId }, c.cookie);
+    callAs(t.app, visitsApi.reviewAnswers, { visit_id: visitId }, c.cookie);
   const reviewed = async (c: TestCustomer, visitId: number) => {
     const response = await review(c, visitId);
     expect(response.statusCode, response.body).toBe(200);
     return response.json<{ data: AnswersReview }>().data;
   };
   const change = (c: TestCustomer, visitId: number, linkId: string) =>
-    post(t.app, '/lapi/visit/questions/change/', { visit_id: visitId, linkId }, c.cookie);
-  const submit = async (c: TestCustomer, visitId: number, linkId: string, value: unknown) => {
-    const response = await post(
+    callAs(t.app, visitsApi.changeAnswer, { visit_id: visitId, linkId }, c.cookie);
+  const submit = async (c: TestCustomer, visitId: number, linkId: string, value: AnswerValue) => {
+    const response = await callAs(
       t.app,
-      '/lapi/v2/questionnaire/submit_question',
+      visitsApi.v2SubmitQuestion,
       { visit_id: visitId, linkId, value },
       c.cookie,
     );
@@ -112,30 +118,20 @@ describe(`reviewing the answers before the next step (${testDialect})`, () => {
     );
     expect(choice.answer).toBe(chosen?.display);
     // A reload (or another device) comes back to the review, not to the first question.
-    const again = await post(
-      t.app,
-      '/lapi/v2/questionnaire/next_question',
-      { visit_id: visitId },
-      c.cookie,
-    );
+    const again = await callAs(t.app, visitsApi.v2NextQuestion, { visit_id: visitId }, c.cookie);
     expect(again.json<{ data: QuestionState }>().data).toMatchObject({
       item: null,
       done: true,
       destination: '/visit/ed/answers',
     });
-    const started = await post(
+    const started = await callAs(
       t.app,
-      '/lapi/leads/startprogram',
+      visitsApi.startProgram,
       { leads_id: c.leadsId, new_category: 'ed' },
       c.cookie,
     );
     expect(started.json()).toMatchObject({ data: { destination: '/visit/ed/answers' } });
-    const pending = await post(
-      t.app,
-      '/lapi/account/pendingorders/',
-      { leads_id: c.leadsId },
-      c.cookie,
-    );
+    const pending = await callAs(t.app, visitsApi.pendingOrders, { leads_id: c.leadsId }, c.cookie);
     expect(pending.json<{ data: PendingOrder[] }>().data[0]?.step).toBe('preferences');
   });
 
@@ -150,12 +146,7 @@ describe(`reviewing the answers before the next step (${testDialect})`, () => {
       done: false,
     });
     // The question the patient is changing is where a reload goes.
-    const reload = await post(
-      t.app,
-      '/lapi/v2/questionnaire/next_question',
-      { visit_id: visitId },
-      c.cookie,
-    );
+    const reload = await callAs(t.app, visitsApi.v2NextQuestion, { visit_id: visitId }, c.cookie);
     expect(reload.json<{ data: QuestionState }>().data.item?.linkId).toBe(branch.linkId);
 
     const before = (await reviewed(c, visitId)).answers.length;
@@ -180,12 +171,7 @@ describe(`reviewing the answers before the next step (${testDialect})`, () => {
     const { answers } = await reviewed(c, visitId);
     expect(answers).toHaveLength(before);
     expect(answers.map((a) => a.linkId)).not.toContain(followUp.linkId);
-    const all = await post(
-      t.app,
-      '/lapi/questionnaire/get_questions/',
-      { visit_id: visitId },
-      c.cookie,
-    );
+    const all = await callAs(t.app, visitsApi.questions, { visit_id: visitId }, c.cookie);
     expect(
       Object.keys(all.json<{ data: { answers: Record<string, unknown> } }>().data.answers),
     ).not.toContain(followUp.linkId);
@@ -223,12 +209,7 @@ describe(`reviewing the answers before the next step (${testDialect})`, () => {
     // Changed again and confirmed: the visit closes, and neither call reopens it.
     await change(c, visitId, knockout.linkId);
     await submit(c, visitId, knockout.linkId, knockoutAnswer(knockout));
-    const closed = await post(
-      t.app,
-      '/lapi/visit/questions/confirm-knockout/',
-      { visit_id: visitId },
-      c.cookie,
-    );
+    const closed = await callAs(t.app, visitsApi.confirmKnockout, { visit_id: visitId }, c.cookie);
     expect(closed.json<{ data: QuestionState }>().data.destination).toBe('/visit/ed/not-a-fit');
     expect((await review(c, visitId)).statusCode).toBe(409);
     const late = await change(c, visitId, knockout.linkId);
@@ -238,9 +219,9 @@ describe(`reviewing the answers before the next step (${testDialect})`, () => {
 
   it('refuses the review before every question is answered, and bad input, with clear messages', async () => {
     const c = await insertCustomer(t.app);
-    const started = await post(
+    const started = await callAs(
       t.app,
-      '/lapi/leads/startprogram',
+      visitsApi.startProgram,
       { leads_id: c.leadsId, new_category: 'ed' },
       c.cookie,
     );
@@ -248,9 +229,9 @@ describe(`reviewing the answers before the next step (${testDialect})`, () => {
     const early = await review(c, visitId);
     expect(early.statusCode).toBe(409);
     expect(early.json()).toMatchObject({ code: 'VISIT_STEP' });
-    await post(
+    await callAs(
       t.app,
-      '/lapi/visit/eligibility/',
+      visitsApi.eligibility,
       { visit_id: visitId, state: 'OR', dob: '04/12/1990' },
       c.cookie,
     );
@@ -291,7 +272,7 @@ describe(`reviewing the answers before the next step (${testDialect})`, () => {
       [{ visit_id: 'seven', linkId: 'x' }, 'visit_id', undefined],
       [{ visit_id: visitId, linkId: 'x', extra: 1 }, undefined, undefined],
     ] as const) {
-      const response = await post(t.app, '/lapi/visit/questions/change/', body, c.cookie);
+      const response = await callAs(t.app, visitsApi.changeAnswer, malformed(body), c.cookie);
       expect(response.statusCode, JSON.stringify(body)).toBe(400);
       const error = response.json<{ code: string; fields?: Record<string, string> }>();
       expect(error.code).toBe('VALIDATION');
@@ -299,7 +280,7 @@ describe(`reviewing the answers before the next step (${testDialect})`, () => {
       if (field && message) expect(error.fields?.[field]).toBe(message);
     }
     for (const body of [{}, { visit_id: -1 }, { visit_id: 'x' }, []]) {
-      const response = await post(t.app, '/lapi/visit/questions/answers/', body, c.cookie);
+      const response = await callAs(t.app, visitsApi.reviewAnswers, malformed(body), c.cookie);
       expect(response.statusCode, JSON.stringify(body)).toBe(400);
     }
   });
@@ -308,14 +289,17 @@ describe(`reviewing the answers before the next step (${testDialect})`, () => {
     if (!branch) throw new Error('the ED questionnaire needs a yes/no branch');
     const { c, visitId } = await visitAtReview();
     const other = await insertCustomer(t.app);
-    for (const [url, body] of [
-      ['/lapi/visit/questions/answers/', { visit_id: visitId }],
-      ['/lapi/visit/questions/change/', { visit_id: visitId, linkId: branch.linkId }],
-    ] as const) {
-      const response = await post(t.app, url, body, other.cookie);
-      expect(response.statusCode, url).toBe(404);
+    const calls = {
+      [visitsApi.reviewAnswers.path]: (who?: TestCustomer) =>
+        callAs(t.app, visitsApi.reviewAnswers, { visit_id: visitId }, who),
+      [visitsApi.changeAnswer.path]: (who?: TestCustomer) =>
+        callAs(t.app, visitsApi.changeAnswer, { visit_id: visitId, linkId: branch.linkId }, who),
+    };
+    for (const [path, call] of Object.entries(calls)) {
+      const response = await call(other);
+      expect(response.statusCode, path).toBe(404);
       expect(response.json()).toMatchObject({ message: 'We could not find that visit.' });
-      expect((await post(t.app, url, body)).statusCode, url).toBe(401);
+      expect((await call()).statusCode, path).toBe(401);
     }
     // Nothing moved: the owner's review is as it was.
     expect(

@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoStaff } from '#server/db/seed-demo.ts';
-import type { Subscription } from '#shared/subscriptions.ts';
-import type { VisitCheckoutSummary } from '#shared/visits.ts';
+import { type Subscription, subscriptionsApi } from '#shared/subscriptions.ts';
+import { type VisitCheckoutSummary, visitsApi } from '#shared/visits.ts';
+import { reviewsApi } from '#shared/reviews.ts';
 import { buildTestApp, testDialect, type TestApp } from '#test/app.ts';
-import { insertCustomer, post, staffCookie, type TestCustomer } from '#test/factories.ts';
+import { callAs } from '#test/contract.ts';
+import { insertCustomer, staffCookie, type TestCustomer } from '#test/factories.ts';
 import { sentMessages } from '#test/outbox.ts';
 import { edVisitAtCheckout, visitCheckoutBody } from '#test/visits.ts';
 
@@ -21,7 +23,7 @@ describe(`the visit checkout's summary (${testDialect})`, () => {
   afterAll(() => t.close());
 
   const summaryOf = (c: TestCustomer, visitId: number) =>
-    post(t.app, '/lapi/visit/checkout/summary/', { visit_id: visitId }, c.cookie);
+    callAs(t.app, visitsApi.checkoutSummary, { visit_id: visitId }, c.cookie);
   const summaryData = async (c: TestCustomer, visitId: number) => {
     const response = await summaryOf(c, visitId);
     expect(response.statusCode, response.body).toBe(200);
@@ -40,9 +42,9 @@ describe(`the visit checkout's summary (${testDialect})`, () => {
     });
 
     // A change of mind at checkout changes the price shown, and the price held.
-    const changed = await post(
+    const changed = await callAs(
       t.app,
-      '/lapi/product/frequency/',
+      visitsApi.frequency,
       { visit_id: visitId, frequency: 'as-needed-10' },
       c.cookie,
     );
@@ -54,12 +56,7 @@ describe(`the visit checkout's summary (${testDialect})`, () => {
       refill_cents: 4500,
     });
 
-    const checkout = await post(
-      t.app,
-      '/lapi/visit/checkout/',
-      visitCheckoutBody(visitId),
-      c.cookie,
-    );
+    const checkout = await callAs(t.app, visitsApi.checkout, visitCheckoutBody(visitId), c.cookie);
     expect(checkout.statusCode, checkout.body).toBe(200);
     expect(checkout.json()).toMatchObject({ data: { amount_cents: summary.authorized_cents } });
     const held = await t.app.db
@@ -84,9 +81,9 @@ describe(`the visit checkout's summary (${testDialect})`, () => {
     const validUntil = new Date(t.clock.now().getTime() + 180 * 86_400_000)
       .toISOString()
       .slice(0, 10);
-    const approved = await post(
+    const approved = await callAs(
       t.app,
-      '/lapi/staff/visits/approve/',
+      reviewsApi.approve,
       {
         visit_id: visitId,
         prescription: {
@@ -101,9 +98,9 @@ describe(`the visit checkout's summary (${testDialect})`, () => {
       await staffCookie(t, provider),
     );
     expect(approved.statusCode, approved.body).toBe(200);
-    const plans = await post(
+    const plans = await callAs(
       t.app,
-      '/lapi/account/subscriptions/',
+      subscriptionsApi.subscriptions,
       { leads_id: c.leadsId },
       c.cookie,
     );
@@ -116,9 +113,9 @@ describe(`the visit checkout's summary (${testDialect})`, () => {
 
   it('is only for a visit at its checkout, and only for its own patient', async () => {
     const c = await insertCustomer(t.app);
-    const started = await post(
+    const started = await callAs(
       t.app,
-      '/lapi/leads/startprogram',
+      visitsApi.startProgram,
       { leads_id: c.leadsId, new_category: 'ed' },
       c.cookie,
     );
@@ -138,9 +135,9 @@ describe(`the visit checkout's summary (${testDialect})`, () => {
     expect(theirs.statusCode).toBe(404);
     expect(withoutRequestId(theirs.json())).toEqual(withoutRequestId(nobodys.json()));
     expect(theirs.body).not.toContain('Sildenafil');
-    expect(
-      (await post(t.app, '/lapi/visit/checkout/summary/', { visit_id: visitId })).statusCode,
-    ).toBe(401);
+    expect((await callAs(t.app, visitsApi.checkoutSummary, { visit_id: visitId })).statusCode).toBe(
+      401,
+    );
     expect((await summaryOf(c, 0)).json()).toMatchObject({
       code: 'VALIDATION',
       fields: { visit_id: 'Choose a visit' },

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { visitsApi } from '#shared/visits.ts';
 import { buildTestApp, testDialect, type TestApp } from '#test/app.ts';
-import { insertCustomer, post, type TestCustomer } from '#test/factories.ts';
+import { callAs } from '#test/contract.ts';
+import { insertCustomer, type TestCustomer } from '#test/factories.ts';
 import { edVisitAtCheckout, insertProvider, visitCheckoutBody } from '#test/visits.ts';
 
 /**
@@ -29,13 +31,13 @@ describe(`visits only where a provider can review them (${testDialect})`, () => 
       .execute();
 
   const statesAllowed = async () =>
-    (await post(t.app, '/lapi/click/statesallowed/', {})).json<{ data: { states: string[] } }>()
-      .data.states;
+    (await callAs(t.app, visitsApi.statesAllowed, {})).json<{ data: { states: string[] } }>().data
+      .states;
 
   async function startVisit(c: TestCustomer): Promise<number> {
-    const started = await post(
+    const started = await callAs(
       t.app,
-      '/lapi/leads/startprogram',
+      visitsApi.startProgram,
       { leads_id: c.leadsId, new_category: 'ed' },
       c.cookie,
     );
@@ -43,12 +45,7 @@ describe(`visits only where a provider can review them (${testDialect})`, () => 
   }
 
   const eligibility = (c: TestCustomer, visitId: number, state: string) =>
-    post(
-      t.app,
-      '/lapi/visit/eligibility/',
-      { visit_id: visitId, state, dob: '04/12/1985' },
-      c.cookie,
-    );
+    callAs(t.app, visitsApi.eligibility, { visit_id: visitId, state, dob: '04/12/1985' }, c.cookie);
 
   const visitRow = (visitId: number) =>
     t.app.db
@@ -58,7 +55,7 @@ describe(`visits only where a provider can review them (${testDialect})`, () => 
       .executeTakeFirstOrThrow();
 
   it('offers only the states with a licensed provider, in the same shape', async () => {
-    const response = await post(t.app, '/lapi/click/statesallowed/', {});
+    const response = await callAs(t.app, visitsApi.statesAllowed, {});
     expect(response.json()).toEqual({
       status: 'SUCCESS',
       message: '',
@@ -87,9 +84,9 @@ describe(`visits only where a provider can review them (${testDialect})`, () => 
       provider_id: null,
     });
     // No health question is asked of a closed visit.
-    const questions = await post(
+    const questions = await callAs(
       t.app,
-      '/lapi/v2/questionnaire/next_question',
+      visitsApi.v2NextQuestion,
       { visit_id: visitId },
       c.cookie,
     );
@@ -118,9 +115,9 @@ describe(`visits only where a provider can review them (${testDialect})`, () => 
         (await t.app.db.selectFrom('simulator_charges').select('id').execute()).length;
       const chargesBefore = await charges();
 
-      const refused = await post(
+      const refused = await callAs(
         t.app,
-        '/lapi/visit/checkout/',
+        visitsApi.checkout,
         visitCheckoutBody(visitId, undefined, 'WA'),
         c.cookie,
       );
@@ -165,9 +162,9 @@ describe(`visits only where a provider can review them (${testDialect})`, () => 
       await setLicences(washington, ['WA']);
     }
 
-    const accepted = await post(
+    const accepted = await callAs(
       t.app,
-      '/lapi/visit/checkout/',
+      visitsApi.checkout,
       visitCheckoutBody(visitId, undefined, 'WA'),
       c.cookie,
     );

@@ -1,11 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoStaff } from '#server/db/seed-demo.ts';
 import { latestQuestionnaire } from '#shared/questionnaires/registry.ts';
-import type { Flag } from '#shared/accounts.ts';
-import type { Chart } from '#shared/reviews.ts';
-import type { ClosedVisit, PendingOrder, QuestionState } from '#shared/visits.ts';
+import { type Flag, accountsApi } from '#shared/accounts.ts';
+import { type Chart, reviewsApi } from '#shared/reviews.ts';
+import {
+  type ClosedVisit,
+  type PendingOrder,
+  type ProgramCategory,
+  type QuestionState,
+  visitsApi,
+} from '#shared/visits.ts';
+import { messagesApi } from '#shared/messages.ts';
 import { buildTestApp, testDialect, type TestApp } from '#test/app.ts';
-import { insertCustomer, post, staffCookie, type TestCustomer } from '#test/factories.ts';
+import { callAs } from '#test/contract.ts';
+import { insertCustomer, staffCookie, type TestCustomer } from '#test/factories.ts';
 import { sentMessages } from '#test/outbox.ts';
 import { insertProvider, knockoutAnswer, safeAnswer } from '#test/visits.ts';
 import { notifyWaitlist, WAITLIST_JOB } from './visits.waitlist.ts';
@@ -28,10 +36,10 @@ describe(`dead-end visits (${testDialect})`, () => {
   });
   afterAll(() => t.close());
 
-  async function start(c: TestCustomer, category = 'ed') {
-    const response = await post(
+  async function start(c: TestCustomer, category: ProgramCategory = 'ed') {
+    const response = await callAs(
       t.app,
-      '/lapi/leads/startprogram',
+      visitsApi.startProgram,
       { leads_id: c.leadsId, new_category: category },
       c.cookie,
     );
@@ -40,23 +48,18 @@ describe(`dead-end visits (${testDialect})`, () => {
   }
 
   const eligibility = (c: TestCustomer, visitId: number, state: string, dob = '04/12/1990') =>
-    post(t.app, '/lapi/visit/eligibility/', { visit_id: visitId, state, dob }, c.cookie);
+    callAs(t.app, visitsApi.eligibility, { visit_id: visitId, state, dob }, c.cookie);
 
   async function closed(c: TestCustomer, visitId: number): Promise<ClosedVisit> {
-    const response = await post(t.app, '/lapi/visit/closed/', { visit_id: visitId }, c.cookie);
+    const response = await callAs(t.app, visitsApi.closedVisit, { visit_id: visitId }, c.cookie);
     expect(response.statusCode, response.body).toBe(200);
     return response.json<{ data: ClosedVisit }>().data;
   }
 
   async function nothingToFinish(c: TestCustomer) {
-    const pending = await post(
-      t.app,
-      '/lapi/account/pendingorders/',
-      { leads_id: c.leadsId },
-      c.cookie,
-    );
+    const pending = await callAs(t.app, visitsApi.pendingOrders, { leads_id: c.leadsId }, c.cookie);
     expect(pending.json<{ data: PendingOrder[] }>().data).toEqual([]);
-    const basics = await post(t.app, '/lapi/account/basics', {}, c.cookie);
+    const basics = await callAs(t.app, accountsApi.basics, {}, c.cookie);
     const flags = basics.json<{ data: { flags: Flag[] } }>().data.flags;
     expect(flags.filter((f) => f.type === 'visit_incomplete')).toEqual([]);
   }
@@ -71,9 +74,9 @@ describe(`dead-end visits (${testDialect})`, () => {
     );
     if (!item) throw new Error('the ED questionnaire has no top-level disqualifying question');
     const value = knockoutAnswer(item);
-    const response = await post(
+    const response = await callAs(
       t.app,
-      '/lapi/v2/questionnaire/submit_question',
+      visitsApi.v2SubmitQuestion,
       { visit_id, linkId: item.linkId, value },
       c.cookie,
     );
@@ -108,7 +111,7 @@ describe(`dead-end visits (${testDialect})`, () => {
       supplement_slug: 'biotin-gummies',
       reason: expect.stringContaining('Alabama'),
     });
-    const list = await post(t.app, '/lapi/visit/closed/list/', {}, c.cookie);
+    const list = await callAs(t.app, visitsApi.closedVisits, {}, c.cookie);
     expect(list.json<{ data: ClosedVisit[] }>().data.map((v) => v.visit_id)).toEqual([visit_id]);
   });
 
@@ -122,7 +125,7 @@ describe(`dead-end visits (${testDialect})`, () => {
       state_closed: false,
       state_open: false,
     });
-    const join = await post(t.app, '/lapi/visit/waitlist/', { visit_id }, c.cookie);
+    const join = await callAs(t.app, visitsApi.joinWaitlist, { visit_id }, c.cookie);
     expect(join.statusCode).toBe(409);
     expect(join.json()).toMatchObject({ code: 'VISIT_STEP' });
   });
@@ -132,7 +135,7 @@ describe(`dead-end visits (${testDialect})`, () => {
     const { visit_id } = await start(c, 'ed');
     await eligibility(c, visit_id, 'AL');
     for (let i = 0; i < 2; i++) {
-      const join = await post(t.app, '/lapi/visit/waitlist/', { visit_id }, c.cookie);
+      const join = await callAs(t.app, visitsApi.joinWaitlist, { visit_id }, c.cookie);
       expect(join.statusCode, join.body).toBe(200);
       expect(join.json()).toMatchObject({ data: { state: 'AL', state_name: 'Alabama' } });
     }
@@ -145,18 +148,18 @@ describe(`dead-end visits (${testDialect})`, () => {
     expect(await closed(c, visit_id)).toMatchObject({ waitlisted: true });
 
     const other = await insertCustomer(t.app);
-    const theirs = await post(t.app, '/lapi/visit/waitlist/', { visit_id }, other.cookie);
+    const theirs = await callAs(t.app, visitsApi.joinWaitlist, { visit_id }, other.cookie);
     expect(theirs.statusCode).toBe(404);
-    expect((await post(t.app, '/lapi/visit/waitlist/', { visit_id })).statusCode).toBe(401);
-    expect((await post(t.app, '/lapi/visit/closed/', { visit_id }, other.cookie)).statusCode).toBe(
-      404,
-    );
+    expect((await callAs(t.app, visitsApi.joinWaitlist, { visit_id })).statusCode).toBe(401);
+    expect(
+      (await callAs(t.app, visitsApi.closedVisit, { visit_id }, other.cookie)).statusCode,
+    ).toBe(404);
 
     // A visit that is still open is not on any waitlist's way.
     const open = await start(other, 'ed');
-    const early = await post(
+    const early = await callAs(
       t.app,
-      '/lapi/visit/waitlist/',
+      visitsApi.joinWaitlist,
       { visit_id: open.visit_id },
       other.cookie,
     );
@@ -172,7 +175,7 @@ describe(`dead-end visits (${testDialect})`, () => {
       expect((await eligibility(c, visit_id, 'NV')).json()).toMatchObject({
         data: { eligible: false },
       });
-      expect((await post(t.app, '/lapi/visit/waitlist/', { visit_id }, c.cookie)).statusCode).toBe(
+      expect((await callAs(t.app, visitsApi.joinWaitlist, { visit_id }, c.cookie)).statusCode).toBe(
         200,
       );
       visits.push(visit_id);
@@ -231,18 +234,18 @@ describe(`dead-end visits (${testDialect})`, () => {
     expect(row.status).toBe('IN_PROGRESS');
 
     // Moving on is not a way past it: the knock-out is asked about again.
-    const next = await post(
+    const next = await callAs(
       t.app,
-      '/lapi/v2/questionnaire/next_question',
+      visitsApi.v2NextQuestion,
       { visit_id, linkId: item.linkId },
       c.cookie,
     );
     expect(next.json<{ data: QuestionState }>().data.knockout?.linkId).toBe(item.linkId);
 
     // "Change answer": a safe answer goes on to the next question.
-    const changed = await post(
+    const changed = await callAs(
       t.app,
-      '/lapi/v2/questionnaire/submit_question',
+      visitsApi.v2SubmitQuestion,
       { visit_id, linkId: item.linkId, value: safeAnswer(item) },
       c.cookie,
     );
@@ -251,45 +254,30 @@ describe(`dead-end visits (${testDialect})`, () => {
     expect(after.item?.linkId).not.toBe(item.linkId);
 
     // With nothing to confirm, confirming changes nothing.
-    const nothing = await post(
-      t.app,
-      '/lapi/visit/questions/confirm-knockout/',
-      { visit_id },
-      c.cookie,
-    );
+    const nothing = await callAs(t.app, visitsApi.confirmKnockout, { visit_id }, c.cookie);
     expect(nothing.json<{ data: QuestionState }>().data.disqualified).toBeNull();
 
     // Back to the knock-out, and "Yes, that's right".
-    await post(
+    await callAs(
       t.app,
-      '/lapi/v2/questionnaire/submit_question',
+      visitsApi.v2SubmitQuestion,
       { visit_id, linkId: item.linkId, value: knockoutAnswer(item) },
       c.cookie,
     );
-    const confirmed = await post(
-      t.app,
-      '/lapi/visit/questions/confirm-knockout/',
-      { visit_id },
-      c.cookie,
-    );
+    const confirmed = await callAs(t.app, visitsApi.confirmKnockout, { visit_id }, c.cookie);
     expect(confirmed.json<{ data: QuestionState }>().data).toMatchObject({
       disqualified: state.knockout?.reason,
       destination: '/visit/ed/not-a-fit',
     });
     await nothingToFinish(c);
-    const again = await post(
-      t.app,
-      '/lapi/visit/questions/confirm-knockout/',
-      { visit_id },
-      c.cookie,
-    );
+    const again = await callAs(t.app, visitsApi.confirmKnockout, { visit_id }, c.cookie);
     expect(again.json()).toMatchObject({ code: 'VISIT_CLOSED' });
   });
 
   it("after a not-a-fit closure a new attempt offers a provider's review: the answers go to the queue, flagged, and nothing is charged", async () => {
     const c = await insertCustomer(t.app);
     const { visit_id, state } = await knockedOut(c);
-    await post(t.app, '/lapi/visit/questions/confirm-knockout/', { visit_id }, c.cookie);
+    await callAs(t.app, visitsApi.confirmKnockout, { visit_id }, c.cookie);
 
     // Opening the program again does not start over: it shows the closed visit.
     expect(await start(c, 'ed')).toEqual(
@@ -303,10 +291,10 @@ describe(`dead-end visits (${testDialect})`, () => {
 
     const other = await insertCustomer(t.app);
     expect(
-      (await post(t.app, '/lapi/visit/request-review/', { visit_id }, other.cookie)).statusCode,
+      (await callAs(t.app, visitsApi.requestReview, { visit_id }, other.cookie)).statusCode,
     ).toBe(404);
     for (let i = 0; i < 2; i++) {
-      const asked = await post(t.app, '/lapi/visit/request-review/', { visit_id }, c.cookie);
+      const asked = await callAs(t.app, visitsApi.requestReview, { visit_id }, c.cookie);
       expect(asked.statusCode, asked.body).toBe(200);
       expect(asked.json()).toMatchObject({ data: { destination: '/visit/ed/not-a-fit' } });
     }
@@ -331,19 +319,19 @@ describe(`dead-end visits (${testDialect})`, () => {
 
     // The provider sees it for what it is, and can decline it; approval needs a held payment.
     const cookie = await staffCookie(t, provider);
-    const queue = await post(t.app, '/lapi/staff/visits/', {}, cookie);
+    const queue = await callAs(t.app, reviewsApi.queue, {}, cookie);
     const listed = queue
       .json<{ data: { visits: { visit_id: number; review_requested: boolean }[] } }>()
       .data.visits.find((v) => v.visit_id === visit_id);
     expect(listed).toMatchObject({ review_requested: true });
-    const chart = await post(t.app, '/lapi/staff/visits/detail/', { visit_id }, cookie);
+    const chart = await callAs(t.app, reviewsApi.chart, { visit_id }, cookie);
     expect(chart.json<{ data: { chart: Chart } }>().data.chart).toMatchObject({
       review_requested: true,
       order: null,
     });
-    const approve = await post(
+    const approve = await callAs(
       t.app,
-      '/lapi/staff/visits/approve/',
+      reviewsApi.approve,
       {
         visit_id,
         prescription: {
@@ -359,7 +347,7 @@ describe(`dead-end visits (${testDialect})`, () => {
     );
     expect(approve.json()).toMatchObject({ code: 'NO_AUTHORIZATION' });
     const reason = 'Please see your doctor in person about your heart medicine first.';
-    const decline = await post(t.app, '/lapi/staff/visits/decline/', { visit_id, reason }, cookie);
+    const decline = await callAs(t.app, reviewsApi.decline, { visit_id, reason }, cookie);
     expect(decline.statusCode, decline.body).toBe(200);
     expect(await closed(c, visit_id)).toMatchObject({
       kind: 'not-a-fit',
@@ -375,18 +363,18 @@ describe(`dead-end visits (${testDialect})`, () => {
     expect(replied[0]?.text).toContain('/messages');
     expect(replied[0]?.text).not.toContain('hold on your card');
     expect(replied[0]?.text).not.toContain(reason);
-    const threads = await post(t.app, '/lapi/messaging/getall/', { leads_id: c.leadsId }, c.cookie);
+    const threads = await callAs(t.app, messagesApi.getAll, { leads_id: c.leadsId }, c.cookie);
     expect(threads.body).toContain(reason);
   });
 
   it('a visit still open cannot be sent for review, and an open visit is not a closed one', async () => {
     const c = await insertCustomer(t.app);
     const { visit_id } = await start(c, 'ed');
-    const asked = await post(t.app, '/lapi/visit/request-review/', { visit_id }, c.cookie);
+    const asked = await callAs(t.app, visitsApi.requestReview, { visit_id }, c.cookie);
     expect(asked.json()).toMatchObject({ code: 'VISIT_STEP' });
-    const view = await post(t.app, '/lapi/visit/closed/', { visit_id }, c.cookie);
+    const view = await callAs(t.app, visitsApi.closedVisit, { visit_id }, c.cookie);
     expect(view.json()).toMatchObject({ code: 'VISIT_STEP' });
-    const list = await post(t.app, '/lapi/visit/closed/list/', {}, c.cookie);
+    const list = await callAs(t.app, visitsApi.closedVisits, {}, c.cookie);
     expect(list.json()).toMatchObject({ data: [] });
   });
 });

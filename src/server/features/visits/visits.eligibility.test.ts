@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BodyOf } from '#shared/contract.ts';
+import { visitsApi } from '#shared/visits.ts';
 import { buildTestApp, testDialect, type TestApp } from '#test/app.ts';
-import { insertCustomer, post, randomLoopback } from '#test/factories.ts';
+import { callAs, malformed, type Malformed } from '#test/contract.ts';
+import { insertCustomer, randomLoopback } from '#test/factories.ts';
 import { insertProvider } from '#test/visits.ts';
 
 /**
@@ -28,13 +31,10 @@ describe(`a visitor's eligibility check (${testDialect})`, () => {
     return `${two(birth.getUTCMonth() + 1)}/${two(birth.getUTCDate())}/${birth.getUTCFullYear()}`;
   }
 
-  const check = (payload: Record<string, unknown>, remoteAddress = randomLoopback()) =>
-    t.app.inject({
-      method: 'POST',
-      url: '/lapi/visit/eligibility/check/',
-      payload,
-      remoteAddress,
-    });
+  const check = (
+    body: BodyOf<typeof visitsApi.checkEligibility> | Malformed,
+    remoteAddress = randomLoopback(),
+  ) => callAs(t.app, visitsApi.checkEligibility, body, undefined, { remoteAddress });
 
   const visitCount = async () =>
     Number(
@@ -60,19 +60,14 @@ describe(`a visitor's eligibility check (${testDialect})`, () => {
 
   it('gives the same answer to a logged-in customer, and opens no visit for them', async () => {
     const c = await insertCustomer(t.app);
-    const response = await post(
+    const response = await callAs(
       t.app,
-      '/lapi/visit/eligibility/check/',
+      visitsApi.checkEligibility,
       { category: 'hair', state: 'CA', dob: '04/02/1985' },
       c.cookie,
     );
     expect(response.json()).toMatchObject({ data: { eligible: true } });
-    const pending = await post(
-      t.app,
-      '/lapi/account/pendingorders/',
-      { leads_id: c.leadsId },
-      c.cookie,
-    );
+    const pending = await callAs(t.app, visitsApi.pendingOrders, { leads_id: c.leadsId }, c.cookie);
     expect(pending.json()).toMatchObject({ data: [] });
   });
 
@@ -137,7 +132,7 @@ describe(`a visitor's eligibility check (${testDialect})`, () => {
       [{ category: 'weight', state: 'OR', dob: '04/02/1985' }, 'category', 'Choose a program'],
     ];
     for (const [payload, field, message] of cases) {
-      const response = await check(payload);
+      const response = await check(malformed(payload));
       expect(response.statusCode, JSON.stringify(payload)).toBe(400);
       expect(response.json()).toMatchObject({
         status: 'FAILURE',
@@ -145,7 +140,9 @@ describe(`a visitor's eligibility check (${testDialect})`, () => {
         fields: { [field]: message },
       });
     }
-    const extra = await check({ category: 'ed', state: 'OR', dob: '04/02/1985', visit_id: 1 });
+    const extra = await check(
+      malformed({ category: 'ed', state: 'OR', dob: '04/02/1985', visit_id: 1 }),
+    );
     expect(extra.statusCode).toBe(400);
   });
 

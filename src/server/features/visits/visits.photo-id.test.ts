@@ -1,15 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoStaff } from '#server/db/seed-demo.ts';
 import type { UsStateCode } from '#shared/us-states.ts';
-import type { Chart } from '#shared/reviews.ts';
+import { type Chart, reviewsApi } from '#shared/reviews.ts';
+import { visitsApi } from '#shared/visits.ts';
 import { buildTestApp, testDialect, type TestApp } from '#test/app.ts';
-import {
-  insertCustomer,
-  multipartBody,
-  post,
-  staffCookie,
-  type TestCustomer,
-} from '#test/factories.ts';
+import { callAs, malformed } from '#test/contract.ts';
+import { insertCustomer, multipartBody, staffCookie, type TestCustomer } from '#test/factories.ts';
 import { edVisitAtCheckout, insertProvider, jpegWithGps, visitCheckoutBody } from '#test/visits.ts';
 
 const provider = demoStaff.find((s) => s.role === 'provider')!;
@@ -48,16 +44,16 @@ describe(`photo IDs: least privilege (${testDialect})`, () => {
     return { visitId, key: upload.public_id ?? '' };
   }
   const submit = async (c: TestCustomer, visitId: number, state: UsStateCode = 'OR') => {
-    const response = await post(
+    const response = await callAs(
       t.app,
-      '/lapi/visit/checkout/',
+      visitsApi.checkout,
       visitCheckoutBody(visitId, undefined, state),
       c.cookie,
     );
     expect(response.statusCode, response.body).toBe(200);
   };
   const photo = (key: string, cookie?: string) =>
-    t.app.inject({ method: 'GET', url: `/lapi/uploads/${key}`, headers: cookie ? { cookie } : {} });
+    callAs(t.app, visitsApi.photoId, undefined, cookie, { params: { id: key } });
   const auditFor = (key: string) =>
     t.app.db
       .selectFrom('audit_log')
@@ -68,7 +64,7 @@ describe(`photo IDs: least privilege (${testDialect})`, () => {
       .orderBy('audit_log.id')
       .execute();
   const chartOf = async (visitId: number) =>
-    (await post(t.app, '/lapi/staff/visits/detail/', { visit_id: visitId }, providerCookie)).json<{
+    (await callAs(t.app, reviewsApi.chart, { visit_id: visitId }, providerCookie)).json<{
       data: { chart: Chart };
     }>().data.chart;
 
@@ -141,22 +137,20 @@ describe(`photo IDs: least privilege (${testDialect})`, () => {
       { visit_id: String(visitId) },
       { field: 'fileToUpload', filename: 'id.jpg', contentType: 'image/jpeg', bytes: jpegWithGps },
     );
-    const again = await t.app.inject({
-      method: 'POST',
-      url: '/lapi/upload_image/',
-      payload: body.payload,
-      headers: { ...body.headers, cookie: c.cookie },
+    // Form data, not JSON: the bytes as multipart encodes them, whatever the form's schema says.
+    const again = await callAs(t.app, visitsApi.uploadImage, malformed(body.payload), c, {
+      headers: body.headers,
     });
     expect(again.statusCode, again.body).toBe(200);
     const current = again.json<{ data: { upload_id: string } }>().data.upload_id;
-    await post(t.app, '/lapi/visit/consent/', { visit_id: visitId, consent: true }, c.cookie);
+    await callAs(t.app, visitsApi.consent, { visit_id: visitId, consent: true }, c.cookie);
     await submit(c, visitId);
     expect((await photo(replaced, providerCookie)).statusCode).toBe(404);
     expect((await photo(current, providerCookie)).statusCode).toBe(200);
 
-    const declined = await post(
+    const declined = await callAs(
       t.app,
-      '/lapi/staff/visits/decline/',
+      reviewsApi.decline,
       { visit_id: visitId, reason: 'Not a good fit for this treatment today.' },
       providerCookie,
     );

@@ -2,11 +2,19 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { disqualification } from '#shared/questionnaires/engine.ts';
 import type { AnswerValue } from '#shared/questionnaires/format.ts';
 import { latestQuestionnaire } from '#shared/questionnaires/registry.ts';
-import type { PendingOrder, QuestionState } from '#shared/visits.ts';
+import {
+  type PendingOrder,
+  type ProgramCategory,
+  type QuestionState,
+  visitsApi,
+} from '#shared/visits.ts';
+import { accountsApi } from '#shared/accounts.ts';
+import { authApi } from '#shared/auth.ts';
 import { buildTestApp, testDialect, type TestApp } from '#test/app.ts';
+import { callAs, malformed } from '#test/contract.ts';
 import fs from 'node:fs';
 import path from 'node:path';
-import { insertCustomer, multipartBody, post, type TestCustomer } from '#test/factories.ts';
+import { insertCustomer, multipartBody, type TestCustomer } from '#test/factories.ts';
 import { completeQuestions, insertProvider, jpegWithGps, safeAnswer } from '#test/visits.ts';
 
 describe(`online visits (${testDialect})`, () => {
@@ -18,10 +26,10 @@ describe(`online visits (${testDialect})`, () => {
   });
   afterAll(() => t.close());
 
-  async function start(c: TestCustomer, category = 'ed') {
-    const response = await post(
+  async function start(c: TestCustomer, category: ProgramCategory = 'ed') {
+    const response = await callAs(
       t.app,
-      '/lapi/leads/startprogram',
+      visitsApi.startProgram,
       { leads_id: c.leadsId, new_category: category },
       c.cookie,
     );
@@ -31,7 +39,7 @@ describe(`online visits (${testDialect})`, () => {
   }
 
   const eligible = (c: TestCustomer, visitId: number, state = 'OR', dob = '04/12/1990') =>
-    post(t.app, '/lapi/visit/eligibility/', { visit_id: visitId, state, dob }, c.cookie);
+    callAs(t.app, visitsApi.eligibility, { visit_id: visitId, state, dob }, c.cookie);
 
   it('starts a visit, resumes the same one, and lists it as a pending order', async () => {
     const c = await insertCustomer(t.app);
@@ -39,16 +47,11 @@ describe(`online visits (${testDialect})`, () => {
     expect(first).toMatchObject({ leads_id: c.leadsId, destination: '/visit/ed/eligibility' });
     const again = await start(c);
     expect(again.visit_id).toBe(first.visit_id);
-    const basics = await post(t.app, '/lapi/account/basics', {}, c.cookie);
+    const basics = await callAs(t.app, accountsApi.basics, {}, c.cookie);
     expect(basics.json()).toMatchObject({
       data: { flags: [{ type: 'visit_incomplete', href: '/visit/ed' }] },
     });
-    const pending = await post(
-      t.app,
-      '/lapi/account/pendingorders/',
-      { leads_id: c.leadsId },
-      c.cookie,
-    );
+    const pending = await callAs(t.app, visitsApi.pendingOrders, { leads_id: c.leadsId }, c.cookie);
     expect(pending.json<{ data: PendingOrder[] }>().data).toEqual([
       expect.objectContaining({
         product_category: 'ed',
@@ -60,9 +63,9 @@ describe(`online visits (${testDialect})`, () => {
     const other = await insertCustomer(t.app);
     expect(
       (
-        await post(
+        await callAs(
           t.app,
-          '/lapi/leads/startprogram',
+          visitsApi.startProgram,
           { leads_id: c.leadsId, new_category: 'ed' },
           other.cookie,
         )
@@ -70,10 +73,10 @@ describe(`online visits (${testDialect})`, () => {
     ).toBe(403);
     expect(
       (
-        await post(
+        await callAs(
           t.app,
-          '/lapi/leads/startprogram',
-          { leads_id: c.leadsId, new_category: 'knees' },
+          visitsApi.startProgram,
+          malformed({ leads_id: c.leadsId, new_category: 'knees' }),
           c.cookie,
         )
       ).statusCode,
@@ -81,7 +84,7 @@ describe(`online visits (${testDialect})`, () => {
   });
 
   it('says which states are covered', async () => {
-    const response = await post(t.app, '/lapi/click/statesallowed/', {});
+    const response = await callAs(t.app, visitsApi.statesAllowed, {});
     expect(response.json()).toEqual({
       status: 'SUCCESS',
       message: '',
@@ -101,12 +104,7 @@ describe(`online visits (${testDialect})`, () => {
         destination: '/visit/sleep/ineligible',
       },
     });
-    const questions = await post(
-      t.app,
-      '/lapi/v2/questionnaire/next_question',
-      { visit_id },
-      c.cookie,
-    );
+    const questions = await callAs(t.app, visitsApi.v2NextQuestion, { visit_id }, c.cookie);
     expect(questions.statusCode).toBe(409);
     expect(
       await t.app.db
@@ -140,16 +138,16 @@ describe(`online visits (${testDialect})`, () => {
   it('asks only after eligibility, saves every answer as given, walks back and forth, and resumes where the patient left off', async () => {
     const c = await insertCustomer(t.app);
     const { visit_id } = await start(c, 'ed');
-    const early = await post(t.app, '/lapi/v2/questionnaire/next_question', { visit_id }, c.cookie);
+    const early = await callAs(t.app, visitsApi.v2NextQuestion, { visit_id }, c.cookie);
     expect(early.statusCode).toBe(409);
     expect((await eligible(c, visit_id)).json()).toMatchObject({
       data: { eligible: true, destination: '/visit/ed/questions' },
     });
 
     const questionnaire = latestQuestionnaire('ed');
-    let state = (
-      await post(t.app, '/lapi/v2/questionnaire/next_question', { visit_id }, c.cookie)
-    ).json<{ data: QuestionState }>().data;
+    let state = (await callAs(t.app, visitsApi.v2NextQuestion, { visit_id }, c.cookie)).json<{
+      data: QuestionState;
+    }>().data;
     expect(state.progress.index).toBe(1);
     const seen: string[] = [];
     let halfway: string | null = null;
@@ -159,18 +157,13 @@ describe(`online visits (${testDialect})`, () => {
       seen.push(item.linkId);
       if (item.type === 'display') {
         state = (
-          await post(
-            t.app,
-            '/lapi/v2/questionnaire/next_question',
-            { visit_id, linkId: item.linkId },
-            c.cookie,
-          )
+          await callAs(t.app, visitsApi.v2NextQuestion, { visit_id, linkId: item.linkId }, c.cookie)
         ).json<{ data: QuestionState }>().data;
         continue;
       }
-      const saved = await post(
+      const saved = await callAs(
         t.app,
-        '/lapi/v2/questionnaire/submit_question',
+        visitsApi.v2SubmitQuestion,
         { visit_id, linkId: item.linkId, value: safeAnswer(item) },
         c.cookie,
       );
@@ -180,30 +173,30 @@ describe(`online visits (${testDialect})`, () => {
       if (!halfway && seen.length === 5 && state.item) {
         halfway = state.item.linkId;
         // Stop, log in again somewhere else: the visit resumes at the same question.
-        const login = await post(t.app, '/lapi/account/login/', {
+        const login = await callAs(t.app, authApi.login, {
           email: c.email,
           password: c.password,
         });
         const elsewhere = login.cookies.find((k) => k.name === 'pw_session');
-        const resumed = await post(
+        const resumed = await callAs(
           t.app,
-          '/lapi/v2/questionnaire/next_question',
+          visitsApi.v2NextQuestion,
           { visit_id },
           `pw_session=${elsewhere?.value}`,
         );
         expect(resumed.json<{ data: QuestionState }>().data.item?.linkId).toBe(halfway);
-        const back = await post(
+        const back = await callAs(
           t.app,
-          '/lapi/questionnaire/get_previous_question/',
+          visitsApi.previousQuestion,
           { visit_id, linkId: halfway },
           c.cookie,
         );
         const previous = back.json<{ data: QuestionState }>().data;
         expect(previous.item?.linkId).toBe(seen[seen.length - 1]);
         expect(previous.answer).not.toBeNull();
-        const forward = await post(
+        const forward = await callAs(
           t.app,
-          '/lapi/questionnaire/get_next_question/',
+          visitsApi.nextQuestion,
           { visit_id, linkId: previous.item?.linkId },
           c.cookie,
         );
@@ -212,18 +205,13 @@ describe(`online visits (${testDialect})`, () => {
     }
     // The last answer leads to the review of the answers, before treatment preferences.
     expect(state).toMatchObject({ done: true, destination: '/visit/ed/answers' });
-    const all = await post(t.app, '/lapi/questionnaire/get_questions/', { visit_id }, c.cookie);
+    const all = await callAs(t.app, visitsApi.questions, { visit_id }, c.cookie);
     const body = all.json<{
       data: { answers: Record<string, unknown>; questionnaire: { version: string } };
     }>().data;
     expect(body.questionnaire.version).toBe(questionnaire.version);
     expect(Object.keys(body.answers).length).toBeGreaterThan(5);
-    const pending = await post(
-      t.app,
-      '/lapi/account/pendingorders/',
-      { leads_id: c.leadsId },
-      c.cookie,
-    );
+    const pending = await callAs(t.app, visitsApi.pendingOrders, { leads_id: c.leadsId }, c.cookie);
     expect(pending.json<{ data: PendingOrder[] }>().data[0]?.step).toBe('preferences');
   });
 
@@ -241,9 +229,9 @@ describe(`online visits (${testDialect})`, () => {
       : item.type === 'multi-choice'
         ? [item.options?.find((o) => o.disqualify)?.code ?? '']
         : (item.options?.find((o) => o.disqualify)?.code ?? '');
-    const response = await post(
+    const response = await callAs(
       t.app,
-      '/lapi/questionnaire/save_question/',
+      visitsApi.saveQuestion,
       { visit_id, linkId: item.linkId, value },
       c.cookie,
     );
@@ -252,21 +240,11 @@ describe(`online visits (${testDialect})`, () => {
       disqualified: null,
       knockout: { linkId: item.linkId, reason: disqualification(item, value) },
     });
-    const confirmed = await post(
-      t.app,
-      '/lapi/visit/questions/confirm-knockout/',
-      { visit_id },
-      c.cookie,
-    );
+    const confirmed = await callAs(t.app, visitsApi.confirmKnockout, { visit_id }, c.cookie);
     const state = confirmed.json<{ data: QuestionState }>().data;
     expect(state.disqualified).toBe(disqualification(item, value));
     expect(state.destination).toBe('/visit/ed/not-a-fit');
-    const pending = await post(
-      t.app,
-      '/lapi/account/pendingorders/',
-      { leads_id: c.leadsId },
-      c.cookie,
-    );
+    const pending = await callAs(t.app, visitsApi.pendingOrders, { leads_id: c.leadsId }, c.cookie);
     expect(pending.json<{ data: PendingOrder[] }>().data).toEqual([]);
   });
 
@@ -279,17 +257,17 @@ describe(`online visits (${testDialect})`, () => {
     const hidden = questionnaire.items.find((i) => i.enableWhen);
     if (!choice || !hidden)
       throw new Error('the sleep questionnaire needs a choice and a conditional item');
-    const wrong = await post(
+    const wrong = await callAs(
       t.app,
-      '/lapi/v2/questionnaire/submit_question',
+      visitsApi.v2SubmitQuestion,
       { visit_id, linkId: choice.linkId, value: 'not-an-option' },
       c.cookie,
     );
     expect(wrong.statusCode).toBe(400);
     expect(wrong.json()).toMatchObject({ fields: { value: 'Please choose one of the options.' } });
-    const notShown = await post(
+    const notShown = await callAs(
       t.app,
-      '/lapi/v2/questionnaire/submit_question',
+      visitsApi.v2SubmitQuestion,
       { visit_id, linkId: hidden.linkId, value: true },
       c.cookie,
     );
@@ -308,19 +286,25 @@ describe(`online visits (${testDialect})`, () => {
     const { visit_id } = await start(c, 'hair');
     await eligible(c, visit_id);
     const other = await insertCustomer(t.app);
-    for (const [url, body] of [
-      ['/lapi/questionnaire/get_questions/', { visit_id }],
-      ['/lapi/v2/questionnaire/next_question', { visit_id }],
-      ['/lapi/v2/questionnaire/submit_question', { visit_id, linkId: 'anything', value: true }],
-      ['/lapi/visit/eligibility/', { visit_id, state: 'OR', dob: '04/12/1990' }],
-    ] as const) {
-      const response = await post(t.app, url, body, other.cookie);
-      expect(response.statusCode, url).toBe(404);
+    for (const [path, call] of Object.entries({
+      [visitsApi.questions.path]: () => callAs(t.app, visitsApi.questions, { visit_id }, other),
+      [visitsApi.v2NextQuestion.path]: () =>
+        callAs(t.app, visitsApi.v2NextQuestion, { visit_id }, other),
+      [visitsApi.v2SubmitQuestion.path]: () =>
+        callAs(
+          t.app,
+          visitsApi.v2SubmitQuestion,
+          { visit_id, linkId: 'anything', value: true },
+          other,
+        ),
+      [visitsApi.eligibility.path]: () =>
+        callAs(t.app, visitsApi.eligibility, { visit_id, state: 'OR', dob: '04/12/1990' }, other),
+    })) {
+      const response = await call();
+      expect(response.statusCode, path).toBe(404);
       expect(response.json()).toMatchObject({ message: 'We could not find that visit.' });
     }
-    expect((await post(t.app, '/lapi/questionnaire/get_questions/', { visit_id })).statusCode).toBe(
-      401,
-    );
+    expect((await callAs(t.app, visitsApi.questions, { visit_id })).statusCode).toBe(401);
   });
 
   async function visitAtPreferences(category: 'ed' | 'sleep' | 'hair' = 'ed') {
@@ -345,37 +329,35 @@ describe(`online visits (${testDialect})`, () => {
         bytes: file.bytes,
       },
     );
-    return t.app.inject({
-      method: 'POST',
-      url: '/lapi/upload_image/',
-      payload: body.payload,
-      headers: { ...body.headers, ...(c ? { cookie: c.cookie } : {}) },
+    // Form data, not JSON: the bytes as multipart encodes them, whatever the form's schema says.
+    return callAs(t.app, visitsApi.uploadImage, malformed(body.payload), c, {
+      headers: body.headers,
     });
   };
 
   it('takes treatment preferences checked against the program, then moves on to the photo ID', async () => {
     const { c, visitId } = await visitAtPreferences('ed');
-    const early = await post(
+    const early = await callAs(
       t.app,
-      '/lapi/product/dosage/',
+      visitsApi.dosage,
       { visit_id: visitId, dosage: '50mg' },
       c.cookie,
     );
     expect(early.json()).toMatchObject({ fields: { dosage: 'Choose a treatment first.' } });
-    const wrong = await post(
+    const wrong = await callAs(
       t.app,
-      '/lapi/product/drug/',
+      visitsApi.drug,
       { visit_id: visitId, drug: 'finasteride' },
       c.cookie,
     );
     expect(wrong.json()).toMatchObject({
       fields: { drug: 'Choose one of the treatments offered.' },
     });
-    await post(t.app, '/lapi/product/drug/', { visit_id: visitId, drug: 'sildenafil' }, c.cookie);
-    await post(t.app, '/lapi/product/dosage/', { visit_id: visitId, dosage: '50mg' }, c.cookie);
-    const done = await post(
+    await callAs(t.app, visitsApi.drug, { visit_id: visitId, drug: 'sildenafil' }, c.cookie);
+    await callAs(t.app, visitsApi.dosage, { visit_id: visitId, dosage: '50mg' }, c.cookie);
+    const done = await callAs(
       t.app,
-      '/lapi/product/frequency/',
+      visitsApi.frequency,
       { visit_id: visitId, frequency: 'as-needed-6' },
       c.cookie,
     );
@@ -385,9 +367,9 @@ describe(`online visits (${testDialect})`, () => {
         destination: '/visit/ed/photo',
       },
     });
-    const sleepOnly = await post(
+    const sleepOnly = await callAs(
       t.app,
-      '/lapi/product/sleep-preferences/',
+      visitsApi.sleepPreferences,
       { visit_id: visitId, goal: 'both' },
       c.cookie,
     );
@@ -396,17 +378,12 @@ describe(`online visits (${testDialect})`, () => {
 
   it('a photo ID must be an image by its bytes and at most 10 MB; nothing else is stored', async () => {
     const { c, visitId } = await visitAtPreferences('hair');
-    await post(
+    await callAs(t.app, visitsApi.hairPreferences, { visit_id: visitId, form: 'oral' }, c.cookie);
+    await callAs(t.app, visitsApi.drug, { visit_id: visitId, drug: 'finasteride' }, c.cookie);
+    await callAs(t.app, visitsApi.dosage, { visit_id: visitId, dosage: '1mg' }, c.cookie);
+    await callAs(
       t.app,
-      '/lapi/product/hair-preferences/',
-      { visit_id: visitId, form: 'oral' },
-      c.cookie,
-    );
-    await post(t.app, '/lapi/product/drug/', { visit_id: visitId, drug: 'finasteride' }, c.cookie);
-    await post(t.app, '/lapi/product/dosage/', { visit_id: visitId, dosage: '1mg' }, c.cookie);
-    await post(
-      t.app,
-      '/lapi/product/frequency/',
+      visitsApi.frequency,
       { visit_id: visitId, frequency: 'daily-30' },
       c.cookie,
     );
@@ -455,60 +432,48 @@ describe(`online visits (${testDialect})`, () => {
       .toString('latin1');
     expect(onDisk).not.toContain('GPS canary');
 
-    const mine = await t.app.inject({
-      method: 'GET',
-      url: `/lapi/uploads/${upload_id}`,
-      headers: { cookie: c.cookie },
-    });
+    const photo = (who?: TestCustomer) =>
+      callAs(t.app, visitsApi.photoId, undefined, who, { params: { id: upload_id } });
+    const mine = await photo(c);
     expect(mine.statusCode).toBe(200);
     expect(mine.headers['content-type']).toBe('image/jpeg');
     expect(mine.headers['cache-control']).toBe('private, no-store');
     const other = await insertCustomer(t.app);
-    expect(
-      (
-        await t.app.inject({
-          method: 'GET',
-          url: `/lapi/uploads/${upload_id}`,
-          headers: { cookie: other.cookie },
-        })
-      ).statusCode,
-    ).toBe(404);
-    expect(
-      (await t.app.inject({ method: 'GET', url: `/lapi/uploads/${upload_id}` })).statusCode,
-    ).toBe(404);
+    expect((await photo(other)).statusCode).toBe(404);
+    expect((await photo()).statusCode).toBe(404);
     expect((await upload(other, visitId, { bytes: jpegWithGps })).statusCode).toBe(404);
   });
 
   it('records consent to telehealth and moves on to checkout', async () => {
     const { c, visitId } = await visitAtPreferences('ed');
-    await post(t.app, '/lapi/product/drug/', { visit_id: visitId, drug: 'tadalafil' }, c.cookie);
-    await post(t.app, '/lapi/product/dosage/', { visit_id: visitId, dosage: '5mg' }, c.cookie);
-    await post(
+    await callAs(t.app, visitsApi.drug, { visit_id: visitId, drug: 'tadalafil' }, c.cookie);
+    await callAs(t.app, visitsApi.dosage, { visit_id: visitId, dosage: '5mg' }, c.cookie);
+    await callAs(
       t.app,
-      '/lapi/product/frequency/',
+      visitsApi.frequency,
       { visit_id: visitId, frequency: 'daily-30' },
       c.cookie,
     );
-    const tooSoon = await post(
+    const tooSoon = await callAs(
       t.app,
-      '/lapi/visit/consent/',
+      visitsApi.consent,
       { visit_id: visitId, consent: true },
       c.cookie,
     );
     expect(tooSoon.json()).toMatchObject({ message: 'Please upload a photo of your ID first.' });
     await upload(c, visitId, { bytes: jpegWithGps });
-    const unchecked = await post(
+    const unchecked = await callAs(
       t.app,
-      '/lapi/visit/consent/',
-      { visit_id: visitId, consent: false },
+      visitsApi.consent,
+      malformed({ visit_id: visitId, consent: false }),
       c.cookie,
     );
     expect(unchecked.json()).toMatchObject({
       fields: { consent: 'Continue your online visit by checking the box above' },
     });
-    const ok = await post(
+    const ok = await callAs(
       t.app,
-      '/lapi/visit/consent/',
+      visitsApi.consent,
       { visit_id: visitId, consent: true },
       c.cookie,
     );

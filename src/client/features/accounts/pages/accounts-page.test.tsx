@@ -3,11 +3,13 @@ import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { format, parseISO } from 'date-fns';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { accountsApi } from '#shared/accounts.ts';
+import { authApi } from '#shared/auth.ts';
 import { clearToasts } from '#client/components/ui/toast.tsx';
 import { resetAppStateForTests, setLeadsId } from '#client/lib/app-state.ts';
-import { buildAccountData, memberApi } from '#client/testing/member-fixtures.ts';
+import { buildAccountData, memberStubs } from '#client/testing/member-fixtures.ts';
 import { memberRoutes } from '#client/testing/member-routes.tsx';
-import { failure, ok, okMessage, renderRoutes, stubApi } from '#client/testing/render-app.tsx';
+import { failure, renderRoutes, stub, stubApi, type Stub } from '#client/testing/render-app.tsx';
 
 beforeEach(() => {
   localStorage.clear();
@@ -21,7 +23,7 @@ afterEach(() => {
   clearToasts();
 });
 
-const sessions = ok({
+const sessions = stub(authApi.sessions, {
   sessions: [
     {
       id: 's1',
@@ -42,15 +44,9 @@ const sessions = ok({
   ],
 });
 
-async function openAccounts(
-  extra: Parameters<typeof stubApi>[0] = {},
-  account = buildAccountData(),
-) {
-  const api = stubApi({
-    ...memberApi({ accountData: account }),
-    '/account/sessions/': sessions,
-    ...extra,
-  });
+/** The Accounts page; `extra` stubs override the member's (the last match answers). */
+async function openAccounts(extra: Stub[] = [], account = buildAccountData()) {
+  const api = stubApi([...memberStubs({ accountData: account }), sessions, ...extra]);
   const rendered = renderRoutes(memberRoutes, { path: '/accounts' });
   await screen.findByRole('region', { name: 'Account details' });
   return { api, ...rendered };
@@ -68,9 +64,9 @@ function section(name: string) {
 describe('Account details', () => {
   it("saves with /account/update/ and shows 'Account update' / 'Account updated successfully'", async () => {
     const u = userEvent.setup();
-    const { api } = await openAccounts({
-      '/account/update/': okMessage('Account updated successfully'),
-    });
+    const { api } = await openAccounts([
+      stub(accountsApi.accountUpdate, { message: 'Account updated successfully' }),
+    ]);
     const details = section('Account details');
     expect(details.getByLabelText<HTMLInputElement>('Date of birth').value).toBe('04/12/1990');
     await u.clear(details.getByLabelText('First name'));
@@ -78,7 +74,7 @@ describe('Account details', () => {
     await u.click(details.getByRole('button', { name: 'Save details' }));
     expect(await screen.findByText('Account update')).toBeTruthy();
     expect(screen.getByText('Account updated successfully')).toBeTruthy();
-    expect(api.calls.find((call) => call.path === '/account/update/')?.body).toEqual({
+    expect(api.callsTo(accountsApi.accountUpdate)[0]).toEqual({
       leads_id: 'lead-1',
       prospect: {
         first_name: 'Danielle',
@@ -92,11 +88,14 @@ describe('Account details', () => {
 
   it('shows a FAILURE message, and field messages on their fields', async () => {
     const u = userEvent.setup();
-    await openAccounts({
-      '/account/update/': failure(409, 'EMAIL_TAKEN', 'That email is already in use.', {
-        'prospect.email': 'That email is already in use.',
-      }),
-    });
+    await openAccounts([
+      stub(
+        accountsApi.accountUpdate,
+        failure(409, 'EMAIL_TAKEN', 'That email is already in use.', {
+          'prospect.email': 'That email is already in use.',
+        }),
+      ),
+    ]);
     const details = section('Account details');
     await u.click(details.getByRole('button', { name: 'Save details' }));
     expect(await details.findByText('That email is already in use.')).toBeTruthy();
@@ -106,14 +105,15 @@ describe('Account details', () => {
   it('asks for the current password only when the email changes, and sends it with the change', async () => {
     const u = userEvent.setup();
     let attempt = 0;
-    const { api } = await openAccounts({
-      '/account/update/': () =>
+    const { api } = await openAccounts([
+      stub(accountsApi.accountUpdate, () =>
         ++attempt === 1
           ? failure(400, 'WRONG_PASSWORD', 'Your current password is incorrect.', {
               current_password: 'Your current password is incorrect.',
             })
-          : okMessage('Account updated successfully'),
-    });
+          : { message: 'Account updated successfully' },
+      ),
+    ]);
     const details = section('Account details');
     expect(details.queryByLabelText('Current password')).toBeNull();
     await u.clear(details.getByLabelText('Email'));
@@ -127,7 +127,7 @@ describe('Account details', () => {
       await details.findByText('Enter your current password to change your email.'),
     ).toBeTruthy();
     expect(current.getAttribute('aria-invalid')).toBe('true');
-    expect(api.calls.some((call) => call.path === '/account/update/')).toBe(false);
+    expect(api.callsTo(accountsApi.accountUpdate)).toEqual([]);
 
     // A wrong one comes back onto the field.
     await u.type(current, 'not it');
@@ -146,8 +146,8 @@ describe('Account details', () => {
       ),
     ).toBeTruthy();
     expect((details.getByLabelText('Email') as HTMLInputElement).value).toBe('dana@example.com');
-    const sent = api.calls.filter((call) => call.path === '/account/update/');
-    expect(sent.at(-1)?.body).toMatchObject({
+    const sent = api.callsTo(accountsApi.accountUpdate);
+    expect(sent.at(-1)).toMatchObject({
       leads_id: 'lead-1',
       prospect: { email: 'new-dana@example.com' },
       current_password: 'my real password',
@@ -156,15 +156,15 @@ describe('Account details', () => {
 
   it('does not send a password when only other details change', async () => {
     const u = userEvent.setup();
-    const { api } = await openAccounts({
-      '/account/update/': okMessage('Account updated successfully'),
-    });
+    const { api } = await openAccounts([
+      stub(accountsApi.accountUpdate, { message: 'Account updated successfully' }),
+    ]);
     const details = section('Account details');
     await u.clear(details.getByLabelText('Last name'));
     await u.type(details.getByLabelText('Last name'), 'Reyes');
     await u.click(details.getByRole('button', { name: 'Save details' }));
     expect(await screen.findByText('Account updated successfully')).toBeTruthy();
-    const body = api.calls.find((call) => call.path === '/account/update/')?.body;
+    const body = api.callsTo(accountsApi.accountUpdate)[0];
     expect(body).not.toHaveProperty('current_password');
   });
 
@@ -176,14 +176,14 @@ describe('Account details', () => {
     await u.type(details.getByLabelText('Date of birth'), '02/30/1990');
     await u.click(details.getByRole('button', { name: 'Save details' }));
     expect(await details.findByText('Invalid date')).toBeTruthy();
-    expect(api.calls.some((call) => call.path === '/account/update/')).toBe(false);
+    expect(api.callsTo(accountsApi.accountUpdate)).toEqual([]);
   });
 });
 
 describe('Shipping and billing address', () => {
   it('copies shipping to billing when the box is checked, and sends smsallow as 0 or 1', async () => {
     const u = userEvent.setup();
-    const { api } = await openAccounts({ '/account/address/': okMessage('Saved') });
+    const { api } = await openAccounts([stub(accountsApi.address, { message: 'Saved' })]);
     const address = section('Shipping and billing address');
     const same = address.getByLabelText('Billing address is the same as shipping');
     expect((same as HTMLInputElement).checked).toBe(true);
@@ -197,7 +197,7 @@ describe('Shipping and billing address', () => {
     await u.click(address.getByLabelText(/Text me about my orders/));
     await u.click(address.getByRole('button', { name: 'Save address' }));
     expect(await screen.findByText('Address saved')).toBeTruthy();
-    expect(api.calls.find((call) => call.path === '/account/address/')?.body).toEqual({
+    expect(api.callsTo(accountsApi.address)[0]).toEqual({
       leads_id: 'lead-1',
       address: '40 Elm Ave',
       address2: '',
@@ -235,12 +235,12 @@ describe('Shipping and billing address', () => {
     await u.click(address.getByRole('button', { name: 'Save address' }));
     expect(await shipping.findByText("This ZIP code isn't in California.")).toBeTruthy();
     expect(shipping.getByLabelText('ZIP code').getAttribute('aria-invalid')).toBe('true');
-    expect(api.calls.some((call) => call.path === '/account/address/')).toBe(false);
+    expect(api.callsTo(accountsApi.address)).toEqual([]);
   });
 
   it("says 'Failed to save address.' when the call fails without field messages", async () => {
     const u = userEvent.setup();
-    await openAccounts({ '/account/address/': failure(500, 'INTERNAL', 'Internal error') });
+    await openAccounts([stub(accountsApi.address, failure(500, 'INTERNAL', 'Internal error'))]);
     await u.click(
       section('Shipping and billing address').getByRole('button', { name: 'Save address' }),
     );
@@ -263,24 +263,27 @@ describe('Payment method', () => {
 describe('Change password', () => {
   it('checks the confirmation, then puts a wrong current password on its field', async () => {
     const u = userEvent.setup();
-    const { api } = await openAccounts({
-      '/account/password/': failure(400, 'VALIDATION', 'Please check the highlighted fields.', {
-        current_password: 'Your current password is not correct.',
-      }),
-    });
+    const { api } = await openAccounts([
+      stub(
+        authApi.changePassword,
+        failure(400, 'VALIDATION', 'Please check the highlighted fields.', {
+          current_password: 'Your current password is not correct.',
+        }),
+      ),
+    ]);
     const form = section('Change password');
     await u.type(form.getByLabelText('Current password'), 'nope');
     await u.type(form.getByLabelText('New password'), 'a much longer phrase');
     await u.type(form.getByLabelText('Confirm new password'), 'a different phrase');
     await u.click(form.getByRole('button', { name: 'Change password' }));
     expect(await form.findByText('Passwords must match')).toBeTruthy();
-    expect(api.calls.some((call) => call.path === '/account/password/')).toBe(false);
+    expect(api.callsTo(authApi.changePassword)).toEqual([]);
 
     await u.clear(form.getByLabelText('Confirm new password'));
     await u.type(form.getByLabelText('Confirm new password'), 'a much longer phrase');
     await u.click(form.getByRole('button', { name: 'Change password' }));
     expect(await form.findByText('Your current password is not correct.')).toBeTruthy();
-    expect(api.calls.find((call) => call.path === '/account/password/')?.body).toEqual({
+    expect(api.callsTo(authApi.changePassword)[0]).toEqual({
       current_password: 'nope',
       password: 'a much longer phrase',
     });
@@ -291,19 +294,18 @@ describe('Phone verification', () => {
   it('sends a code, then verifies the 6 digits', async () => {
     const u = userEvent.setup();
     let verified = false;
-    const { api } = await openAccounts({
-      '/account/smsauth/': (body) => {
-        const action = (body as { action: string }).action;
-        if (action === 'send') return ok({ phone_verified: false, sent_to: '(***) ***-0123' });
-        if ((body as { code: string }).code !== '123456')
+    const { api } = await openAccounts([
+      stub(accountsApi.smsAuth, (body) => {
+        if (body.action === 'send') return { phone_verified: false, sent_to: '(***) ***-0123' };
+        if (body.code !== '123456')
           return failure(400, 'VALIDATION', 'That code is not right.', {
             code: 'That code is not right.',
           });
         verified = true;
-        return ok({ phone_verified: true });
-      },
-      '/account/data/': () => ok(buildAccountData({ phone_verified: verified })),
-    });
+        return { phone_verified: true };
+      }),
+      stub(accountsApi.accountData, () => buildAccountData({ phone_verified: verified })),
+    ]);
     const phone = section('Phone verification');
     expect(phone.getByText('Not verified')).toBeTruthy();
     await u.click(phone.getByRole('button', { name: 'Send code' }));
@@ -316,9 +318,7 @@ describe('Phone verification', () => {
     await u.click(phone.getByRole('button', { name: 'Verify' }));
     expect(await screen.findByText('Phone verified')).toBeTruthy();
     await waitFor(() => expect(section('Phone verification').getByText('Verified')).toBeTruthy());
-    expect(
-      api.calls.filter((call) => call.path === '/account/smsauth/').map((c) => c.body),
-    ).toEqual([
+    expect(api.callsTo(accountsApi.smsAuth)).toEqual([
       { action: 'send' },
       { action: 'verify', code: '000000' },
       { action: 'verify', code: '123456' },
@@ -329,7 +329,7 @@ describe('Phone verification', () => {
 describe('Signed-in devices', () => {
   it("lists the sessions with 'This device' and logs out everywhere else", async () => {
     const u = userEvent.setup();
-    const { api } = await openAccounts({ '/account/sessions/revoke/': ok({ ended: 1 }) });
+    const { api } = await openAccounts([stub(authApi.sessionsRevoke, { ended: 1 })]);
     const devices = section('Signed-in devices');
     const rows = await devices.findAllByRole('listitem');
     expect(rows.map((row) => row.textContent)).toEqual([
@@ -341,20 +341,18 @@ describe('Signed-in devices', () => {
     expect(devices.queryByRole('button', { name: /^Log out Chrome/ })).toBeNull();
     await u.click(devices.getByRole('button', { name: 'Log out everywhere else' }));
     expect(await screen.findByText('One other device was logged out.')).toBeTruthy();
-    expect(api.calls.some((call) => call.path === '/account/sessions/revoke/')).toBe(true);
+    expect(api.callsTo(authApi.sessionsRevoke).length).toBeGreaterThan(0);
   });
 
   it('logs out one other device and says which', async () => {
     const u = userEvent.setup();
-    const { api } = await openAccounts({
-      '/account/sessions/end/': {
-        body: { status: 'SUCCESS', message: 'That device was logged out.', data: {} },
-      },
-    });
+    const { api } = await openAccounts([
+      stub(authApi.sessionEnd, {}, { message: 'That device was logged out.' }),
+    ]);
     const devices = section('Signed-in devices');
     await u.click(await devices.findByRole('button', { name: /^Log out Safari on iPhone/ }));
     expect(await screen.findByText('Safari on iPhone was logged out')).toBeTruthy();
-    expect(api.calls.find((call) => call.path === '/account/sessions/end/')?.body).toEqual({
+    expect(api.callsTo(authApi.sessionEnd)[0]).toEqual({
       id: 's2',
     });
   });

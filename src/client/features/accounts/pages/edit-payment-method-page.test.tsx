@@ -2,11 +2,12 @@
 import { cleanup, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { accountsApi } from '#shared/accounts.ts';
 import { clearToasts } from '#client/components/ui/toast.tsx';
 import { resetAppStateForTests, setLeadsId } from '#client/lib/app-state.ts';
-import { buildAccountData, memberApi } from '#client/testing/member-fixtures.ts';
+import { buildAccountData, memberStubs } from '#client/testing/member-fixtures.ts';
 import { memberRoutes } from '#client/testing/member-routes.tsx';
-import { failure, ok, renderRoutes, stubApi } from '#client/testing/render-app.tsx';
+import { failure, renderRoutes, stub, stubApi, type Stub } from '#client/testing/render-app.tsx';
 
 beforeEach(() => {
   localStorage.clear();
@@ -23,8 +24,9 @@ afterEach(() => {
 
 type User = ReturnType<typeof userEvent.setup>;
 
-async function openForm(extra: Parameters<typeof stubApi>[0] = {}, account = buildAccountData()) {
-  const api = stubApi({ ...memberApi({ accountData: account }), ...extra });
+/** The card form; `extra` stubs override the member's (the last match answers). */
+async function openForm(extra: Stub[] = [], account = buildAccountData()) {
+  const api = stubApi([...memberStubs({ accountData: account }), ...extra]);
   const rendered = renderRoutes(memberRoutes, { path: '/accounts/editPaymentMethod' });
   await screen.findByRole('heading', { level: 1, name: 'Update payment method' });
   await screen.findByRole('region', { name: 'Card on file' });
@@ -82,11 +84,14 @@ describe('the card form', () => {
 
   it('shows a decline with the gateway reason on the form, and keeps it out of analytics', async () => {
     const u = userEvent.setup();
-    const { router } = await openForm({
-      '/account/ccupdate/': failure(402, 'CARD_DECLINED', 'Your card was declined.', {
-        ccnum: 'Your card was declined.',
-      }),
-    });
+    const { router } = await openForm([
+      stub(
+        accountsApi.ccUpdate,
+        failure(402, 'CARD_DECLINED', 'Your card was declined.', {
+          ccnum: 'Your card was declined.',
+        }),
+      ),
+    ]);
     await fill(u, { ccnum: '4000 0000 0000 0002', ccexp: '12/30', cccvv: '123' });
     await u.click(screen.getByLabelText(consentText));
     await u.click(screen.getByRole('button', { name: 'Save card' }));
@@ -100,9 +105,12 @@ describe('the card form', () => {
 
   it('shows a decline that names no field at the top of the form', async () => {
     const u = userEvent.setup();
-    await openForm({
-      '/account/ccupdate/': failure(402, 'CARD_DECLINED', 'Your card has insufficient funds.'),
-    });
+    await openForm([
+      stub(
+        accountsApi.ccUpdate,
+        failure(402, 'CARD_DECLINED', 'Your card has insufficient funds.'),
+      ),
+    ]);
     await fill(u, { ccnum: '4000 0000 0000 9995', ccexp: '12/30', cccvv: '123' });
     await u.click(screen.getByLabelText(consentText));
     await u.click(screen.getByRole('button', { name: 'Save card' }));
@@ -115,13 +123,13 @@ describe('the card form', () => {
     const u = userEvent.setup();
     const newCard = { brand: 'Visa', last4: '4242', exp_month: 1, exp_year: 2031, expired: false };
     let saved = false;
-    const { api, router } = await openForm({
-      '/account/ccupdate/': () => {
+    const { api, router } = await openForm([
+      stub(accountsApi.ccUpdate, () => {
         saved = true;
-        return ok({ card: newCard, retries: [] });
-      },
-      '/account/data/': () => ok(buildAccountData(saved ? { card: newCard } : {})),
-    });
+        return { card: newCard, retries: [] };
+      }),
+      stub(accountsApi.accountData, () => buildAccountData(saved ? { card: newCard } : {})),
+    ]);
     await fill(u, { ccnum: '4242 4242 4242 4242', ccexp: '01/31', cccvv: '123' });
     await u.click(screen.getByLabelText('Use my shipping address as the billing address'));
     await u.click(screen.getByLabelText(consentText));
@@ -129,7 +137,7 @@ describe('the card form', () => {
     expect(await screen.findByText('Payment method updated')).toBeTruthy();
     expect(await screen.findByRole('heading', { level: 1, name: 'Accounts' })).toBeTruthy();
     expect(router.location().pathname).toBe('/accounts');
-    expect(api.calls.find((call) => call.path === '/account/ccupdate/')?.body).toEqual({
+    expect(api.callsTo(accountsApi.ccUpdate)[0]).toEqual({
       ccnum: '4242424242424242',
       ccexp: '01/31',
       cccvv: '123',
@@ -145,12 +153,12 @@ describe('the card form', () => {
     const newCard = { brand: 'Visa', last4: '4242', exp_month: 1, exp_year: 2031, expired: false };
     async function save(retry: { outcome: 'paid' | 'failed' | 'pending'; reason: string | null }) {
       const u = userEvent.setup();
-      const result = await openForm({
-        '/account/ccupdate/': ok({
+      const result = await openForm([
+        stub(accountsApi.ccUpdate, {
           card: newCard,
           retries: [{ order_number: 'PW-100104', amount_cents: 1750, ...retry }],
         }),
-      });
+      ]);
       await fill(u, { ccnum: '4242 4242 4242 4242', ccexp: '01/31', cccvv: '123' });
       await u.click(screen.getByLabelText(consentText));
       await u.click(screen.getByRole('button', { name: 'Save card' }));
@@ -190,11 +198,11 @@ describe('the card form', () => {
   });
 
   it("shows 'No card on file' and an 'Expired' badge where they apply", async () => {
-    await openForm({}, buildAccountData({ card: null }));
+    await openForm([], buildAccountData({ card: null }));
     expect(screen.getByText('No card on file')).toBeTruthy();
     cleanup();
     await openForm(
-      {},
+      [],
       buildAccountData({
         card: { brand: 'Mastercard', last4: '4444', exp_month: 1, exp_year: 2024, expired: true },
       }),

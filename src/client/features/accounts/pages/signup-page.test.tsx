@@ -2,9 +2,17 @@
 import { cleanup, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { accountsApi } from '#shared/accounts.ts';
+import { sessionApi } from '#shared/session.ts';
 import { clearToasts } from '#client/components/ui/toast.tsx';
 import { getAppState, resetAppStateForTests } from '#client/lib/app-state.ts';
-import { failure, LocationProbe, ok, renderRoutes, stubApi } from '#client/testing/render-app.tsx';
+import {
+  failure,
+  LocationProbe,
+  renderRoutes,
+  stub,
+  stubApi,
+} from '#client/testing/render-app.tsx';
 import { PublicOnlyRoute } from '#client/features/auth/components/route-guards.tsx';
 import { SignupPage } from './signup-page.tsx';
 
@@ -17,7 +25,7 @@ const routes = [
   { path: '/accounts/partner', element: <LocationProbe /> },
 ];
 
-const loggedOut = ok({ authenticated: false, user: null });
+const loggedOut = stub(sessionApi.verifyAuthentication, { authenticated: false, user: null });
 const user = {
   leads_id: 'lead-77',
   customer_id: 1077,
@@ -53,7 +61,7 @@ function errorOf(label: string): string | null {
 describe('the sign-up form', () => {
   it("says 'Field required' for email, names and the consent message, tied to each field", async () => {
     const u = userEvent.setup();
-    const api = stubApi({ '/account/verifyauthentication/': loggedOut });
+    const api = stubApi([loggedOut]);
     renderRoutes(routes, { path: '/signup' });
     await u.click(await screen.findByRole('button', { name: 'Create account' }));
     expect(await screen.findAllByText('Field required')).toHaveLength(4);
@@ -66,11 +74,12 @@ describe('the sign-up form', () => {
     expect(screen.getByText('Continue your online visit by checking the box above')).toBeTruthy();
     expect(field('Email').getAttribute('aria-invalid')).toBe('true');
     // Nothing was sent but the session check.
-    expect(api.calls.map((call) => call.path)).toEqual(['/account/verifyauthentication/']);
+    expect(api.calls).toHaveLength(1);
+    expect(api.callsTo(sessionApi.verifyAuthentication)).toHaveLength(1);
   });
 
   it('links the terms, the privacy policy and the consent to telehealth from the consent box', async () => {
-    stubApi({ '/account/verifyauthentication/': loggedOut });
+    stubApi([loggedOut]);
     renderRoutes(routes, { path: '/signup' });
     const consent = await screen.findByRole('checkbox');
     const label = consent.closest('div')?.querySelector('label');
@@ -85,7 +94,7 @@ describe('the sign-up form', () => {
     vi.useFakeTimers({ toFake: ['Date'] });
     vi.setSystemTime(new Date('2026-06-15T12:00:00Z'));
     const u = userEvent.setup();
-    stubApi({ '/account/verifyauthentication/': loggedOut });
+    stubApi([loggedOut]);
     renderRoutes(routes, { path: '/signup' });
     const dob = await screen.findByLabelText<HTMLInputElement>('Date of birth');
     expect(dob.getAttribute('inputmode')).toBe('numeric');
@@ -110,7 +119,7 @@ describe('the sign-up form', () => {
 
   it('fills in the slashes of the date of birth on a number keypad', async () => {
     const u = userEvent.setup();
-    stubApi({ '/account/verifyauthentication/': loggedOut });
+    stubApi([loggedOut]);
     renderRoutes(routes, { path: '/signup' });
     const dob = await screen.findByLabelText<HTMLInputElement>('Date of birth');
     await u.type(dob, '04121990');
@@ -129,17 +138,15 @@ describe('the sign-up form', () => {
 
   it('puts a taken email on the email field and offers to log in', async () => {
     const u = userEvent.setup();
-    stubApi({
-      '/account/verifyauthentication/': loggedOut,
-      '/account/create/': failure(
-        409,
-        'EMAIL_TAKEN',
-        'An account with this email already exists.',
-        {
+    stubApi([
+      loggedOut,
+      stub(
+        accountsApi.accountCreate,
+        failure(409, 'EMAIL_TAKEN', 'An account with this email already exists.', {
           email: 'An account with this email already exists.',
-        },
+        }),
       ),
-    });
+    ]);
     renderRoutes(routes, { path: '/signup' });
     await fillValidForm(u);
     await u.click(screen.getByRole('button', { name: 'Create account' }));
@@ -151,15 +158,15 @@ describe('the sign-up form', () => {
 
   it('logs the new customer in and goes to /dashboard', async () => {
     const u = userEvent.setup();
-    const api = stubApi({
-      '/account/verifyauthentication/': loggedOut,
-      '/account/create/': ok({ leads_id: 'lead-77', user }),
-    });
+    const api = stubApi([
+      loggedOut,
+      stub(accountsApi.accountCreate, { leads_id: 'lead-77', user }),
+    ]);
     renderRoutes(routes, { path: '/signup' });
     await fillValidForm(u);
     await u.click(screen.getByRole('button', { name: 'Create account' }));
     expect((await screen.findByTestId('location')).textContent).toBe('/dashboard');
-    expect(api.calls.find((call) => call.path === '/account/create/')?.body).toEqual({
+    expect(api.callsTo(accountsApi.accountCreate)[0]).toEqual({
       email: 'ann@example.com',
       first_name: 'Ann',
       last_name: 'Lee',
@@ -175,10 +182,7 @@ describe('the sign-up form', () => {
   it("keeps a partner's invitation through sign-up and goes on to the partner page showing it", async () => {
     const u = userEvent.setup();
     const token = 'a'.repeat(21) + '-' + 'B9'.repeat(10) + 'c';
-    stubApi({
-      '/account/verifyauthentication/': loggedOut,
-      '/account/create/': ok({ leads_id: 'lead-77', user }),
-    });
+    stubApi([loggedOut, stub(accountsApi.accountCreate, { leads_id: 'lead-77', user })]);
     renderRoutes(routes, { path: `/signup?partnerInvite=${token}` });
     expect(await screen.findByText(/Your partner invited you to link accounts/)).toBeTruthy();
     await fillValidForm(u);
@@ -190,7 +194,7 @@ describe('the sign-up form', () => {
 
   it("sends someone already logged in who opens a partner's invitation link to the partner page with its token", async () => {
     const token = 'a'.repeat(21) + '-' + 'B9'.repeat(10) + 'c';
-    stubApi({ '/account/verifyauthentication/': ok({ authenticated: true, user }) });
+    stubApi([stub(sessionApi.verifyAuthentication, { authenticated: true, user })]);
     renderRoutes(routes, { path: `/signup?partnerInvite=${token}` });
     expect((await screen.findByTestId('location')).textContent).toBe(
       `/accounts/partner?invite=${token}`,
@@ -198,17 +202,14 @@ describe('the sign-up form', () => {
   });
 
   it('sends someone logged in to /dashboard from /signup when the invitation token is not one of ours', async () => {
-    stubApi({ '/account/verifyauthentication/': ok({ authenticated: true, user }) });
+    stubApi([stub(sessionApi.verifyAuthentication, { authenticated: true, user })]);
     renderRoutes(routes, { path: '/signup?partnerInvite=//evil.example' });
     expect((await screen.findByTestId('location')).textContent).toBe('/dashboard');
   });
 
   it('ignores an invitation token that is not one of ours', async () => {
     const u = userEvent.setup();
-    stubApi({
-      '/account/verifyauthentication/': loggedOut,
-      '/account/create/': ok({ leads_id: 'lead-77', user }),
-    });
+    stubApi([loggedOut, stub(accountsApi.accountCreate, { leads_id: 'lead-77', user })]);
     renderRoutes(routes, { path: '/signup?partnerInvite=//evil.example' });
     await fillValidForm(u);
     await u.click(screen.getByRole('button', { name: 'Create account' }));

@@ -2,15 +2,15 @@
 import { cleanup, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { authApi } from '#shared/auth.ts';
 import { messages } from '#shared/wording.ts';
 import { clearToasts } from '#client/components/ui/toast.tsx';
 import { resetAppStateForTests } from '#client/lib/app-state.ts';
 import {
   failure,
   LocationProbe,
-  ok,
-  okMessage,
   renderRoutes,
+  stub,
   stubApi,
 } from '#client/testing/render-app.tsx';
 import { ResetPasswordPage } from './reset-password-page.tsx';
@@ -46,7 +46,7 @@ describe('request mode (no id in the address)', () => {
 
   it("says 'Email is required' and 'Invalid Email' on the field", async () => {
     const user = userEvent.setup();
-    const api = stubApi({});
+    const api = stubApi([]);
     renderRoutes(routes, { path: '/reset-password' });
     await user.click(screen.getByRole('button', { name: 'Send reset link' }));
     const email = screen.getByLabelText('Email');
@@ -64,7 +64,7 @@ describe('request mode (no id in the address)', () => {
   it('after a 200 shows the success toast and clears the form', async () => {
     const user = userEvent.setup();
     sessionStorage.setItem('click_id', 'click-5');
-    const api = stubApi({ '/account/reset/': okMessage('Sent') });
+    const api = stubApi([stub(authApi.reset, { message: 'Sent' })]);
     renderRoutes(routes, { path: '/reset-password' });
     const email = screen.getByLabelText<HTMLInputElement>('Email');
     await user.type(email, 'Ann@Example.com');
@@ -74,14 +74,15 @@ describe('request mode (no id in the address)', () => {
       'If an account under that email address is found we will email you a password reset email',
     ).toBe(messages.resetRequested);
     await waitFor(() => expect(email.value).toBe(''));
-    expect(api.calls).toEqual([
-      { path: '/account/reset/', body: { email: 'ann@example.com', clicks_id: 'click-5' } },
+    expect(api.calls).toHaveLength(1);
+    expect(api.callsTo(authApi.reset)).toEqual([
+      { email: 'ann@example.com', clicks_id: 'click-5' },
     ]);
   });
 
   it("after any other answer shows the toast 'Something went wrong.'", async () => {
     const user = userEvent.setup();
-    stubApi({ '/account/reset/': failure(500, 'INTERNAL', 'Internal error') });
+    stubApi([stub(authApi.reset, failure(500, 'INTERNAL', 'Internal error'))]);
     renderRoutes(routes, { path: '/reset-password' });
     await user.type(screen.getByLabelText('Email'), 'ann@example.com');
     await user.click(screen.getByRole('button', { name: 'Send reset link' }));
@@ -89,15 +90,15 @@ describe('request mode (no id in the address)', () => {
   });
 });
 
-const linkWorks = { '/account/passwordupdate/check/': ok({ valid: true }) };
+const linkWorks = stub(authApi.passwordResetCheck, { valid: true });
 
 describe('a reset link already used or expired', () => {
   it("says so at once, before any form, with request mode's way to a new link", async () => {
     const user = userEvent.setup();
-    const api = stubApi({
-      '/account/passwordupdate/check/': ok({ valid: false }),
-      '/account/reset/': okMessage('Sent'),
-    });
+    const api = stubApi([
+      stub(authApi.passwordResetCheck, { valid: false }),
+      stub(authApi.reset, { message: 'Sent' }),
+    ]);
     renderRoutes(routes, { path: '/reset-password?id=spent' });
     expect((await screen.findByRole('alert')).textContent).toContain(
       'This link has already been used or has expired.',
@@ -110,9 +111,8 @@ describe('a reset link already used or expired', () => {
     ).toBeTruthy();
     expect(screen.queryByLabelText('New password')).toBeNull();
     // Asking spends nothing: only the check was sent, with the token.
-    expect(api.calls).toEqual([
-      { path: '/account/passwordupdate/check/', body: { token: 'spent' } },
-    ]);
+    expect(api.calls).toHaveLength(1);
+    expect(api.callsTo(authApi.passwordResetCheck)).toEqual([{ token: 'spent' }]);
     await user.type(screen.getByLabelText('Email'), 'ann@example.com');
     await user.click(screen.getByRole('button', { name: 'Send reset link' }));
     expect(await screen.findByText(messages.resetRequested)).toBeTruthy();
@@ -120,9 +120,9 @@ describe('a reset link already used or expired', () => {
   });
 
   it('when the check cannot answer, shows the update form (the update then says)', async () => {
-    stubApi({
-      '/account/passwordupdate/check/': failure(429, 'TOO_MANY_ATTEMPTS', 'Too many attempts.'),
-    });
+    stubApi([
+      stub(authApi.passwordResetCheck, failure(429, 'TOO_MANY_ATTEMPTS', 'Too many attempts.')),
+    ]);
     renderRoutes(routes, { path: '/reset-password?id=tok' });
     expect(await screen.findByRole('heading', { level: 1, name: 'Update Password' })).toBeTruthy();
   });
@@ -130,7 +130,7 @@ describe('a reset link already used or expired', () => {
 
 describe('update mode (?id=<token>)', () => {
   it('has the spec title, two password fields and the button', async () => {
-    stubApi(linkWorks);
+    stubApi([linkWorks]);
     renderRoutes(routes, { path: '/reset-password?id=tok123' });
     expect(await screen.findByRole('heading', { level: 1, name: 'Update Password' })).toBeTruthy();
     expect(screen.getByLabelText('New password')).toBeTruthy();
@@ -140,7 +140,7 @@ describe('update mode (?id=<token>)', () => {
 
   it("says 'Password is required', 'Password confirm is required' and 'Passwords must match'", async () => {
     const user = userEvent.setup();
-    const api = stubApi(linkWorks);
+    const api = stubApi([linkWorks]);
     renderRoutes(routes, { path: '/reset-password?id=tok123' });
     await user.click(await screen.findByRole('button', { name: 'Update Password' }));
     expect(await screen.findByText('Password is required')).toBeTruthy();
@@ -149,39 +149,39 @@ describe('update mode (?id=<token>)', () => {
     await user.type(screen.getByLabelText('Confirm password'), 'correct horse battery!');
     await user.click(screen.getByRole('button', { name: 'Update Password' }));
     expect(await screen.findByText('Passwords must match')).toBeTruthy();
-    expect(api.calls.map((call) => call.path)).toEqual(['/account/passwordupdate/check/']);
+    expect(api.calls).toHaveLength(1);
+    expect(api.callsTo(authApi.passwordResetCheck)).toHaveLength(1);
   });
 
   it('on SUCCESS sends the token and password, then goes to /login with a toast', async () => {
     const user = userEvent.setup();
-    const api = stubApi({
-      ...linkWorks,
-      '/account/passwordupdate/': okMessage('Your password was updated.'),
-    });
+    const api = stubApi([
+      linkWorks,
+      stub(authApi.passwordUpdate, { message: 'Your password was updated.' }),
+    ]);
     renderRoutes(routes, { path: '/reset-password?id=tok123' });
     await user.type(await screen.findByLabelText('New password'), 'correct horse battery');
     await user.type(screen.getByLabelText('Confirm password'), 'correct horse battery');
     await user.click(screen.getByRole('button', { name: 'Update Password' }));
     expect((await screen.findByTestId('location')).textContent).toBe('/login');
     expect(screen.getByText('Password updated')).toBeTruthy();
-    expect(api.calls.slice(1)).toEqual([
-      {
-        path: '/account/passwordupdate/',
-        body: { token: 'tok123', password: 'correct horse battery' },
-      },
+    // The link's check, then the update.
+    expect(api.calls).toHaveLength(2);
+    expect(api.callsTo(authApi.passwordResetCheck)).toHaveLength(1);
+    expect(api.callsTo(authApi.passwordUpdate)).toEqual([
+      { token: 'tok123', password: 'correct horse battery' },
     ]);
   });
 
   it('otherwise shows the server message and stays', async () => {
     const user = userEvent.setup();
-    stubApi({
-      ...linkWorks,
-      '/account/passwordupdate/': failure(
-        400,
-        'TOKEN_INVALID',
-        'This reset link has expired or was already used.',
+    stubApi([
+      linkWorks,
+      stub(
+        authApi.passwordUpdate,
+        failure(400, 'TOKEN_INVALID', 'This reset link has expired or was already used.'),
       ),
-    });
+    ]);
     renderRoutes(routes, { path: '/reset-password?id=old' });
     await user.type(await screen.findByLabelText('New password'), 'correct horse battery');
     await user.type(screen.getByLabelText('Confirm password'), 'correct horse battery');
@@ -194,17 +194,15 @@ describe('update mode (?id=<token>)', () => {
 
   it('puts a password the server refuses on the password field', async () => {
     const user = userEvent.setup();
-    stubApi({
-      ...linkWorks,
-      '/account/passwordupdate/': failure(
-        400,
-        'VALIDATION',
-        'Please check the highlighted fields.',
-        {
+    stubApi([
+      linkWorks,
+      stub(
+        authApi.passwordUpdate,
+        failure(400, 'VALIDATION', 'Please check the highlighted fields.', {
           password: messages.passwordTooCommon,
-        },
+        }),
       ),
-    });
+    ]);
     renderRoutes(routes, { path: '/reset-password?id=tok' });
     await user.type(await screen.findByLabelText('New password'), 'password123');
     await user.type(screen.getByLabelText('Confirm password'), 'password123');

@@ -1,14 +1,10 @@
 // @vitest-environment jsdom
 import { cleanup, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import {
-  biotinLine,
-  bundleLine,
-  catalogReply,
-  sleepLine,
-} from '#client/features/cart/cart.fixtures.ts';
+import { catalogApi } from '#shared/catalog.ts';
+import { biotinLine, bundleLine, catalog, sleepLine } from '#client/features/cart/cart.fixtures.ts';
 import { resetAppStateForTests } from '#client/lib/app-state.ts';
-import { renderRoutes, stubApi } from '#client/testing/render-app.tsx';
+import { renderRoutes, stub, stubApi } from '#client/testing/render-app.tsx';
 import { ShopPage } from './shop-page.tsx';
 
 beforeEach(() => {
@@ -19,7 +15,7 @@ afterEach(cleanup);
 
 describe('/shop', () => {
   it("shows each subscribable supplement's couples' price on its card, as the home page does (decision 018)", async () => {
-    stubApi({ '/products/': catalogReply });
+    stubApi([stub(catalogApi.products, catalog)]);
     renderRoutes([{ path: '/shop', element: <ShopPage /> }], { path: '/shop' });
     for (const line of [sleepLine, biotinLine]) {
       const card = await screen.findByRole('article', { name: line.name });

@@ -1,15 +1,11 @@
 // @vitest-environment jsdom
 import { cleanup, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import {
-  biotinLine,
-  buildCart,
-  cartReply,
-  catalogReply,
-  sleepLine,
-} from '#client/features/cart/cart.fixtures.ts';
+import { cartApi } from '#shared/cart.ts';
+import { catalogApi } from '#shared/catalog.ts';
+import { biotinLine, buildCart, catalog, sleepLine } from '#client/features/cart/cart.fixtures.ts';
 import { resetAppStateForTests, setLeadsId, setLoggedIn } from '#client/lib/app-state.ts';
-import { renderRoutes, stubApi } from '#client/testing/render-app.tsx';
+import { renderRoutes, stub, stubApi } from '#client/testing/render-app.tsx';
 import { CheckoutLayout } from './checkout-layout.tsx';
 
 beforeEach(() => {
@@ -23,15 +19,15 @@ describe("the checkout's folded order summary (a phone's only cart while paying)
   it('is named as the header names the cart, with the item count', async () => {
     setLeadsId('lead-1');
     setLoggedIn(true);
-    stubApi({
-      '/products/': catalogReply,
-      '/v2/ecom/cart': cartReply(
-        buildCart([
+    stubApi([
+      stub(catalogApi.products, catalog),
+      stub(cartApi.cart, {
+        cart: buildCart([
           { offer: sleepLine.offers[1]!, quantity: 1, slug: 'sleep-gummies' },
           { offer: biotinLine.offers[0]!, quantity: 2, slug: 'biotin-gummies' },
         ]),
-      ),
-    });
+      }),
+    ]);
     renderRoutes(
       [
         {

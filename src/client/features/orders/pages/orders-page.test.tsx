@@ -3,15 +3,21 @@ import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { RouteObject } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Order } from '#shared/orders.ts';
+import { cartApi } from '#shared/cart.ts';
+import { catalogApi, offers } from '#shared/catalog.ts';
+import { ordersApi, type Order } from '#shared/orders.ts';
+import { visitsApi } from '#shared/visits.ts';
 import { AccountLayout } from '#client/features/accounts/components/account-layout.tsx';
 import { RequireAuth } from '#client/features/auth/components/route-guards.tsx';
 import { resetAppStateForTests, setLeadsId } from '#client/lib/app-state.ts';
-import { buildOrder, buildPatientData, memberApi } from '#client/testing/member-fixtures.ts';
-import { ok, renderRoutes, stubApi } from '#client/testing/render-app.tsx';
+import { buildOrder, buildPatientData, memberStubs } from '#client/testing/member-fixtures.ts';
+import { renderRoutes, stub, stubApi } from '#client/testing/render-app.tsx';
 import { useCartDrawerOpen, setCartDrawerOpen } from '#client/features/cart/cart-drawer-state.ts';
-import { buildCart, cartReply, catalogReply } from '#client/features/cart/cart.fixtures.ts';
+import { buildCart, catalog } from '#client/features/cart/cart.fixtures.ts';
 import { OrdersPage } from './orders-page.tsx';
+
+/** A product the shop once sold and no longer does: not in the catalogue. */
+const retiredProductId = 77;
 
 function DrawerProbe() {
   return <p data-testid="drawer">{useCartDrawerOpen() ? 'open' : 'closed'}</p>;
@@ -41,7 +47,7 @@ const routes: RouteObject[] = [
 
 type Item = Order['order_items'][number];
 const item = (overrides: Partial<Item>): Item => ({
-  product_id: 42,
+  product_id: offers.sleep.quarterly,
   product_name: 'Sleep Gummies',
   product_image: '/images/supp-sleep.webp',
   category: 'supplements',
@@ -65,21 +71,30 @@ describe('a past store order', () => {
   const storeOrder = buildOrder({
     order_number: 'PW-100200',
     order_items: [
-      item({ product_id: 40, frequency: 'ONE_TIME', quantity: 2, price_cents: 2499 }),
-      item({ product_id: 31, product_name: 'Biotin Gummies', frequency: 'MONTHLY' }),
-      item({ product_id: 77, product_name: 'Calm Gummies', frequency: 'ONE_TIME' }),
+      item({
+        product_id: offers.sleep.oneTime,
+        frequency: 'ONE_TIME',
+        quantity: 2,
+        price_cents: 2499,
+      }),
+      item({
+        product_id: offers.biotin.monthly,
+        product_name: 'Biotin Gummies',
+        frequency: 'MONTHLY',
+      }),
+      item({ product_id: retiredProductId, product_name: 'Calm Gummies', frequency: 'ONE_TIME' }),
     ],
   });
 
   function renderStoreOrder(order: Order) {
     const patientData = buildPatientData([order]);
-    const api = stubApi({
-      ...memberApi({ patientData }),
-      '/account/orders/': { body: { status: 'SUCCESS', message: patientData.lander } },
-      '/account/pendingorders/': ok([]),
-      '/products/': catalogReply,
-      '/v2/ecom/update-cart': cartReply(buildCart([])),
-    });
+    const api = stubApi([
+      ...memberStubs({ patientData }),
+      stub(ordersApi.ordersDetails, patientData.lander),
+      stub(visitsApi.pendingOrders, []),
+      stub(catalogApi.products, catalog),
+      stub(cartApi.updateCart, { cart: buildCart([]) }),
+    ]);
     renderRoutes(routes, { path: '/orders' });
     return api;
   }
@@ -94,11 +109,11 @@ describe('a past store order', () => {
     ).toBe('/orders/receipt/PW-100200');
     await userEvent.click(within(card).getByRole('button', { name: /^Buy again/ }));
     await waitFor(() => expect(screen.getByTestId('drawer').textContent).toBe('open'));
-    expect(api.calls.find((call) => call.path === '/v2/ecom/update-cart')?.body).toEqual({
+    expect(api.callsTo(cartApi.updateCart)[0]).toEqual({
       mode: 'merge',
       items: [
-        { product_id: 40, quantity: 2 },
-        { product_id: 31, quantity: 1 },
+        { product_id: offers.sleep.oneTime, quantity: 2 },
+        { product_id: offers.biotin.monthly, quantity: 1 },
       ],
     });
     expect(within(card).getByRole('status').textContent).toBe(
@@ -129,7 +144,7 @@ describe('a past store order', () => {
     const api = renderStoreOrder(
       buildOrder({
         order_number: 'PW-100201',
-        order_items: [item({ product_id: 77, product_name: 'Calm Gummies' })],
+        order_items: [item({ product_id: retiredProductId, product_name: 'Calm Gummies' })],
       }),
     );
     const card = await screen.findByRole('article', { name: 'Order PW-100201' });
@@ -139,7 +154,7 @@ describe('a past store order', () => {
         'Calm Gummies is no longer sold, so we left it out. Nothing was added to your cart.',
       ),
     );
-    expect(api.calls.some((call) => call.path === '/v2/ecom/update-cart')).toBe(false);
+    expect(api.callsTo(cartApi.updateCart).length > 0).toBe(false);
     expect(screen.getByTestId('drawer').textContent).toBe('closed');
   });
 
@@ -177,11 +192,11 @@ describe('the orders page', () => {
       payments: [],
     });
     const patientData = buildPatientData([order]);
-    stubApi({
-      ...memberApi({ patientData }),
-      '/account/orders/': { body: { status: 'SUCCESS', message: patientData.lander } },
-      '/account/pendingorders/': ok([]),
-    });
+    stubApi([
+      ...memberStubs({ patientData }),
+      stub(ordersApi.ordersDetails, patientData.lander),
+      stub(visitsApi.pendingOrders, []),
+    ]);
     renderRoutes(routes, { path: '/orders' });
     const card = await screen.findByRole('article', { name: `Order ${order.order_number}` });
     const lines = within(card)
@@ -221,11 +236,11 @@ describe("a visit's order", () => {
 
   async function renderOrder(order: Order) {
     const patientData = buildPatientData([order]);
-    stubApi({
-      ...memberApi({ patientData }),
-      '/account/orders/': { body: { status: 'SUCCESS', message: patientData.lander } },
-      '/account/pendingorders/': ok([]),
-    });
+    stubApi([
+      ...memberStubs({ patientData }),
+      stub(ordersApi.ordersDetails, patientData.lander),
+      stub(visitsApi.pendingOrders, []),
+    ]);
     renderRoutes(routes, { path: '/orders' });
     return screen.findByRole('article', { name: `Order ${order.order_number}` });
   }
@@ -311,11 +326,11 @@ describe("an order's payments (issue 26)", () => {
       ],
     });
     const patientData = buildPatientData([order]);
-    stubApi({
-      ...memberApi({ patientData }),
-      '/account/orders/': { body: { status: 'SUCCESS', message: patientData.lander } },
-      '/account/pendingorders/': ok([]),
-    });
+    stubApi([
+      ...memberStubs({ patientData }),
+      stub(ordersApi.ordersDetails, patientData.lander),
+      stub(visitsApi.pendingOrders, []),
+    ]);
     renderRoutes(routes, { path: '/orders' });
     const card = await screen.findByRole('article', { name: `Order ${order.order_number}` });
     const payments = within(card).getByRole('region', { name: 'Payments' });
@@ -339,11 +354,11 @@ describe("an order's payments (issue 26)", () => {
     });
     const none = buildOrder({ order_number: 'A1003', payments: [] });
     const patientData = buildPatientData([declined, none]);
-    stubApi({
-      ...memberApi({ patientData }),
-      '/account/orders/': { body: { status: 'SUCCESS', message: patientData.lander } },
-      '/account/pendingorders/': ok([]),
-    });
+    stubApi([
+      ...memberStubs({ patientData }),
+      stub(ordersApi.ordersDetails, patientData.lander),
+      stub(visitsApi.pendingOrders, []),
+    ]);
     renderRoutes(routes, { path: '/orders' });
     const card = await screen.findByRole('article', { name: 'Order A1002' });
     expect(within(card).getByRole('region', { name: 'Payments' }).textContent).toContain(

@@ -3,12 +3,13 @@ import { cleanup, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { RouteObject } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { Order } from '#shared/orders.ts';
+import { offers } from '#shared/catalog.ts';
+import { ordersApi, type Order } from '#shared/orders.ts';
 import { AccountLayout } from '#client/features/accounts/components/account-layout.tsx';
 import { RequireAuth } from '#client/features/auth/components/route-guards.tsx';
 import { resetAppStateForTests, setLeadsId } from '#client/lib/app-state.ts';
-import { buildOrder, buildPatientData, memberApi } from '#client/testing/member-fixtures.ts';
-import { failure, ok, renderRoutes, stubApi } from '#client/testing/render-app.tsx';
+import { buildOrder, buildPatientData, memberStubs } from '#client/testing/member-fixtures.ts';
+import { failure, renderRoutes, stub, stubApi } from '#client/testing/render-app.tsx';
 import { ReceiptPage } from './receipt-page.tsx';
 
 const routes: RouteObject[] = [
@@ -32,7 +33,7 @@ const order = buildOrder({
   order_total_cents: 6073,
   order_items: [
     {
-      product_id: 40,
+      product_id: offers.sleep.oneTime,
       product_name: 'Sleep Gummies',
       product_image: '/images/supp-sleep.webp',
       category: 'supplements',
@@ -41,7 +42,7 @@ const order = buildOrder({
       frequency: 'ONE_TIME',
     },
     {
-      product_id: 31,
+      product_id: offers.immunity.monthly,
       product_name: 'Immunity Gummies',
       product_image: '/images/supp-immunity.webp',
       category: 'supplements',
@@ -62,18 +63,16 @@ const order = buildOrder({
 
 function renderReceipt(orders: Order[], number: string) {
   const patientData = buildPatientData(orders);
-  stubApi({
-    ...memberApi({ patientData }),
+  stubApi([
+    ...memberStubs({ patientData }),
     // The receipt asks for its one order by number: the customer's own, or not found.
-    '/account/orders/detail/': (body) => {
-      const wanted = orders.find(
-        (o) => o.order_number === (body as { order_number: string }).order_number,
-      );
+    stub(ordersApi.order, (body) => {
+      const wanted = orders.find((o) => o.order_number === body.order_number);
       return wanted
-        ? ok({ order: wanted })
+        ? { order: wanted }
         : failure(404, 'NOT_FOUND', 'We could not find that order.');
-    },
-  });
+    }),
+  ]);
   renderRoutes(routes, { path: `/orders/receipt/${number}` });
 }
 

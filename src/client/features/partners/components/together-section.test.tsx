@@ -4,8 +4,8 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { clearToasts } from '#client/components/ui/toast.tsx';
 import { biotinLine, bundleLine, sleepLine } from '#client/features/cart/cart.fixtures.ts';
-import { ok, renderRoutes, stubApi } from '#client/testing/render-app.tsx';
-import type { Catalog, ProductLine } from '#shared/catalog.ts';
+import { renderRoutes, stub, stubApi } from '#client/testing/render-app.tsx';
+import { catalogApi, offers, type Catalog, type ProductLine } from '#shared/catalog.ts';
 import {
   togetherApi,
   type TogetherItem,
@@ -18,14 +18,15 @@ afterEach(() => {
   clearToasts();
 });
 
-/** The seeded Immunity Gummies: its own product ids (35 one-time, 36 monthly, 37 quarterly). */
+/** The seeded Immunity Gummies: its own product ids (one-time, monthly, quarterly). */
 const immunityLine: ProductLine = {
   ...sleepLine,
   slug: 'immunity-gummies',
   name: 'Immunity Gummies',
   offers: sleepLine.offers.map((offer, index) => ({
     ...offer,
-    product_id: [35, 36, 37][index] ?? 0,
+    product_id:
+      [offers.immunity.oneTime, offers.immunity.monthly, offers.immunity.quarterly][index] ?? 0,
     product_name: 'Immunity Gummies',
   })),
 };
@@ -58,12 +59,12 @@ function offered(kind: TogetherItem['kind']): TogetherItem {
 }
 
 function renderSection() {
-  const api = stubApi({
-    '/partners/together/': ok(overview),
-    '/products/': ok(catalog),
-    '/partners/gift/': ok({ item: offered('gift') }),
-    '/partners/plan/': ok({ item: offered('plan') }),
-  });
+  const api = stubApi([
+    stub(togetherApi.overview, overview),
+    stub(catalogApi.products, catalog),
+    stub(togetherApi.give, { item: offered('gift') }),
+    stub(togetherApi.startPlan, { item: offered('plan') }),
+  ]);
   renderRoutes([{ path: '/', element: <TogetherSection leadsId="lead-1" name="Sam" /> }]);
   return api;
 }
@@ -98,8 +99,8 @@ describe("the partner page's gift form", () => {
     await u.click(within(form).getByRole('button', { name: 'Give Sam a subscription' }));
     // The toast is the endpoint's declared message, never a copy of it typed again here.
     expect(await screen.findByText(togetherApi.give.message)).toBeTruthy();
-    expect(api.calls.find((c) => c.path === '/partners/gift/')?.body).toEqual({
-      product_id: 37,
+    expect(api.callsTo(togetherApi.give)[0]).toEqual({
+      product_id: offers.immunity.quarterly,
       quantity: 2,
     });
   });
@@ -131,10 +132,10 @@ describe("the partner page's couples' plan form", () => {
 
     await u.click(within(form).getByRole('button', { name: "Propose the couples' plan" }));
     expect(await screen.findByText(togetherApi.startPlan.message)).toBeTruthy();
-    expect(api.calls.find((c) => c.path === '/partners/plan/')?.body).toEqual({
-      product_id: 32,
+    expect(api.callsTo(togetherApi.startPlan)[0]).toEqual({
+      product_id: offers.biotin.quarterly,
       quantity: 1,
-      partner_product_id: 37,
+      partner_product_id: offers.immunity.quarterly,
       partner_quantity: 1,
     });
   });
@@ -150,8 +151,8 @@ describe('accepting a gift', () => {
     };
     const said =
       'Gift accepted. Your first delivery is on its way. The first payment did not go through yet; Sam has been asked to update their card.';
-    const api = stubApi({
-      '/partners/together/': ok({
+    const api = stubApi([
+      stub(togetherApi.overview, {
         ...overview,
         addresses: {
           shipping: {
@@ -165,15 +166,15 @@ describe('accepting a gift', () => {
         },
         items: [waiting],
       }),
-      '/products/': ok(catalog),
-      '/partners/together/accept/': ok({ item: { ...waiting, status: 'active' } }, said),
-    });
+      stub(catalogApi.products, catalog),
+      stub(togetherApi.accept, { item: { ...waiting, status: 'active' } }, { message: said }),
+    ]);
     renderRoutes([{ path: '/', element: <TogetherSection leadsId="lead-1" name="Sam" /> }]);
 
     await u.click(await screen.findByRole('button', { name: 'Accept the gift' }));
     expect(await screen.findByText(said)).toBeTruthy();
     expect(screen.queryByText('Gift accepted')).toBeNull();
-    expect(api.calls.find((c) => c.path === '/partners/together/accept/')?.body).toEqual({
+    expect(api.callsTo(togetherApi.accept)[0]).toEqual({
       offer_id: 9,
       ship_to: 'shipping',
     });

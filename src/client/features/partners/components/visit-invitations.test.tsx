@@ -3,14 +3,8 @@ import { cleanup, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { clearToasts } from '#client/components/ui/toast.tsx';
-import type { PartnerOverview } from '#shared/partners.ts';
-import {
-  LocationProbe,
-  ok,
-  okMessage,
-  renderRoutes,
-  stubApi,
-} from '#client/testing/render-app.tsx';
+import { partnersApi, type PartnerOverview } from '#shared/partners.ts';
+import { LocationProbe, renderRoutes, stub, stubApi } from '#client/testing/render-app.tsx';
 import { TogetherCard } from './together-card.tsx';
 import { TogetherForVisits } from './visit-invitations.tsx';
 
@@ -48,14 +42,15 @@ describe("Home's Together card: a visit invitation from the partner", () => {
   it('says only that the partner thinks a visit might be worth a look, links to the start and dismisses', async () => {
     const u = userEvent.setup();
     let answered = false;
-    const api = stubApi({
-      '/partners/': () =>
-        ok(overview({ can_send: [], received: answered ? [] : [received(false)] })),
-      '/partners/visit-invitation/dismiss/': () => {
+    const api = stubApi([
+      stub(partnersApi.overview, () =>
+        overview({ can_send: [], received: answered ? [] : [received(false)] }),
+      ),
+      stub(partnersApi.visitInviteDismiss, () => {
         answered = true;
-        return okMessage('Dismissed.');
-      },
-    });
+        return {};
+      }),
+    ]);
     renderRoutes(
       [
         { path: '/dashboard', element: <TogetherCard leadsId="lead-1" /> },
@@ -74,13 +69,13 @@ describe("Home's Together card: a visit invitation from the partner", () => {
     await u.click(within(card).getByRole('button', { name: 'Dismiss the Sleep visit invitation' }));
     expect(await screen.findByText('You share with Alex: nothing yet.')).toBeTruthy();
     expect(screen.queryByText(/Sleep visit/)).toBeNull();
-    expect(api.calls.find((c) => c.path === '/partners/visit-invitation/dismiss/')?.body).toEqual({
+    expect(api.callsTo(partnersApi.visitInviteDismiss)[0]).toEqual({
       invitation_id: 7,
     });
   });
 
   it('says the partner started a visit only when they chose to', async () => {
-    stubApi({ '/partners/': ok(overview({ can_send: [], received: [received(true)] })) });
+    stubApi([stub(partnersApi.overview, overview({ can_send: [], received: [received(true)] }))]);
     renderRoutes([{ path: '/', element: <TogetherCard leadsId="lead-1" /> }]);
     expect(
       await screen.findByText('Alex started a Sleep visit and invited you to start yours.'),
@@ -91,10 +86,13 @@ describe("Home's Together card: a visit invitation from the partner", () => {
 describe('the partner page: inviting the partner from a finished visit', () => {
   it('sends the program and the choice to say so (off unless ticked), and shows one waiting', async () => {
     const u = userEvent.setup();
-    const api = stubApi({
-      '/partners/visit-invitation/': okMessage('Invitation sent.'),
-      '/partners/': ok(overview({ can_send: [{ program: 'ed', pending: true }], received: [] })),
-    });
+    const api = stubApi([
+      stub(partnersApi.visitInvite, {}),
+      stub(
+        partnersApi.overview,
+        overview({ can_send: [{ program: 'ed', pending: true }], received: [] }),
+      ),
+    ]);
     renderRoutes([
       {
         path: '/',
@@ -114,7 +112,7 @@ describe('the partner page: inviting the partner from a finished visit', () => {
     expect((reveal as HTMLInputElement).checked).toBe(false);
     await u.click(within(section).getByRole('button', { name: 'Invite Sam to an ED visit' }));
     expect(await screen.findByText('Invitation sent.')).toBeTruthy();
-    expect(api.calls.find((c) => c.path === '/partners/visit-invitation/')?.body).toEqual({
+    expect(api.callsTo(partnersApi.visitInvite)[0]).toEqual({
       program: 'ed',
       reveal_started: false,
     });

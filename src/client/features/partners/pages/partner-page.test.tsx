@@ -9,9 +9,12 @@ import { SignupPage } from '#client/features/accounts/pages/signup-page.tsx';
 import { PublicOnlyRoute, RequireAuth } from '#client/features/auth/components/route-guards.tsx';
 import { LoginPage } from '#client/features/auth/pages/login-page.tsx';
 import { resetAppStateForTests, setLeadsId } from '#client/lib/app-state.ts';
-import { memberApi, sessionUser } from '#client/testing/member-fixtures.ts';
-import { failure, ok, renderRoutes, stubApi } from '#client/testing/render-app.tsx';
-import type { PartnerOverview } from '#shared/partners.ts';
+import { memberStubs, sessionUser } from '#client/testing/member-fixtures.ts';
+import { failure, renderRoutes, stub, stubApi } from '#client/testing/render-app.tsx';
+import { accountsApi } from '#shared/accounts.ts';
+import { authApi } from '#shared/auth.ts';
+import { partnersApi, type PartnerOverview } from '#shared/partners.ts';
+import { sessionApi } from '#shared/session.ts';
 import { PartnerPage } from './partner-page.tsx';
 
 const routes: RouteObject[] = [
@@ -35,8 +38,8 @@ const routes: RouteObject[] = [
 
 /** An invitation's token as its email carries it: 43 URL-safe characters. */
 const token = 'a'.repeat(21) + '-' + 'B9'.repeat(10) + 'c';
-const loggedIn = ok({ authenticated: true, user: sessionUser });
-const loggedOut = ok({ authenticated: false, user: null });
+const loggedIn = { authenticated: true, user: sessionUser };
+const loggedOut = { authenticated: false, user: null };
 
 function overview(received: PartnerOverview['received'] = []): PartnerOverview {
   return {
@@ -73,31 +76,31 @@ afterEach(() => {
 describe("the partner page opened from an invitation's link", () => {
   it('says plainly that a withdrawn invitation is no longer open, and what to do, to someone logged in', async () => {
     setLeadsId(sessionUser.leads_id);
-    const api = stubApi({
-      ...memberApi(),
+    const api = stubApi([
+      ...memberStubs(),
       // The withdrawn invitation is not among those received: the server shows only open ones.
-      '/partners/': ok(overview()),
-    });
+      stub(partnersApi.overview, overview()),
+    ]);
     renderRoutes(routes, { path: `/accounts/partner?invite=${token}` });
     const section = await screen.findByRole('region', { name: 'Your partner' });
     expect(await within(section).findByText(closedNotice)).toBeTruthy();
     expect(within(section).getByText(whatToDo)).toBeTruthy();
     expect(within(section).queryByRole('button', { name: 'Accept' })).toBeNull();
-    expect(api.calls.find((c) => c.path === '/partners/')?.body).toEqual({ invite_token: token });
+    expect(api.callsTo(partnersApi.overview)[0]).toEqual({ invite_token: token });
   });
 
   it('says so after signing up from the emailed link', async () => {
     const u = userEvent.setup();
     let signedUp = false;
-    stubApi({
-      ...memberApi(),
-      '/account/verifyauthentication/': () => (signedUp ? loggedIn : loggedOut),
-      '/account/create/': () => {
+    stubApi([
+      ...memberStubs(),
+      stub(sessionApi.verifyAuthentication, () => (signedUp ? loggedIn : loggedOut)),
+      stub(accountsApi.accountCreate, () => {
         signedUp = true;
-        return ok({ leads_id: sessionUser.leads_id, user: sessionUser });
-      },
-      '/partners/': ok(overview()),
-    });
+        return { leads_id: sessionUser.leads_id, user: sessionUser };
+      }),
+      stub(partnersApi.overview, overview()),
+    ]);
     renderRoutes(routes, { path: `/signup?partnerInvite=${token}` });
     await u.type(await screen.findByLabelText('Email'), 'dana@example.com');
     await u.type(screen.getByLabelText('First name'), 'Dana');
@@ -114,15 +117,15 @@ describe("the partner page opened from an invitation's link", () => {
   it('says so after logging in on the way', async () => {
     const u = userEvent.setup();
     let loggedInNow = false;
-    stubApi({
-      ...memberApi(),
-      '/account/verifyauthentication/': () => (loggedInNow ? loggedIn : loggedOut),
-      '/account/login/': () => {
+    stubApi([
+      ...memberStubs(),
+      stub(sessionApi.verifyAuthentication, () => (loggedInNow ? loggedIn : loggedOut)),
+      stub(authApi.login, () => {
         loggedInNow = true;
-        return ok({ leads_id: sessionUser.leads_id, user: sessionUser });
-      },
-      '/partners/': ok(overview()),
-    });
+        return { leads_id: sessionUser.leads_id, user: sessionUser };
+      }),
+      stub(partnersApi.overview, overview()),
+    ]);
     renderRoutes(routes, { path: `/accounts/partner?invite=${token}` });
     expect(await screen.findByRole('heading', { level: 1, name: 'Log in' })).toBeTruthy();
     await u.type(screen.getByLabelText('Email'), 'dana@example.com');
@@ -136,14 +139,14 @@ describe("the partner page opened from an invitation's link", () => {
     const u = userEvent.setup();
     setLeadsId(sessionUser.leads_id);
     let withdrawn = false;
-    const api = stubApi({
-      ...memberApi(),
-      '/partners/': () => ok(overview(withdrawn ? [] : [openInvitation])),
-      '/partners/invite/accept/': () => {
+    const api = stubApi([
+      ...memberStubs(),
+      stub(partnersApi.overview, () => overview(withdrawn ? [] : [openInvitation])),
+      stub(partnersApi.accept, () => {
         withdrawn = true;
         return failure(409, 'INVITATION_CLOSED', closedNotice);
-      },
-    });
+      }),
+    ]);
     renderRoutes(routes, { path: `/accounts/partner?invite=${token}` });
     const section = await screen.findByRole('region', { name: 'Your partner' });
     const accept = await within(section).findByRole('button', { name: 'Accept' });
@@ -154,7 +157,7 @@ describe("the partner page opened from an invitation's link", () => {
     expect(await within(section).findByText(closedNotice)).toBeTruthy();
     expect(within(section).getByText(whatToDo)).toBeTruthy();
     expect(within(section).queryByRole('button', { name: 'Accept' })).toBeNull();
-    expect(api.calls.find((c) => c.path === '/partners/invite/accept/')?.body).toEqual({
+    expect(api.callsTo(partnersApi.accept)[0]).toEqual({
       invitation_id: 5,
       invite_token: token,
     });
@@ -165,11 +168,11 @@ describe('the partner page before the address is confirmed (issue 26)', () => {
   it('says invitations wait for a confirmed address, and sends the link again', async () => {
     const u = userEvent.setup();
     setLeadsId(sessionUser.leads_id);
-    const api = stubApi({
-      ...memberApi(),
-      '/partners/': ok({ ...overview(), email_verified: false }),
-      '/account/email/verify/send/': ok({ sent_to: 'dana@example.com', email_verified: false }),
-    });
+    const api = stubApi([
+      ...memberStubs(),
+      stub(partnersApi.overview, { ...overview(), email_verified: false }),
+      stub(accountsApi.emailVerifySend, { sent_to: 'dana@example.com', email_verified: false }),
+    ]);
     renderRoutes(routes, { path: '/accounts/partner' });
     const section = await screen.findByRole('region', { name: 'Your partner' });
     expect(
@@ -183,6 +186,6 @@ describe('the partner page before the address is confirmed (issue 26)', () => {
         'We sent a new link to dana@example.com. It works once, within 48 hours.',
       ),
     ).toBeTruthy();
-    expect(api.calls.some((c) => c.path === '/account/email/verify/send/')).toBe(true);
+    expect(api.callsTo(accountsApi.emailVerifySend).length > 0).toBe(true);
   });
 });

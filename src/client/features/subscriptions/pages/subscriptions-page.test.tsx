@@ -3,18 +3,21 @@ import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { RouteObject } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { addDays, type Subscription } from '#shared/subscriptions.ts';
+import { accountsApi } from '#shared/accounts.ts';
+import { offers } from '#shared/catalog.ts';
+import { addDays, subscriptionsApi, type Subscription } from '#shared/subscriptions.ts';
 import { clearToasts } from '#client/components/ui/toast.tsx';
 import { AccountLayout } from '#client/features/accounts/components/account-layout.tsx';
 import { RequireAuth } from '#client/features/auth/components/route-guards.tsx';
 import { resetAppStateForTests, setLeadsId } from '#client/lib/app-state.ts';
-import { memberApi } from '#client/testing/member-fixtures.ts';
+import { memberStubs } from '#client/testing/member-fixtures.ts';
 import {
   failure,
-  ok,
   renderRoutes,
   type Reply,
+  stub,
   stubApi,
+  type Stub,
   waitForDialogToClose,
 } from '#client/testing/render-app.tsx';
 import { serverToday } from '../subscription-actions.ts';
@@ -35,7 +38,7 @@ const routes: RouteObject[] = [
 function buildSubscription(overrides: Partial<Subscription> = {}): Subscription {
   return {
     id: 7,
-    product_id: 41,
+    product_id: offers.sleep.monthly,
     name: 'Sleep Gummies',
     slug: 'sleep-gummies',
     img: '/images/supp-sleep.webp',
@@ -50,8 +53,8 @@ function buildSubscription(overrides: Partial<Subscription> = {}): Subscription 
     cancel_reason: null,
     card: { brand: 'Visa', last4: '4242' },
     swap_options: [
-      { product_id: 31, name: 'Biotin Gummies' },
-      { product_id: 36, name: 'Immunity Gummies' },
+      { product_id: offers.biotin.monthly, name: 'Biotin Gummies' },
+      { product_id: offers.immunity.monthly, name: 'Immunity Gummies' },
     ],
     refill: null,
     together: null,
@@ -60,15 +63,21 @@ function buildSubscription(overrides: Partial<Subscription> = {}): Subscription 
 }
 
 const quarterly = buildSubscription({
-  product_id: 42,
+  product_id: offers.sleep.quarterly,
   frequency: 'QUARTERLY',
   unit_price_cents: 4500,
   price_cents: 4500,
   next_billing_date: '2026-08-14',
 });
 
-function updated(subscription: Subscription, message: string, preview: boolean): Reply {
-  return { body: { status: 'SUCCESS', message, data: { subscription, preview } } };
+/** `/subscription/update/` answering with this subscription, worded as the change's message. */
+function updated(subscription: Subscription, message: string): Stub {
+  return stub(
+    subscriptionsApi.subscriptionUpdate,
+    // The server defaults an absent `preview` to false.
+    (body) => ({ subscription, preview: body.preview ?? false }),
+    { message },
+  );
 }
 
 beforeEach(() => {
@@ -83,15 +92,13 @@ afterEach(() => {
   clearToasts();
 });
 
-async function openPage(
-  extra: Parameters<typeof stubApi>[0] = {},
-  subscriptions: Subscription[] = [buildSubscription()],
-) {
-  const api = stubApi({
-    ...memberApi(),
-    '/account/subscriptions/': ok({ subscriptions }),
+/** The Subscriptions page; `extra` stubs override the member's (the last match answers). */
+async function openPage(extra: Stub[] = [], subscriptions: Subscription[] = [buildSubscription()]) {
+  const api = stubApi([
+    ...memberStubs(),
+    stub(subscriptionsApi.subscriptions, { subscriptions }),
     ...extra,
-  });
+  ]);
   const rendered = renderRoutes(routes, { path: '/subscriptions' });
   await screen.findByRole('heading', { level: 1, name: 'Subscriptions' });
   return { api, ...rendered };
@@ -101,17 +108,20 @@ const card = (name: string) => screen.findByRole('article', { name });
 
 describe('the subscriptions page', () => {
   it('shows each subscription with its price, next date, status and card', async () => {
-    await openPage({}, [
-      buildSubscription({ quantity: 2, price_cents: 3500 }),
-      buildSubscription({
-        id: 8,
-        product_id: 31,
-        name: 'Biotin Gummies',
-        status: 'PAST_DUE',
-        next_billing_date: '2026-05-02',
-        card: { brand: 'Visa', last4: '0341' },
-      }),
-    ]);
+    await openPage(
+      [],
+      [
+        buildSubscription({ quantity: 2, price_cents: 3500 }),
+        buildSubscription({
+          id: 8,
+          product_id: offers.biotin.monthly,
+          name: 'Biotin Gummies',
+          status: 'PAST_DUE',
+          next_billing_date: '2026-05-02',
+          card: { brand: 'Visa', last4: '0341' },
+        }),
+      ],
+    );
     const sleep = await card('Sleep Gummies');
     expect(sleep.textContent).toContain('$35.00/month');
     expect(sleep.textContent).toContain('2 × $17.50');
@@ -138,14 +148,14 @@ describe('the subscriptions page', () => {
   });
 
   it('says a quarterly plan of one brings three bottles, not one', async () => {
-    await openPage({}, [quarterly]);
+    await openPage([], [quarterly]);
     const sleep = await card('Sleep Gummies');
     expect(sleep.textContent).toContain('3 bottles every 3 months');
     expect(sleep.textContent).not.toContain('1 bottle');
   });
 
   it('invites a customer without subscriptions to the shop', async () => {
-    await openPage({}, []);
+    await openPage([], []);
     expect(await screen.findByRole('heading', { name: 'No subscriptions yet' })).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Shop supplements' }).getAttribute('href')).toBe(
       '/shop',
@@ -170,7 +180,7 @@ describe('a prescription refill plan', () => {
     });
 
   it("shows the refills left and the prescription's end, and offers only date changes", async () => {
-    await openPage({}, [refill({})]);
+    await openPage([], [refill({})]);
     const plan = await card('Low-dose doxepin 3 mg');
     expect(plan.textContent).toContain('$30.00/month');
     expect(plan.textContent).toContain('2 refills left');
@@ -182,9 +192,15 @@ describe('a prescription refill plan', () => {
   });
 
   it('once complete, offers a new visit instead of changes', async () => {
-    await openPage({}, [
-      refill({ status: 'COMPLETED', refill: { refills_remaining: 0, valid_until: '2027-05-21' } }),
-    ]);
+    await openPage(
+      [],
+      [
+        refill({
+          status: 'COMPLETED',
+          refill: { refills_remaining: 0, valid_until: '2027-05-21' },
+        }),
+      ],
+    );
     const plan = await card('Low-dose doxepin 3 mg');
     expect(plan.textContent).toContain('Completed');
     expect(plan.textContent).toContain('Every refill of this prescription has been sent.');
@@ -198,18 +214,18 @@ describe('a prescription refill plan', () => {
 describe('a change to a subscription', () => {
   it('is previewed first, then confirmed, and the card shows the new state at once', async () => {
     const u = userEvent.setup();
-    const { api } = await openPage({
-      '/subscription/update/': updated(
-        quarterly,
-        'Your subscription now ships every quarter.',
-        true,
+    const { api } = await openPage([
+      stub(
+        subscriptionsApi.subscriptionUpdate,
+        { subscription: quarterly, preview: true },
+        { message: 'Your subscription now ships every quarter.' },
       ),
-      '/account/shipfrequency/': updated(
-        quarterly,
-        'Your subscription now ships every quarter.',
-        false,
+      stub(
+        subscriptionsApi.shipFrequency,
+        { subscription: quarterly, preview: false },
+        { message: 'Your subscription now ships every quarter.' },
       ),
-    });
+    ]);
     await u.click(
       within(await card('Sleep Gummies')).getByRole('button', { name: 'Switch to quarterly' }),
     );
@@ -223,18 +239,18 @@ describe('a change to a subscription', () => {
     expect(delivery?.textContent).toBe(
       'Each deliveryFrom 1 bottle a month→ to 3 bottles every 3 months',
     );
-    expect(api.calls.find((call) => call.path === '/subscription/update/')?.body).toEqual({
+    expect(api.callsTo(subscriptionsApi.subscriptionUpdate)[0]).toEqual({
       leads_id: 'lead-1',
       subscription_id: 7,
       change: { action: 'change_frequency', frequency: 'QUARTERLY' },
       preview: true,
     });
     // Nothing is saved before Confirm.
-    expect(api.calls.some((call) => call.path === '/account/shipfrequency/')).toBe(false);
+    expect(api.callsTo(subscriptionsApi.shipFrequency)).toEqual([]);
 
     await u.click(within(dialog).getByRole('button', { name: 'Confirm' }));
     await waitForDialogToClose();
-    expect(api.calls.find((call) => call.path === '/account/shipfrequency/')?.body).toEqual({
+    expect(api.callsTo(subscriptionsApi.shipFrequency)[0]).toEqual({
       leads_id: 'lead-1',
       subscription_id: 7,
       frequency: 'QUARTERLY',
@@ -246,16 +262,20 @@ describe('a change to a subscription', () => {
     expect(within(sleep).getByRole('button', { name: 'Switch to monthly' })).toBeTruthy();
     expect(await screen.findByText('Your subscription now ships every quarter.')).toBeTruthy();
     // The account frame's data reloads (flags may have changed).
-    await waitFor(() =>
-      expect(api.calls.filter((call) => call.path === '/account/basics').length).toBe(2),
-    );
+    await waitFor(() => expect(api.callsTo(accountsApi.basics).length).toBe(2));
   });
 
   it("offers a quarterly plan's quantity in bottles and previews them from → to", async () => {
     const u = userEvent.setup();
     const doubled = { ...quarterly, quantity: 2, price_cents: 9000 };
     const { api } = await openPage(
-      { '/subscription/update/': updated(doubled, 'Your quantity was updated.', true) },
+      [
+        stub(
+          subscriptionsApi.subscriptionUpdate,
+          { subscription: doubled, preview: true },
+          { message: 'Your quantity was updated.' },
+        ),
+      ],
       [quarterly],
     );
     await u.click(
@@ -281,24 +301,27 @@ describe('a change to a subscription', () => {
     );
     expect(dialog.textContent).toContain('$90.00/quarterly');
     expect(
-      (api.calls.find((call) => call.path === '/subscription/update/')?.body as { change: unknown })
-        .change,
+      (api.callsTo(subscriptionsApi.subscriptionUpdate)[0] as { change: unknown }).change,
     ).toEqual({ action: 'change_quantity', quantity: 2 });
   });
 
   it('asks for a date before previewing a move, and checks it first', async () => {
     const u = userEvent.setup();
     const newDate = addDays(serverToday(), 20);
-    const { api } = await openPage({
-      '/subscription/update/': (body) =>
-        updated(
-          buildSubscription({
-            next_billing_date: (body as { change: { date: string } }).change.date,
-          }),
-          'Your next delivery date was changed.',
-          (body as { preview: boolean }).preview,
-        ),
-    });
+    const { api } = await openPage([
+      stub(
+        subscriptionsApi.subscriptionUpdate,
+        ({ change, preview }) => {
+          // Only a move is asked for here.
+          if (change.action !== 'move_date') throw new Error(`Unexpected ${change.action}`);
+          return {
+            subscription: buildSubscription({ next_billing_date: change.date }),
+            preview: preview ?? false,
+          };
+        },
+        { message: 'Your next delivery date was changed.' },
+      ),
+    ]);
     await u.click(within(await card('Sleep Gummies')).getByRole('button', { name: 'Change date' }));
     const dialog = await screen.findByRole('dialog', { name: 'Change your next delivery date' });
     const input = within(dialog).getByLabelText('New delivery date');
@@ -309,7 +332,7 @@ describe('a change to a subscription', () => {
     await u.type(input, serverToday());
     await u.click(within(dialog).getByRole('button', { name: 'Review change' }));
     expect(await within(dialog).findByText('Choose a date after today.')).toBeTruthy();
-    expect(api.calls.some((call) => call.path === '/subscription/update/')).toBe(false);
+    expect(api.callsTo(subscriptionsApi.subscriptionUpdate)).toEqual([]);
 
     await u.clear(input);
     await u.type(input, newDate);
@@ -317,9 +340,12 @@ describe('a change to a subscription', () => {
     await within(dialog).findByRole('heading', { name: 'Review your change' });
     await u.click(within(dialog).getByRole('button', { name: 'Confirm' }));
     await waitForDialogToClose();
-    const sent = api.calls.filter((call) => call.path === '/subscription/update/');
-    expect(sent.map((call) => (call.body as { preview: boolean }).preview)).toEqual([true, false]);
-    expect((sent[1]?.body as { change: unknown }).change).toEqual({
+    const sent = api.callsTo(subscriptionsApi.subscriptionUpdate) as {
+      change: unknown;
+      preview: boolean;
+    }[];
+    expect(sent.map((body) => body.preview)).toEqual([true, false]);
+    expect(sent[1]?.change).toEqual({
       action: 'move_date',
       date: newDate,
     });
@@ -327,13 +353,12 @@ describe('a change to a subscription', () => {
 
   it("shows the server's reason when a change is refused", async () => {
     const u = userEvent.setup();
-    await openPage({
-      '/subscription/update/': failure(
-        400,
-        'SUBSCRIPTION_REFUSED',
-        'Only an active subscription can skip a delivery.',
+    await openPage([
+      stub(
+        subscriptionsApi.subscriptionUpdate,
+        failure(400, 'SUBSCRIPTION_REFUSED', 'Only an active subscription can skip a delivery.'),
       ),
-    });
+    ]);
     await u.click(
       within(await card('Sleep Gummies')).getByRole('button', { name: 'Skip next delivery' }),
     );
@@ -347,12 +372,21 @@ describe('a change to a subscription', () => {
   it("says ‘Failed to update subscription.' when the server gives no reason", async () => {
     const u = userEvent.setup();
     const skipped = buildSubscription({ next_billing_date: '2026-07-14' });
-    await openPage({
-      '/subscription/update/': (body) =>
-        (body as { preview: boolean }).preview
-          ? updated(skipped, 'Your next delivery was skipped.', true)
-          : { status: 502, body: '<html>Bad gateway</html>' },
-    });
+    const preview = stub(
+      subscriptionsApi.subscriptionUpdate,
+      { subscription: skipped, preview: true },
+      { message: 'Your next delivery was skipped.' },
+    );
+    // A gateway's page is no answer of the contract's, so stub() cannot word it: this one reply is
+    // written by hand, on the stub's own endpoint (its handler is a reply, as its data is fixed).
+    const badGateway: Reply = { status: 502, body: '<html>Bad gateway</html>' };
+    await openPage([
+      {
+        ...preview,
+        handler: (body) =>
+          (body as { preview?: boolean }).preview ? (preview.handler as Reply) : badGateway,
+      },
+    ]);
     await u.click(
       within(await card('Sleep Gummies')).getByRole('button', { name: 'Skip next delivery' }),
     );
@@ -386,24 +420,29 @@ describe('a change to a subscription', () => {
     const u = userEvent.setup();
     const moved = buildSubscription({ next_billing_date: '2026-06-20' });
     let listed = 0;
-    const { api } = await openPage({
-      '/account/subscriptions/': () => {
+    const { api } = await openPage([
+      stub(subscriptionsApi.subscriptions, () => {
         listed++;
-        return ok({ subscriptions: [listed === 1 ? buildSubscription() : moved] });
-      },
-      '/subscription/update/': (body) =>
-        (body as { preview: boolean }).preview
-          ? updated(
-              buildSubscription({ next_billing_date: listed === 1 ? '2026-07-14' : '2026-07-20' }),
-              'Your next delivery was skipped.',
-              true,
-            )
-          : failure(
-              409,
-              'SUBSCRIPTION_CHANGED',
-              'This subscription just changed. Please review it and try again.',
-            ),
-    });
+        return { subscriptions: [listed === 1 ? buildSubscription() : moved] };
+      }),
+      stub(
+        subscriptionsApi.subscriptionUpdate,
+        (body) =>
+          body.preview
+            ? {
+                subscription: buildSubscription({
+                  next_billing_date: listed === 1 ? '2026-07-14' : '2026-07-20',
+                }),
+                preview: true,
+              }
+            : failure(
+                409,
+                'SUBSCRIPTION_CHANGED',
+                'This subscription just changed. Please review it and try again.',
+              ),
+        { message: 'Your next delivery was skipped.' },
+      ),
+    ]);
     await u.click(
       within(await card('Sleep Gummies')).getByRole('button', { name: 'Skip next delivery' }),
     );
@@ -417,19 +456,17 @@ describe('a change to a subscription', () => {
     ).toBeTruthy();
     await waitFor(() => expect(dialog.textContent).toContain('Jul 20, 2026'));
     expect(dialog.textContent).toContain('Jun 20, 2026');
-    expect(api.calls.filter((call) => call.path === '/subscription/update/').length).toBe(3);
+    expect(api.callsTo(subscriptionsApi.subscriptionUpdate).length).toBe(3);
   });
 
   it("needs a reason to cancel, and sends the reason with the customer's words", async () => {
     const u = userEvent.setup();
-    const { api } = await openPage({
-      '/subscription/update/': (body) =>
-        updated(
-          buildSubscription({ status: 'CANCELLED', cancel_reason: 'Other' }),
-          'Your subscription was cancelled.',
-          (body as { preview: boolean }).preview,
-        ),
-    });
+    const { api } = await openPage([
+      updated(
+        buildSubscription({ status: 'CANCELLED', cancel_reason: 'Other' }),
+        'Your subscription was cancelled.',
+      ),
+    ]);
     await u.click(
       within(await card('Sleep Gummies')).getByRole('button', { name: 'Cancel subscription' }),
     );
@@ -452,8 +489,7 @@ describe('a change to a subscription', () => {
     await u.click(within(dialog).getByRole('button', { name: 'Review change' }));
     await within(dialog).findByRole('heading', { name: 'Review your change' });
     expect(
-      (api.calls.find((call) => call.path === '/subscription/update/')?.body as { change: unknown })
-        .change,
+      (api.callsTo(subscriptionsApi.subscriptionUpdate)[0] as { change: unknown }).change,
     ).toEqual({ action: 'cancel', reason: 'It costs more than I want to spend: Back in spring' });
     await u.click(within(dialog).getByRole('button', { name: 'Confirm' }));
     const cancelled = await card('Sleep Gummies');
@@ -466,10 +502,7 @@ describe('a change to a subscription', () => {
   it('offers a skip or a pause before cancelling, and a skip taken there is previewed and saved', async () => {
     const u = userEvent.setup();
     const skipped = buildSubscription({ next_billing_date: '2026-07-14' });
-    const { api } = await openPage({
-      '/subscription/update/': (body) =>
-        updated(skipped, 'Your next delivery was skipped.', (body as { preview: boolean }).preview),
-    });
+    const { api } = await openPage([updated(skipped, 'Your next delivery was skipped.')]);
     await u.click(
       within(await card('Sleep Gummies')).getByRole('button', { name: 'Cancel subscription' }),
     );
@@ -485,7 +518,7 @@ describe('a change to a subscription', () => {
     expect(within(dialog).getByRole('button', { name: 'Pause for a while' })).toBeTruthy();
     expect(within(dialog).getByRole('button', { name: 'Keep my subscription' })).toBeTruthy();
     // Nothing is asked of the server until the customer chooses.
-    expect(api.calls.filter((call) => call.path === '/subscription/update/')).toEqual([]);
+    expect(api.callsTo(subscriptionsApi.subscriptionUpdate)).toEqual([]);
 
     // From the keyboard: Tab to the skip, Enter; the same review as the card's own skip.
     await u.tab();
@@ -501,9 +534,10 @@ describe('a change to a subscription', () => {
     const again = await screen.findByRole('dialog', { name: 'Skip your next delivery' });
     await u.click(await within(again).findByRole('button', { name: 'Confirm' }));
     await waitForDialogToClose();
-    const changes = api.calls
-      .filter((call) => call.path === '/subscription/update/')
-      .map((call) => call.body as { change: unknown; preview: boolean });
+    const changes = api.callsTo(subscriptionsApi.subscriptionUpdate) as {
+      change: unknown;
+      preview: boolean;
+    }[];
     expect(changes.at(-1)).toEqual(
       expect.objectContaining({ change: { action: 'skip' }, preview: false }),
     );
@@ -529,7 +563,7 @@ describe('a change to a subscription', () => {
 
   it('offers no skip or pause to a subscription that cannot take them', async () => {
     const u = userEvent.setup();
-    await openPage({}, [buildSubscription({ status: 'PAST_DUE' })]);
+    await openPage([], [buildSubscription({ status: 'PAST_DUE' })]);
     await u.click(
       within(await card('Sleep Gummies')).getByRole('button', { name: 'Cancel subscription' }),
     );
@@ -555,7 +589,7 @@ describe("gifts and couples' plans (issue 26)", () => {
     });
 
   it('the payer sees "Gift to Sam", its card and date, and a link to the partner page instead of changes', async () => {
-    await openPage({}, [gift('payer')]);
+    await openPage([], [gift('payer')]);
     const sleep = await card('Sleep Gummies');
     expect(sleep.textContent).toContain('Gift to Sam');
     expect(sleep.textContent).toContain('Sleep Gummies for Sam');
@@ -568,7 +602,7 @@ describe("gifts and couples' plans (issue 26)", () => {
   });
 
   it('the recipient sees "Gift from Alex", who pays, and never a card or a way to change it', async () => {
-    await openPage({}, [gift('recipient', { status: 'PAST_DUE' })]);
+    await openPage([], [gift('recipient', { status: 'PAST_DUE' })]);
     const sleep = await card('Sleep Gummies');
     expect(sleep.textContent).toContain('Gift from Alex');
     expect(sleep.textContent).toContain('Payment due since');
@@ -584,25 +618,28 @@ describe("gifts and couples' plans (issue 26)", () => {
   });
 
   it("a couples' plan shows with the other's name, both lines and its one price, beside an own subscription", async () => {
-    await openPage({}, [
-      buildSubscription({ id: 3, product_id: 31, name: 'Biotin Gummies' }),
-      buildSubscription({
-        id: 12,
-        unit_price_cents: 1575,
-        price_cents: 3150,
-        card: null,
-        swap_options: [],
-        together: {
-          kind: 'plan',
-          role: 'partner',
-          with_first_name: 'Alex',
-          lines: [
-            { name: 'Sleep Gummies', quantity: 1, for: 'partner' },
-            { name: 'Immunity Gummies', quantity: 1, for: 'you' },
-          ],
-        },
-      }),
-    ]);
+    await openPage(
+      [],
+      [
+        buildSubscription({ id: 3, product_id: offers.biotin.monthly, name: 'Biotin Gummies' }),
+        buildSubscription({
+          id: 12,
+          unit_price_cents: 1575,
+          price_cents: 3150,
+          card: null,
+          swap_options: [],
+          together: {
+            kind: 'plan',
+            role: 'partner',
+            with_first_name: 'Alex',
+            lines: [
+              { name: 'Sleep Gummies', quantity: 1, for: 'partner' },
+              { name: 'Immunity Gummies', quantity: 1, for: 'you' },
+            ],
+          },
+        }),
+      ],
+    );
     const plan = await card('Sleep Gummies');
     expect(plan.textContent).toContain("Couples' plan with Alex");
     expect(plan.textContent).toContain('Sleep Gummies for Alex');

@@ -4,7 +4,14 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { clearToasts } from '#client/components/ui/toast.tsx';
 import { resetAppStateForTests, setOnlineVisitUser } from '#client/lib/app-state.ts';
-import { failure, LocationProbe, ok, renderRoutes, stubApi } from '#client/testing/render-app.tsx';
+import {
+  failure,
+  LocationProbe,
+  renderRoutes,
+  stub,
+  stubApi,
+} from '#client/testing/render-app.tsx';
+import { visitsApi } from '#shared/visits.ts';
 import { EligibilityPage } from '../pages/eligibility-page.tsx';
 import { IneligiblePage } from '../pages/ineligible-page.tsx';
 import { EligibilityFormView, type EligibilityOutcome } from './eligibility-form.tsx';
@@ -68,7 +75,7 @@ describe('the eligibility form', () => {
 
   it('says what is missing, on each field, and asks the server nothing', async () => {
     const u = userEvent.setup();
-    const api = stubApi({});
+    const api = stubApi([]);
     const { onResult } = renderForm();
     await u.click(submit());
     expect(await screen.findByText('Choose the state you live in')).toBeTruthy();
@@ -86,7 +93,7 @@ describe('the eligibility form', () => {
     vi.useFakeTimers({ toFake: ['Date'] });
     vi.setSystemTime(new Date('2026-06-15T12:00:00Z'));
     const u = userEvent.setup();
-    const api = stubApi({ '/visit/eligibility/': ok(eligible) });
+    const api = stubApi([stub(visitsApi.eligibility, eligible)]);
     const { onResult } = renderForm();
     await u.selectOptions(stateField(), 'OR');
     const table: [string, string | null][] = [
@@ -124,14 +131,14 @@ describe('the eligibility form', () => {
   it("says 'Failed to determine eligibility' when the check fails, and may be tried again", async () => {
     const u = userEvent.setup();
     let answers = 0;
-    stubApi({
-      '/visit/eligibility/': () => {
+    stubApi([
+      stub(visitsApi.eligibility, () => {
         answers += 1;
         return answers === 1
           ? failure(500, 'INTERNAL', 'Something went wrong on our side.')
-          : ok(eligible);
-      },
-    });
+          : eligible;
+      }),
+    ]);
     const { onResult } = renderForm();
     await u.selectOptions(stateField(), 'OR');
     await u.type(dobField(), '04/12/1985');
@@ -158,11 +165,14 @@ describe('the eligibility form', () => {
 
   it("puts the server's word on a field onto that field", async () => {
     const u = userEvent.setup();
-    stubApi({
-      '/visit/eligibility/': failure(400, 'VALIDATION', 'Check the form', {
-        dob: 'Minimum age is 19',
-      }),
-    });
+    stubApi([
+      stub(
+        visitsApi.eligibility,
+        failure(400, 'VALIDATION', 'Check the form', {
+          dob: 'Minimum age is 19',
+        }),
+      ),
+    ]);
     const { onResult } = renderForm();
     await u.selectOptions(stateField(), 'OR');
     await u.type(dobField(), '04/12/1985');
@@ -189,7 +199,7 @@ describe('the eligibility screen', () => {
   it('sends an eligible patient on to the health questions', async () => {
     const u = userEvent.setup();
     setOnlineVisitUser({ visits: { ed: 41 } });
-    const api = stubApi({ '/visit/eligibility/': ok(eligible) });
+    const api = stubApi([stub(visitsApi.eligibility, eligible)]);
     renderRoutes(routes, { path: '/visit/ed/eligibility' });
     expect(screen.getByRole('heading', { level: 2, name: 'First, a few details' })).toBeTruthy();
     expect(screen.getByText(/aged 19 to 99/)).toBeTruthy();
@@ -206,15 +216,15 @@ describe('the eligibility screen', () => {
     const u = userEvent.setup();
     setOnlineVisitUser({ visits: { sleep: 42 } });
     const reason = 'Our providers are not yet licensed in Alabama.';
-    stubApi({
-      '/visit/eligibility/': ok({
+    stubApi([
+      stub(visitsApi.eligibility, {
         eligible: false,
         reason,
         supplement_slug: 'sleep-gummies',
         destination: '/visit/sleep/ineligible',
       }),
       // The closed screen reads the visit as the server stored it.
-      '/visit/closed/': ok({
+      stub(visitsApi.closedVisit, {
         visit_id: 42,
         category: 'sleep',
         kind: 'ineligible',
@@ -228,7 +238,7 @@ describe('the eligibility screen', () => {
         review_available: false,
         supplement_slug: 'sleep-gummies',
       }),
-    });
+    ]);
     renderRoutes(routes, { path: '/visit/sleep/eligibility' });
     await u.selectOptions(stateField(), 'AL');
     await u.type(dobField(), '04/12/1985');

@@ -2,11 +2,22 @@
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { AnswersReview, PatientItem, QuestionState } from '#shared/visits.ts';
+import {
+  visitsApi,
+  type AnswersReview,
+  type PatientItem,
+  type QuestionState,
+} from '#shared/visits.ts';
 import { messages } from '#shared/wording.ts';
 import { clearToasts } from '#client/components/ui/toast.tsx';
 import { resetAppStateForTests, setOnlineVisitUser } from '#client/lib/app-state.ts';
-import { failure, LocationProbe, ok, renderRoutes, stubApi } from '#client/testing/render-app.tsx';
+import {
+  failure,
+  LocationProbe,
+  renderRoutes,
+  stub,
+  stubApi,
+} from '#client/testing/render-app.tsx';
 import { VisitLayout } from '../components/visit-layout.tsx';
 import { AnswersPage } from './answers-page.tsx';
 import { QuestionsPage } from './questions-page.tsx';
@@ -70,11 +81,14 @@ afterEach(() => {
 describe('reviewing the answers', () => {
   it('lists each question shown with its answer, takes the focus, and continues to the treatment', async () => {
     const u = userEvent.setup();
-    const api = stubApi({ '/visit/questions/answers/': ok(review()) });
+    const api = stubApi([stub(visitsApi.reviewAnswers, review())]);
     renderRoutes(routes, { path: '/visit/ed/answers' });
     const title = await screen.findByRole('heading', { level: 2, name: 'Review your answers' });
     await waitFor(() => expect(document.activeElement).toBe(title));
-    expect(api.calls[0]).toEqual({ path: '/visit/questions/answers/', body: { visit_id: 13 } });
+    expect(api.calls[0]).toEqual({
+      path: visitsApi.reviewAnswers.path,
+      body: { visit_id: 13 },
+    });
     // The step indicator still says health questions.
     expect(screen.getByText(/Step \d of \d: Health questions/)).toBeTruthy();
     const items = within(screen.getByRole('list', { name: 'Your answers' })).getAllByRole(
@@ -95,23 +109,20 @@ describe('reviewing the answers', () => {
   it('changes one answer on its question, then comes back to the review with it', async () => {
     const u = userEvent.setup();
     let saved = false;
-    const api = stubApi({
-      '/visit/questions/answers/': () => ok(review(saved ? 'Yes' : 'No')),
-      '/visit/questions/change/': ok(state({ item: smokes, answer: false })),
-      '/v2/questionnaire/next_question': ok(state({ item: smokes, answer: false })),
-      '/v2/questionnaire/submit_question': () => {
+    const api = stubApi([
+      stub(visitsApi.reviewAnswers, () => review(saved ? 'Yes' : 'No')),
+      stub(visitsApi.changeAnswer, state({ item: smokes, answer: false })),
+      stub(visitsApi.v2NextQuestion, state({ item: smokes, answer: false })),
+      stub(visitsApi.v2SubmitQuestion, () => {
         saved = true;
-        return ok(state({ done: true, destination: '/visit/ed/answers' }));
-      },
-    });
+        return state({ done: true, destination: '/visit/ed/answers' });
+      }),
+    ]);
     renderRoutes(routes, { path: '/visit/ed/answers' });
     await u.click(
       await screen.findByRole('button', { name: 'Change your answer to: Do you smoke?' }),
     );
-    expect(api.calls).toContainEqual({
-      path: '/visit/questions/change/',
-      body: { visit_id: 13, linkId: 'smokes' },
-    });
+    expect(api.callsTo(visitsApi.changeAnswer)).toContainEqual({ visit_id: 13, linkId: 'smokes' });
     await screen.findByRole('heading', { level: 2, name: smokes.text });
     expect(screen.getByRole<HTMLInputElement>('radio', { name: 'No' }).checked).toBe(true);
     expect(
@@ -127,27 +138,24 @@ describe('reviewing the answers', () => {
   });
 
   it('sends the patient to the questions while one is still open', async () => {
-    stubApi({
-      '/visit/questions/answers/': failure(
-        409,
-        'VISIT_STEP',
-        'Please answer all the health questions first.',
+    stubApi([
+      stub(
+        visitsApi.reviewAnswers,
+        failure(409, 'VISIT_STEP', 'Please answer all the health questions first.'),
       ),
-      '/v2/questionnaire/next_question': ok(state({ item: smokes })),
-    });
+      stub(visitsApi.v2NextQuestion, state({ item: smokes })),
+    ]);
     renderRoutes(routes, { path: '/visit/ed/answers' });
     expect(await screen.findByRole('heading', { level: 2, name: smokes.text })).toBeTruthy();
   });
 
   it('offers the way back to the visit once it is closed, and says what failed otherwise', async () => {
-    stubApi({
-      '/visit/questions/answers/': failure(409, 'VISIT_CLOSED', 'This visit is closed.'),
-    });
+    stubApi([stub(visitsApi.reviewAnswers, failure(409, 'VISIT_CLOSED', 'This visit is closed.'))]);
     renderRoutes(routes, { path: '/visit/ed/answers' });
     expect(await screen.findByRole('link', { name: 'Go to my visit' })).toBeTruthy();
     expect(screen.getByRole('alert').textContent).toContain('This visit is closed.');
     cleanup();
-    stubApi({ '/visit/questions/answers/': failure(503, 'UNAVAILABLE', 'Down.') });
+    stubApi([stub(visitsApi.reviewAnswers, failure(503, 'UNAVAILABLE', 'Down.'))]);
     renderRoutes(routes, { path: '/visit/ed/answers' });
     expect((await screen.findByRole('alert')).textContent).toContain(messages.questionsFailed);
     expect(screen.getByRole('button', { name: 'Try again' })).toBeTruthy();

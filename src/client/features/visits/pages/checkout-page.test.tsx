@@ -6,7 +6,15 @@ import { clearToasts } from '#client/components/ui/toast.tsx';
 import { resetAppStateForTests, setLeadsId, setOnlineVisitUser } from '#client/lib/app-state.ts';
 import { buildAccountData } from '#client/testing/member-fixtures.ts';
 import { orderKeys } from '#client/features/orders/orders.api.ts';
-import { failure, LocationProbe, ok, renderRoutes, stubApi } from '#client/testing/render-app.tsx';
+import {
+  failure,
+  LocationProbe,
+  renderRoutes,
+  stub,
+  stubApi,
+} from '#client/testing/render-app.tsx';
+import { accountsApi } from '#shared/accounts.ts';
+import { visitsApi } from '#shared/visits.ts';
 import { VisitLayout } from '../components/visit-layout.tsx';
 import { VisitCheckoutPage } from './checkout-page.tsx';
 
@@ -22,7 +30,7 @@ const routes = [
 ];
 
 /** The server's summary of a sildenafil visit: $30.00 held now, $30.00 for each monthly refill. */
-const summary = ok({
+const summary = stub(visitsApi.checkoutSummary, {
   summary: {
     treatment: 'Sildenafil (generic Viagra®)',
     dose: '50 mg',
@@ -47,10 +55,10 @@ afterEach(() => {
 describe("the visit's checkout", () => {
   it('puts the focus on the first field with a problem, top to bottom', async () => {
     const u = userEvent.setup();
-    const api = stubApi({
-      '/account/data/': ok(buildAccountData({ shipping: null, card: null })),
-      '/visit/checkout/summary/': summary,
-    });
+    const api = stubApi([
+      stub(accountsApi.accountData, buildAccountData({ shipping: null, card: null })),
+      summary,
+    ]);
     renderRoutes(routes, { path: '/visit/ed/checkout' });
     await u.click(await screen.findByRole('button', { name: 'Submit my visit' }));
     const street = await screen.findByLabelText('Street address');
@@ -73,20 +81,20 @@ describe("the visit's checkout", () => {
       expect(document.activeElement).toBe(screen.getByRole('checkbox', { name: /I authorize/ })),
     );
     // Nothing was submitted.
-    expect(api.calls.map((call) => call.path)).not.toContain('/visit/checkout/');
+    expect(api.callsTo(visitsApi.checkout)).toEqual([]);
   });
 
   it('authorises the card with the address and goes on to the confirmation', async () => {
     const u = userEvent.setup();
-    const api = stubApi({
-      '/account/data/': ok(buildAccountData({ card: null, phoneNo: '5035550177' })),
-      '/visit/checkout/summary/': summary,
-      '/visit/checkout/': ok({
+    const api = stubApi([
+      stub(accountsApi.accountData, buildAccountData({ card: null, phoneNo: '5035550177' })),
+      summary,
+      stub(visitsApi.checkout, {
         order_number: 'PW-1001',
         amount_cents: 3000,
         destination: '/visit/ed/submitted',
       }),
-    });
+    ]);
     const { queryClient } = renderRoutes(routes, { path: '/visit/ed/checkout' });
     // Orders seen a moment ago, with this visit still pending: fresh in the cache.
     queryClient.setQueryData(orderKeys.details('lead-1'), { orders: [] });
@@ -100,8 +108,7 @@ describe("the visit's checkout", () => {
     await u.click(screen.getByRole('checkbox', { name: /I authorize/ }));
     await u.click(screen.getByRole('button', { name: 'Submit my visit' }));
     expect((await screen.findByTestId('location')).textContent).toBe('/visit/ed/submitted');
-    const sent = api.calls.find((call) => call.path === '/visit/checkout/');
-    expect(sent?.body).toEqual({
+    expect(api.callsTo(visitsApi.checkout)[0]).toEqual({
       visit_id: 9,
       shipping: {
         address: '12 Harbor St',
@@ -121,13 +128,10 @@ describe("the visit's checkout", () => {
   });
 
   it('shows the treatment, the amount authorised now and how refills renew and stop, beside the card and in the consent', async () => {
-    const api = stubApi({
-      '/account/data/': ok(buildAccountData({ card: null })),
-      '/visit/checkout/summary/': summary,
-    });
+    const api = stubApi([stub(accountsApi.accountData, buildAccountData({ card: null })), summary]);
     renderRoutes(routes, { path: '/visit/ed/checkout' });
     const box = await screen.findByRole('region', { name: 'Your treatment and price' });
-    expect(api.calls.find((c) => c.path === '/visit/checkout/summary/')?.body).toEqual({
+    expect(api.callsTo(visitsApi.checkoutSummary)[0]).toEqual({
       visit_id: 9,
     });
     const text = box.textContent ?? '';
@@ -162,14 +166,13 @@ describe("the visit's checkout", () => {
   });
 
   it('sends a patient whose visit is not at checkout back to their visit, with no card asked for', async () => {
-    stubApi({
-      '/account/data/': ok(buildAccountData({ card: null })),
-      '/visit/checkout/summary/': failure(
-        409,
-        'VISIT_STEP',
-        'Please finish the earlier steps of your visit first.',
+    stubApi([
+      stub(accountsApi.accountData, buildAccountData({ card: null })),
+      stub(
+        visitsApi.checkoutSummary,
+        failure(409, 'VISIT_STEP', 'Please finish the earlier steps of your visit first.'),
       ),
-    });
+    ]);
     renderRoutes(routes, { path: '/visit/ed/checkout' });
     expect(
       await screen.findByText('Please finish the earlier steps of your visit first.'),

@@ -9,10 +9,10 @@ import {
   setLoggedIn,
   setOnlineVisitUser,
 } from '#client/lib/app-state.ts';
-import { buildClosedVisit, memberApi } from '#client/testing/member-fixtures.ts';
+import { buildClosedVisit, memberStubs } from '#client/testing/member-fixtures.ts';
 import { memberRoutes } from '#client/testing/member-routes.tsx';
-import { failure, ok, renderRoutes, stubApi } from '#client/testing/render-app.tsx';
-import type { ClosedVisit } from '#shared/visits.ts';
+import { failure, renderRoutes, stub, stubApi } from '#client/testing/render-app.tsx';
+import { visitsApi, type ClosedVisit } from '#shared/visits.ts';
 import { VisitLayout } from '../components/visit-layout.tsx';
 import { IneligiblePage } from './ineligible-page.tsx';
 import { NotAFitPage } from './not-a-fit-page.tsx';
@@ -56,13 +56,13 @@ describe('a visit closed for the state', () => {
     const u = userEvent.setup();
     setOnlineVisitUser({ visits: { hair: 42 } });
     let joined = false;
-    const api = stubApi({
-      '/visit/closed/': () => ok(buildClosedVisit({ waitlisted: joined })),
-      '/visit/waitlist/': () => {
+    const api = stubApi([
+      stub(visitsApi.closedVisit, () => buildClosedVisit({ waitlisted: joined })),
+      stub(visitsApi.joinWaitlist, () => {
         joined = true;
-        return ok({ state: 'AL', state_name: 'Alabama' });
-      },
-    });
+        return { state: 'AL', state_name: 'Alabama' };
+      }),
+    ]);
     renderRoutes(routes, { path: '/visit/hair/ineligible' });
     expect(
       await screen.findByRole('heading', {
@@ -81,16 +81,14 @@ describe('a visit closed for the state', () => {
       ),
     );
     expect(screen.queryByRole('button', { name: 'Tell me when Alabama opens' })).toBeNull();
-    expect(api.calls.filter((c) => c.path === '/visit/waitlist/')).toEqual([
-      { path: '/visit/waitlist/', body: { visit_id: 42 } },
-    ]);
+    expect(api.callsTo(visitsApi.joinWaitlist)).toEqual([{ visit_id: 42 }]);
   });
 
   it('offers to start again once the state has opened', async () => {
     setOnlineVisitUser({ visits: { hair: 42 } });
-    stubApi({
-      '/visit/closed/': ok(buildClosedVisit({ state_closed: false, state_open: true })),
-    });
+    stubApi([
+      stub(visitsApi.closedVisit, buildClosedVisit({ state_closed: false, state_open: true })),
+    ]);
     renderRoutes(routes, { path: '/visit/hair/ineligible' });
     expect(
       await screen.findByRole('heading', { name: 'Online visits are now open in Alabama' }),
@@ -103,7 +101,7 @@ describe('a visit closed for the state', () => {
 
   it('a visit that is not closed offers the way back to it', async () => {
     setOnlineVisitUser({ visits: { hair: 42 } });
-    stubApi({ '/visit/closed/': failure(409, 'VISIT_STEP', 'This visit is not closed.') });
+    stubApi([stub(visitsApi.closedVisit, failure(409, 'VISIT_STEP', 'This visit is not closed.'))]);
     renderRoutes(routes, { path: '/visit/hair/ineligible' });
     expect(await screen.findByRole('link', { name: 'Go to my visit' })).toBeTruthy();
     expect(screen.getByRole('alert').textContent).toContain('This visit is not closed.');
@@ -115,13 +113,13 @@ describe('a visit closed as not a fit', () => {
     const u = userEvent.setup();
     setOnlineVisitUser({ visits: { ed: 7 } });
     let visit: ClosedVisit = { ...notAFit, visit_id: 7 };
-    const api = stubApi({
-      '/visit/closed/': () => ok(visit),
-      '/visit/request-review/': () => {
+    const api = stubApi([
+      stub(visitsApi.closedVisit, () => visit),
+      stub(visitsApi.requestReview, () => {
         visit = { ...visit, kind: 'review-requested', review_available: false };
-        return ok({ destination: '/visit/ed/not-a-fit' });
-      },
-    });
+        return { destination: '/visit/ed/not-a-fit' };
+      }),
+    ]);
     renderRoutes(routes, { path: '/visit/ed/not-a-fit' });
     expect(
       await screen.findByRole('heading', { name: "Online treatment isn't the right fit for you" }),
@@ -138,17 +136,13 @@ describe('a visit closed as not a fit', () => {
     expect(screen.getByRole('link', { name: 'Go to Messages' }).getAttribute('href')).toBe(
       '/messages',
     );
-    expect(api.calls.filter((c) => c.path === '/visit/request-review/')).toEqual([
-      { path: '/visit/request-review/', body: { visit_id: 7 } },
-    ]);
+    expect(api.callsTo(visitsApi.requestReview)).toEqual([{ visit_id: 7 }]);
   });
 
   it('puts 988 up front when the reason names it', async () => {
     setOnlineVisitUser({ visits: { sleep: 8 } });
     const reason = 'If you are thinking about harming yourself, call or text 988 now.';
-    stubApi({
-      '/visit/closed/': ok({ ...notAFit, category: 'sleep', visit_id: 8, reason }),
-    });
+    stubApi([stub(visitsApi.closedVisit, { ...notAFit, category: 'sleep', visit_id: 8, reason })]);
     renderRoutes(routes, { path: '/visit/sleep/not-a-fit' });
     expect((await screen.findByRole('note')).textContent).toBe(reason);
   });
@@ -158,7 +152,7 @@ describe('Home', () => {
   it('tells about closed visits briefly, with why and the alternative, and never asks to finish them', async () => {
     setLeadsId('lead-1');
     stubApi(
-      memberApi({
+      memberStubs({
         closedVisits: [
           buildClosedVisit(),
           { ...notAFit, visit_id: 7 },

@@ -4,7 +4,14 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { clearToasts } from '#client/components/ui/toast.tsx';
 import { resetAppStateForTests, setOnlineVisitUser } from '#client/lib/app-state.ts';
-import { failure, LocationProbe, ok, renderRoutes, stubApi } from '#client/testing/render-app.tsx';
+import {
+  failure,
+  LocationProbe,
+  renderRoutes,
+  stub,
+  stubApi,
+} from '#client/testing/render-app.tsx';
+import { visitsApi } from '#shared/visits.ts';
 import { VisitLayout } from '../components/visit-layout.tsx';
 import { PreferencesPage } from './preferences-page.tsx';
 
@@ -19,7 +26,7 @@ const routes = [
   },
 ];
 
-const saved = ok({
+const saved = {
   preferences: {
     drug: 'doxepin',
     dosage: '6mg',
@@ -28,7 +35,7 @@ const saved = ok({
     sleep: { goal: 'stay-asleep', notes: 'I wake at 3 am.' },
   },
   destination: '/visit/sleep/photo',
-});
+};
 
 beforeEach(() => {
   localStorage.clear();
@@ -51,7 +58,7 @@ function groupError(name: string): string | null {
 describe('the treatment preferences', () => {
   it('says what is missing per group, and each message goes as soon as it is answered', async () => {
     const u = userEvent.setup();
-    const api = stubApi({});
+    const api = stubApi([]);
     renderRoutes(routes, { path: '/visit/sleep/preferences' });
     // Sleep has one treatment: it is chosen already.
     const treatment = screen.getByRole('group', { name: 'Treatment' });
@@ -75,12 +82,12 @@ describe('the treatment preferences', () => {
 
   it('saves drug, dose, amount and the sleep goal in turn, then goes on to the photo', async () => {
     const u = userEvent.setup();
-    const api = stubApi({
-      '/product/drug/': saved,
-      '/product/dosage/': saved,
-      '/product/frequency/': saved,
-      '/product/sleep-preferences/': saved,
-    });
+    const api = stubApi([
+      stub(visitsApi.drug, saved),
+      stub(visitsApi.dosage, saved),
+      stub(visitsApi.frequency, saved),
+      stub(visitsApi.sleepPreferences, saved),
+    ]);
     renderRoutes(routes, { path: '/visit/sleep/preferences' });
     await u.click(screen.getByRole('radio', { name: '6 mg' }));
     await u.click(screen.getByRole('radio', { name: /Nightly/ }));
@@ -92,11 +99,11 @@ describe('the treatment preferences', () => {
     await u.click(screen.getByRole('button', { name: 'Continue' }));
     expect((await screen.findByTestId('location')).textContent).toBe('/visit/sleep/photo');
     expect(api.calls).toEqual([
-      { path: '/product/drug/', body: { visit_id: 12, drug: 'doxepin' } },
-      { path: '/product/dosage/', body: { visit_id: 12, dosage: '6mg' } },
-      { path: '/product/frequency/', body: { visit_id: 12, frequency: 'nightly-30' } },
+      { path: visitsApi.drug.path, body: { visit_id: 12, drug: 'doxepin' } },
+      { path: visitsApi.dosage.path, body: { visit_id: 12, dosage: '6mg' } },
+      { path: visitsApi.frequency.path, body: { visit_id: 12, frequency: 'nightly-30' } },
       {
-        path: '/product/sleep-preferences/',
+        path: visitsApi.sleepPreferences.path,
         body: { visit_id: 12, goal: 'stay-asleep', notes: 'I wake at 3 am.' },
       },
     ]);
@@ -104,9 +111,7 @@ describe('the treatment preferences', () => {
 
   it("says 'Failed to save product preferences' when saving fails, and stays", async () => {
     const u = userEvent.setup();
-    stubApi({
-      '/product/drug/': failure(500, 'INTERNAL', 'Something went wrong on our side.'),
-    });
+    stubApi([stub(visitsApi.drug, failure(500, 'INTERNAL', 'Something went wrong on our side.'))]);
     renderRoutes(routes, { path: '/visit/ed/preferences' });
     await u.click(screen.getByRole('radio', { name: /Sildenafil/ }));
     await u.click(screen.getByRole('radio', { name: '50 mg' }));

@@ -2,11 +2,17 @@
 import { cleanup, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { PatientItem, QuestionState } from '#shared/visits.ts';
+import { visitsApi, type PatientItem, type QuestionState } from '#shared/visits.ts';
 import { messages } from '#shared/wording.ts';
 import { clearToasts } from '#client/components/ui/toast.tsx';
 import { resetAppStateForTests, setOnlineVisitUser } from '#client/lib/app-state.ts';
-import { failure, LocationProbe, ok, renderRoutes, stubApi } from '#client/testing/render-app.tsx';
+import {
+  failure,
+  LocationProbe,
+  renderRoutes,
+  stub,
+  stubApi,
+} from '#client/testing/render-app.tsx';
 import { VisitLayout } from '../components/visit-layout.tsx';
 import { QuestionsPage } from './questions-page.tsx';
 
@@ -40,9 +46,13 @@ const chestPain: PatientItem = {
   required: true,
 };
 
-/** A v2 questionnaire answer (`{ data }`). */
-function on(item: PatientItem | null, index: number, more: Partial<QuestionState> = {}) {
-  const state: QuestionState = {
+/** Where the questionnaire is, as its calls answer. */
+function on(
+  item: PatientItem | null,
+  index: number,
+  more: Partial<QuestionState> = {},
+): QuestionState {
+  return {
     item,
     answer: null,
     progress: { index, total: 2 },
@@ -52,7 +62,6 @@ function on(item: PatientItem | null, index: number, more: Partial<QuestionState
     destination: '/visit/ed/questions',
     ...more,
   };
-  return { body: { data: state } };
 }
 
 beforeEach(() => {
@@ -71,15 +80,15 @@ const heading = (name: string) => screen.findByRole('heading', { level: 2, name 
 describe('the health questions', () => {
   it('resumes where the patient left off, saves each answer, and walks back', async () => {
     const u = userEvent.setup();
-    const api = stubApi({
-      '/v2/questionnaire/next_question': on(duration, 1),
-      '/v2/questionnaire/submit_question': on(chestPain, 2),
-      '/v2/questionnaire/previous_question': on(duration, 1, { answer: 'gt-1-year' }),
-    });
+    const api = stubApi([
+      stub(visitsApi.v2NextQuestion, on(duration, 1)),
+      stub(visitsApi.v2SubmitQuestion, on(chestPain, 2)),
+      stub(visitsApi.v2PreviousQuestion, on(duration, 1, { answer: 'gt-1-year' })),
+    ]);
     renderRoutes(routes, { path: '/visit/ed/questions' });
     await heading(duration.text);
     expect(api.calls[0]).toEqual({
-      path: '/v2/questionnaire/next_question',
+      path: visitsApi.v2NextQuestion.path,
       body: { visit_id: 13 },
     });
     expect(screen.getByRole('progressbar').getAttribute('aria-valuetext')).toBe('Question 1 of 2');
@@ -89,14 +98,14 @@ describe('the health questions', () => {
     // The next question takes the focus, so a screen reader hears it.
     expect(document.activeElement).toBe(await heading(chestPain.text));
     expect(api.calls[1]).toEqual({
-      path: '/v2/questionnaire/submit_question',
+      path: visitsApi.v2SubmitQuestion.path,
       body: { visit_id: 13, linkId: 'ed_duration', value: 'gt-1-year' },
     });
 
     await u.click(screen.getByRole('button', { name: 'Back' }));
     await heading(duration.text);
     expect(api.calls[2]).toEqual({
-      path: '/v2/questionnaire/previous_question',
+      path: visitsApi.v2PreviousQuestion.path,
       body: { visit_id: 13, linkId: 'chest_pain' },
     });
     expect(screen.getByRole<HTMLInputElement>('radio', { name: 'More than a year' }).checked).toBe(
@@ -106,17 +115,15 @@ describe('the health questions', () => {
 
   it("puts the server's refusal under the question, and stays on it", async () => {
     const u = userEvent.setup();
-    stubApi({
-      '/v2/questionnaire/next_question': on(duration, 1),
-      '/v2/questionnaire/submit_question': failure(
-        400,
-        'VALIDATION',
-        'Choose one of the options.',
-        {
+    stubApi([
+      stub(visitsApi.v2NextQuestion, on(duration, 1)),
+      stub(
+        visitsApi.v2SubmitQuestion,
+        failure(400, 'VALIDATION', 'Choose one of the options.', {
           value: 'Choose one of the options.',
-        },
+        }),
       ),
-    });
+    ]);
     renderRoutes(routes, { path: '/visit/ed/questions' });
     await u.click(await screen.findByRole('radio', { name: 'Less than 3 months' }));
     await u.click(screen.getByRole('button', { name: 'Next' }));
@@ -125,9 +132,9 @@ describe('the health questions', () => {
   });
 
   it('offers the way back to the visit when it can no longer be changed', async () => {
-    stubApi({
-      '/v2/questionnaire/next_question': failure(409, 'VISIT_CLOSED', 'This visit was declined.'),
-    });
+    stubApi([
+      stub(visitsApi.v2NextQuestion, failure(409, 'VISIT_CLOSED', 'This visit was declined.')),
+    ]);
     renderRoutes(routes, { path: '/visit/ed/questions' });
     expect(await screen.findByRole('link', { name: 'Go to my visit' })).toBeTruthy();
     expect(screen.getByRole('alert').textContent).toContain('This visit was declined.');
@@ -137,10 +144,11 @@ describe('the health questions', () => {
   it('says what went wrong, and tries again on request', async () => {
     const u = userEvent.setup();
     let reachable = false;
-    stubApi({
-      '/v2/questionnaire/next_question': () =>
+    stubApi([
+      stub(visitsApi.v2NextQuestion, () =>
         reachable ? on(duration, 1) : failure(503, 'UNAVAILABLE', 'Down for maintenance.'),
-    });
+      ),
+    ]);
     renderRoutes(routes, { path: '/visit/ed/questions' });
     // A 5xx says the call's own message (spec §8), not the server's.
     expect((await screen.findByRole('alert')).textContent).toContain(messages.nextQuestionFailed);
@@ -159,13 +167,14 @@ describe('the health questions', () => {
   it('asks before an answer ends the visit, and “Change answer” shows the question again', async () => {
     const u = userEvent.setup();
     let saves = 0;
-    const api = stubApi({
-      '/v2/questionnaire/next_question': on(chestPain, 1),
-      '/v2/questionnaire/submit_question': () =>
+    const api = stubApi([
+      stub(visitsApi.v2NextQuestion, on(chestPain, 1)),
+      stub(visitsApi.v2SubmitQuestion, () =>
         ++saves === 1
           ? on(chestPain, 1, { answer: true, knockout })
           : on(null, 2, { done: true, destination: '/visit/ed/answers' }),
-    });
+      ),
+    ]);
     renderRoutes(routes, { path: '/visit/ed/questions' });
     await u.click(await screen.findByRole('radio', { name: 'Yes' }));
     await u.click(screen.getByRole('button', { name: 'Next' }));
@@ -183,40 +192,41 @@ describe('the health questions', () => {
     await u.click(screen.getByRole('radio', { name: 'No' }));
     await u.click(screen.getByRole('button', { name: 'Next' }));
     expect((await screen.findByTestId('location')).textContent).toBe('/visit/ed/answers');
-    expect(api.calls.map((call) => call.path)).not.toContain('/visit/questions/confirm-knockout/');
+    expect(api.callsTo(visitsApi.confirmKnockout)).toEqual([]);
   });
 
   it("closes the visit only on “Yes, that's right”, then goes to not-a-fit", async () => {
     const u = userEvent.setup();
-    const api = stubApi({
-      '/v2/questionnaire/next_question': on(chestPain, 1, { answer: true, knockout }),
-      '/visit/questions/confirm-knockout/': ok({
-        ...on(null, 1, {
-          disqualified: knockout.reason,
-          destination: '/visit/ed/not-a-fit',
-        }).body.data,
-      }),
-    });
+    const api = stubApi([
+      stub(visitsApi.v2NextQuestion, on(chestPain, 1, { answer: true, knockout })),
+      stub(
+        visitsApi.confirmKnockout,
+        on(null, 1, { disqualified: knockout.reason, destination: '/visit/ed/not-a-fit' }),
+      ),
+    ]);
     renderRoutes(routes, { path: '/visit/ed/questions' });
     // Coming back to a visit with an unconfirmed knock-out asks again.
     await heading('Please check your answer');
     await u.click(screen.getByRole('button', { name: "Yes, that's right" }));
     expect((await screen.findByTestId('location')).textContent).toBe('/visit/ed/not-a-fit');
     expect(api.calls.at(-1)).toEqual({
-      path: '/visit/questions/confirm-knockout/',
+      path: visitsApi.confirmKnockout.path,
       body: { visit_id: 13 },
     });
   });
 
   it('moves on to the review of the answers once the last question is answered', async () => {
     const u = userEvent.setup();
-    stubApi({
-      '/v2/questionnaire/next_question': on(chestPain, 2),
-      '/v2/questionnaire/submit_question': on(null, 2, {
-        done: true,
-        destination: '/visit/ed/answers',
-      }),
-    });
+    stubApi([
+      stub(visitsApi.v2NextQuestion, on(chestPain, 2)),
+      stub(
+        visitsApi.v2SubmitQuestion,
+        on(null, 2, {
+          done: true,
+          destination: '/visit/ed/answers',
+        }),
+      ),
+    ]);
     renderRoutes(routes, { path: '/visit/ed/questions' });
     await u.click(await screen.findByRole('radio', { name: 'No' }));
     await u.click(screen.getByRole('button', { name: 'Next' }));
@@ -224,9 +234,9 @@ describe('the health questions', () => {
   });
 
   it('counts the questions as the server does, and says so to a screen reader', async () => {
-    stubApi({
-      '/v2/questionnaire/next_question': on(chestPain, 3, { progress: { index: 3, total: 7 } }),
-    });
+    stubApi([
+      stub(visitsApi.v2NextQuestion, on(chestPain, 3, { progress: { index: 3, total: 7 } })),
+    ]);
     renderRoutes(routes, { path: '/visit/ed/questions' });
     await heading(chestPain.text);
     const bar = screen.getByRole('progressbar', { name: 'Health questions' });

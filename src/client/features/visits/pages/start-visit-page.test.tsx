@@ -5,8 +5,18 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { clearToasts } from '#client/components/ui/toast.tsx';
 import { RequireAuth } from '#client/features/auth/components/route-guards.tsx';
 import { getAppState, resetAppStateForTests, setLeadsId } from '#client/lib/app-state.ts';
-import { LocationProbe, ok, renderRoutes, stubApi } from '#client/testing/render-app.tsx';
+import {
+  failure,
+  LocationProbe,
+  renderRoutes,
+  stub,
+  stubApi,
+} from '#client/testing/render-app.tsx';
+import { accountsApi } from '#shared/accounts.ts';
+import { authApi } from '#shared/auth.ts';
 import { paths } from '#shared/paths.ts';
+import { sessionApi } from '#shared/session.ts';
+import { visitsApi } from '#shared/visits.ts';
 import { VisitLayout, VisitNotFound } from '../components/visit-layout.tsx';
 import { IneligiblePage } from './ineligible-page.tsx';
 import { VisitAccountPage } from './account-page.tsx';
@@ -34,7 +44,7 @@ const routes = [
   { path: '/login', element: <LocationProbe /> },
 ];
 
-const loggedOut = ok({ authenticated: false, user: null });
+const loggedOut = { authenticated: false, user: null };
 const user = {
   leads_id: 'lead-77',
   customer_id: 1077,
@@ -68,21 +78,24 @@ describe("a visitor's start of a visit", () => {
   it('asks eligibility first, then creates the account in the visit without asking the date of birth again, and opens the visit on its questions', async () => {
     const u = userEvent.setup();
     let visitStep = 'eligibility';
-    const api = stubApi({
-      '/visit/eligibility/check/': ok({ eligible: true, reason: null, supplement_slug: null }),
-      '/account/create/': ok({ leads_id: 'lead-77', user }),
-      '/leads/startprogram': () =>
-        ok({ leads_id: 'lead-77', visit_id: 41, destination: `/visit/ed/${visitStep}` }),
-      '/visit/eligibility/': () => {
+    const api = stubApi([
+      stub(visitsApi.checkEligibility, { eligible: true, reason: null, supplement_slug: null }),
+      stub(accountsApi.accountCreate, { leads_id: 'lead-77', user }),
+      stub(visitsApi.startProgram, () => ({
+        leads_id: 'lead-77',
+        visit_id: 41,
+        destination: `/visit/ed/${visitStep}`,
+      })),
+      stub(visitsApi.eligibility, () => {
         visitStep = 'questions';
-        return ok({
+        return {
           eligible: true,
           reason: null,
           supplement_slug: null,
           destination: '/visit/ed/questions',
-        });
-      },
-    });
+        };
+      }),
+    ]);
     const { router } = renderRoutes(routes, { path: '/visit/ed' });
 
     // The first screen: the program's eligibility, no log-in.
@@ -100,7 +113,7 @@ describe("a visitor's start of a visit", () => {
     expect(router.location().pathname).toBe('/visit/ed/account');
     expect(stepNow()).toContain('Account');
     expect(api.calls[0]).toEqual({
-      path: '/visit/eligibility/check/',
+      path: visitsApi.checkEligibility.path,
       body: { category: 'ed', state: 'OR', dob: '04/12/1985' },
     });
     // Kept for this tab only: health data never goes to local storage.
@@ -117,31 +130,31 @@ describe("a visitor's start of a visit", () => {
     await u.click(screen.getByRole('button', { name: 'Create account and continue' }));
 
     await waitFor(() => expect(router.location().pathname).toBe('/visit/ed/questions'));
-    expect(api.calls.find((call) => call.path === '/account/create/')?.body).toMatchObject({
+    expect(api.callsTo(accountsApi.accountCreate)[0]).toMatchObject({
       email: 'ann@example.com',
       dob: '04/12/1985',
       consent: true,
     });
     // The answers given before the account go to the visit, once; then they are forgotten.
-    expect(api.calls.filter((call) => call.path === '/visit/eligibility/')).toEqual([
-      { path: '/visit/eligibility/', body: { visit_id: 41, state: 'OR', dob: '04/12/1985' } },
+    expect(api.callsTo(visitsApi.eligibility)).toEqual([
+      { visit_id: 41, state: 'OR', dob: '04/12/1985' },
     ]);
     expect(sessionStorage.getItem('pairwell-visit-eligibility')).toBeNull();
     expect(getAppState().login.isLoggedIn).toBe(true);
-    expect(api.calls.some((call) => call.path === '/account/login/')).toBe(false);
+    expect(api.callsTo(authApi.login)).toEqual([]);
   });
 
   it('tells an ineligible visitor why and offers the supplement, with no account asked for', async () => {
     const u = userEvent.setup();
     const reason =
       "We're not yet able to offer online visits to people living in Ohio. Our providers must be licensed where you live, and we're working to reach more states.";
-    const api = stubApi({
-      '/visit/eligibility/check/': ok({
+    const api = stubApi([
+      stub(visitsApi.checkEligibility, {
         eligible: false,
         reason,
         supplement_slug: 'sleep-gummies',
       }),
-    });
+    ]);
     const { router } = renderRoutes(routes, { path: '/visit/sleep' });
     await answerEligibility(u, 'OH');
     expect(await screen.findByText(reason)).toBeTruthy();
@@ -150,22 +163,19 @@ describe("a visitor's start of a visit", () => {
       '/shop/sleep-gummies',
     );
     expect(sessionStorage.getItem('pairwell-visit-eligibility')).toBeNull();
-    expect(api.calls.map((call) => call.path)).toEqual(['/visit/eligibility/check/']);
+    expect(api.calls.map((call) => call.path)).toEqual([visitsApi.checkEligibility.path]);
   });
 
   it('puts a problem with the answers on its field', async () => {
     const u = userEvent.setup();
-    stubApi({
-      '/visit/eligibility/check/': {
-        status: 400,
-        body: {
-          status: 'FAILURE',
-          code: 'VALIDATION',
-          message: 'Choose the state you live in',
-          fields: { state: 'Choose the state you live in' },
-        },
-      },
-    });
+    stubApi([
+      stub(
+        visitsApi.checkEligibility,
+        failure(400, 'VALIDATION', 'Choose the state you live in', {
+          state: 'Choose the state you live in',
+        }),
+      ),
+    ]);
     renderRoutes(routes, { path: '/visit/ed' });
     await answerEligibility(u);
     const state = screen.getByLabelText('State you live in');
@@ -174,15 +184,15 @@ describe("a visitor's start of a visit", () => {
 
   it('lets a returning patient log in from the account step, and continues their visit where it was', async () => {
     const u = userEvent.setup();
-    const api = stubApi({
-      '/visit/eligibility/check/': ok({ eligible: true, reason: null, supplement_slug: null }),
-      '/account/login/': ok({ leads_id: 'lead-77', user }),
-      '/leads/startprogram': ok({
+    const api = stubApi([
+      stub(visitsApi.checkEligibility, { eligible: true, reason: null, supplement_slug: null }),
+      stub(authApi.login, { leads_id: 'lead-77', user }),
+      stub(visitsApi.startProgram, {
         leads_id: 'lead-77',
         visit_id: 52,
         destination: '/visit/ed/questions',
       }),
-    });
+    ]);
     const { router } = renderRoutes(routes, { path: '/visit/ed' });
     await answerEligibility(u);
     await screen.findByRole('heading', { level: 2, name: 'Create your account' });
@@ -201,13 +211,13 @@ describe("a visitor's start of a visit", () => {
 
     await waitFor(() => expect(router.location().pathname).toBe('/visit/ed/questions'));
     // The visit was further along: it already had its eligibility.
-    expect(api.calls.some((call) => call.path === '/visit/eligibility/')).toBe(false);
+    expect(api.callsTo(visitsApi.eligibility)).toEqual([]);
     expect(sessionStorage.getItem('pairwell-visit-eligibility')).toBeNull();
   });
 
   it('offers the log-in from the first screen too, and back to the start for a new account', async () => {
     const u = userEvent.setup();
-    stubApi({});
+    stubApi([]);
     const { router } = renderRoutes(routes, { path: '/visit/hair' });
     await u.click(await screen.findByRole('link', { name: 'Log in to continue your visit' }));
     expect(
@@ -223,7 +233,7 @@ describe("a visitor's start of a visit", () => {
   });
 
   it('sends a visitor who opens a later screen to the start, never to /login', async () => {
-    stubApi({});
+    stubApi([]);
     const { router } = renderRoutes(routes, { path: '/visit/ed/questions' });
     expect(
       await screen.findByRole('heading', { level: 2, name: 'First, a few details' }),
@@ -232,14 +242,14 @@ describe("a visitor's start of a visit", () => {
   });
 
   it('sends the account step without eligibility answers back to the start', async () => {
-    stubApi({});
+    stubApi([]);
     const { router } = renderRoutes(routes, { path: '/visit/ed/account' });
     await screen.findByRole('heading', { level: 2, name: 'First, a few details' });
     expect(router.location().pathname).toBe('/visit/ed');
   });
 
   it('shows a visitor the missing page, with the programs, for a program that does not exist', async () => {
-    stubApi({});
+    stubApi([]);
     renderRoutes(routes, { path: '/visit/weight' });
     expect(screen.getByRole('heading', { level: 1, name: "We can't find that page" })).toBeTruthy();
     const programs = screen.getByRole('navigation', { name: 'Start an online visit' });
@@ -254,26 +264,26 @@ describe("a visitor's start of a visit", () => {
 describe("a patient's start of a visit", () => {
   it('opens or resumes the visit at once, asking nothing', async () => {
     setLeadsId('lead-77');
-    const api = stubApi({
-      '/account/verifyauthentication/': ok({ authenticated: true, user }),
-      '/leads/startprogram': ok({
+    const api = stubApi([
+      stub(sessionApi.verifyAuthentication, { authenticated: true, user }),
+      stub(visitsApi.startProgram, {
         leads_id: 'lead-77',
         visit_id: 60,
         destination: '/visit/ed/eligibility',
       }),
-    });
+    ]);
     const { router } = renderRoutes(routes, { path: '/visit/ed' });
     await waitFor(() => expect(router.location().pathname).toBe('/visit/ed/eligibility'));
     expect(api.calls.map((call) => call.path)).toEqual([
-      '/account/verifyauthentication/',
-      '/leads/startprogram',
+      sessionApi.verifyAuthentication.path,
+      visitsApi.startProgram.path,
     ]);
     expect(getAppState().onlineVisit.user).toMatchObject({ visits: { ed: 60 } });
   });
 
   it('a visitor whose session ended sees the first screen, not the log-in page', async () => {
     setLeadsId('lead-77');
-    stubApi({ '/account/verifyauthentication/': loggedOut });
+    stubApi([stub(sessionApi.verifyAuthentication, loggedOut)]);
     const { router } = renderRoutes(routes, { path: '/visit/ed' });
     await screen.findByRole('heading', { level: 2, name: 'First, a few details' });
     expect(router.location().pathname).toBe('/visit/ed');
