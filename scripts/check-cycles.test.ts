@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 
 /** Runs the cycle check on a tree under scripts/fixtures/cycles/ (or the repository itself). */
@@ -64,5 +65,17 @@ describe('the import cycle check', () => {
 
   it('passes on the code', () => {
     expect(check()).toMatchObject({ passed: true });
+  });
+
+  it('docs/architecture.md shows the feature graph as the code has it (regenerate with --write-graph)', () => {
+    const graph = execFileSync('node', ['scripts/check-cycles.mjs', '--graph'], {
+      encoding: 'utf8',
+    });
+    const drawn = graph.slice(0, graph.lastIndexOf('```') + 3);
+    expect(drawn).toContain('server (level, feature → the features it imports)');
+    const doc = fs.readFileSync('docs/architecture.md', 'utf8');
+    const start = doc.indexOf('<!-- feature-graph:');
+    const end = doc.indexOf('<!-- /feature-graph -->');
+    expect(doc.slice(start, end)).toContain(drawn);
   });
 });
