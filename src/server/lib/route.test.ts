@@ -165,8 +165,7 @@ describe('the error codes route() answers', () => {
     };
     const responses = document.paths[cartApi.couponCode.path]?.post.responses ?? {};
     const refused = JSON.stringify(responses['400']);
-    expect(refused).toMatch(/"enum":\[[^\]]*"COUPON_REFUSED"/);
-    expect(refused).toMatch(/"enum":\[[^\]]*"VALIDATION"/);
+    expect(refused).toContain('`code` is one of COUPON_REFUSED, VALIDATION');
     expect(JSON.stringify(responses)).not.toContain('VISIT_BUSY');
     await app.close();
   });
