@@ -27,7 +27,8 @@ const serverEnv = {
 
 export default defineConfig({
   testDir: 'e2e',
-  outputDir: 'test-results',
+  // CI runs the two viewports as two processes at once, each with its own servers and results.
+  outputDir: process.env.E2E_OUTPUT_DIR ?? 'test-results',
   fullyParallel: false,
   workers: 1,
   forbidOnly: !!process.env.CI,
@@ -58,7 +59,10 @@ export default defineConfig({
   ],
   webServer: [
     {
-      command: 'npm run build && node dist/server/main.js',
+      // E2E_PREBUILT: dist/ is already built (CI builds once for both viewports' processes).
+      command: process.env.E2E_PREBUILT
+        ? 'node dist/server/main.js'
+        : 'npm run build && node dist/server/main.js',
       url: `${baseURL}/healthz`,
       reuseExistingServer: false,
       timeout: 180_000,
