@@ -13,26 +13,67 @@ export interface CardInput {
   cvc: string;
 }
 
+/**
+ * A card entered in the processor's own fields in the browser (Stripe's Payment Element, issue 28):
+ * our server sees only the payment method's id, never the card. `customerRef` is the processor's
+ * customer of the account when it has one already; `email` names a new one.
+ */
+export interface PaymentMethodInput {
+  paymentMethodId: string;
+  customerRef?: string | null;
+  email?: string | null;
+  /**
+   * The saving that asked for 3-D Secure (`action.intentId` of the failure that asked): after the
+   * customer confirmed it in the browser, tokenize reads its outcome instead of starting another.
+   */
+  setupIntentId?: string | null;
+}
+
 export type CardField = 'ccnum' | 'ccexp' | 'cccvv';
+
+/**
+ * What the customer's bank asks before it lets the money move (3-D Secure): the browser confirms
+ * the intent with the processor's script and its client secret, then the server asks again.
+ */
+export interface AuthenticationAction {
+  intentId: string;
+  clientSecret: string;
+}
 
 export type TokenizeResult =
   | { ok: true; token: string; brand: string; last4: string; expMonth: number; expYear: number }
-  | { ok: false; code: string; message: string; field: CardField };
+  | {
+      ok: false;
+      code: string;
+      message: string;
+      field: CardField;
+      /** With code `authentication_required`: what the browser must confirm. */
+      action?: AuthenticationAction;
+      /** The processor's customer the saving was made for, to name when it is asked again. */
+      customerRef?: string;
+    };
 
 export type ChargeResult =
-  { ok: true; chargeId: string } | { ok: false; code: string; message: string };
+  | { ok: true; chargeId: string }
+  | { ok: false; code: string; message: string; action?: AuthenticationAction };
 
 export interface ChargeRequest {
   token: string;
   amountCents: number;
   /** The same key never charges twice: a retry gets the first answer back. */
   idempotencyKey: string;
+  /**
+   * Whether the customer is away (renewals, retries, approvals: the default) or at the page and
+   * able to confirm a 3-D Secure request (checkout passes false).
+   */
+  offSession?: boolean;
 }
 
 export type RefundResult = { ok: true; refundId: string } | { ok: false; message: string };
 
 export type AuthorizeResult =
-  { ok: true; authorizationId: string } | { ok: false; code: string; message: string };
+  | { ok: true; authorizationId: string }
+  | { ok: false; code: string; message: string; action?: AuthenticationAction };
 
 /** The gateway's own record of a call, as its dashboard or API would show it. */
 export interface GatewayRecord {
@@ -45,11 +86,28 @@ export interface GatewayRecord {
   status: 'succeeded' | 'failed' | 'authorized' | 'released';
   amountCents: number;
   failureMessage: string | null;
+  /**
+   * On a failed record: the payment still waits for the customer's 3-D Secure confirmation. No
+   * money has moved, but it can until the payment is released.
+   */
+  action?: AuthenticationAction;
+}
+
+/**
+ * A lookup by idempotency key. `sourceRef` names the payment a refund was made against (the
+ * ledger's `sourceRef`): a processor that cannot search its refunds lists that payment's instead.
+ */
+export interface KeyQuery {
+  idempotencyKey: string;
+  sourceRef?: string | null;
 }
 
 export interface PaymentGateway {
-  /** Verifies a card (as a $0 authorisation would) and returns a reusable token. */
-  tokenize(card: CardInput, now: Date): Promise<TokenizeResult>;
+  /**
+   * Verifies a card (as a $0 authorisation would) and returns a reusable token. The simulator takes
+   * the card itself; a processor with its own card fields takes the payment method they made.
+   */
+  tokenize(card: CardInput | PaymentMethodInput, now: Date): Promise<TokenizeResult>;
   charge(request: ChargeRequest, now: Date): Promise<ChargeResult>;
   /** Holds an amount on the card without taking it (a visit waiting for its provider). */
   authorize(request: ChargeRequest, now: Date): Promise<AuthorizeResult>;
@@ -67,7 +125,7 @@ export interface PaymentGateway {
    * authorisations, refunds) or by the id it answered with; null when no such call arrived. The
    * reconciler asks this, never our own tables, what happened to a call a crash interrupted.
    */
-  find(query: { idempotencyKey: string } | { id: string }): Promise<GatewayRecord | null>;
+  find(query: KeyQuery | { id: string }): Promise<GatewayRecord | null>;
 }
 
 export function cardBrand(number: string): string {
@@ -289,6 +347,15 @@ export function createSimulatorGateway(db: Kysely<Database>): PaymentGateway {
           };
     },
     async tokenize(card, now) {
+      // The simulator is the card form's own gateway: a processor's payment method means nothing here.
+      if ('paymentMethodId' in card) {
+        return {
+          ok: false,
+          code: 'payment_method_unsupported',
+          message: 'The built-in card simulator takes card details, not a payment method.',
+          field: 'ccnum',
+        };
+      }
       if (!/^\d{12,19}$/.test(card.number) || !luhnValid(card.number)) {
         return {
           ok: false,
