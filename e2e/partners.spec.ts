@@ -235,7 +235,7 @@ test("partners: invite, accept, share item by item, ship to the partner, gift, c
   await expect(
     alexGift.getByText('Waiting for Sam to accept. Nothing is charged until then.'),
   ).toBeVisible();
-  await screens.check('partner-gift-offered');
+  await screens.check('partner-gift-waiting');
 
   // --- Sam: a gift waits on Home and the partner page; Sam accepts, choosing the address.
   await sam.goto('/dashboard');

@@ -162,11 +162,11 @@ export const apiPaths = {
   partnerTogether: '/partners/together/',
   partnerGift: '/partners/gift/',
   partnerPlan: '/partners/plan/',
-  partnerOfferAccept: '/partners/together/accept/',
-  partnerOfferDecline: '/partners/together/decline/',
-  partnerOfferCancel: '/partners/together/cancel/',
-  partnerOfferChange: '/partners/together/change/',
-  partnerOfferAddress: '/partners/together/address/',
+  partnerTogetherAccept: '/partners/together/accept/',
+  partnerTogetherDecline: '/partners/together/decline/',
+  partnerTogetherCancel: '/partners/together/cancel/',
+  partnerTogetherChange: '/partners/together/change/',
+  partnerTogetherAddress: '/partners/together/address/',
 
   // v2 commerce (spec §7)
   v2Cart: '/v2/ecom/cart',

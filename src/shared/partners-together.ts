@@ -10,12 +10,12 @@ export { COUPLES_DISCOUNT_PERCENT, couplesPriceCents } from './couples-price.ts'
 /**
  * Buying together (issue 16, decision 018): a gift subscription one partner pays for and the other
  * receives, and a couples' plan, two supplement subscriptions delivered together with one charge.
- * Each starts as an offer the other partner accepts or declines; nothing is charged before they
- * accept. One id, `offer_id`, names it from the offer to its end, for both partners.
+ * Each starts as a gift or plan the other partner accepts or declines; nothing is charged before
+ * they accept. One id, `together_id`, names it from the proposal to its end, for both partners.
  */
 
-export const offerKinds = ['gift', 'plan'] as const;
-export type OfferKind = (typeof offerKinds)[number];
+export const togetherKinds = ['gift', 'plan'] as const;
+export type TogetherKind = (typeof togetherKinds)[number];
 
 /** Where a gift ships: one of the recipient's own addresses on file. */
 export const shipToChoices = ['shipping', 'billing'] as const;
@@ -63,8 +63,8 @@ export const TogetherLineSchema = z.object({
 export type TogetherLine = z.infer<typeof TogetherLineSchema>;
 
 export const TogetherItemSchema = z.object({
-  offer_id: z.number().int(),
-  kind: z.enum(offerKinds),
+  together_id: z.number().int(),
+  kind: z.enum(togetherKinds),
   /** payer: gave the gift or started the plan and is billed; partner: received or joined it. */
   role: z.enum(['payer', 'partner']),
   status: z.enum(togetherStatuses),
@@ -102,7 +102,7 @@ export const TogetherOverviewSchema = z.object({
 });
 export type TogetherOverview = z.infer<typeof TogetherOverviewSchema>;
 
-const offerId = idSchema('Choose a gift or plan');
+const togetherId = idSchema('Choose a gift or plan');
 const productId = idSchema('Choose a supplement');
 const quantity = z
   .number({ error: 'Choose a quantity' })
@@ -121,16 +121,16 @@ export const StartPlanSchema = z.strictObject({
   partner_quantity: quantity,
 });
 
-export const OfferAnswerSchema = z.strictObject({
-  offer_id: offerId,
+export const TogetherAnswerSchema = z.strictObject({
+  together_id: togetherId,
   /** A gift: which of the recipient's addresses it ships to. */
   ship_to: shipTo.optional(),
 });
 
-export const OfferIdSchema = z.strictObject({ offer_id: offerId });
+export const TogetherIdSchema = z.strictObject({ together_id: togetherId });
 
 export const TogetherChangeSchema = z.strictObject({
-  offer_id: offerId,
+  together_id: togetherId,
   change: z.discriminatedUnion(
     'action',
     [
@@ -144,7 +144,7 @@ export const TogetherChangeSchema = z.strictObject({
 });
 export type TogetherChange = z.infer<typeof TogetherChangeSchema>['change'];
 
-export const ShipToSchema = z.strictObject({ offer_id: offerId, ship_to: shipTo });
+export const ShipToSchema = z.strictObject({ together_id: togetherId, ship_to: shipTo });
 
 const itemAnswer = z.object({ item: TogetherItemSchema });
 
@@ -162,7 +162,7 @@ export const togetherApi = {
     access: 'customer',
     body: GiveSchema,
     response: itemAnswer,
-    message: 'Gift offered. Nothing is charged until they accept.',
+    message: 'Gift proposed. Nothing is charged until your partner accepts.',
     errors: ['NOT_FOUND', 'NO_CARD', 'SUBSCRIPTION_REFUSED'],
   }),
   startPlan: endpoint({
@@ -174,34 +174,34 @@ export const togetherApi = {
     errors: ['NOT_FOUND', 'NO_CARD', 'SUBSCRIPTION_REFUSED'],
   }),
   accept: endpoint({
-    path: apiPaths.partnerOfferAccept,
+    path: apiPaths.partnerTogetherAccept,
     access: 'customer',
-    body: OfferAnswerSchema,
+    body: TogetherAnswerSchema,
     response: itemAnswer,
     errors: ['NOT_FOUND', 'INVITATION_CLOSED', 'SUBSCRIPTION_REFUSED'],
   }),
   decline: endpoint({
-    path: apiPaths.partnerOfferDecline,
+    path: apiPaths.partnerTogetherDecline,
     access: 'customer',
-    body: OfferIdSchema,
+    body: TogetherIdSchema,
     message: 'Declined. Nothing was charged.',
     errors: ['NOT_FOUND', 'INVITATION_CLOSED'],
   }),
   cancel: endpoint({
-    path: apiPaths.partnerOfferCancel,
+    path: apiPaths.partnerTogetherCancel,
     access: 'customer',
-    body: OfferIdSchema,
+    body: TogetherIdSchema,
     errors: ['NOT_FOUND', 'SUBSCRIPTION_REFUSED', 'SUBSCRIPTION_CHANGED'],
   }),
   change: endpoint({
-    path: apiPaths.partnerOfferChange,
+    path: apiPaths.partnerTogetherChange,
     access: 'customer',
     body: TogetherChangeSchema,
     response: itemAnswer,
     errors: ['NOT_FOUND', 'SUBSCRIPTION_REFUSED', 'SUBSCRIPTION_CHANGED'],
   }),
   address: endpoint({
-    path: apiPaths.partnerOfferAddress,
+    path: apiPaths.partnerTogetherAddress,
     access: 'customer',
     body: ShipToSchema,
     response: itemAnswer,
@@ -214,5 +214,5 @@ export const togetherApi = {
 export const shipsToText = (item: Pick<TogetherItem, 'ships_to_name'>) =>
   `Ships to ${item.ships_to_name}`;
 
-/** What the recipient or partner reads before accepting. */
-export const offerClosedText = 'This offer is no longer open.';
+/** What the recipient or partner reads when a gift or plan is no longer there to answer. */
+export const togetherClosedText = 'This gift or plan is no longer open.';

@@ -54,8 +54,8 @@ interface Records {
   orderToCancel: number;
   /** The partner's invitation to the owner to start a visit (issue 16): the owner's to answer. */
   visitInvitation: number;
-  /** The partner's gift subscription offered to the owner, waiting for the owner's answer. */
-  giftOffer: number;
+  /** The partner's gift subscription to the owner, waiting for the owner's answer. */
+  waitingGift: number;
 }
 type RecordName = keyof Records;
 
@@ -196,8 +196,8 @@ const matrix: Row[] = [
   row('staff/patient-messages/thread',           'clinicalThread', json('/staff/patient-messages/thread/', (x) => ({ thread_id: x.id })),                  'no',  'no',  'no',  'no',   'ok'),
   // Partners (issue 16): a visit invitation is its invitee's to dismiss; not even its inviter may.
   row('partners/visit-invitation/dismiss',       'visitInvitation', json('/partners/visit-invitation/dismiss/', (x) => ({ invitation_id: x.id })), 'ok', 'no', 'no', 'no', 'no'),
-  // Only the one it is offered to answers it: its payer, the partner, gets what anyone gets.
-  row('partners/together/decline',               'giftOffer',      json('/partners/together/decline/', (x) => ({ offer_id: x.id })),                  'ok',  'no',  'no',  'no',   'no'),
+  // Only the one it is given to answers it: its payer, the partner, gets what anyone gets.
+  row('partners/together/decline',               'waitingGift',    json('/partners/together/decline/', (x) => ({ together_id: x.id })),               'ok',  'no',  'no',  'no',   'no'),
   row('staff/patient-messages/reply',            'clinicalThread', json('/staff/patient-messages/reply/', (x) => ({ thread_id: x.id, body: 'Best not with wine.' })), 'no', 'no', 'no', 'no', 'ok'),
 ];
 
@@ -376,7 +376,7 @@ describe(`access matrix: who may name whose records (${testDialect})`, () => {
       order,
       orderToCancel,
       visitInvitation: 0,
-      giftOffer: 0,
+      waitingGift: 0,
     };
     // The partner: linked by invitation and acceptance, the owner sharing everything there is.
     const invited = await post(
@@ -418,9 +418,9 @@ describe(`access matrix: who may name whose records (${testDialect})`, () => {
       .returning('id')
       .executeTakeFirstOrThrow();
     records.visitInvitation = visitInvitation.id;
-    // The partner's gift to the owner, waiting for the owner's answer (as offered from the page).
-    const giftOffer = await t.app.db
-      .insertInto('partner_offers')
+    // The partner's gift to the owner, waiting for the owner's answer (as given from the page).
+    const waitingGift = await t.app.db
+      .insertInto('together_items')
       .values({
         kind: 'gift',
         from_id: partner.customerId,
@@ -436,7 +436,7 @@ describe(`access matrix: who may name whose records (${testDialect})`, () => {
       })
       .returning('id')
       .executeTakeFirstOrThrow();
-    records.giftOffer = giftOffer.id;
+    records.waitingGift = waitingGift.id;
 
     providerCookie = await staffLogin('provider');
     opsCookie = await staffLogin('operations');

@@ -705,11 +705,12 @@ describe(`every email the product sends (${testDialect})`, () => {
       owner.cookie,
     );
     expect(plan.statusCode, plan.body).toBe(200);
-    const offerId = plan.json<{ data: { item: { offer_id: number } } }>().data.item.offer_id;
+    const togetherId = plan.json<{ data: { item: { together_id: number } } }>().data.item
+      .together_id;
     const accepted = await post(
       t.app,
       '/lapi/partners/together/accept/',
-      { offer_id: offerId },
+      { together_id: togetherId },
       partner.cookie,
     );
     expect(accepted.statusCode, accepted.body).toBe(200);

@@ -558,7 +558,11 @@ export interface PartnerVisitInvitationsTable {
   closed_at: string | null;
 }
 
-export interface PartnerOffersTable {
+/**
+ * A gift or couples' plan one partner proposes and the other answers (decision 018; named
+ * `partner_offers` until migration 0034).
+ */
+export interface TogetherItemsTable {
   id: Generated<number>;
   kind: 'gift' | 'plan';
   /** The payer: who gives the gift, or who starts the plan and pays for both lines. */
@@ -633,7 +637,7 @@ export interface Database {
   partner_invitations: PartnerInvitationsTable;
   partner_events: PartnerEventsTable;
   partner_visit_invitations: PartnerVisitInvitationsTable;
-  partner_offers: PartnerOffersTable;
+  together_items: TogetherItemsTable;
   customer_versions: CustomerVersionsTable;
   catalog_version: CatalogVersionTable;
 }

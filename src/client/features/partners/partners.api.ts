@@ -163,14 +163,14 @@ export const useStartPlan = (leadsId: string) =>
     () => ({ title: togetherApi.startPlan.message }),
   );
 
-export const useAcceptOffer = (leadsId: string) =>
+export const useAcceptTogether = (leadsId: string) =>
   usePartnerMutation(
     leadsId,
     (body: BodyOf<typeof togetherApi.accept>) => callWithMessage(togetherApi.accept, { body }),
     ({ message }) => ({ title: message }),
   );
 
-export const useDeclineOffer = (leadsId: string) =>
+export const useDeclineTogether = (leadsId: string) =>
   usePartnerMutation(
     leadsId,
     (body: BodyOf<typeof togetherApi.decline>) => call(togetherApi.decline, { body }),
@@ -178,7 +178,7 @@ export const useDeclineOffer = (leadsId: string) =>
   );
 
 /** Withdraws a waiting gift or plan, or ends a running one. */
-export const useCancelOffer = (leadsId: string) =>
+export const useCancelTogether = (leadsId: string) =>
   usePartnerMutation(
     leadsId,
     (body: BodyOf<typeof togetherApi.cancel>) => call(togetherApi.cancel, { body }),
@@ -186,7 +186,7 @@ export const useCancelOffer = (leadsId: string) =>
   );
 
 /** Skips, moves, pauses or resumes a gift's or plan's deliveries. */
-export const useChangeOffer = (leadsId: string) =>
+export const useChangeTogether = (leadsId: string) =>
   usePartnerMutation(
     leadsId,
     (body: BodyOf<typeof togetherApi.change>) => callWithMessage(togetherApi.change, { body }),

@@ -11,6 +11,8 @@ import { autoId, idColumnType, type MigrationDb } from './helpers.ts';
  * renewal); a couples' plan carries the partner's line (product and quantity) beside the owner's,
  * so one renewal order holds both lines and takes one charge. The offer's `subscription_id` is
  * unique: however many accepts race, one subscription is started.
+ *
+ * The table is `together_items` since migration 0034 (issue 27: "offer" is the catalogue's word).
  */
 export async function up(db: MigrationDb): Promise<void> {
   await db.schema

@@ -32,6 +32,7 @@ import * as m0030 from './0030-paid-through.ts';
 import * as m0031 from './0031-email-verification.ts';
 import * as m0032 from './0032-plan-partner-index.ts';
 import * as m0033 from './0033-payment-lines.ts';
+import * as m0034 from './0034-together-names.ts';
 
 /**
  * Every migration, in order. Listed in code (not read from a folder) so the bundled server carries
@@ -71,4 +72,5 @@ export const migrations: Record<string, Migration> = {
   '0031-email-verification': m0031,
   '0032-plan-partner-index': m0032,
   '0033-payment-lines': m0033,
+  '0034-together-names': m0034,
 };

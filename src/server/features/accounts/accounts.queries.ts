@@ -626,3 +626,52 @@ export async function selectStanding(db: Db, customerId: number): Promise<Standi
       .sort((a, b) => a.startedAt.localeCompare(b.startedAt)),
   };
 }
+
+// --- A customer as other features see them -------------------------------------------------------
+
+export interface CustomerBrief {
+  customerId: number;
+  firstName: string;
+  email: string;
+  /** Whether `email` was proved by a link mailed to it: a typed address proves nothing. */
+  emailVerified: boolean;
+}
+
+export async function selectCustomerBrief(
+  db: Db,
+  customerId: number,
+): Promise<CustomerBrief | undefined> {
+  const row = await db
+    .selectFrom('customers')
+    .select(['id', 'first_name', 'email', 'email_verified_at'])
+    .where('id', '=', customerId)
+    .executeTakeFirst();
+  return (
+    row && {
+      customerId: row.id,
+      firstName: row.first_name,
+      email: row.email,
+      emailVerified: row.email_verified_at !== null,
+    }
+  );
+}
+
+/** The first names of those of `ids` who have an account, by customer id. */
+export async function selectFirstNames(db: Db, ids: number[]): Promise<Map<number, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('customers')
+    .select(['id', 'first_name'])
+    .where('id', 'in', [...new Set(ids)])
+    .execute();
+  return new Map(rows.map((r) => [r.id, r.first_name]));
+}
+
+/** Takes the write lock of one customer's row, in the transaction `db` is, by writing it unchanged. */
+export async function lockCustomerRow(db: Db, customerId: number): Promise<void> {
+  await db
+    .updateTable('customers')
+    .set((eb) => ({ updated_at: eb.ref('updated_at') }))
+    .where('id', '=', customerId)
+    .execute();
+}

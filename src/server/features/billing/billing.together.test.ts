@@ -97,7 +97,7 @@ describe(`gifts and couples' plans renew exactly once (${testDialect})`, () => {
     return { alex, sam };
   }
 
-  async function offer(kind: 'gift' | 'plan', from: TestCustomer): Promise<number> {
+  async function propose(kind: 'gift' | 'plan', from: TestCustomer): Promise<number> {
     const response =
       kind === 'gift'
         ? await callAs(
@@ -118,11 +118,11 @@ describe(`gifts and couples' plans renew exactly once (${testDialect})`, () => {
             from.cookie,
           );
     expect(response.statusCode, response.body).toBe(200);
-    return response.json<{ data: { item: { offer_id: number } } }>().data.item.offer_id;
+    return response.json<{ data: { item: { together_id: number } } }>().data.item.together_id;
   }
 
-  const accept = (offerId: number, by: TestCustomer, app: FastifyInstance = t.app) =>
-    callAs(app, togetherApi.accept, { offer_id: offerId, ship_to: 'shipping' }, by.cookie);
+  const accept = (togetherId: number, by: TestCustomer, app: FastifyInstance = t.app) =>
+    callAs(app, togetherApi.accept, { together_id: togetherId, ship_to: 'shipping' }, by.cookie);
 
   async function renewals(customerId: number) {
     const orders = await t.app.db
@@ -159,25 +159,25 @@ describe(`gifts and couples' plans renew exactly once (${testDialect})`, () => {
     return { orders, lines, charges };
   }
 
-  async function subscriptionOf(offerId: number) {
+  async function subscriptionOf(togetherId: number) {
     return t.app.db
-      .selectFrom('partner_offers')
-      .innerJoin('subscriptions', 'subscriptions.id', 'partner_offers.subscription_id')
+      .selectFrom('together_items')
+      .innerJoin('subscriptions', 'subscriptions.id', 'together_items.subscription_id')
       .select(['subscriptions.id', 'subscriptions.status', 'subscriptions.next_billing_date'])
-      .where('partner_offers.id', '=', offerId)
+      .where('together_items.id', '=', togetherId)
       .executeTakeFirstOrThrow();
   }
 
   it("a gift's recipient cannot bring a charge forward: moving the date to tomorrow after each renewal bills the payer once, not daily", async () => {
     t = await buildTestApp();
     let { alex, sam } = await couple(OK_CARD);
-    const offerId = await offer('gift', alex);
-    expect((await accept(offerId, sam)).statusCode).toBe(200);
+    const togetherId = await propose('gift', alex);
+    expect((await accept(togetherId, sam)).statusCode).toBe(200);
     const move = (date: string) =>
       callAs(
         t.app,
         togetherApi.change,
-        { offer_id: offerId, change: { action: 'move_date', date } },
+        { together_id: togetherId, change: { action: 'move_date', date } },
         sam.cookie,
       );
     // Paid at acceptance on Nov 21 until Dec 21: tomorrow is inside what Alex paid for.
@@ -199,7 +199,7 @@ describe(`gifts and couples' plans renew exactly once (${testDialect})`, () => {
     alex = await fresh(alex);
     const { charges } = await renewals(alex.customerId);
     expect(charges).toEqual([{ amount_cents: 1750, status: 'succeeded' }]);
-    expect((await subscriptionOf(offerId)).next_billing_date).toBe('2026-12-21');
+    expect((await subscriptionOf(togetherId)).next_billing_date).toBe('2026-12-21');
   });
 
   it("a gift's shipping news is its recipient's: Sam gets the tracking, Alex sees it shipped, for Sam, with a receipt for each charge", async () => {
@@ -207,8 +207,8 @@ describe(`gifts and couples' plans renew exactly once (${testDialect})`, () => {
     const linked = await couple(OK_CARD);
     const sam = linked.sam;
     let alex = linked.alex;
-    const offerId = await offer('gift', alex);
-    expect((await accept(offerId, sam)).statusCode).toBe(200);
+    const togetherId = await propose('gift', alex);
+    expect((await accept(togetherId, sam)).statusCode).toBe(200);
     t.clock.advance(31 * DAY);
     await runBilling(t.app.ctx);
     const { orders } = await renewals(alex.customerId);
@@ -292,12 +292,12 @@ describe(`gifts and couples' plans renew exactly once (${testDialect})`, () => {
       const { alex, sam } = await couple(OK_CARD);
       const second = testDialect === 'postgres' ? await buildSecondInstance(t) : t.app;
       if (second !== t.app) extra.push(second);
-      const offerId = await offer(kind, alex);
+      const togetherId = await propose(kind, alex);
       // A double click, on two instances where there are several: one subscription, one charge.
       const answers = await Promise.all([
-        accept(offerId, sam),
-        accept(offerId, sam, second),
-        accept(offerId, sam),
+        accept(togetherId, sam),
+        accept(togetherId, sam, second),
+        accept(togetherId, sam),
       ]);
       for (const answer of answers) expect(answer.statusCode, answer.body).toBe(200);
       let seen = await renewals(alex.customerId);
@@ -338,7 +338,7 @@ describe(`gifts and couples' plans renew exactly once (${testDialect})`, () => {
         ]);
         expect(seen.charges.every((c) => c.amount_cents === 4725)).toBe(true);
       }
-      expect(await subscriptionOf(offerId)).toMatchObject({
+      expect(await subscriptionOf(togetherId)).toMatchObject({
         status: 'ACTIVE',
         next_billing_date: '2027-02-21',
       });
@@ -351,11 +351,11 @@ describe(`gifts and couples' plans renew exactly once (${testDialect})`, () => {
     async (kind) => {
       t = await buildTestApp();
       const { alex, sam } = await couple(FAILING_CARD);
-      const offerId = await offer(kind, alex);
-      const accepted = await accept(offerId, sam);
+      const togetherId = await propose(kind, alex);
+      const accepted = await accept(togetherId, sam);
       expect(accepted.statusCode, accepted.body).toBe(200);
       expect(accepted.json<{ message: string }>().message).toMatch(/did not go through yet/);
-      expect((await subscriptionOf(offerId)).status).toBe('PAST_DUE');
+      expect((await subscriptionOf(togetherId)).status).toBe('PAST_DUE');
       const attempts = async () =>
         (
           await t.app.db
@@ -372,7 +372,7 @@ describe(`gifts and couples' plans renew exactly once (${testDialect})`, () => {
         schedule.push(`${day}:${await attempts()}`);
       }
       expect(schedule).toEqual(['1:2', '2:2', '3:3', '4:3', '5:3', '6:3', '7:4', '8:4']);
-      expect((await subscriptionOf(offerId)).status).toBe('PAUSED');
+      expect((await subscriptionOf(togetherId)).status).toBe('PAUSED');
       // Still one order for the period: the retries never made another.
       expect((await renewals(alex.customerId)).orders).toHaveLength(1);
 
@@ -384,7 +384,7 @@ describe(`gifts and couples' plans renew exactly once (${testDialect})`, () => {
       const seen = await renewals(alex.customerId);
       expect(seen.orders).toHaveLength(1);
       expect(seen.charges).toHaveLength(1);
-      expect(await subscriptionOf(offerId)).toMatchObject({
+      expect(await subscriptionOf(togetherId)).toMatchObject({
         status: 'ACTIVE',
         next_billing_date: '2026-12-21',
       });
@@ -396,11 +396,11 @@ describe(`gifts and couples' plans renew exactly once (${testDialect})`, () => {
     async (kind) => {
       t = await buildTestApp();
       const { alex, sam } = await couple(OK_CARD);
-      const offerId = await offer(kind, alex);
-      expect((await accept(offerId, sam)).statusCode).toBe(200);
+      const togetherId = await propose(kind, alex);
+      expect((await accept(togetherId, sam)).statusCode).toBe(200);
       const unlinked = await callAs(t.app, partnersApi.unlink, { notify: false }, sam.cookie);
       expect(unlinked.statusCode, unlinked.body).toBe(200);
-      expect((await subscriptionOf(offerId)).status).toBe('CANCELLED');
+      expect((await subscriptionOf(togetherId)).status).toBe('CANCELLED');
       for (let day = 1; day <= 40; day++) {
         t.clock.advance(DAY);
         await runBilling(t.app.ctx);

@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { partnersApi, type PartnerOverview } from '#shared/partners.ts';
+import { partnersApi } from '#shared/partners.ts';
 import { buildTestApp, testDialect, type TestApp } from '#test/app.ts';
 import { insertCustomer, type TestCustomer } from '#test/factories.ts';
 import { sentMessages } from '#test/outbox.ts';
 import { accountsApi } from '#shared/accounts.ts';
 import { callAs } from '#test/contract.ts';
+import { acceptInvitation, invite, partnerPage } from './partners.test-helpers.ts';
 
 /**
  * Issue 26: identity rests on proof. An invitation is seen and accepted only with its own emailed
@@ -20,22 +21,7 @@ describe(`partners: an invitation belongs to whoever reads its mail (${testDiale
 
   const address = (who: string) => `${who}-${Math.random().toString(36).slice(2, 10)}@example.test`;
 
-  async function overview(c: TestCustomer, inviteToken?: string): Promise<PartnerOverview> {
-    const response = await callAs(
-      t.app,
-      partnersApi.overview,
-      inviteToken ? { invite_token: inviteToken } : {},
-      c,
-    );
-    expect(response.statusCode, response.body).toBe(200);
-    return response.json<{ data: PartnerOverview }>().data;
-  }
-
-  /** Invites `email`; the invitation's id, as the inviter sees it. */
-  async function invite(from: TestCustomer, email: string): Promise<number> {
-    expect((await callAs(t.app, partnersApi.invite, { email }, from)).statusCode).toBe(200);
-    return (await overview(from)).sent!.invitation_id;
-  }
+  const overview = (c: TestCustomer, inviteToken?: string) => partnerPage(t, c, inviteToken);
 
   const mailTo = async (to: string, subject: RegExp) =>
     (await sentMessages(t)).filter((m) => m.to === to && subject.test(m.subject));
@@ -49,7 +35,7 @@ describe(`partners: an invitation belongs to whoever reads its mail (${testDiale
   it('someone who signs up with the invited address but has not confirmed it neither sees nor answers it', async () => {
     const jo = await insertCustomer(t.app, { first_name: 'Jo' });
     const invited = address('invited');
-    const id = await invite(jo, invited);
+    const id = await invite(t, jo, invited);
     const squatter = await insertCustomer(t.app, { email: invited, verified: false });
 
     const seen = await overview(squatter);
@@ -71,7 +57,7 @@ describe(`partners: an invitation belongs to whoever reads its mail (${testDiale
   it('someone who changes their email to the invited address neither sees nor answers it', async () => {
     const jo = await insertCustomer(t.app, { first_name: 'Jo' });
     const invited = address('invited');
-    const id = await invite(jo, invited);
+    const id = await invite(t, jo, invited);
     const mover = await insertCustomer(t.app, { first_name: 'Mo' });
     const changed = await callAs(
       t.app,
@@ -101,27 +87,21 @@ describe(`partners: an invitation belongs to whoever reads its mail (${testDiale
   it('the invitation link shows it, and lets it be accepted, before any address is confirmed', async () => {
     const jo = await insertCustomer(t.app, { first_name: 'Jo' });
     const invited = address('invited');
-    const id = await invite(jo, invited);
+    const id = await invite(t, jo, invited);
     const token = await inviteToken(invited);
     expect(token).toMatch(/^[\w-]{43}$/);
     const kit = await insertCustomer(t.app, { first_name: 'Kit', email: invited, verified: false });
 
     const seen = await overview(kit, token);
     expect(seen.received.map((r) => r.invitation_id)).toEqual([id]);
-    const accepted = await callAs(
-      t.app,
-      partnersApi.accept,
-      { invitation_id: id, invite_token: token },
-      kit,
-    );
-    expect(accepted.statusCode, accepted.body).toBe(200);
+    await acceptInvitation(t, kit, id, token);
     expect((await overview(jo)).partner?.first_name).toBe('Kit');
   });
 
   it('once the address is confirmed from the sign-up email, the invitation to it shows and can be accepted', async () => {
     const jo = await insertCustomer(t.app, { first_name: 'Jo' });
     const invited = address('invited');
-    const id = await invite(jo, invited);
+    const id = await invite(t, jo, invited);
     const kit = await insertCustomer(t.app, { first_name: 'Kit', email: invited, verified: false });
     expect((await overview(kit)).received).toEqual([]);
 
@@ -136,9 +116,7 @@ describe(`partners: an invitation belongs to whoever reads its mail (${testDiale
     const seen = await overview(kit);
     expect(seen.email_verified).toBe(true);
     expect(seen.received.map((r) => r.invitation_id)).toEqual([id]);
-    expect((await callAs(t.app, partnersApi.accept, { invitation_id: id }, kit)).statusCode).toBe(
-      200,
-    );
+    await acceptInvitation(t, kit, id);
     expect((await overview(jo)).partner?.first_name).toBe('Kit');
   });
 });

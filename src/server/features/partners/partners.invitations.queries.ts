@@ -110,7 +110,7 @@ export async function selectPendingSent(db: Db, inviterId: number): Promise<Invi
 
 export interface ReceivedRow {
   id: number;
-  fromFirstName: string;
+  inviterId: number;
   createdAt: string;
   expiresAt: string;
 }
@@ -126,29 +126,21 @@ export async function selectReceived(
   if (who.email === null && who.tokenHash === null) return [];
   const rows = await db
     .selectFrom('partner_invitations')
-    .innerJoin('customers', 'customers.id', 'partner_invitations.inviter_id')
-    .select([
-      'partner_invitations.id',
-      'customers.first_name',
-      'partner_invitations.created_at',
-      'partner_invitations.expires_at',
-    ])
-    .where('partner_invitations.status', '=', 'pending')
-    .where('partner_invitations.expires_at', '>', who.now)
-    .where('partner_invitations.inviter_id', '!=', who.customerId)
+    .select(['id', 'inviter_id', 'created_at', 'expires_at'])
+    .where('status', '=', 'pending')
+    .where('expires_at', '>', who.now)
+    .where('inviter_id', '!=', who.customerId)
     .where((eb) =>
       eb.or([
-        ...(who.email === null ? [] : [eb('partner_invitations.email', '=', who.email)]),
-        ...(who.tokenHash === null
-          ? []
-          : [eb('partner_invitations.token_hash', '=', who.tokenHash)]),
+        ...(who.email === null ? [] : [eb('email', '=', who.email)]),
+        ...(who.tokenHash === null ? [] : [eb('token_hash', '=', who.tokenHash)]),
       ]),
     )
-    .orderBy('partner_invitations.id', 'desc')
+    .orderBy('id', 'desc')
     .execute();
   return rows.map((r) => ({
     id: r.id,
-    fromFirstName: r.first_name,
+    inviterId: r.inviter_id,
     createdAt: r.created_at,
     expiresAt: r.expires_at,
   }));

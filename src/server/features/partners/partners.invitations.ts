@@ -2,6 +2,12 @@
 // withdrawing, and the invitee accepting or declining. An invitation tells its inviter nothing
 // about anyone; the link it makes shares nothing until each partner chooses to.
 import type { AppContext } from '#server/context.ts';
+import {
+  customerBrief,
+  hasAccountWithEmail,
+  lockCustomers,
+  type CustomerBrief,
+} from '#server/features/accounts/accounts.people.ts';
 import { enforceRateLimit, type ActiveSession } from '#server/features/auth/auth.service.ts';
 import { sendQueuedSoon } from '#server/features/outbox/outbox.service.ts';
 import { AppError, notFound } from '#server/lib/errors.ts';
@@ -76,7 +82,7 @@ export async function invitePartner(
 
   const now = ctx.clock.now();
   const nowIso = now.toISOString();
-  const hasAccount = await q.customerExistsWithEmail(ctx.db, address);
+  const hasAccount = await hasAccountWithEmail(ctx, address);
   await ctx.db.transaction().execute(async (trx) => {
     const tx: Tx = { ...ctx, db: trx };
     await withdrawPending(tx, self.customerId, nowIso);
@@ -162,7 +168,7 @@ function assertOpen(
  */
 async function invitationFor(
   ctx: AppContext,
-  self: q.CustomerBrief,
+  self: CustomerBrief,
   invitationId: number,
   inviteToken: string | undefined,
 ): Promise<iq.InvitationRow> {
@@ -191,7 +197,7 @@ async function openInvitationFor(
   session: ActiveSession,
   invitationId: number,
   inviteToken: string | undefined,
-): Promise<{ self: q.CustomerBrief; invitation: iq.InvitationRow; now: string }> {
+): Promise<{ self: CustomerBrief; invitation: iq.InvitationRow; now: string }> {
   const self = await me(ctx, session);
   const invitation = await invitationFor(ctx, self, invitationId, inviteToken);
   const now = ctx.clock.now().toISOString();
@@ -218,12 +224,12 @@ export async function acceptInvitation(
   );
   if (await q.selectOwnLink(ctx.db, self.customerId))
     throw new AppError('PARTNER_LINKED', alreadyLinkedText);
-  const inviter = await q.selectCustomerBrief(ctx.db, invitation.inviterId);
+  const inviter = await customerBrief(ctx, invitation.inviterId);
   if (!inviter) throw new AppError('INVITATION_CLOSED', invitationClosedText.closed);
 
   await ctx.db.transaction().execute(async (trx) => {
     const tx: Tx = { ...ctx, db: trx };
-    await q.lockCustomers(trx, [self.customerId, inviter.customerId]);
+    await lockCustomers(trx, [self.customerId, inviter.customerId]);
     if (!(await iq.closeInvitation(trx, invitation.id, 'accepted', now)))
       throw new AppError('INVITATION_CLOSED', invitationClosedText.closed);
     // The unique keys are the rule: if either person was linked meanwhile, a side is refused.
@@ -267,7 +273,7 @@ export async function declineInvitation(
     invitationId,
     inviteToken,
   );
-  const inviter = await q.selectCustomerBrief(ctx.db, invitation.inviterId);
+  const inviter = await customerBrief(ctx, invitation.inviterId);
   await ctx.db.transaction().execute(async (trx) => {
     if (!(await iq.closeInvitation(trx, invitation.id, 'declined', now)))
       throw new AppError('INVITATION_CLOSED', invitationClosedText.closed);

@@ -3,10 +3,10 @@ import type { Database } from '#server/db/schema.ts';
 import type { HistoryKind, Sharing, SharingItem } from '#shared/partners.ts';
 import type { ProgramCategory } from '#shared/visits.ts';
 
-// The partners feature's own tables: the people as partners see them (first name, proved email),
-// the links and their sharing switches, and each person's partner history. Invitations, visit
-// invitations and gifts and plans have their own queries files; what a partner may see of the
-// other's orders, subscriptions and address is asked of the features that own them.
+// The partners feature's own tables: the links and their sharing switches, and each person's
+// partner history. Invitations, visit invitations and gifts and plans have their own queries files;
+// who the people are (first name, proved email) and what a partner may see of the other's orders,
+// subscriptions and address are asked of the features that own them.
 
 type Db = Kysely<Database>;
 
@@ -15,59 +15,6 @@ const shareColumn = {
   orders: 'share_orders',
   subscriptions: 'share_subscriptions',
 } as const satisfies Record<SharingItem, string>;
-
-// --- People --------------------------------------------------------------------------------------
-
-export interface CustomerBrief {
-  customerId: number;
-  firstName: string;
-  email: string;
-  /** Whether `email` was proved by a link mailed to it: a typed address proves nothing. */
-  emailVerified: boolean;
-}
-
-export async function selectCustomerBrief(
-  db: Db,
-  customerId: number,
-): Promise<CustomerBrief | undefined> {
-  const row = await db
-    .selectFrom('customers')
-    .select(['id', 'first_name', 'email', 'email_verified_at'])
-    .where('id', '=', customerId)
-    .executeTakeFirst();
-  return (
-    row && {
-      customerId: row.id,
-      firstName: row.first_name,
-      email: row.email,
-      emailVerified: row.email_verified_at !== null,
-    }
-  );
-}
-
-export async function customerExistsWithEmail(db: Db, email: string): Promise<boolean> {
-  const row = await db
-    .selectFrom('customers')
-    .select('id')
-    .where('email', '=', email)
-    .executeTakeFirst();
-  return row !== undefined;
-}
-
-/**
- * Takes the write locks of both people's customer rows, the lower id first, before a link between
- * them is made or ended: two such changes sharing a person queue one behind the other instead of
- * each holding half of what the other needs (PostgreSQL would end one as a deadlock). SQLite
- * writes one transaction at a time anyway.
- */
-export async function lockCustomers(db: Db, ids: number[]): Promise<void> {
-  for (const id of [...ids].sort((a, b) => a - b))
-    await db
-      .updateTable('customers')
-      .set((eb) => ({ updated_at: eb.ref('updated_at') }))
-      .where('id', '=', id)
-      .execute();
-}
 
 // --- Links ---------------------------------------------------------------------------------------
 
@@ -217,20 +164,4 @@ export async function selectEvents(db: Db, customerId: number, limit: number): P
     at: r.at,
     program: r.program as ProgramCategory | null,
   }));
-}
-
-// --- For operations ------------------------------------------------------------------------------
-
-/** For operations: whom a customer is linked with, by first name and customer id. */
-export async function selectPartnerBrief(
-  db: Db,
-  customerId: number,
-): Promise<{ customerId: number; firstName: string } | undefined> {
-  const row = await db
-    .selectFrom('partner_links')
-    .innerJoin('customers', 'customers.id', 'partner_links.partner_id')
-    .select(['customers.id', 'customers.first_name'])
-    .where('partner_links.customer_id', '=', customerId)
-    .executeTakeFirst();
-  return row && { customerId: row.id, firstName: row.first_name };
 }

@@ -11,9 +11,9 @@ import {
 } from './partners.invitations.ts';
 import { partnerOverview, unlinkPartner } from './partners.service.ts';
 import { changeSharing, sharedWithMe } from './partners.sharing.ts';
-import { cancelOffer, changeOffer, changeShipTo } from './partners.together-changes.ts';
+import { cancelTogether, changeTogether, changeShipTo } from './partners.together-changes.ts';
 import { togetherOverview } from './partners.together-items.ts';
-import { acceptOffer, declineOffer, giveGift, startPlan } from './partners.together.ts';
+import { acceptTogether, declineTogether, giveGift, startPlan } from './partners.together.ts';
 import { dismissVisitInvitation, sendVisitInvitation } from './partners.visit-invitations.ts';
 
 const tag = 'partners';
@@ -119,7 +119,7 @@ export const partnersRoutes =
     route(
       app,
       togetherApi.give,
-      { tag, summary: 'Offer the partner a gift subscription, billed to the caller once accepted' },
+      { tag, summary: 'Give the partner a gift subscription, billed to the caller once accepted' },
       async ({ body, session }) => giveGift(ctx, session, body),
     );
 
@@ -135,7 +135,12 @@ export const partnersRoutes =
       togetherApi.accept,
       { tag, summary: 'Accept a gift or plan: it starts and its first delivery is charged once' },
       async ({ body, session }) => {
-        const { item, message } = await acceptOffer(ctx, session, body.offer_id, body.ship_to);
+        const { item, message } = await acceptTogether(
+          ctx,
+          session,
+          body.together_id,
+          body.ship_to,
+        );
         return answer(message, { item });
       },
     );
@@ -145,15 +150,15 @@ export const partnersRoutes =
       togetherApi.decline,
       { tag, summary: 'Decline a gift or plan: nothing is charged' },
       async ({ body, session }) => {
-        await declineOffer(ctx, session, body.offer_id);
+        await declineTogether(ctx, session, body.together_id);
       },
     );
 
     route(
       app,
       togetherApi.cancel,
-      { tag, summary: 'Withdraw a waiting offer, or end a gift or plan' },
-      async ({ body, session }) => answer(await cancelOffer(ctx, session, body.offer_id)),
+      { tag, summary: 'Withdraw a waiting gift or plan, or end a running one' },
+      async ({ body, session }) => answer(await cancelTogether(ctx, session, body.together_id)),
     );
 
     route(
@@ -161,7 +166,7 @@ export const partnersRoutes =
       togetherApi.change,
       { tag, summary: "Skip, move, pause or resume a gift's or plan's deliveries" },
       async ({ body, session }) => {
-        const { item, message } = await changeOffer(ctx, session, body.offer_id, body.change);
+        const { item, message } = await changeTogether(ctx, session, body.together_id, body.change);
         return answer(message, { item });
       },
     );
@@ -170,6 +175,6 @@ export const partnersRoutes =
       app,
       togetherApi.address,
       { tag, summary: "A gift's recipient chooses which of their addresses it ships to" },
-      async ({ body, session }) => changeShipTo(ctx, session, body.offer_id, body.ship_to),
+      async ({ body, session }) => changeShipTo(ctx, session, body.together_id, body.ship_to),
     );
   };

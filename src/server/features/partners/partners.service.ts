@@ -1,4 +1,9 @@
 import type { AppContext } from '#server/context.ts';
+import {
+  customerBrief,
+  firstNamesOf,
+  lockCustomers,
+} from '#server/features/accounts/accounts.people.ts';
 import type { ActiveSession } from '#server/features/auth/auth.service.ts';
 import { forgetProgressToPartner } from '#server/features/checkout/checkout.progress.ts';
 import { sendQueuedSoon } from '#server/features/outbox/outbox.service.ts';
@@ -35,7 +40,7 @@ export async function partnerOverview(
   const now = ctx.clock.now().toISOString();
   const link = await q.selectOwnLink(ctx.db, self.customerId);
   const theirSide = link ? await q.selectSideSharedWith(ctx.db, self.customerId) : undefined;
-  const partner = link ? await q.selectCustomerBrief(ctx.db, link.partnerId) : undefined;
+  const partner = link ? await customerBrief(ctx, link.partnerId) : undefined;
   const latest = link ? undefined : await iq.selectLatestSent(ctx.db, self.customerId);
   const received = await iq.selectReceived(ctx.db, {
     customerId: self.customerId,
@@ -44,6 +49,12 @@ export async function partnerOverview(
     tokenHash: wellFormedToken(inviteToken) ? hashToken(inviteToken) : null,
     now,
   });
+  // Each inviter's first name from accounts, for all of them at once; one whose account is gone
+  // has nobody to link with, so their invitation is not shown.
+  const inviters = await firstNamesOf(
+    ctx,
+    received.map((r) => r.inviterId),
+  );
   const events = await q.selectEvents(ctx.db, self.customerId, HISTORY_SHOWN);
   const visitInvitations = link
     ? await visitInvitationsOf(ctx, self.customerId, link.partnerId, partner?.firstName ?? '')
@@ -63,12 +74,19 @@ export async function partnerOverview(
         : null,
     you_share: link?.shares ?? nothingShared,
     sent: latest ? sentStatus(latest, now) : null,
-    received: received.map((r) => ({
-      invitation_id: r.id,
-      from_first_name: r.fromFirstName,
-      sent_at: r.createdAt,
-      expires_at: r.expiresAt,
-    })),
+    received: received.flatMap((r) => {
+      const fromFirstName = inviters.get(r.inviterId);
+      return fromFirstName === undefined
+        ? []
+        : [
+            {
+              invitation_id: r.id,
+              from_first_name: fromFirstName,
+              sent_at: r.createdAt,
+              expires_at: r.expiresAt,
+            },
+          ];
+    }),
     history: events.map((e) => ({
       kind: e.kind,
       item: e.item,
@@ -96,10 +114,10 @@ export async function unlinkPartner(
   const self = await me(ctx, session);
   const link = await q.selectOwnLink(ctx.db, self.customerId);
   if (!link) throw notFound(notLinked);
-  const partner = await q.selectCustomerBrief(ctx.db, link.partnerId);
+  const partner = await customerBrief(ctx, link.partnerId);
   const now = ctx.clock.now().toISOString();
   await ctx.db.transaction().execute(async (trx) => {
-    await q.lockCustomers(trx, [self.customerId, link.partnerId]);
+    await lockCustomers(trx, [self.customerId, link.partnerId]);
     if ((await q.deleteLink(trx, self.customerId, link.partnerId)) === 0) throw notFound(notLinked);
     // Visit invitations waiting either way end with the link (issue 16).
     await vq.endVisitInvitations(trx, self.customerId, link.partnerId, now);
@@ -139,7 +157,8 @@ export async function partnerForStaff(
   ctx: AppContext,
   customerId: number,
 ): Promise<{ first_name: string; customer_id: number } | null> {
-  const brief = await q.selectPartnerBrief(ctx.db, customerId);
+  const link = await q.selectOwnLink(ctx.db, customerId);
+  const brief = link && (await customerBrief(ctx, link.partnerId));
   return brief ? { first_name: brief.firstName, customer_id: brief.customerId } : null;
 }
 
@@ -151,6 +170,6 @@ export async function shipsToPartnerForStaff(
   ctx: AppContext,
   partnerId: number,
 ): Promise<{ first_name: string; customer_id: number } | null> {
-  const brief = await q.selectCustomerBrief(ctx.db, partnerId);
+  const brief = await customerBrief(ctx, partnerId);
   return brief ? { first_name: brief.firstName, customer_id: brief.customerId } : null;
 }

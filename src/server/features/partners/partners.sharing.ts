@@ -2,6 +2,7 @@
 // orders, supplement subscriptions) and what the other sees because of them, read on the call that
 // asks. The orders, subscriptions and address are asked of the features that own them.
 import type { AppContext } from '#server/context.ts';
+import { customerBrief } from '#server/features/accounts/accounts.people.ts';
 import type { ActiveSession } from '#server/features/auth/auth.service.ts';
 import { forgetProgressToPartner } from '#server/features/checkout/checkout.progress.ts';
 import { recentStoreOrdersOf } from '#server/features/orders/orders.history.ts';
@@ -25,7 +26,7 @@ export async function changeSharing(
     const link = await q.selectOwnLink(trx, session.customerId);
     if (!link) throw notFound(notLinked);
     if (link.shares[item] === shared) return { you_share: link.shares };
-    const partner = await q.selectCustomerBrief(trx, link.partnerId);
+    const partner = await customerBrief({ ...ctx, db: trx }, link.partnerId);
     await q.updateSharing(trx, session.customerId, item, shared);
     // The partner's checkout under way to this address forgets it with the sharing (issue 26).
     if (item === 'address' && !shared)
@@ -51,7 +52,7 @@ export async function sharedWithMe(
   session: ActiveSession,
 ): Promise<PartnerShared> {
   const side = await q.selectSideSharedWith(ctx.db, session.customerId);
-  const partner = side && (await q.selectCustomerBrief(ctx.db, side.customerId));
+  const partner = side && (await customerBrief(ctx, side.customerId));
   if (!side || !partner) return { partner: null, address: null, orders: null, subscriptions: null };
   const owner = side.customerId;
 

@@ -2,6 +2,7 @@
 // whether the partner shares their address and what it is. Apart from the partner page's story so
 // that checkout can ask while the partners service asks checkout to forget a kept address.
 import type { AppContext } from '#server/context.ts';
+import { customerBrief } from '#server/features/accounts/accounts.people.ts';
 import { addressOf } from '#server/features/accounts/accounts.service.ts';
 import { AppError } from '#server/lib/errors.ts';
 import type { PartnerShared } from '#shared/partners.ts';
@@ -34,7 +35,7 @@ async function sharedShipping(
 ): Promise<{ partnerId: number; firstName: string; address: PartnerAddress } | undefined> {
   const side = await q.selectSideSharedWith(ctx.db, customerId);
   if (!side?.shares.address) return undefined;
-  const partner = await q.selectCustomerBrief(ctx.db, side.customerId);
+  const partner = await customerBrief(ctx, side.customerId);
   const address = await shippingAddressToShare(ctx, side.customerId);
   if (!partner || !address) return undefined;
   return { partnerId: partner.customerId, firstName: partner.firstName, address };

@@ -1,7 +1,8 @@
 // Changing and ending a gift or couples' plan (issue 16, decision 018): withdrawing a waiting
-// offer, ending a running one, the recipient's or owner's dates and address, and everything
+// one, ending a running one, the recipient's or owner's dates and address, and everything
 // between two partners ending with their link.
 import type { AppContext } from '#server/context.ts';
+import { customerBrief } from '#server/features/accounts/accounts.people.ts';
 import { addressOf } from '#server/features/accounts/accounts.service.ts';
 import type { ActiveSession } from '#server/features/auth/auth.service.ts';
 import {
@@ -22,7 +23,7 @@ import type {
 import { changeMessage } from '#shared/subscriptions.ts';
 import type { Partner } from './partners.people.ts';
 import * as pq from './partners.queries.ts';
-import { itemOf, offerNotFound, visibleOffer } from './partners.together-items.ts';
+import { itemOf, togetherNotFound, visibleTogether } from './partners.together-items.ts';
 import * as q from './partners.together.queries.ts';
 
 type Tx = AppContext;
@@ -43,34 +44,34 @@ function assertAllowed(item: TogetherItem, action: TogetherAction): void {
 }
 
 /**
- * Withdraws a waiting offer (its payer), or ends a running gift or plan (as decision 018 allows):
+ * Withdraws a waiting gift or plan (its payer), or ends a running one (as decision 018 allows):
  * no further charge, and the other partner reads it in their history.
  */
-export async function cancelOffer(
+export async function cancelTogether(
   ctx: AppContext,
   session: ActiveSession,
-  offerId: number,
+  togetherId: number,
 ): Promise<string> {
-  const { offer, partner } = await visibleOffer(ctx, session, offerId);
-  const item = await itemOf(ctx, session.customerId, offer.id);
+  const { together, partner } = await visibleTogether(ctx, session, togetherId);
+  const item = await itemOf(ctx, session.customerId, together.id);
   const now = ctx.clock.now().toISOString();
   if (item.status === 'pending') {
     assertAllowed(item, 'withdraw');
-    if (!(await q.closeOffer(ctx.db, offer.id, 'withdrawn', now)))
+    if (!(await q.closeTogetherItem(ctx.db, together.id, 'withdrawn', now)))
       throw new AppError(
         'SUBSCRIPTION_CHANGED',
         'This just changed. Please review it and try again.',
       );
-    return offer.kind === 'gift' ? 'Gift withdrawn.' : "Couples' plan withdrawn.";
+    return together.kind === 'gift' ? 'Gift withdrawn.' : "Couples' plan withdrawn.";
   }
   assertAllowed(item, 'cancel');
-  if (offer.subscriptionId === null) throw notFound(offerNotFound);
-  const self = await pq.selectCustomerBrief(ctx.db, session.customerId);
-  await changeTogetherSubscription(ctx, offer.subscriptionId, {
+  if (together.subscriptionId === null) throw notFound(togetherNotFound);
+  const self = await customerBrief(ctx, session.customerId);
+  await changeTogetherSubscription(ctx, together.subscriptionId, {
     action: 'cancel',
-    reason: offer.kind === 'gift' ? 'Gift ended' : "Couples' plan ended",
+    reason: together.kind === 'gift' ? 'Gift ended' : "Couples' plan ended",
   });
-  const kind: HistoryKind = offer.kind === 'gift' ? 'gift_ended' : 'plan_ended';
+  const kind: HistoryKind = together.kind === 'gift' ? 'gift_ended' : 'plan_ended';
   for (const [who, other] of [
     [session.customerId, partner.firstName],
     [partner.customerId, self?.firstName ?? 'your partner'],
@@ -82,26 +83,26 @@ export async function cancelOffer(
       quiet: false,
       at: now,
     });
-  return offer.kind === 'gift'
+  return together.kind === 'gift'
     ? 'The gift has ended. Nothing more will be charged.'
     : "Your couples' plan has ended. Nothing more will be charged.";
 }
 
 /** Skip, move, pause or resume: a gift's recipient, or a plan's owner. */
-export async function changeOffer(
+export async function changeTogether(
   ctx: AppContext,
   session: ActiveSession,
-  offerId: number,
+  togetherId: number,
   change: TogetherChange,
 ): Promise<{ item: TogetherItem; message: string }> {
-  const { offer } = await visibleOffer(ctx, session, offerId);
-  const item = await itemOf(ctx, session.customerId, offer.id);
+  const { together } = await visibleTogether(ctx, session, togetherId);
+  const item = await itemOf(ctx, session.customerId, together.id);
   assertAllowed(item, change.action);
-  if (offer.subscriptionId === null) throw notFound(offerNotFound);
-  if (offer.kind === 'gift' && change.action === 'move_date')
-    await refuseEarlierCharge(ctx, offer.subscriptionId, change.date, item.partner_first_name);
-  await changeTogetherSubscription(ctx, offer.subscriptionId, change);
-  const fresh = await itemOf(ctx, session.customerId, offer.id);
+  if (together.subscriptionId === null) throw notFound(togetherNotFound);
+  if (together.kind === 'gift' && change.action === 'move_date')
+    await refuseEarlierCharge(ctx, together.subscriptionId, change.date, item.partner_first_name);
+  await changeTogetherSubscription(ctx, together.subscriptionId, change);
+  const fresh = await itemOf(ctx, session.customerId, together.id);
   const message =
     change.action === 'move_date' || change.action === 'skip'
       ? `${changeMessage(change)} It is now ${usDateFromIso(fresh.next_date ?? today(ctx))}.`
@@ -121,7 +122,7 @@ async function refuseEarlierCharge(
   payerFirstName: string,
 ): Promise<void> {
   const row = await subscriptionById(ctx, subscriptionId);
-  if (!row) throw notFound(offerNotFound);
+  if (!row) throw notFound(togetherNotFound);
   const paidThrough = row.paidThrough ?? row.nextBillingDate;
   if (date < paidThrough)
     throw new AppError(
@@ -134,23 +135,26 @@ async function refuseEarlierCharge(
 export async function changeShipTo(
   ctx: AppContext,
   session: ActiveSession,
-  offerId: number,
+  togetherId: number,
   shipTo: ShipTo,
 ): Promise<{ item: TogetherItem }> {
-  const { offer } = await visibleOffer(ctx, session, offerId);
-  const item = await itemOf(ctx, session.customerId, offer.id);
+  const { together } = await visibleTogether(ctx, session, togetherId);
+  const item = await itemOf(ctx, session.customerId, together.id);
   assertAllowed(item, 'address');
   if (!(await addressOf(ctx, session.customerId, shipTo)))
     throw new AppError('SUBSCRIPTION_REFUSED', `Add your ${shipTo} address in Accounts first.`);
-  if (offer.subscriptionId === null || !(await setGiftShipTo(ctx, offer.subscriptionId, shipTo)))
-    throw notFound(offerNotFound);
-  return { item: await itemOf(ctx, session.customerId, offer.id) };
+  if (
+    together.subscriptionId === null ||
+    !(await setGiftShipTo(ctx, together.subscriptionId, shipTo))
+  )
+    throw notFound(togetherNotFound);
+  return { item: await itemOf(ctx, session.customerId, together.id) };
 }
 // --- When the link ends --------------------------------------------------------------------------
 
 /**
  * In the unlink's transaction: every gift and plan between the two ends at once (no further
- * charge, an unpaid renewal voided), waiting offers close, and each person's history says so.
+ * charge, an unpaid renewal voided), waiting ones close, and each person's history says so.
  * No email, whatever the unlink chose: the link-ended note (if any) is the only one.
  */
 export async function endTogetherOnUnlink(
@@ -159,20 +163,20 @@ export async function endTogetherOnUnlink(
   b: Partner,
   now: string,
 ): Promise<void> {
-  for (const offer of await q.selectOpenOffersBetween(tx.db, a.customerId, b.customerId)) {
-    if (offer.status === 'pending') {
-      await q.closeOffer(tx.db, offer.id, 'closed', now);
+  for (const together of await q.selectOpenTogetherBetween(tx.db, a.customerId, b.customerId)) {
+    if (together.status === 'pending') {
+      await q.closeTogetherItem(tx.db, together.id, 'closed', now);
       continue;
     }
-    if (offer.subscriptionId === null) continue;
-    if (!(await endTogetherSubscription(tx, offer.subscriptionId, 'The partner link ended')))
+    if (together.subscriptionId === null) continue;
+    if (!(await endTogetherSubscription(tx, together.subscriptionId, 'The partner link ended')))
       continue;
     for (const [who, other] of [
       [a, b],
       [b, a],
     ] as const)
       await pq.insertEvent(tx.db, who.customerId, {
-        kind: offer.kind === 'gift' ? 'gift_ended' : 'plan_ended',
+        kind: together.kind === 'gift' ? 'gift_ended' : 'plan_ended',
         item: null,
         counterpart: other.firstName,
         quiet: false,

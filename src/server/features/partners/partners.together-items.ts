@@ -14,7 +14,7 @@ import { bottlesPerDelivery } from '#shared/catalog.ts';
 import { couplesPriceCents } from '#shared/couples-price.ts';
 import type {
   AddressText,
-  OfferKind,
+  TogetherKind,
   ShipTo,
   TogetherAction,
   TogetherItem,
@@ -25,27 +25,28 @@ import { linkedPartner, type Partner } from './partners.people.ts';
 import * as pq from './partners.queries.ts';
 import * as q from './partners.together.queries.ts';
 
-export const offerNotFound = 'We could not find that gift or plan.';
+export const togetherNotFound = 'We could not find that gift or plan.';
 
-/** An offer between the caller and their partner now; anyone else's is "not found". */
-export async function visibleOffer(
+/** A gift or plan between the caller and their partner now; anyone else's is "not found". */
+export async function visibleTogether(
   ctx: AppContext,
   session: ActiveSession,
-  offerId: number,
-): Promise<{ offer: q.OfferRow; partner: Partner }> {
-  const offer = await q.selectOffer(ctx.db, offerId);
+  togetherId: number,
+): Promise<{ together: q.TogetherRow; partner: Partner }> {
+  const together = await q.selectTogetherItem(ctx.db, togetherId);
   const me = session.customerId;
-  if (!offer || (offer.fromId !== me && offer.toId !== me)) throw notFound(offerNotFound);
+  if (!together || (together.fromId !== me && together.toId !== me))
+    throw notFound(togetherNotFound);
   const partner = await linkedPartner(ctx, me);
-  const other = offer.fromId === me ? offer.toId : offer.fromId;
-  if (!partner || partner.customerId !== other) throw notFound(offerNotFound);
-  return { offer, partner };
+  const other = together.fromId === me ? together.toId : together.fromId;
+  if (!partner || partner.customerId !== other) throw notFound(togetherNotFound);
+  return { together, partner };
 }
 
 // --- What each partner sees ----------------------------------------------------------------------
 
 function actionsFor(
-  kind: OfferKind,
+  kind: TogetherKind,
   role: TogetherItem['role'],
   status: TogetherItem['status'],
 ): TogetherAction[] {
@@ -120,40 +121,42 @@ export async function toItem(
   ctx: AppContext,
   me: number,
   partner: Partner,
-  offer: q.OfferRow,
+  together: q.TogetherRow,
 ): Promise<TogetherItem | null> {
-  const row = offer.subscriptionId ? await subscriptionById(ctx, offer.subscriptionId) : undefined;
+  const row = together.subscriptionId
+    ? await subscriptionById(ctx, together.subscriptionId)
+    : undefined;
   const status = statusOf(row);
   if (!status) return null;
-  const role = offer.fromId === me ? 'payer' : 'partner';
+  const role = together.fromId === me ? 'payer' : 'partner';
   const mine = (customerId: number) => (customerId === me ? 'you' : 'partner');
-  const couples = offer.kind === 'plan';
-  const productId = row?.productId ?? offer.productId;
-  const quantity = row?.quantity ?? offer.quantity;
+  const couples = together.kind === 'plan';
+  const productId = row?.productId ?? together.productId;
+  const quantity = row?.quantity ?? together.quantity;
   // A gift's one line is the recipient's; a plan's first line is its owner's.
   const first = await lineOf(
     ctx,
     productId,
     quantity,
-    mine(offer.kind === 'gift' ? offer.toId : offer.fromId),
+    mine(together.kind === 'gift' ? together.toId : together.fromId),
     couples,
   );
-  const second = row?.planPartner ?? offer.partnerLine;
+  const second = row?.planPartner ?? together.partnerLine;
   const lines = [first];
   if (couples && second)
-    lines.push(await lineOf(ctx, second.productId, second.quantity, mine(offer.toId), true));
+    lines.push(await lineOf(ctx, second.productId, second.quantity, mine(together.toId), true));
   const present = lines.filter((line): line is TogetherLine => line !== null);
   const card = role === 'payer' ? await cardSummaryOf(ctx, me) : null;
   // A gift ships to its recipient's chosen address; a plan to its owner's shipping address.
-  const shipOwner = offer.kind === 'gift' ? offer.toId : offer.fromId;
+  const shipOwner = together.kind === 'gift' ? together.toId : together.fromId;
   const shipTo: ShipTo = row?.gift?.shipTo ?? 'shipping';
   const shipsTo =
-    offer.kind === 'gift' && !row
+    together.kind === 'gift' && !row
       ? null
-      : await visibleAddress(ctx, me, shipOwner, offer.kind === 'gift' ? shipTo : 'shipping');
+      : await visibleAddress(ctx, me, shipOwner, together.kind === 'gift' ? shipTo : 'shipping');
   return {
-    offer_id: offer.id,
-    kind: offer.kind,
+    together_id: together.id,
+    kind: together.kind,
     role,
     status,
     partner_first_name: partner.firstName,
@@ -163,17 +166,21 @@ export async function toItem(
     paused_until: row?.pausedUntil ?? null,
     ships_to: shipsTo,
     ships_to_name: shipOwner === me ? 'you' : partner.firstName,
-    ship_to: offer.kind === 'gift' && role === 'partner' && row ? shipTo : null,
+    ship_to: together.kind === 'gift' && role === 'partner' && row ? shipTo : null,
     billed_to: card ? `${card.brand} ending ${card.last4}` : null,
-    actions: actionsFor(offer.kind, role, status),
+    actions: actionsFor(together.kind, role, status),
   };
 }
 
-export async function itemOf(ctx: AppContext, me: number, offerId: number): Promise<TogetherItem> {
+export async function itemOf(
+  ctx: AppContext,
+  me: number,
+  togetherId: number,
+): Promise<TogetherItem> {
   const partner = await linkedPartner(ctx, me);
-  const offer = await q.selectOffer(ctx.db, offerId);
-  const item = partner && offer ? await toItem(ctx, me, partner, offer) : null;
-  if (!item) throw notFound(offerNotFound);
+  const together = await q.selectTogetherItem(ctx.db, togetherId);
+  const item = partner && together ? await toItem(ctx, me, partner, together) : null;
+  if (!item) throw notFound(togetherNotFound);
   return item;
 }
 
@@ -191,8 +198,8 @@ export async function togetherOverview(
   const partner = await linkedPartner(ctx, me);
   const items: TogetherItem[] = [];
   if (partner)
-    for (const offer of await q.selectOpenOffersBetween(ctx.db, me, partner.customerId)) {
-      const item = await toItem(ctx, me, partner, offer);
+    for (const together of await q.selectOpenTogetherBetween(ctx.db, me, partner.customerId)) {
+      const item = await toItem(ctx, me, partner, together);
       if (item) items.push(item);
     }
   return { card: card && { brand: card.brand, last4: card.last4 }, addresses, items };

@@ -1,23 +1,24 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '#server/db/schema.ts';
-import type { OfferKind } from '#shared/partners-together.ts';
+import type { TogetherKind } from '#shared/partners-together.ts';
 
 type Db = Kysely<Database>;
 
-// Gifts and couples' plans between partners (decision 018): the offers one partner makes and the
-// other answers. The subscription an accepted offer starts is the subscriptions feature's.
+// Gifts and couples' plans between partners (decision 018): each one partner proposes and the
+// other answers. The subscription an accepted one starts is the subscriptions feature's.
 
-export type OfferStatus = 'pending' | 'accepted' | 'declined' | 'withdrawn' | 'closed';
+/** Where the proposal stands; once accepted, its subscription says how it runs. */
+export type TogetherRowStatus = 'pending' | 'accepted' | 'declined' | 'withdrawn' | 'closed';
 
-export interface OfferRow {
+export interface TogetherRow {
   id: number;
-  kind: OfferKind;
+  kind: TogetherKind;
   fromId: number;
   toId: number;
   productId: number;
   quantity: number;
   partnerLine: { productId: number; quantity: number } | null;
-  status: OfferStatus;
+  status: TogetherRowStatus;
   subscriptionId: number | null;
   createdAt: string;
 }
@@ -36,19 +37,19 @@ const columns = [
   'created_at',
 ] as const;
 
-function toOffer(r: {
+function toTogetherRow(r: {
   id: number;
-  kind: OfferKind;
+  kind: TogetherKind;
   from_id: number;
   to_id: number;
   product_id: number;
   quantity: number;
   partner_product_id: number | null;
   partner_quantity: number | null;
-  status: OfferStatus;
+  status: TogetherRowStatus;
   subscription_id: number | null;
   created_at: string;
-}): OfferRow {
+}): TogetherRow {
   return {
     id: r.id,
     kind: r.kind,
@@ -66,31 +67,26 @@ function toOffer(r: {
   };
 }
 
-export async function insertOffer(
+/** A new gift or plan, waiting for the other partner's answer. */
+export async function insertTogetherItem(
   db: Db,
-  offer: {
-    kind: OfferKind;
-    fromId: number;
-    toId: number;
-    productId: number;
-    quantity: number;
-    partnerLine: { productId: number; quantity: number } | null;
+  item: Pick<TogetherRow, 'kind' | 'fromId' | 'toId' | 'productId' | 'quantity' | 'partnerLine'> & {
     now: string;
   },
 ): Promise<number> {
   const row = await db
-    .insertInto('partner_offers')
+    .insertInto('together_items')
     .values({
-      kind: offer.kind,
-      from_id: offer.fromId,
-      to_id: offer.toId,
-      product_id: offer.productId,
-      quantity: offer.quantity,
-      partner_product_id: offer.partnerLine?.productId ?? null,
-      partner_quantity: offer.partnerLine?.quantity ?? null,
+      kind: item.kind,
+      from_id: item.fromId,
+      to_id: item.toId,
+      product_id: item.productId,
+      quantity: item.quantity,
+      partner_product_id: item.partnerLine?.productId ?? null,
+      partner_quantity: item.partnerLine?.quantity ?? null,
       status: 'pending',
       subscription_id: null,
-      created_at: offer.now,
+      created_at: item.now,
       answered_at: null,
     })
     .returning('id')
@@ -98,19 +94,23 @@ export async function insertOffer(
   return row.id;
 }
 
-export async function selectOffer(db: Db, id: number): Promise<OfferRow | undefined> {
+export async function selectTogetherItem(db: Db, id: number): Promise<TogetherRow | undefined> {
   const row = await db
-    .selectFrom('partner_offers')
+    .selectFrom('together_items')
     .select(columns)
     .where('id', '=', id)
     .executeTakeFirst();
-  return row && toOffer(row);
+  return row && toTogetherRow(row);
 }
 
-/** The offers between two people, either way, that wait for an answer or were accepted. */
-export async function selectOpenOffersBetween(db: Db, a: number, b: number): Promise<OfferRow[]> {
+/** The gifts and plans between two people, either way, that wait for an answer or were accepted. */
+export async function selectOpenTogetherBetween(
+  db: Db,
+  a: number,
+  b: number,
+): Promise<TogetherRow[]> {
   const rows = await db
-    .selectFrom('partner_offers')
+    .selectFrom('together_items')
     .select(columns)
     .where((eb) =>
       eb.or([
@@ -121,18 +121,18 @@ export async function selectOpenOffersBetween(db: Db, a: number, b: number): Pro
     .where('status', 'in', ['pending', 'accepted'])
     .orderBy('id')
     .execute();
-  return rows.map(toOffer);
+  return rows.map(toTogetherRow);
 }
 
-/** An offer still waiting becomes `to` (declined, withdrawn, closed): true when this call did it. */
-export async function closeOffer(
+/** A waiting one becomes `to` (declined, withdrawn or closed): true when this call did it. */
+export async function closeTogetherItem(
   db: Db,
   id: number,
-  to: Exclude<OfferStatus, 'pending' | 'accepted'>,
+  to: Exclude<TogetherRowStatus, 'pending' | 'accepted'>,
   now: string,
 ): Promise<boolean> {
   const result = await db
-    .updateTable('partner_offers')
+    .updateTable('together_items')
     .set({ status: to, answered_at: now })
     .where('id', '=', id)
     .where('status', '=', 'pending')
@@ -141,12 +141,12 @@ export async function closeOffer(
 }
 
 /**
- * Claims a waiting offer for acceptance (compare-and-set): of any number of accepts, on any number
- * of instances, one gets true and starts the subscription in the same transaction.
+ * Claims a waiting gift or plan for acceptance (compare-and-set): of any number of accepts, on any
+ * number of instances, one gets true and starts the subscription in the same transaction.
  */
 export async function claimAcceptance(db: Db, id: number, now: string): Promise<boolean> {
   const result = await db
-    .updateTable('partner_offers')
+    .updateTable('together_items')
     .set({ status: 'accepted', answered_at: now })
     .where('id', '=', id)
     .where('status', '=', 'pending')
@@ -154,28 +154,27 @@ export async function claimAcceptance(db: Db, id: number, now: string): Promise<
   return Number(result.numUpdatedRows) === 1;
 }
 
-export async function setOfferSubscription(
+export async function setTogetherSubscription(
   db: Db,
   id: number,
   subscriptionId: number,
 ): Promise<void> {
   await db
-    .updateTable('partner_offers')
+    .updateTable('together_items')
     .set({ subscription_id: subscriptionId })
     .where('id', '=', id)
     .execute();
 }
 
-/** For operations: the gift or plan a subscription is, with its recipient's first name. */
-export async function selectOfferForSubscription(
+/** For operations: the gift or plan a subscription is, and its recipient. */
+export async function selectTogetherForSubscription(
   db: Db,
   subscriptionId: number,
-): Promise<{ kind: OfferKind; toId: number; toFirstName: string } | undefined> {
+): Promise<{ kind: TogetherKind; toId: number } | undefined> {
   const row = await db
-    .selectFrom('partner_offers')
-    .innerJoin('customers', 'customers.id', 'partner_offers.to_id')
-    .select(['partner_offers.kind', 'partner_offers.to_id', 'customers.first_name'])
-    .where('partner_offers.subscription_id', '=', subscriptionId)
+    .selectFrom('together_items')
+    .select(['kind', 'to_id'])
+    .where('subscription_id', '=', subscriptionId)
     .executeTakeFirst();
-  return row && { kind: row.kind, toId: row.to_id, toFirstName: row.first_name };
+  return row && { kind: row.kind, toId: row.to_id };
 }

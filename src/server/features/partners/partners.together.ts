@@ -1,4 +1,5 @@
 import type { AppContext } from '#server/context.ts';
+import { customerBrief } from '#server/features/accounts/accounts.people.ts';
 import { addressOf, cardSummaryOf } from '#server/features/accounts/accounts.service.ts';
 import type { ActiveSession } from '#server/features/auth/auth.service.ts';
 import { billNow } from '#server/features/billing/billing.service.ts';
@@ -8,26 +9,26 @@ import { startTogetherSubscription } from '#server/features/subscriptions/subscr
 import { AppError, notFound } from '#server/lib/errors.ts';
 import { couplesPriceCents } from '#shared/couples-price.ts';
 import {
-  offerClosedText,
-  type OfferKind,
+  togetherClosedText,
+  type TogetherKind,
   type ShipTo,
   type TogetherItem,
 } from '#shared/partners-together.ts';
 import type { SubscriptionFrequency } from '#shared/subscriptions.ts';
 import { linkedPartner, notLinked, type Partner } from './partners.people.ts';
 import * as pq from './partners.queries.ts';
-import { itemOf, offerNotFound, toItem, visibleOffer } from './partners.together-items.ts';
+import { itemOf, togetherNotFound, toItem, visibleTogether } from './partners.together-items.ts';
 import * as q from './partners.together.queries.ts';
 
 /**
- * Buying together (issue 16, decision 018): gift subscriptions and couples' plans. Each is an
- * offer the other partner answers; accepting it starts one subscription billed to the payer (the
+ * Buying together (issue 16, decision 018): gift subscriptions and couples' plans. Each is a gift
+ * or plan the other partner answers; accepting it starts one subscription billed to the payer (the
  * giver, or whoever started the plan), which renews through billing exactly as any other. Every
- * call names the offer by its id and is checked against the session and the link, read fresh:
- * someone else's offer, or one with a partner no longer linked, is "not found".
+ * call names the gift or plan by its `together_id` and is checked against the session and the
+ * link, read fresh: someone else's, or one with a partner no longer linked, is "not found".
  *
- * This file offers and answers; partners.together-items.ts says how each reads to each partner,
- * partners.together-changes.ts changes and ends them.
+ * This file gives, proposes and answers; partners.together-items.ts says how each reads to each
+ * partner, partners.together-changes.ts changes and ends them.
  */
 
 const noCardText =
@@ -40,13 +41,13 @@ type Tx = AppContext;
  * accounts' addresses confirmed by a link mailed to them, not merely typed (decision 016).
  */
 async function assertBothVerified(ctx: AppContext, me: number, partner: Partner): Promise<void> {
-  const self = await pq.selectCustomerBrief(ctx.db, me);
+  const self = await customerBrief(ctx, me);
   if (!self?.emailVerified)
     throw new AppError(
       'SUBSCRIPTION_REFUSED',
       "Confirm your email address first: a couples' plan needs both of you to confirm yours. Send the link again from the Partner page.",
     );
-  const theirs = await pq.selectCustomerBrief(ctx.db, partner.customerId);
+  const theirs = await customerBrief(ctx, partner.customerId);
   if (!theirs?.emailVerified)
     throw new AppError(
       'SUBSCRIPTION_REFUSED',
@@ -65,24 +66,25 @@ async function subscribableOffer(ctx: AppContext, productId: number) {
   return { ...found, frequency: found.frequency as SubscriptionFrequency };
 }
 
-// --- Offering ------------------------------------------------------------------------------------
+// --- Giving and proposing ------------------------------------------------------------------------
 
-async function offerable(ctx: AppContext, session: ActiveSession): Promise<Partner> {
+/** The linked partner a gift or plan would be for, once the caller has a card to pay with. */
+async function partnerToPayFor(ctx: AppContext, session: ActiveSession): Promise<Partner> {
   const partner = await linkedPartner(ctx, session.customerId);
   if (!partner) throw notFound(notLinked);
   if (!(await cardSummaryOf(ctx, session.customerId))) throw new AppError('NO_CARD', noCardText);
   return partner;
 }
 
-/** Offers the partner a gift subscription, billed to the caller once they accept. */
+/** Gives the partner a gift subscription, billed to the caller once they accept. */
 export async function giveGift(
   ctx: AppContext,
   session: ActiveSession,
   input: { product_id: number; quantity: number },
 ): Promise<{ item: TogetherItem }> {
-  const partner = await offerable(ctx, session);
+  const partner = await partnerToPayFor(ctx, session);
   const product = await subscribableOffer(ctx, input.product_id);
-  const id = await q.insertOffer(ctx.db, {
+  const id = await q.insertTogetherItem(ctx.db, {
     kind: 'gift',
     fromId: session.customerId,
     toId: partner.customerId,
@@ -105,7 +107,7 @@ export async function startPlan(
     partner_quantity: number;
   },
 ): Promise<{ item: TogetherItem }> {
-  const partner = await offerable(ctx, session);
+  const partner = await partnerToPayFor(ctx, session);
   await assertBothVerified(ctx, session.customerId, partner);
   const own = await subscribableOffer(ctx, input.product_id);
   const theirs = await subscribableOffer(ctx, input.partner_product_id);
@@ -114,14 +116,14 @@ export async function startPlan(
       'SUBSCRIPTION_REFUSED',
       "A couples' plan delivers both together: choose the same frequency for both.",
     );
-  const open = await q.selectOpenOffersBetween(ctx.db, session.customerId, partner.customerId);
+  const open = await q.selectOpenTogetherBetween(ctx.db, session.customerId, partner.customerId);
   for (const existing of open.filter((o) => o.kind === 'plan'))
     if (await toItem(ctx, session.customerId, partner, existing))
       throw new AppError(
         'SUBSCRIPTION_REFUSED',
         `You and ${partner.firstName} already have a couples' plan. End it before starting another.`,
       );
-  const id = await q.insertOffer(ctx.db, {
+  const id = await q.insertTogetherItem(ctx.db, {
     kind: 'plan',
     fromId: session.customerId,
     toId: partner.customerId,
@@ -140,21 +142,24 @@ export async function startPlan(
  * charged now under the renewal's exactly-once key. A second accept (a double click, another
  * instance) finds it accepted and answers the same; only one subscription and one charge exist.
  */
-export async function acceptOffer(
+export async function acceptTogether(
   ctx: AppContext,
   session: ActiveSession,
-  offerId: number,
+  togetherId: number,
   shipTo: ShipTo | undefined,
 ): Promise<{ item: TogetherItem; message: string }> {
-  const { offer, partner } = await visibleOffer(ctx, session, offerId);
-  if (offer.toId !== session.customerId) throw notFound(offerNotFound);
-  if (offer.status === 'accepted' && offer.subscriptionId !== null)
-    return { item: await itemOf(ctx, session.customerId, offer.id), message: acceptedText(offer) };
-  if (offer.status !== 'pending') throw new AppError('INVITATION_CLOSED', offerClosedText);
-  if (offer.kind === 'plan') await assertBothVerified(ctx, session.customerId, partner);
+  const { together, partner } = await visibleTogether(ctx, session, togetherId);
+  if (together.toId !== session.customerId) throw notFound(togetherNotFound);
+  if (together.status === 'accepted' && together.subscriptionId !== null)
+    return {
+      item: await itemOf(ctx, session.customerId, together.id),
+      message: acceptedText(together),
+    };
+  if (together.status !== 'pending') throw new AppError('INVITATION_CLOSED', togetherClosedText);
+  if (together.kind === 'plan') await assertBothVerified(ctx, session.customerId, partner);
 
   let gift: { recipientId: number; shipTo: ShipTo } | null = null;
-  if (offer.kind === 'gift') {
+  if (together.kind === 'gift') {
     if (!shipTo) {
       const message = 'Choose where it ships';
       throw new AppError('VALIDATION', message, { ship_to: message });
@@ -166,69 +171,73 @@ export async function acceptOffer(
       );
     gift = { recipientId: session.customerId, shipTo };
   }
-  const own = await subscribableOffer(ctx, offer.productId);
-  const theirs = offer.partnerLine && (await subscribableOffer(ctx, offer.partnerLine.productId));
+  const own = await subscribableOffer(ctx, together.productId);
+  const theirs =
+    together.partnerLine && (await subscribableOffer(ctx, together.partnerLine.productId));
 
   const now = ctx.clock.now().toISOString();
   const subscriptionId = await ctx.db.transaction().execute(async (trx) => {
     const tx: Tx = { ...ctx, db: trx };
-    if (!(await q.claimAcceptance(trx, offer.id, now))) return null;
+    if (!(await q.claimAcceptance(trx, together.id, now))) return null;
     const id = await startTogetherSubscription(tx, {
-      customerId: offer.fromId,
+      customerId: together.fromId,
       productId: own.productId,
       frequency: own.frequency,
-      quantity: offer.quantity,
+      quantity: together.quantity,
       unitPriceCents: theirs ? couplesPriceCents(own.priceCents) : own.priceCents,
       gift,
       planPartner:
-        theirs && offer.partnerLine
+        theirs && together.partnerLine
           ? {
-              customerId: offer.toId,
+              customerId: together.toId,
               productId: theirs.productId,
-              quantity: offer.partnerLine.quantity,
+              quantity: together.partnerLine.quantity,
             }
           : null,
     });
-    await q.setOfferSubscription(trx, offer.id, id);
+    await q.setTogetherSubscription(trx, together.id, id);
     return id;
   });
   if (subscriptionId === null) {
     // Another accept got there first: the same answer, if it was accepted (not withdrawn).
-    const now = await q.selectOffer(ctx.db, offer.id);
-    if (now?.status !== 'accepted') throw new AppError('INVITATION_CLOSED', offerClosedText);
-    return { item: await itemOf(ctx, session.customerId, offer.id), message: acceptedText(offer) };
+    const current = await q.selectTogetherItem(ctx.db, together.id);
+    if (current?.status !== 'accepted') throw new AppError('INVITATION_CLOSED', togetherClosedText);
+    return {
+      item: await itemOf(ctx, session.customerId, together.id),
+      message: acceptedText(together),
+    };
   }
   // The first delivery, charged to the payer now; a failure follows the usual retries.
   const outcome = await billNow(ctx, subscriptionId);
-  const item = await itemOf(ctx, session.customerId, offer.id);
+  const item = await itemOf(ctx, session.customerId, together.id);
   return {
     item,
     message:
       outcome === 'failed'
-        ? `${acceptedText(offer)} The first payment did not go through yet; ${partner.firstName} has been asked to update their card.`
-        : acceptedText(offer),
+        ? `${acceptedText(together)} The first payment did not go through yet; ${partner.firstName} has been asked to update their card.`
+        : acceptedText(together),
   };
 }
 
-const acceptedText = (offer: q.OfferRow) =>
-  offer.kind === 'gift'
+const acceptedText = (together: q.TogetherRow) =>
+  together.kind === 'gift'
     ? 'Gift accepted. Your first delivery is on its way.'
     : "Couples' plan started. Your first delivery is on its way.";
 
-export async function declineOffer(
+export async function declineTogether(
   ctx: AppContext,
   session: ActiveSession,
-  offerId: number,
+  togetherId: number,
 ): Promise<void> {
-  const { offer, partner } = await visibleOffer(ctx, session, offerId);
-  if (offer.toId !== session.customerId) throw notFound(offerNotFound);
+  const { together, partner } = await visibleTogether(ctx, session, togetherId);
+  if (together.toId !== session.customerId) throw notFound(togetherNotFound);
   const now = ctx.clock.now().toISOString();
   await ctx.db.transaction().execute(async (trx) => {
-    if (!(await q.closeOffer(trx, offer.id, 'declined', now)))
-      throw new AppError('INVITATION_CLOSED', offerClosedText);
-    const self = await pq.selectCustomerBrief(trx, session.customerId);
+    if (!(await q.closeTogetherItem(trx, together.id, 'declined', now)))
+      throw new AppError('INVITATION_CLOSED', togetherClosedText);
+    const self = await customerBrief({ ...ctx, db: trx }, session.customerId);
     await pq.insertEvent(trx, partner.customerId, {
-      kind: offer.kind === 'gift' ? 'gift_declined' : 'plan_declined',
+      kind: together.kind === 'gift' ? 'gift_declined' : 'plan_declined',
       item: null,
       counterpart: self?.firstName ?? 'Your partner',
       quiet: false,
@@ -246,13 +255,14 @@ export async function declineOffer(
 export async function togetherForStaff(
   ctx: AppContext,
   orderId: number,
-): Promise<{ kind: OfferKind; partner_first_name: string; partner_id: number } | null> {
+): Promise<{ kind: TogetherKind; partner_first_name: string; partner_id: number } | null> {
   const subscriptionId = await subscriptionRenewedBy(ctx, orderId);
   const found =
     subscriptionId === null
       ? undefined
-      : await q.selectOfferForSubscription(ctx.db, subscriptionId);
-  return found
-    ? { kind: found.kind, partner_first_name: found.toFirstName, partner_id: found.toId }
+      : await q.selectTogetherForSubscription(ctx.db, subscriptionId);
+  const recipient = found && (await customerBrief(ctx, found.toId));
+  return found && recipient
+    ? { kind: found.kind, partner_first_name: recipient.firstName, partner_id: found.toId }
     : null;
 }

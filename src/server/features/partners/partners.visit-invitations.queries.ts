@@ -13,25 +13,6 @@ const PENDING_INVITATION = sql.lit('pending' as const);
 
 type Db = Kysely<Database>;
 
-/**
- * The programs the customer finished a visit of: decided by a provider (approved or declined).
- * Only the program leaves this query: never a visit's id, status or answers.
- */
-export async function selectFinishedPrograms(
-  db: Db,
-  customerId: number,
-): Promise<ProgramCategory[]> {
-  const rows = await db
-    .selectFrom('visits')
-    .select('category')
-    .distinct()
-    .where('customer_id', '=', customerId)
-    .where('status', 'in', ['APPROVED', 'DECLINED'])
-    .orderBy('category')
-    .execute();
-  return rows.map((r) => r.category);
-}
-
 /** A new pending invitation; false when one of the program already waits (the unique index). */
 export async function insertVisitInvitation(
   db: Db,

@@ -2,7 +2,9 @@
 // partner to start their own visit of the same program; the partner starts one or puts it away.
 // Only the program travels: nothing of the inviter's visit, and no email.
 import type { AppContext } from '#server/context.ts';
+import { customerBrief } from '#server/features/accounts/accounts.people.ts';
 import type { ActiveSession } from '#server/features/auth/auth.service.ts';
+import { finishedProgramsOf } from '#server/features/visits/visits.program.ts';
 import { AppError, notFound } from '#server/lib/errors.ts';
 import { aProgramVisit, type PartnerOverview } from '#shared/partners.ts';
 import { paths } from '#shared/paths.ts';
@@ -24,7 +26,7 @@ export async function visitInvitationsOf(
   partnerId: number,
   partnerFirstName: string,
 ): Promise<PartnerOverview['visit_invitations']> {
-  const finished = await vq.selectFinishedPrograms(ctx.db, selfId);
+  const finished = await finishedProgramsOf(ctx, selfId);
   const pending = await vq.selectPendingVisitPrograms(ctx.db, selfId, partnerId);
   const received = await vq.selectVisitInvitationsFor(ctx.db, selfId, partnerId);
   return {
@@ -54,10 +56,10 @@ export async function sendVisitInvitation(
 ): Promise<void> {
   const link = await q.selectOwnLink(ctx.db, session.customerId);
   if (!link) throw notFound(notLinked);
-  const partner = await q.selectCustomerBrief(ctx.db, link.partnerId);
+  const partner = await customerBrief(ctx, link.partnerId);
   if (!partner) throw notFound(notLinked);
   const programName = programs[program].name;
-  if (!(await vq.selectFinishedPrograms(ctx.db, session.customerId)).includes(program))
+  if (!(await finishedProgramsOf(ctx, session.customerId)).includes(program))
     throw notFound(
       `You have no finished ${programName} visit to invite ${partner.firstName} from.`,
     );
@@ -101,7 +103,7 @@ export async function dismissVisitInvitation(
     session.customerId,
   );
   if (!invitation) throw notThere();
-  const inviter = await q.selectCustomerBrief(ctx.db, invitation.inviterId);
+  const inviter = await customerBrief(ctx, invitation.inviterId);
   const now = ctx.clock.now().toISOString();
   await ctx.db.transaction().execute(async (trx) => {
     if (!(await vq.closeVisitInvitation(trx, invitation.id, 'dismissed', now))) throw notThere();

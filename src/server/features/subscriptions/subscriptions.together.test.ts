@@ -75,21 +75,21 @@ describe(`subscriptions: gifts and couples' plans on both lists (${testDialect})
   }
 
   async function accepted(
-    offer: Promise<{ statusCode: number; body: string; json: <T>() => T }>,
+    proposal: Promise<{ statusCode: number; body: string; json: <T>() => T }>,
     by: TestCustomer,
     shipTo?: 'shipping',
   ) {
-    const made = await offer;
+    const made = await proposal;
     expect(made.statusCode, made.body).toBe(200);
-    const offerId = made.json<{ data: { item: TogetherItem } }>().data.item.offer_id;
+    const togetherId = made.json<{ data: { item: TogetherItem } }>().data.item.together_id;
     const accept = await callAs(
       t.app,
       togetherApi.accept,
-      { offer_id: offerId, ...(shipTo ? { ship_to: shipTo } : {}) },
+      { together_id: togetherId, ...(shipTo ? { ship_to: shipTo } : {}) },
       by,
     );
     expect(accept.statusCode, accept.body).toBe(200);
-    return offerId;
+    return togetherId;
   }
 
   async function listOf(c: TestCustomer): Promise<{ list: Subscription[]; body: string }> {
@@ -206,7 +206,7 @@ describe(`subscriptions: gifts and couples' plans on both lists (${testDialect})
 
   it('is changed on the partner page only: /subscription/update/ refuses it to both, and an ended one leaves both lists', async () => {
     const { alex, sam, casey } = await people();
-    const offerId = await accepted(
+    const togetherId = await accepted(
       callAs(t.app, togetherApi.give, { product_id: offers.sleep.monthly, quantity: 1 }, alex),
       sam,
       'shipping',
@@ -222,7 +222,7 @@ describe(`subscriptions: gifts and couples' plans on both lists (${testDialect})
       expect(refused.statusCode, refused.body).toBe(404);
     }
 
-    const ended = await callAs(t.app, togetherApi.cancel, { offer_id: offerId }, alex);
+    const ended = await callAs(t.app, togetherApi.cancel, { together_id: togetherId }, alex);
     expect(ended.statusCode, ended.body).toBe(200);
     expect((await listOf(alex)).list).toEqual([]);
     expect((await listOf(sam)).list).toEqual([]);

@@ -1,6 +1,6 @@
 // Starting a program: the states a visit can come from (offered and with a licensed provider), the
 // visit opened or resumed for it, the patient's own visit and whether it can still change (every
-// later step starts from these), and the visits waiting in the member area.
+// later step starts from these), the visits waiting in the member area, and the programs finished.
 import type { AppContext } from '#server/context.ts';
 import type { ActiveSession } from '#server/features/auth/auth.service.ts';
 import { AppError, notFound } from '#server/lib/errors.ts';
@@ -131,6 +131,17 @@ export async function pendingOrders(ctx: AppContext, customerId: number): Promis
     started_at: visit.createdAt,
     step: visit.step,
   }));
+}
+
+/**
+ * The programs the patient finished a visit of (a provider decided it), for the partners feature's
+ * visit invitations: only the programs, never a visit's id, status or answers.
+ */
+export function finishedProgramsOf(
+  ctx: AppContext,
+  customerId: number,
+): Promise<ProgramCategory[]> {
+  return q.selectFinishedPrograms(ctx.db, customerId);
 }
 
 /** The patient's own visit, or "not found" (another patient's visit is never revealed). */

@@ -124,6 +124,25 @@ export async function selectLatestVisitsOf(db: Db, customerId: number): Promise<
 }
 
 /**
+ * The programs the customer finished a visit of: decided by a provider (approved or declined).
+ * Only the program leaves this query: never a visit's id, status or answers.
+ */
+export async function selectFinishedPrograms(
+  db: Db,
+  customerId: number,
+): Promise<VisitsTable['category'][]> {
+  const rows = await db
+    .selectFrom('visits')
+    .select('category')
+    .distinct()
+    .where('customer_id', '=', customerId)
+    .where('status', 'in', ['APPROVED', 'DECLINED'])
+    .orderBy('category')
+    .execute();
+  return rows.map((r) => r.category);
+}
+
+/**
  * A visit closed by a confirmed knock-out answer goes to a provider as answered: under review,
  * marked as the patient's request, nothing held on the card. Once; false if it is not (or no
  * longer) such a visit.

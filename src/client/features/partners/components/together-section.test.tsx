@@ -39,9 +39,9 @@ const overview: TogetherOverview = {
   items: [],
 };
 
-function offered(kind: TogetherItem['kind']): TogetherItem {
+function proposed(kind: TogetherItem['kind']): TogetherItem {
   return {
-    offer_id: 9,
+    together_id: 9,
     kind,
     role: 'payer',
     status: 'pending',
@@ -62,8 +62,8 @@ function renderSection() {
   const api = stubApi([
     stub(togetherApi.overview, overview),
     stub(catalogApi.products, catalog),
-    stub(togetherApi.give, { item: offered('gift') }),
-    stub(togetherApi.startPlan, { item: offered('plan') }),
+    stub(togetherApi.give, { item: proposed('gift') }),
+    stub(togetherApi.startPlan, { item: proposed('plan') }),
   ]);
   renderRoutes([{ path: '/', element: <TogetherSection leadsId="lead-1" name="Sam" /> }]);
   return api;
@@ -145,7 +145,7 @@ describe('accepting a gift', () => {
   it('says what the server said, a first payment that did not go through included', async () => {
     const u = userEvent.setup();
     const waiting: TogetherItem = {
-      ...offered('gift'),
+      ...proposed('gift'),
       role: 'partner',
       actions: ['accept', 'decline'],
     };
@@ -175,7 +175,7 @@ describe('accepting a gift', () => {
     expect(await screen.findByText(said)).toBeTruthy();
     expect(screen.queryByText('Gift accepted')).toBeNull();
     expect(api.callsTo(togetherApi.accept)[0]).toEqual({
-      offer_id: 9,
+      together_id: 9,
       ship_to: 'shipping',
     });
   });

@@ -18,11 +18,11 @@ import {
 } from '#shared/partners-together.ts';
 import { paths } from '#shared/paths.ts';
 import {
-  useAcceptOffer,
-  useCancelOffer,
-  useChangeOffer,
+  useAcceptTogether,
+  useCancelTogether,
+  useChangeTogether,
   useChangeShipTo,
-  useDeclineOffer,
+  useDeclineTogether,
   useGiveGift,
   useStartPlan,
   useTogether,
@@ -66,7 +66,7 @@ function TogetherBody({
       {data.items.length > 0 ? (
         <ul className="space-y-4">
           {data.items.map((item) => (
-            <li key={item.offer_id}>
+            <li key={item.together_id}>
               <ItemCard leadsId={leadsId} item={item} data={data} />
             </li>
           ))}
@@ -164,15 +164,15 @@ function ItemActions({
   item: TogetherItem;
   data: TogetherOverview;
 }) {
-  const id = item.offer_id;
+  const id = item.together_id;
   const can = (action: TogetherItem['actions'][number]) => item.actions.includes(action);
   const [shipTo, setShipTo] = useState<ShipTo>(item.ship_to ?? 'shipping');
   const [date, setDate] = useState('');
   const [ending, setEnding] = useState(false);
-  const accept = useAcceptOffer(leadsId);
-  const decline = useDeclineOffer(leadsId);
-  const cancel = useCancelOffer(leadsId);
-  const change = useChangeOffer(leadsId);
+  const accept = useAcceptTogether(leadsId);
+  const decline = useDeclineTogether(leadsId);
+  const cancel = useCancelTogether(leadsId);
+  const change = useChangeTogether(leadsId);
   const address = useChangeShipTo(leadsId);
   const busy =
     accept.isPending ||
@@ -225,7 +225,7 @@ function ItemActions({
             disabled={busy || (item.kind === 'gift' && choices.length === 0)}
             onClick={() =>
               accept.mutate({
-                offer_id: id,
+                together_id: id,
                 ...(item.kind === 'gift' ? { ship_to: shipTo } : {}),
               })
             }
@@ -234,14 +234,14 @@ function ItemActions({
           </ActionButton>
         ) : null}
         {can('decline') ? (
-          <ActionButton disabled={busy} onClick={() => decline.mutate({ offer_id: id })}>
+          <ActionButton disabled={busy} onClick={() => decline.mutate({ together_id: id })}>
             Decline
           </ActionButton>
         ) : null}
         {can('address') && shipTo !== item.ship_to ? (
           <ActionButton
             disabled={busy}
-            onClick={() => address.mutate({ offer_id: id, ship_to: shipTo })}
+            onClick={() => address.mutate({ together_id: id, ship_to: shipTo })}
           >
             Ship here from now on
           </ActionButton>
@@ -249,7 +249,7 @@ function ItemActions({
         {can('skip') ? (
           <ActionButton
             disabled={busy}
-            onClick={() => change.mutate({ offer_id: id, change: { action: 'skip' } })}
+            onClick={() => change.mutate({ together_id: id, change: { action: 'skip' } })}
           >
             Skip next delivery
           </ActionButton>
@@ -257,7 +257,9 @@ function ItemActions({
         {can('move_date') ? (
           <ActionButton
             disabled={busy || !date}
-            onClick={() => change.mutate({ offer_id: id, change: { action: 'move_date', date } })}
+            onClick={() =>
+              change.mutate({ together_id: id, change: { action: 'move_date', date } })
+            }
           >
             Move next delivery
           </ActionButton>
@@ -266,7 +268,7 @@ function ItemActions({
           <ActionButton
             disabled={busy || !date}
             onClick={() =>
-              change.mutate({ offer_id: id, change: { action: 'pause', until: date } })
+              change.mutate({ together_id: id, change: { action: 'pause', until: date } })
             }
           >
             Pause until the date
@@ -275,13 +277,13 @@ function ItemActions({
         {can('resume') ? (
           <ActionButton
             disabled={busy}
-            onClick={() => change.mutate({ offer_id: id, change: { action: 'resume' } })}
+            onClick={() => change.mutate({ together_id: id, change: { action: 'resume' } })}
           >
             Resume
           </ActionButton>
         ) : null}
         {can('withdraw') ? (
-          <ActionButton disabled={busy} onClick={() => cancel.mutate({ offer_id: id })}>
+          <ActionButton disabled={busy} onClick={() => cancel.mutate({ together_id: id })}>
             Withdraw
           </ActionButton>
         ) : null}
@@ -303,7 +305,11 @@ function ItemActions({
               : 'The plan ends now for both of you, and nothing more is charged.'}
           </p>
           <div className="mt-2 flex flex-wrap gap-3">
-            <ActionButton primary disabled={busy} onClick={() => cancel.mutate({ offer_id: id })}>
+            <ActionButton
+              primary
+              disabled={busy}
+              onClick={() => cancel.mutate({ together_id: id })}
+            >
               Yes, end it
             </ActionButton>
             <ActionButton disabled={busy} onClick={() => setEnding(false)}>
@@ -427,7 +433,7 @@ function OfferSelect({
  * again as any choice changes), the card it is billed to, and the one button (disabled without a
  * card or while it is sent).
  */
-function OfferForm({
+function TogetherForm({
   id,
   title,
   intro,
@@ -505,7 +511,7 @@ function GiveForm({ leadsId, name, data }: FormProps) {
   const give = useGiveGift(leadsId);
   const chosen = offerOf(slug);
   return (
-    <OfferForm
+    <TogetherForm
       id="give-title"
       title={<>Give {name} a subscription</>}
       intro={
@@ -547,7 +553,7 @@ function GiveForm({ leadsId, name, data }: FormProps) {
           </option>
         ))}
       </SelectField>
-    </OfferForm>
+    </TogetherForm>
   );
 }
 
@@ -560,7 +566,7 @@ function PlanForm({ leadsId, name, data }: FormProps) {
   const partner = offerOf(theirs);
   const couplesPrice = (o: Offer) => couplesPriceCents(o.price_cents);
   return (
-    <OfferForm
+    <TogetherForm
       id="plan-title"
       title={<>Start a couples&apos; plan</>}
       intro={
@@ -616,6 +622,6 @@ function PlanForm({ leadsId, name, data }: FormProps) {
         price={couplesPrice}
       />
       <FrequencySelect value={frequency} onChange={setFrequency} />
-    </OfferForm>
+    </TogetherForm>
   );
 }
