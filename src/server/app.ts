@@ -29,6 +29,7 @@ import type { Env } from './env.ts';
 import { createMailer } from './adapters/mailer.ts';
 import { createSimulatorGateway, type PaymentGateway } from './adapters/payments.ts';
 import { createSmsSender } from './adapters/sms.ts';
+import { createStripeClient } from './adapters/stripe.ts';
 import type { AppContext } from './context.ts';
 import { seedDemo } from './db/seed-demo.ts';
 import { accountsRoutes } from './features/accounts/accounts.routes.ts';
@@ -67,7 +68,7 @@ import { devOutboxAllowed, devOutboxRoutes } from './features/dev-outbox/dev-out
 import { operationsRoutes } from './features/operations/operations.routes.ts';
 import { memberRoutes } from './features/member/member.routes.ts';
 import { messagesRoutes } from './features/messages/messages.routes.ts';
-import { ordersFinishers } from './features/orders/orders.operations.ts';
+import { ordersFinishers, recordProcessorRefund } from './features/orders/orders.operations.ts';
 import { ordersRoutes } from './features/orders/orders.routes.ts';
 import { outboxJob } from './features/outbox/outbox.jobs.ts';
 import { outboxRoutes } from './features/outbox/outbox.routes.ts';
@@ -75,6 +76,7 @@ import { partnersRoutes } from './features/partners/partners.routes.ts';
 import { PARTNER_INVITE_SECRET, mintPartnerInvite } from './features/partners/partners.emails.ts';
 import { partnerSharesAddress, partnerShippingFor } from './features/partners/partners.shipping.ts';
 import { reconcilerJob } from './features/payments/payments.jobs.ts';
+import { stripeWebhookRoutes } from './features/payments/payments.webhooks.routes.ts';
 import { staffRoutes } from './features/staff/staff.routes.ts';
 import { audit, resolveStaffSession } from './features/staff/staff.service.ts';
 import { subscriptionsRoutes } from './features/subscriptions/subscriptions.routes.ts';
@@ -120,6 +122,13 @@ export interface BuildAppOptions {
   errorReporter?: ErrorReporter;
   /** The payment gateway (default: the built-in simulator). */
   payments?: PaymentGateway;
+  /**
+   * Stripe (issue 28): the gateway and what its webhook endpoint, `POST /lapi/webhooks/stripe`,
+   * needs; without it the endpoint does not exist. Tests pass it. The environment's STRIPE_* keys
+   * choose it only once the card forms can send Stripe's payment methods (card entry, a later part
+   * of issue 28); until then every customer-facing payment stays on the simulator.
+   */
+  stripe?: { gateway: PaymentGateway; webhookSecret: string; secretKey: string; apiBase?: string };
   /** Skip migrations and seeding (for a database someone else prepared). */
   skipMigrations?: boolean;
   /** Told of every route as it is registered (the abuse tests fuzz the real route table). */
@@ -286,7 +295,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       now: () => clock.now(),
     }),
     sms: createSmsSender({ dataDir: env.DATA_DIR, now: () => clock.now() }),
-    payments: options.payments ?? createSimulatorGateway(dbHandle.db),
+    payments: options.stripe?.gateway ?? options.payments ?? createSimulatorGateway(dbHandle.db),
     jobs: createJobRunner(app, reporter, metrics?.jobRan),
     reporter,
     sessions,
@@ -364,6 +373,15 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(healthRoutes);
   if (metrics) registerMetrics(app, env, metrics);
   if (devOutboxAllowed(env)) await app.register(devOutboxRoutes(ctx));
+  if (options.stripe)
+    await app.register(
+      stripeWebhookRoutes(ctx, {
+        stripe: createStripeClient(options.stripe),
+        webhookSecret: options.stripe.webhookSecret,
+        // Payments record what Stripe refunded through orders, as they finish orders' calls.
+        recordRefund: recordProcessorRefund,
+      }),
+    );
   await app.register(
     async (api) => {
       registerSessions(api, ctx, { kept: keptSession, resolve: resolveSession });

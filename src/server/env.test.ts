@@ -79,4 +79,73 @@ describe('environment', () => {
     );
     expect(message).not.toContain('hunter2');
   });
+  it('takes Stripe as all three keys or none, and says which one is missing', () => {
+    const keys = {
+      STRIPE_SECRET_KEY: 'sk_test_abc123',
+      STRIPE_PUBLISHABLE_KEY: 'pk_test_abc123',
+      STRIPE_WEBHOOK_SECRET: 'whsec_abc123',
+    };
+    expect(parseEnv(keys)).toMatchObject(keys);
+    expect(parseEnv({}).STRIPE_SECRET_KEY).toBeUndefined();
+    expect(() => parseEnv({ ...keys, STRIPE_WEBHOOK_SECRET: '' })).toThrow(
+      /^Invalid environment variable STRIPE_WEBHOOK_SECRET: is required with STRIPE_SECRET_KEY and STRIPE_PUBLISHABLE_KEY \(set all three Stripe keys, or none for the simulator\)$/,
+    );
+    expect(() => parseEnv({ STRIPE_PUBLISHABLE_KEY: 'pk_test_abc123' })).toThrow(
+      /^Invalid environment variable STRIPE_SECRET_KEY: is required with STRIPE_PUBLISHABLE_KEY /,
+    );
+    expect(() => parseEnv({ ...keys, STRIPE_PUBLISHABLE_KEY: 'sk_test_abc123' })).toThrow(
+      /^Invalid environment variable STRIPE_PUBLISHABLE_KEY: must be a Stripe publishable key \(pk_live_… or pk_test_…\) \(got "sk_test_abc123"\)$/,
+    );
+  });
+
+  it('never echoes a Stripe secret it refuses', () => {
+    for (const [name, value] of [
+      ['STRIPE_SECRET_KEY', 'pk_live_not-a-secret-key'],
+      ['STRIPE_WEBHOOK_SECRET', 'secret_wrong_prefix'],
+    ] as const) {
+      let message = '';
+      try {
+        parseEnv({ [name]: value });
+      } catch (error) {
+        message = (error as Error).message;
+      }
+      expect(message).toMatch(new RegExp(`^Invalid environment variable ${name}: must be`));
+      expect(message).not.toContain(value);
+    }
+  });
+
+  it('points Stripe at another host only outside production', () => {
+    expect(parseEnv({ STRIPE_API_BASE: 'http://127.0.0.1:12111' }).STRIPE_API_BASE).toBe(
+      'http://127.0.0.1:12111',
+    );
+    expect(() => parseEnv({ STRIPE_API_BASE: 'ftp://127.0.0.1' })).toThrow(
+      /^Invalid environment variable STRIPE_API_BASE: must be an http:\/\/ or https:\/\/ URL$/,
+    );
+    expect(() =>
+      parseEnv({
+        NODE_ENV: 'production',
+        PUBLIC_URL: 'https://shop.example',
+        STRIPE_API_BASE: 'http://127.0.0.1:12111',
+      }),
+    ).toThrow(
+      /^Invalid environment variable STRIPE_API_BASE: is for tests and local fakes only and is refused when NODE_ENV=production$/,
+    );
+  });
+
+  it("keeps the statement descriptor suffix neutral and within Stripe's rules", () => {
+    expect(parseEnv({}).STRIPE_STATEMENT_DESCRIPTOR_SUFFIX).toBe('PAIRWELL');
+    expect(
+      parseEnv({ STRIPE_STATEMENT_DESCRIPTOR_SUFFIX: 'PW Health 2' })
+        .STRIPE_STATEMENT_DESCRIPTOR_SUFFIX,
+    ).toBe('PW Health 2');
+    expect(() =>
+      parseEnv({ STRIPE_STATEMENT_DESCRIPTOR_SUFFIX: 'A much too long descriptor' }),
+    ).toThrow(
+      'Invalid environment variable STRIPE_STATEMENT_DESCRIPTOR_SUFFIX: must be at most 22 characters (got "A much too long descriptor")',
+    );
+    for (const bad of ["Pair'well", 'Pair*well', 'Pair<well>', 'Pair\\well', 'Pairwéll', '1234'])
+      expect(() => parseEnv({ STRIPE_STATEMENT_DESCRIPTOR_SUFFIX: bad }), bad).toThrow(
+        'Invalid environment variable STRIPE_STATEMENT_DESCRIPTOR_SUFFIX: must be latin letters, digits and spaces, with at least one letter',
+      );
+  });
 });

@@ -109,6 +109,45 @@ const EnvFields = z.object({
    */
   FAULT_KILL_AT: z.string().min(1).optional(),
   /**
+   * Stripe (issue 28): the secret key, the publishable key the card forms load Stripe.js with, and
+   * the webhook endpoint's signing secret. All three or none; none keeps the built-in simulator.
+   */
+  STRIPE_SECRET_KEY: z
+    .string()
+    .regex(
+      /^(sk|rk)_(test|live)_[A-Za-z0-9_]+$/,
+      'must be a Stripe secret key (sk_live_… or sk_test_…)',
+    )
+    .optional(),
+  STRIPE_PUBLISHABLE_KEY: z
+    .string()
+    .regex(
+      /^pk_(test|live)_[A-Za-z0-9_]+$/,
+      'must be a Stripe publishable key (pk_live_… or pk_test_…)',
+    )
+    .optional(),
+  STRIPE_WEBHOOK_SECRET: z
+    .string()
+    .regex(/^whsec_[A-Za-z0-9_]+$/, "must be the webhook endpoint's signing secret (whsec_…)")
+    .optional(),
+  /** Another host for Stripe's API (a local fake): tests only, refused in production below. */
+  STRIPE_API_BASE: z
+    .url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })
+    .optional(),
+  /**
+   * Added to the account's statement descriptor on every card payment. Stripe's rules: at most 22
+   * characters of latin letters, digits and spaces, none of < > \ ' " *. Neutral by default: a
+   * statement line must never name a program or a medicine.
+   */
+  STRIPE_STATEMENT_DESCRIPTOR_SUFFIX: z
+    .string()
+    .max(22, 'must be at most 22 characters')
+    .regex(
+      /^[A-Za-z0-9 ]*[A-Za-z][A-Za-z0-9 ]*$/,
+      'must be latin letters, digits and spaces, with at least one letter',
+    )
+    .default('PAIRWELL'),
+  /**
    * Multiplies every per-address limit (sign-up, log-in, reset, clicks, coupons). Per-account
    * limits never change. Only for load tests and browser journeys, whose traffic all comes from one
    * address; leave it at 1 in production.
@@ -130,6 +169,22 @@ const EnvSchema = EnvFields.superRefine((env, check) => {
       path: ['PUBLIC_URL'],
       message:
         'is required when NODE_ENV=production (the address email links point to, such as https://pairwell.example)',
+    });
+  // Half a Stripe configuration would take cards nobody can confirm, or payments whose outcome
+  // never arrives: all three keys or none.
+  const stripe = ['STRIPE_SECRET_KEY', 'STRIPE_PUBLISHABLE_KEY', 'STRIPE_WEBHOOK_SECRET'] as const;
+  const missing = stripe.filter((name) => env[name] === undefined);
+  if (missing.length > 0 && missing.length < stripe.length)
+    check.addIssue({
+      code: 'custom',
+      path: [missing[0] ?? 'STRIPE_SECRET_KEY'],
+      message: `is required with ${stripe.filter((name) => !missing.includes(name)).join(' and ')} (set all three Stripe keys, or none for the simulator)`,
+    });
+  if (env.NODE_ENV === 'production' && env.STRIPE_API_BASE !== undefined)
+    check.addIssue({
+      code: 'custom',
+      path: ['STRIPE_API_BASE'],
+      message: 'is for tests and local fakes only and is refused when NODE_ENV=production',
     });
 });
 
@@ -155,6 +210,8 @@ const secretFree = {
   FAULT_KILL_AT: true,
   STATES_ALLOWED: true,
   ADDRESS_LIMIT_FACTOR: true,
+  STRIPE_PUBLISHABLE_KEY: true,
+  STRIPE_STATEMENT_DESCRIPTOR_SUFFIX: true,
 } as const;
 
 export class EnvError extends Error {}

@@ -90,6 +90,34 @@ export const StaffOrderDetailSchema = StaffOrderSummarySchema.extend({
       partner_id: z.number().int(),
     })
     .nullable(),
+  /**
+   * Disputes (chargebacks) of the order's payment, as the payment processor's events tell them
+   * (issue 28): Stripe's state (`needs_response`, `under_review`, `won`, `lost`, …) and the time
+   * by which evidence must be submitted, null once it is closed.
+   */
+  disputes: z.array(
+    z.object({
+      dispute_id: z.string(),
+      payment_ref: z.string(),
+      amount_cents: z.number().int(),
+      reason: z.string(),
+      status: z.string(),
+      evidence_due_by: z.string().nullable(),
+      opened_at: z.string(),
+      closed_at: z.string().nullable(),
+    }),
+  ),
+  /** Card issuers' early fraud warnings on the order's payment (Stripe Radar). */
+  fraud_warnings: z.array(
+    z.object({
+      warning_id: z.string(),
+      payment_ref: z.string(),
+      fraud_type: z.string(),
+      /** Whether refunding now could still head off a dispute. */
+      actionable: z.boolean(),
+      warned_at: z.string(),
+    }),
+  ),
 });
 export type StaffOrderDetail = z.infer<typeof StaffOrderDetailSchema>;
 

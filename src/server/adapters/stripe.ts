@@ -89,12 +89,20 @@ export function stripeCustomerOf(token: string): string | null {
   return parseToken(token)?.customer ?? null;
 }
 
-export function createStripeGateway(options: StripeGatewayOptions): PaymentGateway {
-  const stripe = new Stripe(options.secretKey, {
+/**
+ * The SDK as the gateway uses it, for what must speak Stripe's own language: the webhook endpoint
+ * verifies events with it and reads the objects they name afresh.
+ */
+export function createStripeClient(options: Pick<StripeGatewayOptions, 'secretKey' | 'apiBase'>) {
+  return new Stripe(options.secretKey, {
     ...connectionOf(options.apiBase),
     maxNetworkRetries: NETWORK_RETRIES,
     timeout: TIMEOUT_MS,
   });
+}
+
+export function createStripeGateway(options: StripeGatewayOptions): PaymentGateway {
+  const stripe = createStripeClient(options);
   const descriptor = options.statementDescriptorSuffix
     ? { statement_descriptor_suffix: options.statementDescriptorSuffix }
     : {};

@@ -475,6 +475,39 @@ export interface EmailVerificationsTable {
   used_at: string | null;
 }
 
+/** A Stripe event, written down by id before it is handled (migration 0035, issue 28). */
+export interface StripeEventsTable {
+  id: string;
+  type: string;
+  created: string;
+  received_at: string;
+  handled_at: string | null;
+}
+
+/** A card holder's dispute of an order's payment, as Stripe's events tell it (migration 0035). */
+export interface PaymentDisputesTable {
+  id: string;
+  order_id: number;
+  payment_ref: string;
+  amount_cents: number;
+  reason: string;
+  status: string;
+  evidence_due_by: string | null;
+  opened_at: string;
+  closed_at: string | null;
+  event_created: string;
+}
+
+/** An issuer's early fraud warning on an order's payment (Stripe Radar, migration 0035). */
+export interface PaymentFraudWarningsTable {
+  id: string;
+  order_id: number;
+  payment_ref: string;
+  fraud_type: string;
+  actionable: number;
+  warned_at: string;
+}
+
 /** One gateway call, written before it is made and settled after (migration 0016, decision 012). */
 export interface PaymentLedgerTable {
   id: Generated<number>;
@@ -640,4 +673,7 @@ export interface Database {
   together_items: TogetherItemsTable;
   customer_versions: CustomerVersionsTable;
   catalog_version: CatalogVersionTable;
+  stripe_events: StripeEventsTable;
+  payment_disputes: PaymentDisputesTable;
+  payment_fraud_warnings: PaymentFraudWarningsTable;
 }

@@ -84,6 +84,8 @@ function buildOrder(overrides: Partial<StaffOrderDetail> = {}): StaffOrderDetail
     partner: null,
     ships_to_partner: null,
     together: null,
+    disputes: [],
+    fraud_warnings: [],
     ...overrides,
   };
 }

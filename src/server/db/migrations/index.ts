@@ -33,6 +33,7 @@ import * as m0031 from './0031-email-verification.ts';
 import * as m0032 from './0032-plan-partner-index.ts';
 import * as m0033 from './0033-payment-lines.ts';
 import * as m0034 from './0034-together-names.ts';
+import * as m0035 from './0035-stripe-events.ts';
 
 /**
  * Every migration, in order. Listed in code (not read from a folder) so the bundled server carries
@@ -73,4 +74,5 @@ export const migrations: Record<string, Migration> = {
   '0032-plan-partner-index': m0032,
   '0033-payment-lines': m0033,
   '0034-together-names': m0034,
+  '0035-stripe-events': m0035,
 };

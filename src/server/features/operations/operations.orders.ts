@@ -5,13 +5,15 @@ import {
   shipsToPartnerForStaff,
 } from '#server/features/partners/partners.service.ts';
 import { togetherForStaff } from '#server/features/partners/partners.together.ts';
+import { processorViewForStaff } from '#server/features/payments/payments.webhooks.ts';
 import type { StaffActor } from '#server/features/staff/staff.service.ts';
 import type { StaffOrderDetail } from '#shared/operations.ts';
 
 /**
  * The staff order view, composed here: orders know the order and move it; partners know the link,
- * whom a store order ships to and whether a renewal is a gift or a plan. Operations sit above
- * both, so neither imports the other for the console.
+ * whom a store order ships to and whether a renewal is a gift or a plan; payments know what the
+ * processor told of its payment (disputes, fraud warnings). Operations sit above them all, so none
+ * imports another for the console.
  */
 
 async function withPartners(
@@ -26,6 +28,7 @@ async function withPartners(
         ? null
         : await shipsToPartnerForStaff(ctx, core.shipToPartnerId),
     together: await togetherForStaff(ctx, core.order.orders_id),
+    ...(await processorViewForStaff(ctx, core.order.orders_id)),
   };
 }
 

@@ -70,10 +70,14 @@ export async function staffOrders(
 
 /**
  * An order as orders know it for the console. Operations add what partners know of it (the link,
- * whom it ships to, a gift or plan) in `operations.orders.ts`, above both features.
+ * whom it ships to, a gift or plan) and what payments know of its payment at the processor
+ * (disputes, fraud warnings) in `operations.orders.ts`, above these features.
  */
 export interface StaffOrderCore {
-  order: Omit<StaffOrderDetail, 'partner' | 'ships_to_partner' | 'together'>;
+  order: Omit<
+    StaffOrderDetail,
+    'partner' | 'ships_to_partner' | 'together' | 'disputes' | 'fraud_warnings'
+  >;
   /** The partner the order ships to, whose name operations add. */
   shipToPartnerId: number | null;
 }
@@ -411,6 +415,56 @@ async function settleRefund(
         ip: call.staffIp ?? '',
       });
   });
+}
+
+/**
+ * A refund the payment processor made without us (in Stripe's Dashboard), written down as it
+ * happened: a settled ledger call keyed by the processor's refund id, the order's refunds, the
+ * customer's receipt and an audit entry naming the processor, together and once. Nothing is
+ * refused, since the money has already gone back: the order shows it as it moved. False when it
+ * was recorded before.
+ */
+export async function recordProcessorRefund(
+  ctx: AppContext,
+  refunded: {
+    orderId: number;
+    amountCents: number;
+    paymentRef: string;
+    refundId: string;
+    purpose: string;
+    actor: StaffActor;
+  },
+): Promise<boolean> {
+  const call: GatewayCall = {
+    purpose: refunded.purpose,
+    idempotencyKey: `stripe-refund:${refunded.refundId}`,
+    amountCents: refunded.amountCents,
+    orderId: refunded.orderId,
+    sourceRef: refunded.paymentRef,
+    staffId: refunded.actor.staffId,
+    staffIp: refunded.actor.ip,
+  };
+  const now = ctx.clock.now().toISOString();
+  const recorded = await ctx.db.transaction().execute(async (trx) => {
+    const tx = { ...ctx, db: trx };
+    const row = await q.selectStaffOrder(trx, refunded.orderId);
+    if (!row) return false;
+    await recordCall(tx, 'refund', call);
+    if (!(await settleCall(tx, call.idempotencyKey, { ok: true, ref: refunded.refundId })))
+      return false;
+    await q.applyProcessorRefund(
+      trx,
+      row.id,
+      refunded.amountCents,
+      canTransition(row.status, 'REFUNDED'),
+      now,
+    );
+    await sendRefundReceipt(tx, row.id, row.customerId, call);
+    await auditAs(tx, refunded.actor.staffId, audited(refunded.purpose, row, refunded.actor));
+    return true;
+  });
+  if (recorded) sendQueuedSoon(ctx);
+  return recorded;
 }
 
 /**

@@ -235,6 +235,32 @@ export async function applyReservedRefund(
     .execute();
 }
 
+/**
+ * Adds a refund the processor made on its own (in Stripe's Dashboard, with no reservation of ours)
+ * to the order's refunds; with `mayEnd` the order becomes Refunded once all of it is back.
+ */
+export async function applyProcessorRefund(
+  db: Db,
+  id: number,
+  amountCents: number,
+  mayEnd: boolean,
+  now: string,
+): Promise<void> {
+  const full = sql<boolean>`refund_cents + ${amountCents} >= total_cents`;
+  await db
+    .updateTable('orders')
+    .set((eb) => ({
+      refund_cents: eb('refund_cents', '+', amountCents),
+      payment_status: sql<string>`case when ${full} then 'refunded' else 'partially_refunded' end`,
+      status: mayEnd
+        ? sql<OrderStatus>`case when ${full} then 'REFUNDED' else status end`
+        : sql<OrderStatus>`status`,
+      updated_at: now,
+    }))
+    .where('id', '=', id)
+    .execute();
+}
+
 /** Gives a reservation back when the gateway refused the refund. */
 export async function freeRefundReservation(
   db: Db,

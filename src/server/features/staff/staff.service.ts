@@ -164,6 +164,17 @@ export async function auditAs(
   });
 }
 
+/**
+ * The account the audit log names for what the payment processor did on its own (a refund made in
+ * Stripe's Dashboard, a dispute): migration 0035 made it, inactive and unable to sign in, since
+ * every audit entry names a staff member.
+ */
+export async function processorStaffId(ctx: AppContext): Promise<number> {
+  const staff = await q.selectStaffByEmail(ctx.db, 'stripe@processor.invalid');
+  if (!staff) throw new Error('The Stripe audit account (migration 0035) is missing.');
+  return staff.id;
+}
+
 export function hasRole(session: StaffSession, role: StaffRole): boolean {
   return session.staff.role === role;
 }

@@ -1,0 +1,39 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { AppContext } from '#server/context.ts';
+import { API_PREFIX } from '#shared/api.ts';
+import { receiveStripeEvent, type StripeWebhookWiring } from './payments.webhooks.ts';
+
+/** Stripe's events are a few kilobytes; this leaves ample room and refuses anything far larger. */
+const BODY_LIMIT = 512 * 1024;
+
+/**
+ * `POST /lapi/webhooks/stripe` (issue 28): Stripe's signed events. A machine endpoint like
+ * `/metrics` and `/dev/outbox.json`: its caller is Stripe, not our web app,
+ * and its body is Stripe's event, whose shape Stripe's SDK defines; so it is declared here with
+ * `hide` rather than in a shared contract, and has no place in the API reference. The signature
+ * covers the exact bytes Stripe sent, so in this plugin alone JSON is not parsed by the app's
+ * parser but kept raw for `constructEvent`, which parses it after verifying.
+ */
+export const stripeWebhookRoutes =
+  (ctx: AppContext, wiring: StripeWebhookWiring): FastifyPluginAsync =>
+  async (app) => {
+    app.removeContentTypeParser('application/json');
+    app.addContentTypeParser(
+      'application/json',
+      { parseAs: 'buffer', bodyLimit: BODY_LIMIT },
+      (_request, body, done) => done(null, body),
+    );
+    app.post(
+      `${API_PREFIX}/webhooks/stripe`,
+      { schema: { hide: true }, logLevel: 'warn' },
+      async (request, reply) => {
+        const signature = request.headers['stripe-signature'];
+        await receiveStripeEvent(ctx, wiring, {
+          body: Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0),
+          signature: typeof signature === 'string' ? signature : undefined,
+          ip: request.ip,
+        });
+        return reply.code(200).send({ received: true });
+      },
+    );
+  };
