@@ -12,6 +12,7 @@ import {
   type LedgerRow,
 } from '#server/features/payments/payments.service.ts';
 import type { Finishers } from '#server/features/payments/payments.jobs.ts';
+import type { ProcessorRefund } from '#server/features/payments/payments.webhooks.ts';
 import { auditAs, type StaffActor } from '#server/features/staff/staff.service.ts';
 import { faultPoint } from '#server/lib/faults.ts';
 import { absoluteLink } from '#server/lib/links.ts';
@@ -426,14 +427,7 @@ async function settleRefund(
  */
 export async function recordProcessorRefund(
   ctx: AppContext,
-  refunded: {
-    orderId: number;
-    amountCents: number;
-    paymentRef: string;
-    refundId: string;
-    purpose: string;
-    actor: StaffActor;
-  },
+  refunded: ProcessorRefund,
 ): Promise<boolean> {
   const call: GatewayCall = {
     purpose: refunded.purpose,

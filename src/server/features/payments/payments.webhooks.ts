@@ -18,23 +18,23 @@ import * as q from './payments.webhooks.queries.ts';
  * the object afresh from Stripe or applies a state only when it is newer than the one it has.
  */
 
+/** A refund made in Stripe's Dashboard, for the feature whose order it refunds to record. */
+export interface ProcessorRefund {
+  orderId: number;
+  amountCents: number;
+  paymentRef: string;
+  refundId: string;
+  purpose: string;
+  actor: StaffActor;
+}
+
 /** What the endpoint needs that the app wires in (the refund of orders, like the finishers). */
 export interface StripeWebhookWiring {
   /** The SDK, configured as the gateway's (createStripeClient). */
   stripe: Stripe;
   webhookSecret: string;
   /** Records a refund made in Stripe's Dashboard on its order; false when it was recorded before. */
-  recordRefund: (
-    ctx: AppContext,
-    refunded: {
-      orderId: number;
-      amountCents: number;
-      paymentRef: string;
-      refundId: string;
-      purpose: string;
-      actor: StaffActor;
-    },
-  ) => Promise<boolean>;
+  recordRefund: (ctx: AppContext, refunded: ProcessorRefund) => Promise<boolean>;
 }
 
 /** The ledger purpose of a refund made in Stripe's Dashboard (its key: `stripe-refund:<re_…>`). */
