@@ -14,6 +14,7 @@ import {
   refundableCents,
   type OrderActionName,
 } from '../components/order-action-dialog.tsx';
+import { DisputeList, FraudWarningNotice } from '../components/payment-disputes.tsx';
 import { BackLink, StaffHeader } from '#client/features/staff/components/staff-frame.tsx';
 import { useStaff } from '#client/features/staff/components/staff-layout.tsx';
 import { longDateTime, paymentStatusLabel } from '#client/components/ui/staff-order-status.tsx';
@@ -90,6 +91,16 @@ function OrderDetail({ order }: { order: StaffOrderDetail }) {
 
       <div className="grid gap-5 lg:grid-cols-[minmax(0,1fr)_22rem] lg:items-start">
         <div className="space-y-5">
+          {/* What the processor reported comes before the actions: a payment reported as fraud
+              may be better refunded than shipped, and a dispute's deadline must not be missed. */}
+          {order.fraud_warnings.length > 0 ? (
+            <FraudWarningNotice warnings={order.fraud_warnings} />
+          ) : null}
+          {order.disputes.length > 0 ? (
+            <Panel id="disputes-title" title="Payment disputes">
+              <DisputeList disputes={order.disputes} />
+            </Panel>
+          ) : null}
           <section
             id="order-actions"
             tabIndex={-1}
