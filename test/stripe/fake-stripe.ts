@@ -35,6 +35,8 @@ import {
 } from './fake-stripe-payments.ts';
 import { deliverWebhooks } from './fake-stripe-webhooks.ts';
 import { expand } from './fake-stripe-expand.ts';
+import { registerStripeJs } from './fake-stripe-js.ts';
+import { checkPublishableRequest, publishableView } from './fake-stripe-publishable.ts';
 import { createRefund, listRefunds } from './fake-stripe-refunds.ts';
 import {
   authenticateSetupIntent,
@@ -47,7 +49,9 @@ import {
  * A fake of the part of Stripe's REST API (https://docs.stripe.com/api) our gateway uses, for tests
  * on a machine that cannot reach Stripe: customers, card PaymentMethods, SetupIntents,
  * PaymentIntents, refunds, idempotency, search and signed webhooks, with Stripe's object shapes
- * (the `stripe` SDK's types) and error bodies. The real SDK talks to it over HTTP.
+ * (the `stripe` SDK's types) and error bodies. The real SDK talks to it over HTTP. Browsers get a
+ * stand-in for Stripe.js at `${url}/v3/` (fake-stripe-js.ts), which calls the API with the
+ * publishable key as Stripe.js does.
  */
 export interface FakeStripe {
   url: string;
@@ -55,6 +59,7 @@ export interface FakeStripe {
   port: number;
   /** The key the fake accepts; others get Stripe's 401. */
   secretKey: string;
+  /** The key Stripe.js uses: card PaymentMethods, and intents named by their client secret. */
   publishableKey: string;
   webhookSecret: string;
   /** Where events are POSTed, signed; null stops delivery (events are still recorded). */
@@ -103,6 +108,7 @@ type Handler = (params: Params, id: string) => object;
 
 export async function startFakeStripe(options: { webhookUrl?: string } = {}): Promise<FakeStripe> {
   const secretKey = 'sk_test_fake';
+  const publishableKey = 'pk_test_fake';
   const webhookSecret = `whsec_${crypto.randomBytes(24).toString('hex')}`;
   const events: Stripe.Event[] = [];
   const deliveries: FakeStripe['deliveries'] = [];
@@ -248,16 +254,24 @@ export async function startFakeStripe(options: { webhookUrl?: string } = {}): Pr
     ],
   ];
 
-  /** https://docs.stripe.com/api/authentication: Bearer (as the SDK sends it) or Basic (as curl -u). */
-  function authenticate(header: string | undefined): void {
+  /**
+   * https://docs.stripe.com/api/authentication: Bearer (as the SDK sends it) or Basic (as curl -u);
+   * without either, the `key` parameter, as Stripe.js sends its publishable key.
+   */
+  function authenticate(header: string | undefined, params: Params): 'secret' | 'publishable' {
     const [scheme, value = ''] = (header ?? '').split(' ');
+    const keyParam = params.key;
+    delete params.key;
     const key =
       scheme === 'Bearer'
         ? value
         : scheme === 'Basic'
           ? Buffer.from(value, 'base64').toString().split(':')[0]
-          : '';
-    if (key === secretKey) return;
+          : typeof keyParam === 'string'
+            ? keyParam
+            : '';
+    if (key === secretKey) return 'secret';
+    if (key === publishableKey) return 'publishable';
     const message = key
       ? `Invalid API Key provided: ${key.slice(0, 8)}${'*'.repeat(Math.max(key.length - 12, 0))}${key.slice(-4)}`
       : "You did not provide an API key. You need to provide your API key in the Authorization header, using Bearer auth (e.g. 'Authorization: Bearer YOUR_SECRET_KEY'). See https://stripe.com/docs/api#authentication for details, or we can help at https://support.stripe.com/.";
@@ -342,25 +356,28 @@ export async function startFakeStripe(options: { webhookUrl?: string } = {}): Pr
     const idempotencyKey = method === 'POST' && typeof headerKey === 'string' ? headerKey : null;
     const requestId = newId('req');
     let outcome: { status: number; body: unknown; replayed: boolean };
+    let keyKind: 'secret' | 'publishable' = 'secret';
     try {
-      authenticate(request.headers.authorization);
       const encoded =
         method === 'GET' ? query : typeof request.body === 'string' ? request.body : '';
+      const params = parseForm(encoded);
       const id = (request.params as { id?: string }).id ?? '';
-      outcome = execute(
-        { method, path, params: parseForm(encoded), id },
-        idempotencyKey,
-        requestId,
-        handle,
-      );
+      keyKind = authenticate(request.headers.authorization, params);
+      if (keyKind === 'publishable') {
+        checkPublishableRequest(bank, `${method} ${request.routeOptions.url}`, id, params);
+      }
+      outcome = execute({ method, path, params, id }, idempotencyKey, requestId, handle);
     } catch (error) {
       if (!(error instanceof FakeStripeError)) throw error;
       outcome = { status: error.status, body: { error: error.body }, replayed: false };
     }
-    const { status, body, replayed } = outcome;
+    const { status, replayed } = outcome;
+    const body = keyKind === 'publishable' ? publishableView(outcome.body) : outcome.body;
     requests.push({ method, path, idempotencyKey, status });
     const headers: Record<string, string> = {
       'content-type': 'application/json',
+      // Stripe's API answers any origin, so that Stripe.js can call it from the merchant's page.
+      'access-control-allow-origin': '*',
       ...(status >= 500 ? { 'stripe-should-retry': 'false' } : {}),
       'request-id': requestId,
       'stripe-version': String(request.headers['stripe-version'] ?? bank.apiVersion),
@@ -391,6 +408,40 @@ export async function startFakeStripe(options: { webhookUrl?: string } = {}): Pr
   for (const [method, url, handle] of routes) {
     app.route({ method, url, handler: (request, reply) => answer(method, handle, request, reply) });
   }
+  registerStripeJs(app, {
+    authenticate: (clientSecret, key, outcome) => {
+      if (key !== publishableKey) {
+        return {
+          status: 401,
+          body: { error: { type: 'invalid_request_error', message: 'Invalid API Key provided.' } },
+        };
+      }
+      const id = clientSecret.split('_secret_')[0] ?? '';
+      const intent = id.startsWith('seti_')
+        ? bank.setupIntents.get(id)
+        : bank.paymentIntents.get(id);
+      if (!intent || intent.client_secret !== clientSecret) {
+        return {
+          status: 404,
+          body: { error: { type: 'invalid_request_error', message: 'No such intent.' } },
+        };
+      }
+      if (intent.status !== 'requires_action') {
+        return {
+          status: 400,
+          body: {
+            error: {
+              type: 'invalid_request_error',
+              message: `This authentication is over: the intent is ${intent.status}.`,
+            },
+          },
+        };
+      }
+      bank.request = null;
+      authenticateIntent(intent, outcome);
+      return { status: 200, body: { id, status: intent.status } };
+    },
+  });
   app.setNotFoundHandler((request, reply) => {
     void reply.code(404).send({
       error: {
@@ -404,6 +455,16 @@ export async function startFakeStripe(options: { webhookUrl?: string } = {}): Pr
   if (typeof address !== 'object' || address === null)
     throw new Error('The fake Stripe did not bind a port');
 
+  /** The card holder's answer on the 3-D Secure page. */
+  function authenticateIntent(
+    intent: Stripe.PaymentIntent | Stripe.SetupIntent,
+    outcome: 'succeed' | 'fail',
+  ): void {
+    if (intent.object === 'setup_intent')
+      authenticateSetupIntent(bank, intent, outcome === 'succeed');
+    else authenticatePaymentIntent(bank, intent, outcome === 'succeed');
+  }
+
   /** The fake's own actions (Dashboard, card holder, issuer) run as Stripe's, outside any request. */
   async function act<T>(action: () => T): Promise<T> {
     bank.request = null;
@@ -415,7 +476,7 @@ export async function startFakeStripe(options: { webhookUrl?: string } = {}): Pr
     host: '127.0.0.1',
     port: address.port,
     secretKey,
-    publishableKey: 'pk_test_fake',
+    publishableKey,
     webhookSecret,
     setWebhookEndpoint: (url) => webhooks.setEndpoint(url),
     now: () => bank.now,
@@ -434,9 +495,7 @@ export async function startFakeStripe(options: { webhookUrl?: string } = {}): Pr
           : find(bank.paymentIntents, 'payment_intent', id);
         if (intent.status !== 'requires_action')
           throw new Error(`${id} is ${intent.status}, not requires_action`);
-        if (intent.object === 'setup_intent')
-          authenticateSetupIntent(bank, intent, outcome === 'succeed');
-        else authenticatePaymentIntent(bank, intent, outcome === 'succeed');
+        authenticateIntent(intent, outcome);
       }),
     refundFromDashboard: (paymentIntentId, amount) =>
       act(() => {
