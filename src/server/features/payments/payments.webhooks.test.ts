@@ -270,6 +270,31 @@ describe(`Stripe webhooks (${testDialect})`, () => {
     expect(rows).toEqual([{ id: refunded.id, handled_at: expect.any(String) }]);
   });
 
+  it('answers 503 when Stripe cannot be asked about an event, leaves it unhandled, and handles it when delivered again', async () => {
+    const customer = await stripeCustomer();
+    const { orderId, paymentIntent } = await paidOrder(customer);
+    fake.setWebhookEndpoint(null);
+    const refundId = await fake.refundFromDashboard(paymentIntent, 300);
+    const refunded = lastRefundedEvent();
+
+    // The app's read of the payment's refunds is cut off mid-answer, as a network fault would.
+    fake.dropNextResponse({ method: 'GET', path: /^\/v1\/refunds/ });
+    const first = await redeliver(refunded);
+    expect(first.statusCode).toBe(503);
+    expect(first.headers['retry-after']).toBe('60');
+    expect((await eventRows()).find((row) => row.id === refunded.id)?.handled_at).toBeNull();
+    const dashboard = async () =>
+      (await ledgerForOrder(t.app.ctx, orderId)).filter(
+        (call) => call.purpose === 'dashboard_refund',
+      );
+    expect(await dashboard()).toEqual([]);
+
+    // Stripe's retry finds Stripe answering: the refund is recorded, once.
+    expect((await redeliver(refunded)).statusCode).toBe(200);
+    expect((await dashboard()).map((call) => call.gatewayRef)).toEqual([refundId]);
+    expect((await eventRows()).find((row) => row.id === refunded.id)?.handled_at).not.toBeNull();
+  });
+
   it('records a dispute and its close, right however the events arrive, and shows it to operations', async () => {
     const customer = await stripeCustomer();
     const inOrder = await paidOrder(customer);
