@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { operationsApi, type StaffOrderDetail } from '#shared/operations.ts';
 import { clearToasts } from '#client/components/ui/toast.tsx';
 import { renderRoutes, stub, stubApi } from '#client/testing/render-app.tsx';
-import { loggedIn, ops } from '#client/testing/staff-fixtures.ts';
+import { buildOrder, loggedIn, ops } from '#client/testing/staff-fixtures.ts';
 import { StaffLayout } from '#client/features/staff/components/staff-layout.tsx';
 import { StaffOrderPage } from './pages/staff-order-page.tsx';
 
@@ -19,50 +19,6 @@ const routes: RouteObject[] = [
 
 type Dispute = StaffOrderDetail['disputes'][number];
 type FraudWarning = StaffOrderDetail['fraud_warnings'][number];
-
-function buildOrder(overrides: Partial<StaffOrderDetail> = {}): StaffOrderDetail {
-  return {
-    orders_id: 12,
-    order_number: 'PW-100112',
-    order_status: 'PROCESSING',
-    payment_status: 'paid',
-    order_date: '2026-11-02T16:20:00.000Z',
-    total_cents: 3500,
-    refund_cents: 0,
-    customer_name: 'Robin Hale',
-    customer_email: 'robin@example.test',
-    item_count: 2,
-    tracking_number: null,
-    customer_id: 77,
-    kind: 'store',
-    subtotal_cents: 3500,
-    discount_cents: 0,
-    coupon_code: null,
-    items: [
-      {
-        product_name: 'Sleep Gummies',
-        category: 'supplements',
-        quantity: 2,
-        unit_price_cents: 1750,
-      },
-    ],
-    shipping: {
-      address: '88 Alder Road',
-      address2: '',
-      city: 'Bend',
-      state: 'OR',
-      zip: '97701',
-      country: 'US',
-    },
-    actions: ['ship', 'refund', 'cancel'],
-    partner: null,
-    ships_to_partner: null,
-    together: null,
-    disputes: [],
-    fraud_warnings: [],
-    ...overrides,
-  };
-}
 
 function buildDispute(overrides: Partial<Dispute> = {}): Dispute {
   return {

@@ -3,7 +3,7 @@ import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { RouteObject } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { operationsApi, type StaffOrderDetail } from '#shared/operations.ts';
+import { operationsApi } from '#shared/operations.ts';
 import { reviewsApi } from '#shared/reviews.ts';
 import { staffApi } from '#shared/staff.ts';
 import { clearToasts } from '#client/components/ui/toast.tsx';
@@ -15,7 +15,7 @@ import {
   waitForDialogToClose,
   waitForDialogToOpen,
 } from '#client/testing/render-app.tsx';
-import { loggedIn, ops, provider } from '#client/testing/staff-fixtures.ts';
+import { buildOrder, loggedIn, ops, provider } from '#client/testing/staff-fixtures.ts';
 import { dollarsToCents } from '#client/features/operations/components/order-action-dialog.tsx';
 import { PatientMessagesPage } from '#client/features/reviews/pages/patient-messages-page.tsx';
 import { PatientThreadPage } from '#client/features/reviews/pages/patient-thread-page.tsx';
@@ -45,50 +45,6 @@ const routes: RouteObject[] = [
 ];
 
 const loggedOut = stub(staffApi.me, { authenticated: false, staff: null });
-
-function buildOrder(overrides: Partial<StaffOrderDetail> = {}): StaffOrderDetail {
-  return {
-    orders_id: 12,
-    order_number: 'PW-100112',
-    order_status: 'PROCESSING',
-    payment_status: 'paid',
-    order_date: '2026-05-04T16:20:00.000Z',
-    total_cents: 3500,
-    refund_cents: 0,
-    customer_name: 'Robin Hale',
-    customer_email: 'robin@example.test',
-    item_count: 2,
-    tracking_number: null,
-    customer_id: 77,
-    kind: 'store',
-    subtotal_cents: 3500,
-    discount_cents: 0,
-    coupon_code: null,
-    items: [
-      {
-        product_name: 'Sleep Gummies',
-        category: 'supplements',
-        quantity: 2,
-        unit_price_cents: 1750,
-      },
-    ],
-    shipping: {
-      address: '88 Alder Road',
-      address2: '',
-      city: 'Bend',
-      state: 'OR',
-      zip: '97701',
-      country: 'US',
-    },
-    actions: ['ship', 'refund', 'cancel'],
-    partner: null,
-    ships_to_partner: null,
-    together: null,
-    disputes: [],
-    fraud_warnings: [],
-    ...overrides,
-  };
-}
 
 beforeEach(() => {
   window.innerWidth = 1280;
