@@ -16,6 +16,20 @@ const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pairwell-e2e-'));
 const gtmPort = Number(process.env.E2E_GTM_PORT ?? port + 1);
 const gtmBaseURL = `http://127.0.0.1:${gtmPort}`;
 const gtmDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pairwell-e2e-gtm-'));
+/**
+ * A third instance of the same build taking cards through Stripe, for the journeys that pay by
+ * card through Stripe.js (e2e/fixtures.ts: `stripeBaseURL`); every other journey runs with the
+ * built-in gateway. Stripe is the fake of test/stripe (test/stripe/serve.ts) on its own port, with
+ * its Stripe.js stand-in, delivering signed webhooks to this instance. Its own data directory, as
+ * the GTM instance has.
+ */
+const stripePort = Number(process.env.E2E_STRIPE_PORT ?? port + 2);
+const stripeBaseURL = `http://127.0.0.1:${stripePort}`;
+const stripeDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pairwell-e2e-stripe-'));
+const fakeStripePort = Number(process.env.E2E_STRIPE_FAKE_PORT ?? port + 3);
+const fakeStripeURL = `http://127.0.0.1:${fakeStripePort}`;
+/** A test constant: the fake signs webhooks with it and the Stripe instance checks them with it. */
+const fakeStripeWebhookSecret = 'whsec_e2e_fake_stripe';
 
 const serverEnv = {
   HOST: '127.0.0.1',
@@ -79,6 +93,40 @@ export default defineConfig({
       stdout: 'ignore',
       stderr: 'pipe',
       env: { ...serverEnv, PORT: String(gtmPort), DATA_DIR: gtmDataDir, GTM_ID: 'GTM-E2ETEST' },
+    },
+    {
+      // The fake Stripe; GET /v3/ (the Stripe.js stand-in) answers without a key.
+      command: 'npx tsx test/stripe/serve.ts',
+      url: `${fakeStripeURL}/v3/`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      // SIGTERM to the process group (npx, tsx and the fake), which closes; SIGKILL after 5 s.
+      gracefulShutdown: { signal: 'SIGTERM', timeout: 5_000 },
+      stdout: 'ignore',
+      stderr: 'pipe',
+      env: {
+        FAKE_STRIPE_PORT: String(fakeStripePort),
+        FAKE_STRIPE_WEBHOOK_SECRET: fakeStripeWebhookSecret,
+        FAKE_STRIPE_WEBHOOK_URL: `${stripeBaseURL}/lapi/webhooks/stripe`,
+      },
+    },
+    {
+      // Also on the first's build.
+      command: 'node dist/server/main.js',
+      url: `${stripeBaseURL}/healthz`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      stdout: 'ignore',
+      stderr: 'pipe',
+      env: {
+        ...serverEnv,
+        PORT: String(stripePort),
+        DATA_DIR: stripeDataDir,
+        STRIPE_SECRET_KEY: 'sk_test_fake',
+        STRIPE_PUBLISHABLE_KEY: 'pk_test_fake',
+        STRIPE_WEBHOOK_SECRET: fakeStripeWebhookSecret,
+        STRIPE_API_BASE: fakeStripeURL,
+      },
     },
   ],
 });

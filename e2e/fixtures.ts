@@ -22,6 +22,21 @@ import { totpCode, totpStep } from '../src/server/lib/totp.ts';
 
 export { expect };
 
+// --- The Stripe instance -------------------------------------------------------------------------
+
+const e2ePort = Number(process.env.E2E_PORT ?? 3100);
+const stripePort = Number(process.env.E2E_STRIPE_PORT ?? e2ePort + 2);
+const fakeStripePort = Number(process.env.E2E_STRIPE_FAKE_PORT ?? e2ePort + 3);
+
+/**
+ * The third server of playwright.config.ts, taking cards through Stripe (the fake of test/stripe):
+ * a spec of its journeys runs there with `test.use({ baseURL: stripeBaseURL })`.
+ */
+export const stripeBaseURL = `http://127.0.0.1:${stripePort}`;
+
+/** The fake Stripe that instance talks to, for a spec that calls the fake's API directly. */
+export const fakeStripeURL = `http://127.0.0.1:${fakeStripePort}`;
+
 // --- People -------------------------------------------------------------------------------------
 
 export interface Credentials {

@@ -29,7 +29,8 @@ import type { Env } from './env.ts';
 import { createMailer } from './adapters/mailer.ts';
 import { createSimulatorGateway, type PaymentGateway } from './adapters/payments.ts';
 import { createSmsSender } from './adapters/sms.ts';
-import { createStripeClient } from './adapters/stripe.ts';
+import { createStripeClient, createStripeGateway } from './adapters/stripe.ts';
+import { cardEntryPage, STRIPE_SCRIPT_URL } from '#shared/card-entry.ts';
 import type { AppContext } from './context.ts';
 import { seedDemo } from './db/seed-demo.ts';
 import { accountsRoutes } from './features/accounts/accounts.routes.ts';
@@ -123,12 +124,12 @@ export interface BuildAppOptions {
   /** The payment gateway (default: the built-in simulator). */
   payments?: PaymentGateway;
   /**
-   * Stripe (issue 28): the gateway and what its webhook endpoint, `POST /lapi/webhooks/stripe`,
-   * needs; without it the endpoint does not exist. Tests pass it. The environment's STRIPE_* keys
-   * choose it only once the card forms can send Stripe's payment methods (card entry, a later part
-   * of issue 28); until then every customer-facing payment stays on the simulator.
+   * Stripe (issue 28) in place of what the environment's STRIPE_* keys choose: the gateway, what
+   * its webhook endpoint (`POST /lapi/webhooks/stripe`) needs, and the publishable key the card
+   * forms load Stripe.js with. Without either, the simulator takes the cards and the endpoint
+   * does not exist.
    */
-  stripe?: { gateway: PaymentGateway; webhookSecret: string; secretKey: string; apiBase?: string };
+  stripe?: StripeSetup;
   /** Skip migrations and seeding (for a database someone else prepared). */
   skipMigrations?: boolean;
   /** Told of every route as it is registered (the abuse tests fuzz the real route table). */
@@ -137,6 +138,57 @@ export interface BuildAppOptions {
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
+export interface StripeSetup {
+  gateway: PaymentGateway;
+  webhookSecret: string;
+  secretKey: string;
+  publishableKey: string;
+  /** Another host for Stripe's API and Stripe.js (a local fake); unset for Stripe itself. */
+  apiBase?: string;
+}
+
+/** Stripe as the caller gave it, or as the environment's keys choose it; null: the simulator. */
+function stripeSetupOf(env: Env, given: StripeSetup | undefined): StripeSetup | null {
+  if (given) return given;
+  const secretKey = env.STRIPE_SECRET_KEY;
+  const publishableKey = env.STRIPE_PUBLISHABLE_KEY;
+  const webhookSecret = env.STRIPE_WEBHOOK_SECRET;
+  if (!secretKey || !publishableKey || !webhookSecret) return null;
+  const apiBase = env.STRIPE_API_BASE;
+  return {
+    gateway: createStripeGateway({
+      secretKey,
+      ...(apiBase ? { apiBase } : {}),
+      statementDescriptorSuffix: env.STRIPE_STATEMENT_DESCRIPTOR_SUFFIX,
+    }),
+    secretKey,
+    publishableKey,
+    webhookSecret,
+    ...(apiBase ? { apiBase } : {}),
+  };
+}
+
+/** Where Stripe.js and its frames come from, and where they call: Stripe's own, or the fake's. */
+function stripeOrigins(stripe: StripeSetup) {
+  if (stripe.apiBase) {
+    const origin = new URL(stripe.apiBase).origin;
+    return {
+      scriptUrl: new URL('/v3/', origin).href,
+      script: [origin],
+      frame: [origin],
+      connect: [origin],
+    };
+  }
+  // docs.stripe.com/security/guide#content-security-policy (the address autocomplete's Google
+  // Maps sources are left out: the Address Element is not used).
+  return {
+    scriptUrl: STRIPE_SCRIPT_URL,
+    script: ['https://js.stripe.com', 'https://*.js.stripe.com'],
+    frame: ['https://js.stripe.com', 'https://*.js.stripe.com', 'https://hooks.stripe.com'],
+    connect: ['https://api.stripe.com'],
+  };
+}
+
 function defaultClientDir(): string {
   // Bundled: dist/server/main.js → dist/client. From source: src/server → dist/client.
   return path.basename(path.dirname(here)) === 'dist'
@@ -144,10 +196,21 @@ function defaultClientDir(): string {
     : path.resolve(here, '../../dist/client');
 }
 
-export function runtimeConfigFor(env: Env, buildId: string): RuntimeConfig {
+export function runtimeConfigFor(
+  env: Env,
+  buildId: string,
+  stripe: StripeSetup | null = null,
+): RuntimeConfig {
   return {
     features: { login: env.FEATURE_LOGIN, onlineVisit: env.FEATURE_ONLINE_VISIT },
     sentryDsn: env.SENTRY_DSN ?? null,
+    payments: stripe
+      ? {
+          processor: 'stripe',
+          publishableKey: stripe.publishableKey,
+          scriptUrl: stripeOrigins(stripe).scriptUrl,
+        }
+      : { processor: 'simulator' },
     gtmId: env.GTM_ID ?? null,
     environment: env.NODE_ENV,
     versionCheck: env.VERSION_CHECK,
@@ -171,20 +234,31 @@ const tagManagerSources = {
   ],
 };
 
-function contentSecurityPolicy(env: Env, tagManager: boolean) {
+/**
+ * What a page may load besides its own origin: the tag manager's sources on the storefront's public
+ * pages (with GTM_ID), Stripe's on the pages where a card is typed (in Stripe mode).
+ */
+interface PageSources {
+  tagManager: boolean;
+  stripe: ReturnType<typeof stripeOrigins> | null;
+}
+
+function contentSecurityPolicy(env: Env, page: PageSources) {
   const connectSrc = ["'self'"];
   if (env.SENTRY_DSN) connectSrc.push(new URL(env.SENTRY_DSN).origin);
-  const extra = (sources: string[]) => (tagManager ? sources : []);
+  const gtm = (sources: string[]) => (page.tagManager ? sources : []);
+  const stripe = page.stripe;
   return {
     useDefaults: false,
     directives: {
       defaultSrc: ["'self'"],
-      scriptSrc: ["'self'", ...extra(tagManagerSources.script)],
+      scriptSrc: ["'self'", ...gtm(tagManagerSources.script), ...(stripe?.script ?? [])],
       // Radix's scroll lock writes a <style> element; no script can be injected through styles.
       styleSrc: ["'self'", "'unsafe-inline'"],
-      imgSrc: ["'self'", 'data:', 'blob:', ...extra(tagManagerSources.img)],
+      imgSrc: ["'self'", 'data:', 'blob:', ...gtm(tagManagerSources.img)],
       fontSrc: ["'self'"],
-      connectSrc: [...connectSrc, ...extra(tagManagerSources.connect)],
+      connectSrc: [...connectSrc, ...gtm(tagManagerSources.connect), ...(stripe?.connect ?? [])],
+      ...(stripe ? { frameSrc: stripe.frame } : {}),
       objectSrc: ["'none'"],
       baseUri: ["'self'"],
       formAction: ["'self'"],
@@ -199,10 +273,13 @@ function contentSecurityPolicy(env: Env, tagManager: boolean) {
 /**
  * The security headers, computed once: helmet's own values (the CSP above, HSTS in production, and
  * its defaults) collected from its middleware at start, then set on every answer. The Fastify
- * plugin rebuilt them and re-parsed the CSP on every request. `tagManager`: the set for the public
- * pages that may load the tag manager (only ever used with GTM_ID set).
+ * plugin rebuilt them and re-parsed the CSP on every request. `page`: what the page may load
+ * besides (the tag manager, Stripe); by default nothing.
  */
-export function securityHeaders(env: Env, tagManager = false): Record<string, string> {
+export function securityHeaders(
+  env: Env,
+  page: PageSources = { tagManager: false, stripe: null },
+): Record<string, string> {
   const headers: Record<string, string> = {};
   const collector = {
     setHeader: (name: string, value: string | number | readonly string[]) => {
@@ -213,7 +290,7 @@ export function securityHeaders(env: Env, tagManager = false): Record<string, st
     },
   };
   helmet({
-    contentSecurityPolicy: contentSecurityPolicy(env, tagManager),
+    contentSecurityPolicy: contentSecurityPolicy(env, page),
     crossOriginEmbedderPolicy: false,
     hsts: env.NODE_ENV === 'production',
   })({} as IncomingMessage, collector as unknown as ServerResponse, () => undefined);
@@ -284,6 +361,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const sessions = createSessionCache(databaseOptions, dbHandle.dataVersion);
   const metrics = createMetrics(env, dbHandle.db);
   app.addHook('onClose', () => sessions.close());
+  const stripe = stripeSetupOf(env, options.stripe);
   const ctx: AppContext = {
     db: dbHandle.db,
     clock,
@@ -295,7 +373,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       now: () => clock.now(),
     }),
     sms: createSmsSender({ dataDir: env.DATA_DIR, now: () => clock.now() }),
-    payments: options.stripe?.gateway ?? options.payments ?? createSimulatorGateway(dbHandle.db),
+    payments: stripe?.gateway ?? options.payments ?? createSimulatorGateway(dbHandle.db),
     jobs: createJobRunner(app, reporter, metrics?.jobRan),
     reporter,
     sessions,
@@ -313,16 +391,33 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     if (env.SEED_DEMO && env.NODE_ENV !== 'production') await seedDemo(ctx);
   }
 
-  const security = securityHeaders(env);
-  // With GTM_ID set, the storefront's public pages get a second set, computed once too, whose
-  // policy lets the tag manager load (decision 020); every other answer keeps the strict one.
-  const publicPageSecurity = env.GTM_ID ? securityHeaders(env, true) : security;
+  // Every answer gets the strict set. With GTM_ID, the storefront's public pages get one whose
+  // policy lets the tag manager load (decision 020); in Stripe mode, the pages where a card is
+  // typed get one that lets Stripe.js and its frames in (issue 28). Each set is computed once.
+  const stripeSources = stripe ? stripeOrigins(stripe) : null;
+  const securitySets = new Map<string, Record<string, string>>();
+  const securityFor = (tagManager: boolean, withStripe: boolean) => {
+    const name = `${tagManager}:${withStripe}`;
+    let headers = securitySets.get(name);
+    if (!headers) {
+      headers = securityHeaders(env, { tagManager, stripe: withStripe ? stripeSources : null });
+      securitySets.set(name, headers);
+    }
+    return headers;
+  };
+  const security = securityFor(false, false);
   app.addHook('onRequest', (request, reply, done) => {
-    const publicPage =
-      env.GTM_ID !== undefined &&
-      request.method === 'GET' &&
-      tagManagerPage((request.raw.url ?? '/').split('?')[0] ?? '/');
-    reply.headers(publicPage ? publicPageSecurity : security);
+    if (request.method !== 'GET') {
+      reply.headers(security);
+    } else {
+      const pathname = (request.raw.url ?? '/').split('?')[0] ?? '/';
+      reply.headers(
+        securityFor(
+          env.GTM_ID !== undefined && tagManagerPage(pathname),
+          stripeSources !== null && cardEntryPage(pathname),
+        ),
+      );
+    }
     reply.header('X-Request-Id', request.id);
     done();
   });
@@ -350,7 +445,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
   registerSameOriginCheck(app);
 
-  const runtimeConfig = runtimeConfigFor(env, buildId);
+  const runtimeConfig = runtimeConfigFor(env, buildId, stripe);
   const servesPages = await registerWebApp(app, clientDir, runtimeConfig, {
     leadImage: (pathname) => leadImageFor(ctx.db, pathname),
     prerender: await loadPrerender(clientDir, runtimeConfig, () => listCatalog(ctx.db)),
@@ -373,11 +468,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(healthRoutes);
   if (metrics) registerMetrics(app, env, metrics);
   if (devOutboxAllowed(env)) await app.register(devOutboxRoutes(ctx));
-  if (options.stripe)
+  if (stripe)
     await app.register(
       stripeWebhookRoutes(ctx, {
-        stripe: createStripeClient(options.stripe),
-        webhookSecret: options.stripe.webhookSecret,
+        stripe: createStripeClient(stripe),
+        webhookSecret: stripe.webhookSecret,
         // Payments record what Stripe refunded through orders, as they finish orders' calls.
         recordRefund: recordProcessorRefund,
       }),

@@ -293,6 +293,18 @@ export const CardCvvSchema = z
 
 export const PaymentConsentSchema = z.literal(true, { error: messages.paymentConsent });
 
+/**
+ * A card entered in Stripe's Payment Element (issue 28) reaches us as its payment method's id; a
+ * card whose bank asked for 3-D Secure comes back with the SetupIntent the customer confirmed.
+ * Either id in another shape means the page is not ours or not current.
+ */
+export const PaymentMethodIdSchema = z
+  .string({ error: messages.cardEntryAgain })
+  .regex(/^pm_[A-Za-z0-9_]{1,200}$/, messages.cardEntryAgain);
+export const SetupIntentIdSchema = z
+  .string({ error: messages.cardEntryAgain })
+  .regex(/^seti_[A-Za-z0-9_]{1,200}$/, messages.cardEntryAgain);
+
 /** Spec §3 "Card payload" with the rules of §5. */
 export const CardPayloadSchema = z.strictObject({
   ccnum: CardNumberSchema,
@@ -303,6 +315,15 @@ export const CardPayloadSchema = z.strictObject({
   shipping: z.union([z.literal(0), z.literal(1)]).optional(),
 });
 export type CardPayload = z.infer<typeof CardPayloadSchema>;
+
+/** The card payload in Stripe mode: the payment method in place of the card's three fields. */
+export const PaymentMethodPayloadSchema = z.strictObject({
+  payment_method: PaymentMethodIdSchema,
+  setup_intent: SetupIntentIdSchema.optional(),
+  consent: PaymentConsentSchema,
+  shipping: z.union([z.literal(0), z.literal(1)]).optional(),
+});
+export type PaymentMethodPayload = z.infer<typeof PaymentMethodPayloadSchema>;
 
 /**
  * What became of an order whose payment had failed, charged again to the new card at once:
@@ -474,7 +495,17 @@ export const accountsApi = {
     body: CardPayloadSchema,
     response: CardUpdateResultSchema,
     message: 'Your payment method was updated.',
-    errors: ['CARD_DECLINED'],
+    errors: ['CARD_DECLINED', 'CARD_ENTRY_CHANGED'],
+  }),
+  /** Stripe mode's card update: only a payment method's id, made by Stripe's own card fields. */
+  paymentMethodUpdate: endpoint({
+    path: apiPaths.paymentMethodUpdate,
+    access: 'customer',
+    body: PaymentMethodPayloadSchema,
+    response: CardUpdateResultSchema,
+    example: { payment_method: 'pm_1PmExample', consent: true, shipping: 1 },
+    message: 'Your payment method was updated.',
+    errors: ['CARD_DECLINED', 'CARD_AUTHENTICATION', 'CARD_ENTRY_CHANGED'],
   }),
   smsAuth: endpoint({
     path: apiPaths.smsAuth,

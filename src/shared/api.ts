@@ -41,6 +41,8 @@ export const apiPaths = {
   sessionEnd: '/account/sessions/end/',
   address: '/account/address/',
   ccUpdate: '/account/ccupdate/',
+  /** The card on file from Stripe's Payment Element: a payment method, never a card number (ours). */
+  paymentMethodUpdate: '/account/payment-method/',
   smsAuth: '/account/smsauth/',
   shipFrequency: '/account/shipfrequency/',
   subscriptions: '/account/subscriptions/',
@@ -196,6 +198,11 @@ export const ErrorBodySchema = z.object({
   code: z.string(),
   message: z.string(),
   fields: z.optional(z.record(z.string(), z.string())),
+  /**
+   * With CARD_AUTHENTICATION: what the card processor's script must confirm in the browser (the
+   * client secret of its intent). Nothing else ever rides here.
+   */
+  action: z.optional(z.object({ client_secret: z.string() })),
   requestId: z.optional(z.string()),
 });
 export type ErrorBody = z.infer<typeof ErrorBodySchema>;
@@ -213,6 +220,18 @@ export const ReadySchema = z.object({
 export const RuntimeConfigSchema = z.object({
   features: z.object({ login: z.boolean(), onlineVisit: z.boolean() }),
   sentryDsn: z.nullable(z.string()),
+  /**
+   * Who takes the cards (issue 28): the built-in simulator, whose forms take the spec's card
+   * fields, or Stripe, whose Payment Element does (its script's address and the publishable key).
+   */
+  payments: z.discriminatedUnion('processor', [
+    z.object({ processor: z.literal('simulator') }),
+    z.object({
+      processor: z.literal('stripe'),
+      publishableKey: z.string(),
+      scriptUrl: z.string(),
+    }),
+  ]),
   /** The operator's tag manager container (GTM_ID), or null for none (decision 020). */
   gtmId: z.nullable(z.string()),
   environment: z.string(),

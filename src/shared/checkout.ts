@@ -7,6 +7,8 @@ import {
   cardExpiryPassed,
   CardNumberSchema,
   PaymentConsentSchema,
+  PaymentMethodIdSchema,
+  SetupIntentIdSchema,
   ShippingInputSchema,
 } from './accounts.ts';
 import { apiPaths } from './api.ts';
@@ -22,7 +24,14 @@ export const CheckoutPaymentSchema = z.discriminatedUnion('method', [
     cccvv: CardCvvSchema,
   }),
   z.strictObject({ method: z.literal('saved') }),
+  /** Stripe mode (issue 28): the card entered in Stripe's Payment Element, as its payment method. */
+  z.strictObject({
+    method: z.literal('payment_method'),
+    payment_method: PaymentMethodIdSchema,
+    setup_intent: SetupIntentIdSchema.optional(),
+  }),
 ]);
+export type CheckoutPayment = z.infer<typeof CheckoutPaymentSchema>;
 
 const AddressTextSchema = z.object({
   address: z.string(),
@@ -41,6 +50,11 @@ const AddressTextSchema = z.object({
 export const PaymentFormSchema = z
   .object({
     method: z.enum(['saved', 'card']),
+    /**
+     * Where a new card is typed: the spec's own fields (the simulator), or Stripe's Payment
+     * Element, which checks its card itself and gives a payment method when the form is sent.
+     */
+    cardEntry: z.enum(['fields', 'element']),
     ccnum: z.string(),
     ccexp: z.string(),
     cccvv: z.string(),
@@ -62,7 +76,7 @@ export const PaymentFormSchema = z
           ],
         });
     };
-    if (form.method === 'card') {
+    if (form.method === 'card' && form.cardEntry === 'fields') {
       check(CardNumberSchema, form.ccnum, ['ccnum']);
       check(CardExpirySchema, form.ccexp, ['ccexp']);
       // Caught in the form (by this browser's today), not only by the gateway after a round trip.
@@ -76,9 +90,13 @@ export const PaymentFormSchema = z
 export type PaymentForm = z.infer<typeof PaymentFormSchema>;
 
 /** The blank form: the saved card chosen when there is a usable one. */
-export function blankPaymentForm(savedUsable: boolean): PaymentForm {
+export function blankPaymentForm(
+  savedUsable: boolean,
+  cardEntry: PaymentForm['cardEntry'] = 'fields',
+): PaymentForm {
   return {
     method: savedUsable ? 'saved' : 'card',
+    cardEntry,
     ccnum: '',
     ccexp: '',
     cccvv: '',
@@ -88,23 +106,36 @@ export function blankPaymentForm(savedUsable: boolean): PaymentForm {
   };
 }
 
-/** What a checked payment form sends: the billing address (null: the shipping one) and the card. */
+/**
+ * What a checked payment form sends: the billing address (null: the shipping one) and the card.
+ * With Stripe's Payment Element the new card is `element`, the payment method it made.
+ */
 export function paymentOfForm(
   form: PaymentForm,
+  element?: { payment_method: string; setup_intent?: string },
 ): Pick<PlaceOrder, 'billing' | 'payment'> & { consent: true } {
   return {
     billing: form.billingSame ? null : AddressInputSchema.parse(form.billing),
     payment:
-      form.method === 'card'
-        ? {
-            method: 'card',
-            ccnum: CardNumberSchema.parse(form.ccnum),
-            ccexp: form.ccexp.trim(),
-            cccvv: form.cccvv.trim(),
-          }
-        : { method: 'saved' },
+      form.method === 'card' && form.cardEntry === 'element'
+        ? { method: 'payment_method', ...requireElement(element) }
+        : form.method === 'card'
+          ? {
+              method: 'card',
+              ccnum: CardNumberSchema.parse(form.ccnum),
+              ccexp: form.ccexp.trim(),
+              cccvv: form.cccvv.trim(),
+            }
+          : { method: 'saved' },
     consent: true,
   };
+}
+
+function requireElement(element: { payment_method: string; setup_intent?: string } | undefined) {
+  if (!element) throw new Error('A card from the Payment Element is sent with its payment method.');
+  return element.setup_intent
+    ? { payment_method: element.payment_method, setup_intent: element.setup_intent }
+    : { payment_method: element.payment_method };
 }
 
 /**
@@ -204,6 +235,8 @@ const placeOrder = {
     'EMPTY_CART',
     'NO_CARD',
     'CARD_DECLINED',
+    'CARD_AUTHENTICATION',
+    'CARD_ENTRY_CHANGED',
     'SHIPPING_STATE',
     'COUPON_REFUSED',
     'CHECKOUT_IN_PROGRESS',

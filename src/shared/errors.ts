@@ -43,6 +43,13 @@ export const errorStatus = {
   COUPON_REFUSED: 400,
   NO_CARD: 400,
   CARD_DECLINED: 402,
+  /**
+   * The card's bank asks the customer to confirm (3-D Secure): the answer's `action` carries what
+   * the processor's script confirms in the browser; the same request is then sent again.
+   */
+  CARD_AUTHENTICATION: 402,
+  /** The card came in the other form than this server takes (the page is older than its setting). */
+  CARD_ENTRY_CHANGED: 409,
   SHIPPING_STATE: 400,
   CHECKOUT_IN_PROGRESS: 409,
   CHECKOUT_INTERRUPTED: 409,

@@ -775,6 +775,8 @@ export const visitsApi = {
       'STATE_NOT_COVERED',
       'NO_CARD',
       'CARD_DECLINED',
+      'CARD_AUTHENTICATION',
+      'CARD_ENTRY_CHANGED',
       'VISIT_BUSY',
     ],
   }),

@@ -24,6 +24,10 @@ export const messages = {
   cardExpiryInvalid: 'Not a valid expiration date',
   cardCvvRequired: 'Card security code is Required',
   paymentConsent: 'Continue your payment by checking the box above',
+  /** A payment method id from Stripe's card form that is missing or not one (issue 28). */
+  cardEntryAgain: 'Please enter your card again.',
+  /** The card came in the form this server no longer takes (simulator or Stripe switched). */
+  cardEntryChanged: 'Our card form has changed. Please reload the page and enter your card again.',
 
   // Address (spec §5)
   zipInvalid: 'Invalid ZIP code format',

@@ -195,6 +195,7 @@ describe('the address schemas', () => {
   it('checks the billing address of the payment form only when it is used', () => {
     const form = {
       method: 'saved',
+      cardEntry: 'fields',
       ccnum: '',
       ccexp: '',
       cccvv: '',

@@ -181,6 +181,7 @@ describe('request examples in the API reference', () => {
           '/lapi/account/login/',
           '/lapi/account/create/',
           '/lapi/account/address/',
+          '/lapi/account/payment-method/',
           '/lapi/v2/ecom/add-product',
           '/lapi/v2/ecom/update-cart',
           '/lapi/v2/ecom/apply-coupon',

@@ -106,10 +106,24 @@ interface SavedAnswer {
 
 type Handler = (params: Params, id: string) => object;
 
-export async function startFakeStripe(options: { webhookUrl?: string } = {}): Promise<FakeStripe> {
+export interface FakeStripeOptions {
+  /** Where events are POSTed from the start (see `setWebhookEndpoint`). */
+  webhookUrl?: string;
+  /** The port to listen on, on 127.0.0.1; a free one when absent. */
+  port?: number;
+  /**
+   * The signing secret of the webhook endpoint, for a server started apart from the fake with it
+   * in its environment; a random one when absent. Shaped as Stripe's: `whsec_` and word characters.
+   */
+  webhookSecret?: string;
+}
+
+export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<FakeStripe> {
   const secretKey = 'sk_test_fake';
   const publishableKey = 'pk_test_fake';
-  const webhookSecret = `whsec_${crypto.randomBytes(24).toString('hex')}`;
+  if (options.webhookSecret !== undefined && !/^whsec_[A-Za-z0-9_]+$/.test(options.webhookSecret))
+    throw new Error("The fake Stripe's webhook secret must be whsec_ and letters, digits or _");
+  const webhookSecret = options.webhookSecret ?? `whsec_${crypto.randomBytes(24).toString('hex')}`;
   const events: Stripe.Event[] = [];
   const deliveries: FakeStripe['deliveries'] = [];
   const requests: FakeStripe['requests'] = [];
@@ -450,7 +464,7 @@ export async function startFakeStripe(options: { webhookUrl?: string } = {}): Pr
       },
     });
   });
-  await app.listen({ host: '127.0.0.1', port: 0 });
+  await app.listen({ host: '127.0.0.1', port: options.port ?? 0 });
   const address = app.server.address();
   if (typeof address !== 'object' || address === null)
     throw new Error('The fake Stripe did not bind a port');

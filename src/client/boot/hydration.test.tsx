@@ -24,6 +24,7 @@ import { renderPage } from './prerender.tsx';
 const config: RuntimeConfig = {
   features: { login: true, onlineVisit: true },
   sentryDsn: null,
+  payments: { processor: 'simulator' },
   gtmId: null,
   environment: 'test',
   versionCheck: false,

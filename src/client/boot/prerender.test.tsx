@@ -11,6 +11,7 @@ import { prerenderable, renderPage } from './prerender.tsx';
 const config: RuntimeConfig = {
   features: { login: true, onlineVisit: true },
   sentryDsn: null,
+  payments: { processor: 'simulator' },
   gtmId: null,
   environment: 'test',
   versionCheck: false,

@@ -19,13 +19,22 @@ export class ApiError extends Error {
   readonly status: number;
   readonly code: string;
   readonly fields: Record<string, string>;
+  /** With CARD_AUTHENTICATION: the client secret the card processor's script confirms. */
+  readonly action: { client_secret: string } | undefined;
 
-  constructor(status: number, code: string, message: string, fields: Record<string, string> = {}) {
+  constructor(
+    status: number,
+    code: string,
+    message: string,
+    fields: Record<string, string> = {},
+    action?: { client_secret: string },
+  ) {
     super(message);
     this.name = 'ApiError';
     this.status = status;
     this.code = code;
     this.fields = fields;
+    this.action = action;
   }
 }
 
@@ -170,10 +179,10 @@ async function send(method: 'GET' | 'POST', path: ApiPath, options: CallOptions)
   if (!response.ok) {
     const parsed = ErrorBodySchema.safeParse(payload);
     if (parsed.success) {
-      const { code, message, fields } = parsed.data;
+      const { code, message, fields, action } = parsed.data;
       // 5xx messages are generic on purpose; the call's own wording says more to the customer.
       const text = response.status >= 500 ? fallback : message;
-      throw new ApiError(response.status, code, text, fields);
+      throw new ApiError(response.status, code, text, fields, action);
     }
     throw new ApiError(response.status, 'HTTP', fallback);
   }

@@ -3,6 +3,7 @@ import { RuntimeConfigSchema, type RuntimeConfig } from '#shared/api.ts';
 const defaults: RuntimeConfig = {
   features: { login: true, onlineVisit: true },
   sentryDsn: null,
+  payments: { processor: 'simulator' },
   gtmId: null,
   environment: 'development',
   versionCheck: false,

@@ -41,7 +41,16 @@ export interface AuthenticationAction {
 }
 
 export type TokenizeResult =
-  | { ok: true; token: string; brand: string; last4: string; expMonth: number; expYear: number }
+  | {
+      ok: true;
+      token: string;
+      brand: string;
+      last4: string;
+      expMonth: number;
+      expYear: number;
+      /** The processor's customer the card was saved on, to save the account's next card on. */
+      customerRef?: string;
+    }
   | {
       ok: false;
       code: string;
@@ -103,6 +112,11 @@ export interface KeyQuery {
 }
 
 export interface PaymentGateway {
+  /**
+   * Where the customer types a card: the spec's own fields, whose number passes through `tokenize`
+   * (the simulator), or the processor's element in the browser, which gives a payment method.
+   */
+  readonly cardEntry: 'fields' | 'element';
   /**
    * Verifies a card (as a $0 authorisation would) and returns a reusable token. The simulator takes
    * the card itself; a processor with its own card fields takes the payment method they made.
@@ -176,6 +190,7 @@ export function createSimulatorGateway(db: Kysely<Database>): PaymentGateway {
         };
   };
   return {
+    cardEntry: 'fields',
     async authorize(request, now) {
       const outcome = outcomeOf(request.token);
       await db

@@ -232,6 +232,7 @@ export function createStripeGateway(options: StripeGatewayOptions): PaymentGatew
   }
 
   return {
+    cardEntry: 'element',
     async tokenize(card) {
       if (!('paymentMethodId' in card)) {
         // Card numbers never reach our server in Stripe mode (PCI SAQ A): the card is entered in
@@ -449,6 +450,7 @@ async function saveCard(stripe: Stripe, input: PaymentMethodInput): Promise<Toke
   return {
     ok: true,
     token: `${customer}:${method.id}`,
+    customerRef: customer,
     brand: brandOf(card.brand),
     last4: card.last4,
     expMonth: card.exp_month,

@@ -45,6 +45,8 @@ export interface CustomersTable {
   email_verified_at: string | null;
   sms_allow: Generated<number>;
   clicks_id: string | null;
+  /** The card processor's customer of this account (Stripe's cus_…; migration 0036). */
+  gateway_customer_ref: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -527,6 +529,8 @@ export interface PaymentLedgerTable {
   staff_ip: string | null;
   details: string | null;
   claimed_until: string | null;
+  /** A payment waiting for the customer's 3-D Secure on the page, until then (migration 0036). */
+  awaiting_customer_until: string | null;
   reconcile_attempts: Generated<number>;
   created_at: string;
   updated_at: string;

@@ -10,13 +10,21 @@ export class AppError extends Error {
   readonly status: number;
   readonly code: ErrorCode;
   readonly fields: Record<string, string> | undefined;
+  /** With CARD_AUTHENTICATION only: what the browser confirms with the card processor's script. */
+  readonly action: { client_secret: string } | undefined;
 
-  constructor(code: ErrorCode, message: string, fields?: Record<string, string>) {
+  constructor(
+    code: ErrorCode,
+    message: string,
+    fields?: Record<string, string>,
+    action?: { client_secret: string },
+  ) {
     super(message);
     this.name = 'AppError';
     this.code = code;
     this.status = errorStatus[code];
     this.fields = fields;
+    this.action = action;
   }
 }
 

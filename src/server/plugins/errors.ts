@@ -18,8 +18,16 @@ function body(
   code: WireCode,
   message: string,
   fields?: Record<string, string>,
+  action?: { client_secret: string },
 ): ErrorBody {
-  return { status: 'FAILURE', code, message, ...(fields ? { fields } : {}), requestId: request.id };
+  return {
+    status: 'FAILURE',
+    code,
+    message,
+    ...(fields ? { fields } : {}),
+    ...(action ? { action } : {}),
+    requestId: request.id,
+  };
 }
 
 /** The first message for each field of a failed validation, keyed by the dotted field path. */
@@ -67,7 +75,7 @@ export function registerErrorHandling(
       if (error.status >= 500) unexpected(request, error);
       return reply
         .status(error.status)
-        .send(body(request, error.code, error.message, error.fields));
+        .send(body(request, error.code, error.message, error.fields, error.action));
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
       const fields = fieldMessages(error.validation);

@@ -1,9 +1,11 @@
-import type { ReactNode } from 'react';
+import type { MutableRefObject, ReactNode } from 'react';
 import type { UseFormRegisterReturn } from 'react-hook-form';
 import type { CardSummary } from '#shared/accounts.ts';
 import { cardExpiry } from '#client/components/ui/payment-card.tsx';
+import { CardElement, type CardElementController } from './card-element.tsx';
 import { CardFields } from './card-fields.tsx';
 import { Fieldset } from './fields.tsx';
+import { useCardPageDocument } from '#client/lib/stripe-js.ts';
 
 type CardField = 'ccnum' | 'ccexp' | 'cccvv';
 
@@ -20,6 +22,8 @@ interface PaymentFieldsetProps {
   errors: Partial<Record<CardField, string | undefined>>;
   /** Said under a new card's fields (what becomes of the card). */
   newCardNote?: ReactNode;
+  /** In Stripe mode: the new card is typed in Stripe's Payment Element, which this controls. */
+  cardElement?: MutableRefObject<CardElementController | null> | undefined;
 }
 
 function MethodChoice({ card, field }: { card: CardSummary; field: UseFormRegisterReturn }) {
@@ -52,7 +56,8 @@ function MethodChoice({ card, field }: { card: CardSummary; field: UseFormRegist
 
 /**
  * "Pay with": the saved card or a new one (number, expiry, security code). The store's checkout
- * and a visit's checkout pay alike; each form keeps the digits in its own state.
+ * and a visit's checkout pay alike; each form keeps the digits in its own state. In Stripe mode
+ * the new card is typed in Stripe's frame instead, and no digit is in the page at all.
  */
 export function PaymentFieldset({
   card,
@@ -60,7 +65,10 @@ export function PaymentFieldset({
   fields,
   errors,
   newCardNote,
+  cardElement,
 }: PaymentFieldsetProps) {
+  // Paying with the saved card may need Stripe.js too (the bank's 3-D Secure page).
+  useCardPageDocument();
   return (
     <Fieldset legend="Pay with">
       {card && !card.expired ? (
@@ -73,7 +81,11 @@ export function PaymentFieldset({
       ) : null}
       {method === 'card' ? (
         <div className="mt-4 space-y-5">
-          <CardFields fields={fields} errors={errors} />
+          {cardElement ? (
+            <CardElement controller={cardElement} />
+          ) : (
+            <CardFields fields={fields} errors={errors} />
+          )}
           {newCardNote ? <p className="text-sm text-muted">{newCardNote}</p> : null}
         </div>
       ) : null}

@@ -102,6 +102,11 @@ export async function updateCard(body: BodyOf<typeof accountsApi.ccUpdate>) {
   return call(accountsApi.ccUpdate, { body });
 }
 
+/** Stripe mode: the card typed in Stripe's Payment Element, as the payment method it made. */
+export async function updatePaymentMethod(body: BodyOf<typeof accountsApi.paymentMethodUpdate>) {
+  return call(accountsApi.paymentMethodUpdate, { body });
+}
+
 // --- Phone verification --------------------------------------------------------------------------
 
 export const sendSmsCode = () => call(accountsApi.smsAuth, { body: { action: 'send' } });

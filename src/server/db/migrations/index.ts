@@ -34,6 +34,7 @@ import * as m0032 from './0032-plan-partner-index.ts';
 import * as m0033 from './0033-payment-lines.ts';
 import * as m0034 from './0034-together-names.ts';
 import * as m0035 from './0035-stripe-events.ts';
+import * as m0036 from './0036-card-authentication.ts';
 
 /**
  * Every migration, in order. Listed in code (not read from a folder) so the bundled server carries
@@ -75,4 +76,5 @@ export const migrations: Record<string, Migration> = {
   '0033-payment-lines': m0033,
   '0034-together-names': m0034,
   '0035-stripe-events': m0035,
+  '0036-card-authentication': m0036,
 };

@@ -1,6 +1,11 @@
 import type { AppContext } from '#server/context.ts';
 import type { ActiveSession } from '#server/features/auth/auth.service.ts';
-import type { CardPayload, CardSummary, PaymentRetry } from '#shared/accounts.ts';
+import type {
+  CardPayload,
+  CardSummary,
+  PaymentMethodPayload,
+  PaymentRetry,
+} from '#shared/accounts.ts';
 import { updateCard } from './accounts.service.ts';
 
 /**
@@ -17,7 +22,7 @@ export type CardReplaced = (ctx: AppContext, customerId: number) => Promise<Paym
 export async function replaceCard(
   ctx: AppContext,
   session: ActiveSession,
-  input: CardPayload,
+  input: CardPayload | PaymentMethodPayload,
   cardReplaced: readonly CardReplaced[],
 ): Promise<{ card: CardSummary; retries: PaymentRetry[] }> {
   const card = await updateCard(ctx, session, input);

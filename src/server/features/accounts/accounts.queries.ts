@@ -235,6 +235,24 @@ export async function updateContactPreferences(
     .execute();
 }
 
+/** The card processor's customer of the account (migration 0036); null before its first card. */
+export async function selectGatewayCustomer(db: Db, customerId: number): Promise<string | null> {
+  const row = await db
+    .selectFrom('customers')
+    .select('gateway_customer_ref')
+    .where('id', '=', customerId)
+    .executeTakeFirst();
+  return row?.gateway_customer_ref ?? null;
+}
+
+export async function setGatewayCustomer(db: Db, customerId: number, ref: string): Promise<void> {
+  await db
+    .updateTable('customers')
+    .set({ gateway_customer_ref: ref })
+    .where('id', '=', customerId)
+    .execute();
+}
+
 export async function upsertCard(
   db: Db,
   customerId: number,

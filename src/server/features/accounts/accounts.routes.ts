@@ -101,6 +101,17 @@ export const accountsRoutes =
 
     route(
       app,
+      accountsApi.paymentMethodUpdate,
+      {
+        tag,
+        summary:
+          "Replace the card on file with one from Stripe's card form (and retry a failed payment)",
+      },
+      async ({ body, session }) => replaceCard(ctx, session, body, hooks.cardReplaced),
+    );
+
+    route(
+      app,
       accountsApi.smsAuth,
       { tag, summary: 'Text a code to the phone, or check it' },
       async ({ body, session }) =>

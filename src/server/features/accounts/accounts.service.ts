@@ -29,8 +29,11 @@ import type {
   AddressPayload,
   CardPayload,
   CardSummary,
+  PaymentMethodPayload,
   Signup,
 } from '#shared/accounts.ts';
+import type { CheckoutPayment } from '#shared/checkout.ts';
+import { messages } from '#shared/wording.ts';
 import { formatPhone, normalizePhone } from '#shared/accounts.ts';
 import type { SessionUser } from '#shared/session.ts';
 import { dobProblem, isoDate, parseUsDate, usDateFromIso } from '#shared/dates.ts';
@@ -497,24 +500,56 @@ export async function saveAddresses(
 }
 
 /**
- * Verifies the card with the gateway and keeps only its token, brand, last 4 and expiry. The number
- * and CVV exist only in this call's memory; nothing here logs them.
+ * Verifies the card with the gateway and keeps only its token, brand, last 4 and expiry. The
+ * simulator takes the spec's card fields: the number and CVV exist only in this call's memory, and
+ * nothing here logs them. A processor with its own card form (Stripe) takes the payment method it
+ * made, saved on the account's own processor customer; when the card's bank asks for 3-D Secure,
+ * the answer carries what the browser confirms, and the same card is sent again with the
+ * SetupIntent the customer confirmed.
  */
 export async function updateCard(
   ctx: AppContext,
   session: ActiveSession,
-  input: CardPayload,
+  input: CardPayload | PaymentMethodPayload,
 ): Promise<CardSummary> {
-  // Card testing protection: a handful of attempts an hour per customer.
-  await enforceRateLimit(ctx, `card:${session.customerId}`, 10, ONE_HOUR);
-  const [month, year] = input.ccexp.split('/').map(Number);
+  const element = 'payment_method' in input;
+  if (element !== (ctx.payments.cardEntry === 'element')) {
+    const message = messages.cardEntryChanged;
+    throw new AppError('CARD_ENTRY_CHANGED', message, {
+      [element ? 'payment_method' : 'ccnum']: message,
+    });
+  }
+  // Card testing protection: a handful of attempts an hour per customer. Finishing a card whose
+  // bank asked for 3-D Secure is the same attempt, not another.
+  if (!('setup_intent' in input && input.setup_intent))
+    await enforceRateLimit(ctx, `card:${session.customerId}`, 10, ONE_HOUR);
   const now = ctx.clock.now();
-  const result = await ctx.payments.tokenize(
-    { number: input.ccnum, expMonth: month ?? 0, expYear: 2000 + (year ?? 0), cvc: input.cccvv },
-    now,
-  );
-  if (!result.ok)
-    throw new AppError('CARD_DECLINED', result.message, { [result.field]: result.message });
+  const customerRef = element ? await q.selectGatewayCustomer(ctx.db, session.customerId) : null;
+  const result = element
+    ? await ctx.payments.tokenize(
+        {
+          paymentMethodId: input.payment_method,
+          customerRef,
+          setupIntentId: input.setup_intent ?? null,
+        },
+        now,
+      )
+    : await ctx.payments.tokenize(cardInputOf(input), now);
+  // The processor's customer is the account's from its first card on, saved or not.
+  const madeFor = result.customerRef;
+  if (madeFor && madeFor !== customerRef)
+    await q.setGatewayCustomer(ctx.db, session.customerId, madeFor);
+  if (!result.ok) {
+    const field = element ? 'payment_method' : result.field;
+    if (result.action)
+      throw new AppError(
+        'CARD_AUTHENTICATION',
+        result.message,
+        { [field]: result.message },
+        { client_secret: result.action.clientSecret },
+      );
+    throw new AppError('CARD_DECLINED', result.message, { [field]: result.message });
+  }
   const card = {
     gatewayToken: result.token,
     brand: result.brand,
@@ -535,6 +570,39 @@ export async function updateCard(
       );
   }
   return cardSummary(card, now);
+}
+
+function cardInputOf(input: CardPayload) {
+  const [month, year] = input.ccexp.split('/').map(Number);
+  return {
+    number: input.ccnum,
+    expMonth: month ?? 0,
+    expYear: 2000 + (year ?? 0),
+    cvc: input.cccvv,
+  };
+}
+
+/**
+ * A checkout's new card (the store's or a visit's), saved as the card on file before anything is
+ * charged to it; the saved card needs nothing.
+ */
+export async function saveCheckoutCard(
+  ctx: AppContext,
+  session: ActiveSession,
+  payment: CheckoutPayment,
+): Promise<void> {
+  if (payment.method === 'saved') return;
+  await updateCard(
+    ctx,
+    session,
+    payment.method === 'card'
+      ? { ccnum: payment.ccnum, ccexp: payment.ccexp, cccvv: payment.cccvv, consent: true }
+      : {
+          payment_method: payment.payment_method,
+          ...(payment.setup_intent ? { setup_intent: payment.setup_intent } : {}),
+          consent: true,
+        },
+  );
 }
 
 // --- Phone verification --------------------------------------------------------------------------

@@ -53,6 +53,7 @@ describe(`a change during the renewal run is never charged (${testDialect})`, ()
   function watchedGateway(tally: Tally, answered: Map<number, number>, asked: { n: number }) {
     const simulator: { gateway?: PaymentGateway } = {};
     const gateway: PaymentGateway = {
+      cardEntry: 'fields',
       tokenize: (card, now) => simulator.gateway!.tokenize(card, now),
       refund: (request, now) => simulator.gateway!.refund(request, now),
       authorize: (request, now) => simulator.gateway!.authorize(request, now),

@@ -109,6 +109,7 @@ describe(`renewal billing (${testDialect})`, () => {
     const simulator: { gateway?: PaymentGateway } = {};
     let crashes = 1;
     const crashingGateway: PaymentGateway = {
+      cardEntry: 'fields',
       tokenize: (card, now) => simulator.gateway!.tokenize(card, now),
       refund: (request, now) => simulator.gateway!.refund(request, now),
       authorize: (request, now) => simulator.gateway!.authorize(request, now),

@@ -2,7 +2,7 @@ import type { AppContext } from '#server/context.ts';
 import {
   cardOnFileToken,
   rememberCheckoutAddresses,
-  updateCard,
+  saveCheckoutCard,
 } from '#server/features/accounts/accounts.service.ts';
 import { sessionUser, type ActiveSession } from '#server/features/auth/auth.service.ts';
 import { offer, siblingOffer } from '#server/features/catalog/catalog.service.ts';
@@ -27,6 +27,8 @@ import { queueEmail, sendQueuedSoon } from '#server/features/outbox/outbox.servi
 import {
   charge,
   gatewayRecord,
+  awaitCustomer,
+  awaitingCustomer,
   ledgerCall,
   outcomeOf,
   refundOrphanCharge,
@@ -187,11 +189,8 @@ async function paymentToken(
   session: ActiveSession,
   input: PlaceOrder,
 ): Promise<string> {
-  if (input.payment.method === 'card') {
-    const { ccnum, ccexp, cccvv } = input.payment;
-    // Verifies and saves it as the card on file (renewals bill it); declines throw with the reason.
-    await updateCard(ctx, session, { ccnum, ccexp, cccvv, consent: true });
-  }
+  // A new card is verified and saved as the card on file (renewals bill it); declines throw.
+  await saveCheckoutCard(ctx, session, input.payment);
   const token = await cardOnFileToken(ctx, session.customerId);
   if (!token)
     throw new AppError('NO_CARD', 'Add a card to pay with.', {
@@ -215,7 +214,18 @@ async function chargeAndComplete(
     amountCents: attempt.totalCents,
     orderId,
   };
-  const result = await charge(ctx, call, token);
+  const result = await charge(ctx, call, token, { customerPresent: true });
+  if (!result.ok && result.action) {
+    // The bank asks the customer to confirm (3-D Secure): the order stays pending and the charge
+    // started while they do, and the same request sent again finishes it.
+    await awaitCustomer(ctx, call.idempotencyKey);
+    throw new AppError(
+      'CARD_AUTHENTICATION',
+      result.message,
+      { ccnum: result.message },
+      { client_secret: result.action.clientSecret },
+    );
+  }
   if (!result.ok) {
     await settleCall(ctx, call.idempotencyKey, outcomeOf(result));
     throw new AppError('CARD_DECLINED', result.message, { ccnum: result.message });
@@ -293,6 +303,8 @@ async function completeCheckout(
  * arrived releases the attempt, so the customer can check out again with a new key.
  */
 export async function finishCheckoutCharge(ctx: AppContext, call: LedgerRow): Promise<void> {
+  // The customer is still confirming it with their bank: theirs to finish until their time is up.
+  if (awaitingCustomer(ctx, call)) return;
   const orderId = call.orderId ?? 0;
   const record = await gatewayRecord(ctx, { idempotencyKey: call.idempotencyKey });
   if (record?.status === 'succeeded') {
@@ -390,6 +402,20 @@ async function resumeAttempt(
 ): Promise<PlacedOrder> {
   const attempt = await selectOrderByKey(ctx.db, key);
   if (attempt?.paymentStatus === 'paid') return placedOrder(ctx, key);
+  if (attempt && awaitingCustomer(ctx, await ledgerCall(ctx, chargeKey(orderId)))) {
+    // Sent again once the customer confirmed with their bank: the same charge, asked again with
+    // its key, says how it ended. A decline undoes the attempt, as on the first try.
+    const token = await cardOnFileToken(ctx, customerId);
+    if (token) {
+      try {
+        return await chargeAndComplete(ctx, customerId, key, orderId, token);
+      } catch (error) {
+        if (!(await chargeInDoubt(ctx, orderId)))
+          await abandonAttempt(ctx, customerId, checkoutKeyOf(key), orderId);
+        throw error;
+      }
+    }
+  }
   if (attempt && ctx.clock.now().getTime() - Date.parse(attempt.updatedAt) > STALE_ATTEMPT_MS) {
     const token = await cardOnFileToken(ctx, customerId);
     if (token) return chargeAndComplete(ctx, customerId, key, orderId, token);

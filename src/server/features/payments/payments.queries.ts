@@ -26,6 +26,8 @@ export interface LedgerRow extends NewLedgerEntry {
   status: LedgerStatus;
   gatewayRef: string | null;
   failure: string | null;
+  /** Set while the customer confirms the payment with their bank (3-D Secure). */
+  awaitingCustomerUntil: string | null;
   reconcileAttempts: number;
   createdAt: string;
   updatedAt: string;
@@ -48,6 +50,7 @@ const columns = [
   'staff_id',
   'staff_ip',
   'details',
+  'awaiting_customer_until',
   'reconcile_attempts',
   'created_at',
   'updated_at',
@@ -77,6 +80,7 @@ function toLedger(r: Row): LedgerRow {
     staffId: r.staff_id,
     staffIp: r.staff_ip,
     details: r.details,
+    awaitingCustomerUntil: r.awaiting_customer_until,
     reconcileAttempts: r.reconcile_attempts,
     createdAt: r.created_at,
     updatedAt: r.updated_at,
@@ -113,6 +117,7 @@ export async function insertOrRestart(
       staff_ip: entry.staffIp,
       details: entry.details,
       claimed_until: null,
+      awaiting_customer_until: null,
       created_at: now,
       updated_at: now,
     })
@@ -125,6 +130,10 @@ export async function insertOrRestart(
               failure: null,
               // A later retry carries what the caller knows now (a provider's new decline reason).
               details: entry.details,
+              // Asked again (the customer confirmed with their bank): the reconciler's to finish
+              // after the usual grace if this attempt is interrupted too.
+              claimed_until: null,
+              awaiting_customer_until: null,
               updated_at: now,
             })
             .where('payment_ledger.status', '!=', 'succeeded')
@@ -194,6 +203,23 @@ export async function selectStale(
     .limit(limit)
     .execute();
   return rows.map(toLedger);
+}
+
+/**
+ * A started payment the customer is confirming with their bank: the reconciler leaves it alone until
+ * `until` (its lease), and the customer's request sent again meanwhile finishes it.
+ */
+export async function markAwaitingCustomer(
+  db: Db,
+  idempotencyKey: string,
+  until: string,
+): Promise<void> {
+  await db
+    .updateTable('payment_ledger')
+    .set({ awaiting_customer_until: until, claimed_until: until })
+    .where('idempotency_key', '=', idempotencyKey)
+    .where('status', '=', 'started')
+    .execute();
 }
 
 /** Takes a stale call for this reconciler until `until`; false when another took it first. */

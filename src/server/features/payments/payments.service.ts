@@ -138,12 +138,22 @@ async function make<T>(
   return result;
 }
 
-/** With `recorded`, the caller wrote the call down itself (`recordCall`) in the claim before it. */
+/**
+ * How a payment is asked for. `recorded`: the caller wrote the call down itself (`recordCall`) in
+ * the claim before it. `customerPresent`: the customer is at the page (a checkout), so their bank
+ * may ask them to confirm it (3-D Secure) instead of refusing it; renewals, retries and approvals
+ * are made while they are away.
+ */
+interface PaymentOptions {
+  recorded?: boolean;
+  customerPresent?: boolean;
+}
+
 export function charge(
   ctx: AppContext,
   call: GatewayCall,
   token: string,
-  options: { recorded?: boolean } = {},
+  options: PaymentOptions = {},
 ): Promise<ChargeResult> {
   return make(
     ctx,
@@ -151,7 +161,12 @@ export function charge(
     call,
     () =>
       ctx.payments.charge(
-        { token, amountCents: call.amountCents, idempotencyKey: call.idempotencyKey },
+        {
+          token,
+          amountCents: call.amountCents,
+          idempotencyKey: call.idempotencyKey,
+          offSession: !options.customerPresent,
+        },
         ctx.clock.now(),
       ),
     options.recorded,
@@ -162,12 +177,43 @@ export function authorize(
   ctx: AppContext,
   call: GatewayCall,
   token: string,
+  options: PaymentOptions = {},
 ): Promise<AuthorizeResult> {
   return make(ctx, 'authorize', call, () =>
     ctx.payments.authorize(
-      { token, amountCents: call.amountCents, idempotencyKey: call.idempotencyKey },
+      {
+        token,
+        amountCents: call.amountCents,
+        idempotencyKey: call.idempotencyKey,
+        offSession: !options.customerPresent,
+      },
       ctx.clock.now(),
     ),
+  );
+}
+
+/**
+ * How long a customer has to confirm a payment with their bank (3-D Secure) before the reconciler
+ * cancels it and undoes its attempt. Stripe's own challenge pages time out well within it.
+ */
+export const CUSTOMER_CONFIRMATION_MS = 15 * 60 * 1000;
+
+/**
+ * The bank asked the customer at the page to confirm this started payment: it stays started, the
+ * customer's request sent again finishes it, and the reconciler leaves it for
+ * CUSTOMER_CONFIRMATION_MS.
+ */
+export async function awaitCustomer(ctx: AppContext, idempotencyKey: string): Promise<void> {
+  const until = new Date(ctx.clock.now().getTime() + CUSTOMER_CONFIRMATION_MS).toISOString();
+  await q.markAwaitingCustomer(ctx.db, idempotencyKey, until);
+}
+
+/** Whether the customer is still confirming this payment with their bank. */
+export function awaitingCustomer(ctx: AppContext, call: q.LedgerRow | undefined): boolean {
+  return (
+    call?.status === 'started' &&
+    call.awaitingCustomerUntil !== null &&
+    call.awaitingCustomerUntil > ctx.clock.now().toISOString()
   );
 }
 
@@ -217,12 +263,20 @@ export async function refund(ctx: AppContext, call: GatewayCall): Promise<Refund
   );
 }
 
-/** What the gateway itself did (the reconciler asks it, never our tables). */
-export function gatewayRecord(
+/**
+ * What the gateway itself did (the reconciler asks it, never our tables). A payment still waiting
+ * for the customer's 3-D Secure is cancelled first: the reconciler asks only once the customer's
+ * time is up, and what it settles as failed must never move money later. The answer after that
+ * is the payment's own (succeeded, if they confirmed it a moment before).
+ */
+export async function gatewayRecord(
   ctx: AppContext,
   query: { idempotencyKey: string } | { id: string },
 ): Promise<GatewayRecord | null> {
-  return ctx.payments.find(query);
+  const record = await ctx.payments.find(query);
+  if (record?.status !== 'failed' || !record.action) return record;
+  await ctx.payments.release({ authorizationId: record.id }, ctx.clock.now());
+  return ctx.payments.find({ id: record.id });
 }
 
 /**

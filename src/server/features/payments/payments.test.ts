@@ -189,6 +189,7 @@ describe(`the payment reconciler (${testDialect})`, () => {
   const simulator: { gateway?: PaymentGateway; dieAfterRefund: number } = { dieAfterRefund: 0 };
   beforeAll(async () => {
     const dying: PaymentGateway = {
+      cardEntry: 'fields',
       tokenize: (card, now) => simulator.gateway!.tokenize(card, now),
       charge: (request, now) => simulator.gateway!.charge(request, now),
       authorize: (request, now) => simulator.gateway!.authorize(request, now),

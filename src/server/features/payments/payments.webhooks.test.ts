@@ -48,6 +48,7 @@ describe(`Stripe webhooks (${testDialect})`, () => {
         gateway,
         webhookSecret: fake.webhookSecret,
         secretKey: fake.secretKey,
+        publishableKey: fake.publishableKey,
         apiBase: fake.url,
       },
     });

@@ -1,10 +1,11 @@
 // Submitting the visit: the card is authorised now, charged only on approval.
 import type { AppContext } from '#server/context.ts';
 import type { AddressInput } from '#shared/accounts.ts';
+import type { CheckoutPayment } from '#shared/checkout.ts';
 import {
   cardOnFileToken,
   rememberCheckoutAddresses,
-  updateCard,
+  saveCheckoutCard,
 } from '#server/features/accounts/accounts.service.ts';
 import { sessionUser, type ActiveSession } from '#server/features/auth/auth.service.ts';
 import {
@@ -16,6 +17,8 @@ import { markAuthorized, selectVisitOrder } from '#server/features/orders/orders
 import { queueEmail, sendQueuedSoon } from '#server/features/outbox/outbox.service.ts';
 import {
   authorize,
+  awaitCustomer,
+  awaitingCustomer,
   gatewayRecord,
   outcomeOf,
   release,
@@ -47,7 +50,7 @@ export async function submitVisit(
     visitId: number;
     shipping: AddressInput & { phoneNo: string };
     billing: AddressInput | null;
-    payment: { method: 'card'; ccnum: string; ccexp: string; cccvv: string } | { method: 'saved' };
+    payment: CheckoutPayment;
   },
 ): Promise<{ orderNumber: string; amountCents: number; destination: string }> {
   const visit = await ownVisit(ctx, session, input.visitId);
@@ -70,10 +73,7 @@ export async function submitVisit(
   // Never hold the card for a visit nobody can review.
   await requireCovered(ctx, visit.state);
 
-  if (input.payment.method === 'card') {
-    const { ccnum, ccexp, cccvv } = input.payment;
-    await updateCard(ctx, session, { ccnum, ccexp, cccvv, consent: true });
-  }
+  await saveCheckoutCard(ctx, session, input.payment);
   const token = await cardOnFileToken(ctx, session.customerId);
   if (!token)
     throw new AppError('NO_CARD', 'Add a card to pay with.', {
@@ -124,7 +124,18 @@ export async function submitVisit(
     orderId: attempt.id,
     visitId: visit.id,
   };
-  const held = await authorize(ctx, call, token);
+  const held = await authorize(ctx, call, token, { customerPresent: true });
+  if (!held.ok && held.action) {
+    // The bank asks the patient to confirm the hold (3-D Secure): the order stays pending while
+    // they do, and the same visit sent again finishes it.
+    await awaitCustomer(ctx, call.idempotencyKey);
+    throw new AppError(
+      'CARD_AUTHENTICATION',
+      held.message,
+      { ccnum: held.message },
+      { client_secret: held.action.clientSecret },
+    );
+  }
   if (!held.ok) {
     await ctx.db.transaction().execute(async (trx) => {
       const tx = { ...ctx, db: trx };
@@ -259,6 +270,8 @@ async function releaseOrphanHold(
  * again.
  */
 export async function finishVisitAuthorization(ctx: AppContext, call: LedgerRow): Promise<void> {
+  // The patient is still confirming the hold with their bank: theirs to finish until then.
+  if (awaitingCustomer(ctx, call)) return;
   const orderId = call.orderId ?? 0;
   const record = await gatewayRecord(ctx, { idempotencyKey: call.idempotencyKey });
   if (record?.status === 'authorized' || record?.status === 'succeeded') {

@@ -18,6 +18,11 @@ import { usStates } from '#shared/us-states.ts';
 import { applyApiError } from '#client/components/forms/form-errors.ts';
 import { CheckboxField, Fieldset, FormAlert } from '#client/components/forms/fields.tsx';
 import { PaymentFieldset } from '#client/components/forms/payment-fieldset.tsx';
+import {
+  sendWithCardElement,
+  type CardElementController,
+} from '#client/components/forms/card-element.tsx';
+import { sendConfirming, stripeMode } from '#client/lib/stripe-js.ts';
 import { textLinkClass } from '#client/components/ui/button.ts';
 import { Spinner } from '#client/components/ui/spinner.tsx';
 import { SubmitButton } from '#client/components/ui/submit-button.tsx';
@@ -58,12 +63,13 @@ export function placeOrderBody(
   form: PaymentForm,
   shipping: Shipping,
   toPartner = false,
+  element?: { payment_method: string; setup_intent?: string },
 ): PlaceOrder {
   const clickId = storedClickId();
   return {
     idempotency_key: checkoutKey(),
     shipping,
-    ...paymentOfForm(form),
+    ...paymentOfForm(form, element),
     ...(clickId ? { click_id: clickId } : {}),
     // The server ships to the partner's address as their account has it, not to `shipping`'s.
     ...(toPartner ? { ship_to_partner: true } : {}),
@@ -118,7 +124,7 @@ interface PaymentFormProps {
  * address" is not offered then.
  */
 function startingForm(savedUsable: boolean, toPartner: boolean, ownBilling: Address | null) {
-  const blank = blankPaymentForm(savedUsable);
+  const blank = blankPaymentForm(savedUsable, stripeMode() ? 'element' : 'fields');
   if (!toPartner) return blank;
   const { address, address2, city, state, zip } = ownBilling ?? blank.billing;
   return { ...blank, billingSame: false, billing: { address, address2, city, state, zip } };
@@ -135,6 +141,7 @@ function PaymentFormView({
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const placing = useRef(false);
+  const cardElement = useRef<CardElementController | null>(null);
   const cart = useCart();
   const [alert, setAlert] = useState<{ message: string; shipping: boolean } | null>(null);
   const savedUsable = card !== null && !card.expired;
@@ -167,7 +174,12 @@ function PaymentFormView({
       cart.coupon?.code,
     );
     try {
-      const order = await placeOrder(placeOrderBody(values, shipping, toPartner));
+      const order =
+        values.method === 'card' && values.cardEntry === 'element'
+          ? await sendWithCardElement(cardElement, (element) =>
+              placeOrder(placeOrderBody(values, shipping, toPartner, element)),
+            )
+          : await sendConfirming(() => placeOrder(placeOrderBody(values, shipping, toPartner)));
       trackPurchase({
         order_number: order.order_number,
         total_cents: order.total_cents,
@@ -184,7 +196,11 @@ function PaymentFormView({
         // Nothing was placed: back to step 1 to choose another address, with a new attempt.
         forgetCheckoutKey();
         setAlert({ message: error.message, shipping: true });
-      } else if (failedWith(error, checkoutApi.placeOrder, 'CARD_DECLINED')) {
+      } else if (
+        failedWith(error, checkoutApi.placeOrder, 'CARD_DECLINED') ||
+        failedWith(error, checkoutApi.placeOrder, 'CARD_AUTHENTICATION') ||
+        (error instanceof ApiError && error.code === 'CARD_FORM')
+      ) {
         // The gateway's reason, once, where the customer is looking; the next try is a new attempt.
         forgetCheckoutKey();
         setAlert({ message: error.message, shipping: false });
@@ -223,6 +239,7 @@ function PaymentFormView({
           ccexp: errors.ccexp?.message,
           cccvv: errors.cccvv?.message,
         }}
+        cardElement={stripeMode() ? cardElement : undefined}
         newCardNote="This card is saved as your card on file for this order and your subscriptions. We keep only its brand, last four digits and expiry date."
       />
 

@@ -15,7 +15,12 @@ import { Spinner } from '#client/components/ui/spinner.tsx';
 import { SubmitButton } from '#client/components/ui/submit-button.tsx';
 import { useAccountData } from '#client/features/accounts/accounts.api.ts';
 import { AddressFields } from '#client/components/forms/address-fields.tsx';
-import { failedWith } from '#client/lib/api.ts';
+import { ApiError, failedWith } from '#client/lib/api.ts';
+import { sendConfirming, stripeMode } from '#client/lib/stripe-js.ts';
+import {
+  sendWithCardElement,
+  type CardElementController,
+} from '#client/components/forms/card-element.tsx';
 import { getAppState, setOnlineVisitUser, useLeadsId } from '#client/lib/app-state.ts';
 import { refreshOrderViews } from '#client/features/orders/orders.api.ts';
 import { paths } from '#shared/paths.ts';
@@ -92,6 +97,7 @@ function CheckoutForm({ visitId, account, summary }: CheckoutFormProps) {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const paying = useRef(false);
+  const cardElement = useRef<CardElementController | null>(null);
   const [alert, setAlert] = useState<string | null>(null);
   const card = account?.card ?? null;
   const savedUsable = card !== null && !card.expired;
@@ -115,7 +121,7 @@ function CheckoutForm({ visitId, account, summary }: CheckoutFormProps) {
         zip: account?.shipping?.zip ?? '',
         phoneNo: phone ?? account?.phoneNo ?? '',
       },
-      pay: blankPaymentForm(savedUsable),
+      pay: blankPaymentForm(savedUsable, stripeMode() ? 'element' : 'fields'),
     },
   });
   const method = useWatch({ control, name: 'pay.method' });
@@ -129,11 +135,12 @@ function CheckoutForm({ visitId, account, summary }: CheckoutFormProps) {
     setAlert(null);
     try {
       const { pay: form, shipping } = values;
-      const result = await visitCheckout({
-        visit_id: visitId,
-        shipping,
-        ...paymentOfForm(form),
-      });
+      const send = (element?: { payment_method: string; setup_intent?: string }) =>
+        visitCheckout({ visit_id: visitId, shipping, ...paymentOfForm(form, element) });
+      const result =
+        form.method === 'card' && form.cardEntry === 'element'
+          ? await sendWithCardElement(cardElement, send)
+          : await sendConfirming(() => send());
       // "Submitted", nothing more: no program, order number or amount (decision 020).
       trackVisitSubmitted();
       // The order number survives a reload of the confirmation; it says nothing about health.
@@ -145,7 +152,12 @@ function CheckoutForm({ visitId, account, summary }: CheckoutFormProps) {
         state: { orderNumber: result.order_number, amountCents: result.amount_cents },
       });
     } catch (error) {
-      if (failedWith(error, visitsApi.checkout, 'CARD_DECLINED')) setAlert(error.message);
+      if (
+        failedWith(error, visitsApi.checkout, 'CARD_DECLINED') ||
+        failedWith(error, visitsApi.checkout, 'CARD_AUTHENTICATION') ||
+        (error instanceof ApiError && error.code === 'CARD_FORM')
+      )
+        setAlert(error.message);
       else {
         const outcome = applyApiError(error, setError, fieldNames);
         if (!outcome.placed) setAlert(outcome.message);
@@ -193,6 +205,7 @@ function CheckoutForm({ visitId, account, summary }: CheckoutFormProps) {
       <PaymentFieldset
         card={card}
         method={method}
+        cardElement={stripeMode() ? cardElement : undefined}
         fields={{
           method: methodField,
           ccnum: register('pay.ccnum'),
