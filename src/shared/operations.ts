@@ -43,6 +43,30 @@ export type StaffOrderSummary = z.infer<typeof StaffOrderSummarySchema>;
 
 export const StaffOrderListSchema = z.object({ orders: z.array(StaffOrderSummarySchema) });
 
+/**
+ * How the payment processor's fraud screening rated a payment (Stripe Radar's `risk_level`):
+ * `not_assessed` where it did not look, `unknown` where it could not tell.
+ */
+export const riskLevels = ['normal', 'elevated', 'highest', 'not_assessed', 'unknown'] as const;
+export type RiskLevel = (typeof riskLevels)[number];
+
+/**
+ * The order's payment as the payment processor shows it (issue 28). `unavailable`: the processor
+ * could not be asked just now, so the link and the risk level are missing, not absent there.
+ */
+export const StaffOrderProcessorSchema = z.object({
+  /** The processor's id of the order's charge or hold (a Stripe PaymentIntent, `pi_…`). */
+  payment_id: z.string(),
+  /** The payment's page in the processor's dashboard; null where it has none. */
+  dashboard_url: z.string().nullable(),
+  /** Null before a charge was attempted, or where the processor does not rate payments. */
+  risk_level: z.enum(riskLevels).nullable(),
+  /** Why the newest capture of the held amount failed, as the ledger recorded it. */
+  capture_failure: z.string().nullable(),
+  unavailable: z.boolean(),
+});
+export type StaffOrderProcessor = z.infer<typeof StaffOrderProcessorSchema>;
+
 export const StaffOrderDetailSchema = StaffOrderSummarySchema.extend({
   customer_id: z.number().int(),
   kind: z.string(),
@@ -118,6 +142,11 @@ export const StaffOrderDetailSchema = StaffOrderSummarySchema.extend({
       warned_at: z.string(),
     }),
   ),
+  /**
+   * The order's payment at the processor: null when the order has no processor payment, or the
+   * processor has nothing to show of it (the simulator, unless a capture failed).
+   */
+  processor: StaffOrderProcessorSchema.nullable(),
 });
 export type StaffOrderDetail = z.infer<typeof StaffOrderDetailSchema>;
 

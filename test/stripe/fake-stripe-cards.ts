@@ -23,7 +23,19 @@ export type CardBehaviour =
    */
   | 'authentication_unless_set_up'
   /** 4000 0000 0000 3220: 3-D Secure 2 must be completed on every payment. */
-  | 'three_d_secure_required';
+  | 'three_d_secure_required'
+  /** 4000 0000 0000 9235: succeeds, and Radar rates the charge's risk `elevated`. */
+  | 'elevated_risk'
+  /**
+   * 4000 0000 0000 4954: succeeds, and Radar rates the charge's risk `highest` (Stripe blocks it
+   * only where a block rule for that level is on; the fake has no rules).
+   */
+  | 'highest_risk'
+  /**
+   * 4100 0000 0000 0019: Radar rates every payment `highest` and always blocks it (declined,
+   * decline code fraudulent, never sent to the issuer). Saving the card is not screened here.
+   */
+  | 'radar_blocked';
 
 interface TestCard {
   number: string;
@@ -52,6 +64,10 @@ export const testPaymentMethods: Record<string, TestCard> = {
     number: '4000000000003220',
     behaviour: 'three_d_secure_required',
   },
+  // Radar's risk levels (https://docs.stripe.com/radar/testing).
+  pm_card_riskLevelElevated: { number: '4000000000009235', behaviour: 'elevated_risk' },
+  pm_card_riskLevelHighest: { number: '4000000000004954', behaviour: 'highest_risk' },
+  pm_card_chargeDeclinedFraudulent: { number: '4100000000000019', behaviour: 'radar_blocked' },
 };
 
 export function behaviourOf(number: string): CardBehaviour {
@@ -151,6 +167,32 @@ const authenticationRequired: Decline = {
   message: 'Your card was declined. This transaction requires authentication.',
 };
 
+/**
+ * Radar's block of a payment it rates too risky: a decline that never reached the issuer
+ * (https://docs.stripe.com/radar/testing; decline code fraudulent in
+ * https://docs.stripe.com/declines/codes, which Stripe also gives for its own blocks).
+ */
+const radarBlock: Decline = {
+  code: 'card_declined',
+  decline_code: 'fraudulent',
+  message: 'Your card was declined.',
+};
+
+/**
+ * How Stripe Radar rates a payment on this card (`outcome.risk_level` and `risk_score` of
+ * https://docs.stripe.com/api/charges/object#charge_object-outcome), by the test cards of
+ * https://docs.stripe.com/radar/testing. The scores are the fake's own picks, rising with the level.
+ */
+export function riskOf(behaviour: CardBehaviour): {
+  risk_level: 'normal' | 'elevated' | 'highest';
+  risk_score: number;
+} {
+  if (behaviour === 'elevated_risk') return { risk_level: 'elevated', risk_score: 70 };
+  if (behaviour === 'highest_risk' || behaviour === 'radar_blocked')
+    return { risk_level: 'highest', risk_score: 85 };
+  return { risk_level: 'normal', risk_score: 20 };
+}
+
 export type AttemptOutcome = 'succeeds' | 'needs_authentication' | Decline;
 
 /** What the issuer answers to a payment on this card. */
@@ -159,6 +201,7 @@ export function paymentOutcome(
   attempt: { offSession: boolean; authenticated: boolean; setUpForOffSession: boolean },
 ): AttemptOutcome {
   if (behaviour === 'declined' || behaviour === 'charge_fails') return genericDecline;
+  if (behaviour === 'radar_blocked') return radarBlock;
   if (behaviour === 'insufficient_funds') {
     return {
       code: 'card_declined',
@@ -166,7 +209,13 @@ export function paymentOutcome(
       message: 'Your card has insufficient funds.',
     };
   }
-  if (behaviour === 'succeeds' || attempt.authenticated) return 'succeeds';
+  if (
+    behaviour === 'succeeds' ||
+    behaviour === 'elevated_risk' ||
+    behaviour === 'highest_risk' ||
+    attempt.authenticated
+  )
+    return 'succeeds';
   if (
     behaviour === 'authentication_unless_set_up' &&
     attempt.offSession &&

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import type Stripe from 'stripe';
 import { newId, type Bank } from './fake-stripe-bank.ts';
-import type { Decline } from './fake-stripe-cards.ts';
+import { riskOf, type CardBehaviour, type Decline } from './fake-stripe-cards.ts';
 
 /**
  * How long an uncaptured card payment stays authorised: 7 days for customer-initiated payments on
@@ -23,6 +23,7 @@ export function chargeFor(
   const succeeded = outcome === 'succeeds';
   const captured = succeeded && paymentIntent.capture_method !== 'manual';
   const card = paymentMethod.card;
+  const behaviour = bank.cards.get(paymentMethod.id)?.behaviour ?? 'succeeds';
   const charge: Stripe.Charge = {
     id: newId('ch'),
     object: 'charge',
@@ -50,20 +51,7 @@ export function chargeFor(
     livemode: false,
     metadata: { ...paymentIntent.metadata },
     on_behalf_of: null,
-    // https://docs.stripe.com/api/charges/object#charge_object-outcome
-    outcome: {
-      advice_code: null,
-      network_advice_code: null,
-      network_decline_code: null,
-      network_status: succeeded ? 'approved_by_network' : 'declined_by_network',
-      reason: succeeded ? null : outcome.decline_code,
-      risk_level: 'normal',
-      risk_score: 20,
-      seller_message: succeeded
-        ? 'Payment complete.'
-        : `The bank returned the decline code \`${outcome.decline_code}\`.`,
-      type: succeeded ? 'authorized' : 'issuer_declined',
-    },
+    outcome: outcomeOf(behaviour, outcome),
     paid: succeeded,
     payment_intent: paymentIntent.id,
     payment_method: paymentMethod.id,
@@ -110,4 +98,45 @@ export function chargeFor(
   };
   bank.charges.set(charge.id, charge);
   return charge;
+}
+
+/**
+ * The charge's outcome (https://docs.stripe.com/api/charges/object#charge_object-outcome): the
+ * issuer's answer, and Radar's risk rating of every payment (https://docs.stripe.com/radar/testing).
+ * A payment Radar blocks never reaches the issuer: type blocked, reason highest_risk_level.
+ */
+function outcomeOf(
+  behaviour: CardBehaviour,
+  outcome: 'succeeds' | Decline,
+): NonNullable<Stripe.Charge['outcome']> {
+  const risk = riskOf(behaviour);
+  const base = {
+    advice_code: null,
+    network_advice_code: null,
+    network_decline_code: null,
+    ...risk,
+  };
+  if (outcome === 'succeeds')
+    return {
+      ...base,
+      network_status: 'approved_by_network',
+      reason: null,
+      seller_message: 'Payment complete.',
+      type: 'authorized',
+    };
+  if (behaviour === 'radar_blocked')
+    return {
+      ...base,
+      network_status: 'not_sent_to_network',
+      reason: 'highest_risk_level',
+      seller_message: 'Stripe blocked this payment as too risky.',
+      type: 'blocked',
+    };
+  return {
+    ...base,
+    network_status: 'declined_by_network',
+    reason: outcome.decline_code,
+    seller_message: `The bank returned the decline code \`${outcome.decline_code}\`.`,
+    type: 'issuer_declined',
+  };
 }

@@ -672,3 +672,61 @@ describe('the API around the objects', () => {
     expect(fake.requests.map((request) => request.status)).toEqual([200, 200, 200]);
   });
 });
+
+describe("Radar's risk levels (https://docs.stripe.com/radar/testing)", () => {
+  /** A payment on this test PaymentMethod, read back with its charge. */
+  async function chargeOf(paymentMethod: string): Promise<Stripe.Charge> {
+    const payment = await stripe.paymentIntents.create({
+      amount: 2000,
+      currency: 'usd',
+      payment_method: paymentMethod,
+      confirm: true,
+      ...cardOnly,
+    });
+    const read = await stripe.paymentIntents.retrieve(payment.id, { expand: ['latest_charge'] });
+    return read.latest_charge as Stripe.Charge;
+  }
+
+  it('rates the elevated-risk card elevated and the highest-risk card highest, and takes both', async () => {
+    const elevated = await chargeOf('pm_card_riskLevelElevated');
+    expect(elevated).toMatchObject({
+      status: 'succeeded',
+      outcome: {
+        risk_level: 'elevated',
+        type: 'authorized',
+        network_status: 'approved_by_network',
+      },
+    });
+    const highest = await chargeOf('pm_card_riskLevelHighest');
+    expect(highest).toMatchObject({ status: 'succeeded', outcome: { risk_level: 'highest' } });
+    expect(highest.outcome?.risk_score).toBeGreaterThan(elevated.outcome?.risk_score ?? 100);
+  });
+
+  it('blocks every payment on 4100 0000 0000 0019 as highest risk, before the issuer sees it', async () => {
+    const card = await stripe.paymentMethods.create({
+      type: 'card',
+      card: { number: '4100000000000019', exp_month: 1, exp_year: 2040, cvc: '123' },
+    });
+    const failure = await failureOf(
+      stripe.paymentIntents.create({
+        amount: 1000,
+        currency: 'usd',
+        payment_method: card.id,
+        confirm: true,
+        ...cardOnly,
+      }),
+    );
+    expect(failure).toMatchObject({ code: 'card_declined', decline_code: 'fraudulent' });
+    const blocked = failure.payment_intent as Stripe.PaymentIntent;
+    const charge = await stripe.charges.retrieve(String(blocked.latest_charge));
+    expect(charge).toMatchObject({
+      status: 'failed',
+      outcome: {
+        risk_level: 'highest',
+        type: 'blocked',
+        reason: 'highest_risk_level',
+        network_status: 'not_sent_to_network',
+      },
+    });
+  });
+});

@@ -65,6 +65,7 @@ export function buildOrder(overrides: Partial<StaffOrderDetail> = {}): StaffOrde
     together: null,
     disputes: [],
     fraud_warnings: [],
+    processor: null,
     ...overrides,
   };
 }

@@ -106,11 +106,25 @@ export function createStripeGateway(options: StripeGatewayOptions): PaymentGatew
   const descriptor = options.statementDescriptorSuffix
     ? { statement_descriptor_suffix: options.statementDescriptorSuffix }
     : {};
+  const dashboard = dashboardOf(options.secretKey);
 
   /** A PaymentIntent as it stands now; null when Stripe has none by that id. */
   async function currentIntent(id: string): Promise<Stripe.PaymentIntent | null> {
     try {
       return await stripe.paymentIntents.retrieve(id);
+    } catch (error) {
+      if (isMissing(error)) return null;
+      throw wrap('retrieve payment', error);
+    }
+  }
+
+  /**
+   * A PaymentIntent with its latest charge, whose outcome carries Radar's rating; null when Stripe
+   * has none by that id.
+   */
+  async function intentWithCharge(id: string): Promise<Stripe.PaymentIntent | null> {
+    try {
+      return await stripe.paymentIntents.retrieve(id, { expand: ['latest_charge'] });
     } catch (error) {
       if (isMissing(error)) return null;
       throw wrap('retrieve payment', error);
@@ -345,8 +359,8 @@ export function createStripeGateway(options: StripeGatewayOptions): PaymentGatew
     async find(query) {
       if ('id' in query) {
         if (query.id.startsWith('pi_')) {
-          const intent = await currentIntent(query.id);
-          return intent ? recordOfIntent(intent) : null;
+          const intent = await intentWithCharge(query.id);
+          return intent ? recordOfIntent(intent, dashboard) : null;
         }
         if (query.id.startsWith('re_') || query.id.startsWith('pyr_')) {
           try {
@@ -365,7 +379,7 @@ export function createStripeGateway(options: StripeGatewayOptions): PaymentGatew
         if (refund) return recordOfRefund(refund);
       }
       const intent = await intentWithKey(query.idempotencyKey);
-      return intent ? recordOfIntent(intent) : null;
+      return intent ? recordOfIntent(intent, dashboard) : null;
     },
   };
 }
@@ -561,11 +575,20 @@ function failureOf(outcome: Exclude<Outcome, { kind: 'succeeded' | 'authorized' 
 /**
  * A PaymentIntent as the reconciler reads it. A manual one is an authorisation (held, captured,
  * or released: cancelled by us or expired); a payment still waiting for 3-D Secure has moved no
- * money and is failed, with the action that could still complete it.
+ * money and is failed, with the action that could still complete it. Staff also see its page in
+ * Stripe's Dashboard and, when its latest charge was read with it, Radar's rating of that charge.
  */
-function recordOfIntent(intent: Stripe.PaymentIntent): GatewayRecord {
+function recordOfIntent(intent: Stripe.PaymentIntent, dashboard: string): GatewayRecord {
   const kind = intent.capture_method === 'manual' ? 'authorization' : 'charge';
-  const base = { id: intent.id, kind, amountCents: intent.amount, failureMessage: null } as const;
+  const riskLevel = riskLevelOf(intent);
+  const base = {
+    id: intent.id,
+    kind,
+    amountCents: intent.amount,
+    failureMessage: null,
+    dashboardUrl: `${dashboard}/payments/${intent.id}`,
+    ...(riskLevel ? { riskLevel } : {}),
+  } as const;
   const outcome = outcomeOf(intent);
   switch (outcome.kind) {
     case 'succeeded':
@@ -584,6 +607,30 @@ function recordOfIntent(intent: Stripe.PaymentIntent): GatewayRecord {
         ? { ...base, status: 'released' }
         : { ...base, status: 'failed', failureMessage: outcome.message };
   }
+}
+
+type RiskLevel = NonNullable<GatewayRecord['riskLevel']>;
+
+const RISK_LEVELS = new Set<string>([
+  'normal',
+  'elevated',
+  'highest',
+  'not_assessed',
+  'unknown',
+] satisfies RiskLevel[]);
+
+const isRiskLevel = (level: string): level is RiskLevel => RISK_LEVELS.has(level);
+
+/**
+ * Radar's rating of the payment's latest charge (`outcome.risk_level`): normal, elevated or
+ * highest; not_assessed where Radar did not look, unknown where it could not. A level Stripe adds
+ * later reads as unknown. None before a charge was attempted, or when the charge was not read.
+ */
+function riskLevelOf(intent: Stripe.PaymentIntent): RiskLevel | null {
+  const charge = intent.latest_charge;
+  const level = charge && typeof charge === 'object' ? charge.outcome?.risk_level : undefined;
+  if (!level) return null;
+  return isRiskLevel(level) ? level : 'unknown';
 }
 
 /** A refund still pending at the bank is counted as made: only a failed or cancelled one is not. */
@@ -650,6 +697,16 @@ function pendingError(operation: string): StripeGatewayError {
 /** Search strings are quoted with ' and escape it (and \) with a backslash. */
 function escapeSearch(value: string): string {
   return value.replace(/[\\']/g, (character) => `\\${character}`);
+}
+
+/**
+ * Stripe's Dashboard, where a payment's page is `<dashboard>/payments/<PaymentIntent id>`; a test
+ * key's objects are under /test/ (keys: https://docs.stripe.com/keys, sk_test_ and rk_test_).
+ */
+function dashboardOf(secretKey: string): string {
+  return /^[sr]k_test_/.test(secretKey)
+    ? 'https://dashboard.stripe.com/test'
+    : 'https://dashboard.stripe.com';
 }
 
 /** `apiBase` as the SDK's host, port and protocol (its path is always /v1/). */

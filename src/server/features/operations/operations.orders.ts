@@ -7,13 +7,15 @@ import {
 import { togetherForStaff } from '#server/features/partners/partners.together.ts';
 import { processorViewForStaff } from '#server/features/payments/payments.webhooks.ts';
 import type { StaffActor } from '#server/features/staff/staff.service.ts';
+import { processorForStaff } from './operations.processor.ts';
 import type { StaffOrderDetail } from '#shared/operations.ts';
 
 /**
  * The staff order view, composed here: orders know the order and move it; partners know the link,
  * whom a store order ships to and whether a renewal is a gift or a plan; payments know what the
- * processor told of its payment (disputes, fraud warnings). Operations sit above them all, so none
- * imports another for the console.
+ * processor told of its payment (disputes, fraud warnings), and the processor itself is asked how
+ * the payment stands there. Operations sit above them all, so none imports another for the
+ * console.
  */
 
 async function withPartners(
@@ -29,6 +31,7 @@ async function withPartners(
         : await shipsToPartnerForStaff(ctx, core.shipToPartnerId),
     together: await togetherForStaff(ctx, core.order.orders_id),
     ...(await processorViewForStaff(ctx, core.order.orders_id)),
+    processor: await processorForStaff(ctx, core.order.orders_id),
   };
 }
 

@@ -77,7 +77,7 @@ export async function staffOrders(
 export interface StaffOrderCore {
   order: Omit<
     StaffOrderDetail,
-    'partner' | 'ships_to_partner' | 'together' | 'disputes' | 'fraud_warnings'
+    'partner' | 'ships_to_partner' | 'together' | 'disputes' | 'fraud_warnings' | 'processor'
   >;
   /** The partner the order ships to, whose name operations add. */
   shipToPartnerId: number | null;

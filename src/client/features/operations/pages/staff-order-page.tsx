@@ -15,6 +15,7 @@ import {
   type OrderActionName,
 } from '../components/order-action-dialog.tsx';
 import { DisputeList, FraudWarningNotice } from '../components/payment-disputes.tsx';
+import { ProcessorDetails } from '../components/payment-processor.tsx';
 import { BackLink, StaffHeader } from '#client/features/staff/components/staff-frame.tsx';
 import { useStaff } from '#client/features/staff/components/staff-layout.tsx';
 import { longDateTime, paymentStatusLabel } from '#client/components/ui/staff-order-status.tsx';
@@ -264,6 +265,11 @@ function OrderDetail({ order }: { order: StaffOrderDetail }) {
               </div>
             </dl>
           </Panel>
+          {order.processor ? (
+            <Panel id="processor-title" title="Payment processor">
+              <ProcessorDetails processor={order.processor} />
+            </Panel>
+          ) : null}
         </div>
       </div>
 
