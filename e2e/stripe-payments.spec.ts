@@ -1,5 +1,5 @@
 import type { FrameLocator, Page } from '@playwright/test';
-import { expect, stripeBaseURL, test, unexpectedProblems } from './fixtures.ts';
+import { expect, ops, stripeBaseURL, test, unexpectedProblems } from './fixtures.ts';
 
 /**
  * Issue 28: the journeys that take a card, on the instance that takes cards through Stripe (the
@@ -82,6 +82,7 @@ test('a new customer checks out with a card whose bank asks for 3-D Secure, for 
   page,
   newCustomer,
   logIn,
+  staffLogIn,
   screens,
   consoleProblems,
 }) => {
@@ -118,4 +119,17 @@ test('a new customer checks out with a card whose bank asks for 3-D Secure, for 
   await screens.check('stripe-checkout-complete');
   expect(sent.join('\n')).not.toContain(THREE_D_SECURE_ON_SETUP);
   expect(unexpectedProblems(consoleProblems, [402])).toEqual([]);
+
+  // Operations see the payment as Stripe has it: its id linked to the Dashboard, and Radar's risk.
+  await staffLogIn(ops);
+  await page.getByRole('searchbox', { name: 'Search' }).fill(customer.email);
+  await page.getByRole('button', { name: 'Search', exact: true }).click();
+  await page.getByRole('link', { name: /PW-/ }).first().click();
+  const processor = page.getByRole('region', { name: 'Payment processor' });
+  await expect(processor.getByRole('link', { name: /^pi_/ })).toHaveAttribute(
+    'href',
+    /^https:\/\/dashboard\.stripe\.com\/test\/payments\/pi_/,
+  );
+  await expect(processor.getByText('Normal risk')).toBeVisible();
+  await screens.check('stripe-staff-order');
 });

@@ -204,12 +204,14 @@ export async function submittedEdVisit(
   app: FastifyInstance,
   c: TestCustomer,
   state: UsStateCode = 'OR',
+  options: { savedCard?: boolean } = {},
 ): Promise<{ visitId: number; orderNumber: string }> {
   const visitId = await edVisitAtCheckout(app, c, state);
+  const body = visitCheckoutBody(visitId, undefined, state);
   const response = await callAs(
     app,
     visitsApi.checkout,
-    visitCheckoutBody(visitId, undefined, state),
+    options.savedCard ? { ...body, payment: { method: 'saved' } } : body,
     c,
   );
   expect(response.statusCode, response.body).toBe(200);

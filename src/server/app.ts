@@ -86,6 +86,7 @@ import { reviewsRoutes } from './features/reviews/reviews.routes.ts';
 import { reviewsFinishers } from './features/reviews/reviews.service.ts';
 import { visitsRoutes } from './features/visits/visits.routes.ts';
 import { visitsFinishers } from './features/visits/visits.submission.ts';
+import { holdFinishers, staleHolds } from './features/visits/visits.holds.ts';
 import { waitlistJob } from './features/visits/visits.waitlist.ts';
 import { healthRoutes } from './features/health/health.routes.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
@@ -520,10 +521,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         checkoutFinishers,
         billingFinishers,
         visitsFinishers,
+        holdFinishers,
         reviewsFinishers,
         ordersFinishers,
       ],
-      staleWork: [staleCheckoutAttempts],
+      staleWork: [staleCheckoutAttempts, staleHolds],
     }),
   );
   ctx.jobs.add(waitlistJob(ctx));

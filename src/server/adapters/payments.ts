@@ -100,6 +100,13 @@ export interface GatewayRecord {
    * money has moved, but it can until the payment is released.
    */
   action?: AuthenticationAction;
+  /**
+   * How the processor's fraud screening rated the payment (Stripe Radar's `risk_level` of its
+   * latest charge), when the processor rates payments and this one was put to it.
+   */
+  riskLevel?: 'normal' | 'elevated' | 'highest' | 'not_assessed' | 'unknown';
+  /** The call's page in the processor's own dashboard, for staff; absent where there is none. */
+  dashboardUrl?: string;
 }
 
 /**
@@ -170,6 +177,14 @@ export function cardExpired(expMonth: number, expYear: number, now: Date): boole
 }
 
 /**
+ * How long a card hold lasts: Visa drops a customer-initiated authorisation after about 7 days (5
+ * for a merchant-initiated one); Stripe cancels an uncaptured PaymentIntent then. The simulator
+ * lets its holds lapse at the same age, so what happens to a visit decided late is the same on
+ * both.
+ */
+export const HOLD_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;
+
+/**
  * The built-in simulator, with the test cards of DESIGN §3:
  * 4242 4242 4242 4242 succeeds; 4000 0000 0000 0002 is declined; 4000 0000 0000 9995 saves but is
  * declined for insufficient funds when charged; 4000 0000 0000 0341 saves but every charge fails.
@@ -219,7 +234,17 @@ export function createSimulatorGateway(db: Kysely<Database>): PaymentGateway {
           }
         : { ok: true, authorizationId: row.id };
     },
-    async capture(request) {
+    async capture(request, now) {
+      // A hold the card network has dropped by now cannot be taken: it is released, as a
+      // processor cancels an authorisation that lapsed.
+      const lapsedBefore = new Date(now.getTime() - HOLD_LIFETIME_MS).toISOString();
+      await db
+        .updateTable('simulator_charges')
+        .set({ status: 'released' })
+        .where('id', '=', request.authorizationId)
+        .where('status', '=', 'authorized')
+        .where('created_at', '<=', lapsedBefore)
+        .execute();
       await db
         .updateTable('simulator_charges')
         .set({ status: 'succeeded' })

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { MigrationDb } from './helpers.ts';
 
 /**
@@ -10,11 +11,19 @@ import type { MigrationDb } from './helpers.ts';
  * - `payment_ledger.awaiting_customer_until`: a payment the bank asked the customer to confirm on
  *   the page. Until then the customer's own request finishes it (sent again once they confirmed);
  *   after it, the reconciler cancels the payment and undoes its attempt.
+ * - `visits_awaiting_review_idx`: the visits whose card hold may need renewing before a provider
+ *   decides (the reconciler looks at them every run), without reading every visit ever made.
  */
 export async function up(db: MigrationDb): Promise<void> {
   await db.schema.alterTable('customers').addColumn('gateway_customer_ref', 'text').execute();
   await db.schema
     .alterTable('payment_ledger')
     .addColumn('awaiting_customer_until', 'text')
+    .execute();
+  await db.schema
+    .createIndex('visits_awaiting_review_idx')
+    .on('visits')
+    .column('order_id')
+    .where(sql.ref('status'), '=', 'PENDING_REVIEW')
     .execute();
 }

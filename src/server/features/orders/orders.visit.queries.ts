@@ -24,6 +24,28 @@ export async function markAuthorized(
   return Number(result.numUpdatedRows) === 1;
 }
 
+/**
+ * Puts a renewed hold in place of the one it renews, only while the order still waits for review
+ * with that one: an approval, a decline or another renewal meanwhile leaves the order as it is.
+ */
+export async function swapHold(
+  db: Db,
+  id: number,
+  from: string,
+  to: string,
+  now: string,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('orders')
+    .set({ charge_id: to, updated_at: now })
+    .where('id', '=', id)
+    .where('status', '=', 'PENDING_REVIEW')
+    .where('payment_status', '=', 'authorized')
+    .where('charge_id', '=', from)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
 export async function selectVisitOrder(db: Db, id: number) {
   const row = await db
     .selectFrom('orders')

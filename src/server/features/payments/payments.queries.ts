@@ -145,6 +145,18 @@ export async function insertOrRestart(
   return row;
 }
 
+/** The succeeded authorisation that answered with this hold's id. */
+export async function selectHold(db: Db, authorizationId: string): Promise<LedgerRow | undefined> {
+  const row = await db
+    .selectFrom('payment_ledger')
+    .select(columns)
+    .where('gateway_ref', '=', authorizationId)
+    .where('operation', '=', 'authorize')
+    .where('status', '=', 'succeeded')
+    .executeTakeFirst();
+  return row && toLedger(row);
+}
+
 export async function selectByKey(db: Db, idempotencyKey: string): Promise<LedgerRow | undefined> {
   const row = await db
     .selectFrom('payment_ledger')

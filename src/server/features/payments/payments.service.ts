@@ -80,6 +80,15 @@ export function ledgerCall(ctx: AppContext, idempotencyKey: string) {
   return q.selectByKey(ctx.db, idempotencyKey);
 }
 
+/** When the gateway granted this hold (the authorisation's answer); null when we made no such hold. */
+export async function holdGrantedAt(
+  ctx: AppContext,
+  authorizationId: string,
+): Promise<Date | null> {
+  const call = await q.selectHold(ctx.db, authorizationId);
+  return call ? new Date(call.updatedAt) : null;
+}
+
 export function ledgerForOrder(ctx: AppContext, orderId: number) {
   return q.selectForOrder(ctx.db, orderId);
 }

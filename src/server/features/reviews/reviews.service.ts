@@ -1,4 +1,6 @@
+import crypto from 'node:crypto';
 import type { AppContext } from '#server/context.ts';
+import { cardOnFileToken } from '#server/features/accounts/accounts.service.ts';
 import { sessionUser } from '#server/features/auth/auth.service.ts';
 import {
   careTeamWroteAbout,
@@ -16,6 +18,8 @@ import { queueEmail, sendQueuedSoon } from '#server/features/outbox/outbox.servi
 import { startRefillPlan } from '#server/features/subscriptions/subscriptions.service.ts';
 import {
   capture,
+  charge,
+  gatewayRecord,
   outcomeOf,
   refundOrphanCharge,
   release,
@@ -24,6 +28,7 @@ import {
   type LedgerRow,
 } from '#server/features/payments/payments.service.ts';
 import type { Finishers } from '#server/features/payments/payments.jobs.ts';
+import { releaseHold } from '#server/features/visits/visits.holds.ts';
 import { publicIdOf } from '#server/features/visits/visits.photo-id.ts';
 import { toPreferences } from '#server/features/visits/visits.preferences.ts';
 import {
@@ -227,11 +232,84 @@ export async function approveVisit(
   const charged = await capture(ctx, call);
   if (!charged.ok) {
     await settleCall(ctx, call.idempotencyKey, outcomeOf(charged));
-    throw new AppError('CAPTURE_FAILED', charged.message);
+    if (charged.code !== 'capture_failed') throw new AppError('CAPTURE_FAILED', charged.message);
+    // The hold lapsed (its renewal failed, or came too late): the card on file is charged instead.
+    await approveWithCardOnFile(ctx, call, order);
+  } else if (!(await completeApproval(ctx, call, charged.chargeId))) {
+    throw new AppError('VISIT_DECIDED', 'This visit has already been decided.');
+  }
+  return chart(ctx, staff, visitId);
+}
+
+/**
+ * An approval whose hold is gone: the lapsed hold is released (so the order says so), and the
+ * amount the patient agreed to at checkout is charged to their card on file, as a payment made
+ * while they are away. A card that refuses it leaves the visit waiting: the provider is told why,
+ * and the patient, once per card, to update it; approving again charges the new card. The key
+ * names the card, so a new card is a new charge and the same card is asked once.
+ */
+async function approveWithCardOnFile(
+  ctx: AppContext,
+  capture: GatewayCall,
+  order: { id: number; customerId: number; totalCents: number; chargeId: string | null },
+): Promise<void> {
+  if (order.chargeId) await releaseHold(ctx, order.id, order.chargeId, order.totalCents);
+  const token = await cardOnFileToken(ctx, order.customerId);
+  if (!token)
+    throw new AppError(
+      'CAPTURE_FAILED',
+      "The hold on the patient's card has lapsed and they have no card on file. Ask them in Messages to add one, then approve again.",
+    );
+  const cardKey = crypto.createHash('sha256').update(token).digest('hex').slice(0, 16);
+  const call: GatewayCall = {
+    ...capture,
+    purpose: 'approval_charge',
+    idempotencyKey: `approval-charge:${order.id}:${cardKey}`,
+    sourceRef: null,
+  };
+  const charged = await charge(ctx, call, token);
+  if (!charged.ok) {
+    const user = await sessionUser(ctx, order.customerId);
+    const asked = await ctx.db.transaction().execute(async (trx) => {
+      const tx = { ...ctx, db: trx };
+      const settled = await settleCall(tx, call.idempotencyKey, outcomeOf(charged));
+      if (settled) await sendCardRefused(tx, user);
+      return settled;
+    });
+    if (asked) sendQueuedSoon(ctx);
+    throw new AppError(
+      'CAPTURE_FAILED',
+      `The hold on the patient's card had lapsed, and their card on file was refused: ${charged.message} They have been asked to update their card; approve again once they have.`,
+    );
   }
   if (!(await completeApproval(ctx, call, charged.chargeId)))
     throw new AppError('VISIT_DECIDED', 'This visit has already been decided.');
-  return chart(ctx, staff, visitId);
+}
+
+/**
+ * No program, medicine or decision in it: the visit cannot be completed until the card is updated.
+ * The bank's reason stays out of email.
+ */
+async function sendCardRefused(
+  ctx: AppContext,
+  user: { first_name: string; email: string },
+): Promise<void> {
+  const link = absoluteLink(ctx.env, paths.editPaymentMethod);
+  const lines = [
+    `Hello ${user.first_name},`,
+    'Your provider has reviewed your online visit, but we could not charge your card for it: the hold we placed has expired, and your card on file did not accept the payment.',
+    'Please check your card, or add another, in your account. Your provider will complete your visit once it is updated.',
+  ];
+  await queueEmail(ctx, {
+    to: user.email,
+    subject: 'Please update your card to complete your online visit',
+    text: [...lines, '', `Update your card: ${link}`, '', ...emailSignature].join('\n'),
+    html: emailHtml(
+      lines,
+      { href: link, label: 'Update your card' },
+      'Questions? Write to us any time from your account.',
+    ),
+  });
 }
 
 /** What the provider prescribes: `directions` is the sig the patient reads on their order. */
@@ -320,6 +398,23 @@ async function completeApproval(
  * gateway captures an authorisation once, so asking again answers the capture it made (or makes it,
  * as the provider asked); a hold that is gone leaves the visit waiting for review.
  */
+/**
+ * For the payment reconciler: an approval's charge to the card on file a crash interrupted. The
+ * gateway says whether it was made (then the approval completes) or not (then it failed).
+ */
+async function finishApprovalCharge(ctx: AppContext, row: LedgerRow): Promise<void> {
+  const call = callOf(row);
+  const record = await gatewayRecord(ctx, { idempotencyKey: row.idempotencyKey });
+  if (record?.status === 'succeeded') {
+    await completeApproval(ctx, call, record.id);
+    return;
+  }
+  await settleCall(ctx, row.idempotencyKey, {
+    ok: false,
+    failure: record?.failureMessage ?? 'The charge never reached the gateway.',
+  });
+}
+
 export async function finishApproval(ctx: AppContext, row: LedgerRow): Promise<void> {
   const call = callOf(row);
   const charged = await capture(ctx, call);
@@ -463,7 +558,11 @@ export async function finishDecline(ctx: AppContext, row: LedgerRow): Promise<vo
 }
 
 /** What the payment reconciler runs for a provider's decisions (registered at start, app.ts). */
-export const reviewsFinishers: Finishers = { approval: finishApproval, decline: finishDecline };
+export const reviewsFinishers: Finishers = {
+  approval: finishApproval,
+  approval_charge: finishApprovalCharge,
+  decline: finishDecline,
+};
 
 /**
  * The approval's notice, queued in the approval's transaction: approved and told, or neither. No

@@ -304,6 +304,17 @@ export async function selectVisitPhoto(db: Db, visitId: number): Promise<number 
   return row?.photo_upload_id ?? null;
 }
 
+/** The orders of the visits waiting for a provider: each holds an amount on the patient's card. */
+export async function selectOrdersAwaitingReview(db: Db): Promise<number[]> {
+  const rows = await db
+    .selectFrom('visits')
+    .select('order_id')
+    .where('status', '=', 'PENDING_REVIEW')
+    .where('order_id', 'is not', null)
+    .execute();
+  return rows.flatMap((row) => (row.order_id === null ? [] : [row.order_id]));
+}
+
 export async function markSubmitted(
   db: Db,
   visitId: number,
