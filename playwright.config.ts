@@ -25,7 +25,11 @@ const gtmDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pairwell-e2e-gtm-'));
  */
 const stripePort = Number(process.env.E2E_STRIPE_PORT ?? port + 2);
 const stripeBaseURL = `http://127.0.0.1:${stripePort}`;
-const stripeDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pairwell-e2e-stripe-'));
+// Told to the journeys (a worker loads this file again, with the runner's environment): one that
+// moves a subscription's billing date into the past writes to this instance's database.
+const stripeDataDir =
+  process.env.E2E_STRIPE_DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'pairwell-e2e-stripe-'));
+process.env.E2E_STRIPE_DATA_DIR = stripeDataDir;
 const fakeStripePort = Number(process.env.E2E_STRIPE_FAKE_PORT ?? port + 3);
 const fakeStripeURL = `http://127.0.0.1:${fakeStripePort}`;
 /** A test constant: the fake signs webhooks with it and the Stripe instance checks them with it. */
@@ -126,6 +130,8 @@ export default defineConfig({
         STRIPE_PUBLISHABLE_KEY: 'pk_test_fake',
         STRIPE_WEBHOOK_SECRET: fakeStripeWebhookSecret,
         STRIPE_API_BASE: fakeStripeURL,
+        // Renewals come due within seconds of a journey moving a billing date into the past.
+        BILLING_INTERVAL_SECONDS: '2',
       },
     },
   ],

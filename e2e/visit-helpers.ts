@@ -169,6 +169,33 @@ export async function submitEdVisit(
   api: APIRequestContext,
   leadsId: string,
 ): Promise<{ visitId: number; orderNumber: string }> {
+  const visitId = await edVisitAtCheckout(api, leadsId);
+  const { order_number: orderNumber } = await okData<{ order_number: string }>(
+    await api.post('/lapi/visit/checkout/', {
+      data: {
+        visit_id: visitId,
+        shipping: {
+          address: '5 Oak Street',
+          address2: '',
+          city: 'Portland',
+          state: 'OR',
+          zip: '97201',
+          phoneNo: '5035550142',
+        },
+        billing: null,
+        payment: { method: 'card', ccnum: '4242 4242 4242 4242', ccexp: '12/30', cccvv: '123' },
+        consent: true,
+      },
+    }),
+  );
+  return { visitId, orderNumber };
+}
+
+/**
+ * An ED visit in Oregon taken through eligibility, questions, treatment, photo ID and consent by
+ * the patient logged in to `api`: what is left is its checkout.
+ */
+export async function edVisitAtCheckout(api: APIRequestContext, leadsId: string): Promise<number> {
   const { visit_id: visitId } = await okData<{ visit_id: number }>(
     await api.post('/lapi/leads/startprogram', {
       data: { leads_id: leadsId, new_category: 'ed' },
@@ -218,23 +245,5 @@ export async function submitEdVisit(
   await okData(
     await api.post('/lapi/visit/consent/', { data: { visit_id: visitId, consent: true } }),
   );
-  const { order_number: orderNumber } = await okData<{ order_number: string }>(
-    await api.post('/lapi/visit/checkout/', {
-      data: {
-        visit_id: visitId,
-        shipping: {
-          address: '5 Oak Street',
-          address2: '',
-          city: 'Portland',
-          state: 'OR',
-          zip: '97201',
-          phoneNo: '5035550142',
-        },
-        billing: null,
-        payment: { method: 'card', ccnum: '4242 4242 4242 4242', ccexp: '12/30', cccvv: '123' },
-        consent: true,
-      },
-    }),
-  );
-  return { visitId, orderNumber };
+  return visitId;
 }

@@ -121,6 +121,10 @@ const accountPages = {
     Component: (await import('./features/accounts/pages/edit-payment-method-page.tsx'))
       .EditPaymentMethodPage,
   }),
+  confirmPayment: async () => ({
+    Component: (await import('./features/accounts/pages/confirm-payment-page.tsx'))
+      .ConfirmPaymentPage,
+  }),
 };
 
 /** The online visit (DESIGN §1, §6): its frame and each screen, loaded when a visit starts. */
@@ -312,6 +316,7 @@ export const routes: RouteObject[] = [
                   { path: paths.subscriptions, element: page(accountPages.subscriptions) },
                   { path: paths.accounts, element: page(accountPages.accounts) },
                   { path: paths.editPaymentMethod, element: page(accountPages.editPaymentMethod) },
+                  { path: paths.confirmPaymentPage, element: page(accountPages.confirmPayment) },
                   { path: paths.partner, element: page(accountPages.partner) },
                 ],
               },

@@ -56,7 +56,11 @@ import { withBodyExample } from './lib/route.ts';
 import { createMetrics, registerMetrics } from './plugins/metrics.ts';
 import { preloadPasswordPolicy } from './features/auth/passwords.ts';
 import { billingJob } from './features/billing/billing.jobs.ts';
-import { billingFinishers, retryUnpaidOrders } from './features/billing/billing.service.ts';
+import {
+  billingFinishers,
+  confirmUnpaidPayment,
+  retryUnpaidOrders,
+} from './features/billing/billing.service.ts';
 import { cartRoutes } from './features/cart/cart.routes.ts';
 import { catalogRoutes } from './features/catalog/catalog.routes.ts';
 import { leadImageFor, listCatalog } from './features/catalog/catalog.service.ts';
@@ -487,7 +491,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       });
       await api.register(catalogRoutes);
       await api.register(authRoutes(ctx));
-      await api.register(accountsRoutes(ctx, { cardReplaced: [retryUnpaidOrders] }));
+      await api.register(
+        accountsRoutes(ctx, {
+          cardReplaced: [retryUnpaidOrders],
+          confirmPayment: confirmUnpaidPayment,
+        }),
+      );
       await api.register(ordersRoutes(ctx));
       await api.register(memberRoutes(ctx));
       await api.register(cartRoutes(ctx));

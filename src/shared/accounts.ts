@@ -5,7 +5,7 @@ import { messages } from './wording.ts';
 import { isUsState } from './us-states.ts';
 import { zipMatchesState, zipNotInState } from './zip-prefixes.ts';
 import { LeadsIdSchema } from './ids.ts';
-import { FlagSchema, LanderSchema } from './orders.ts';
+import { FlagSchema, LanderSchema, OrderNumberSchema } from './orders.ts';
 import { apiPaths } from './api.ts';
 import { emailSchema, LoginResultSchema, NewPasswordSchema, oneTimeLink } from './auth.ts';
 import { endpoint } from './contract.ts';
@@ -506,6 +506,19 @@ export const accountsApi = {
     example: { payment_method: 'pm_1PmExample', consent: true, shipping: 1 },
     message: 'Your payment method was updated.',
     errors: ['CARD_DECLINED', 'CARD_AUTHENTICATION', 'CARD_ENTRY_CHANGED'],
+  }),
+  /**
+   * "Confirm your payment" (issue 28): a renewal the bank refused while the customer was away, for
+   * want of authentication, asked again with them at the page. CARD_AUTHENTICATION carries what
+   * the browser confirms with the bank; the page then sends this again.
+   */
+  paymentConfirm: endpoint({
+    path: apiPaths.paymentConfirm,
+    access: 'customer',
+    body: z.strictObject({ order_number: OrderNumberSchema }),
+    response: PaymentRetrySchema,
+    message: 'Your payment was confirmed.',
+    errors: ['NOT_FOUND', 'CARD_DECLINED', 'CARD_AUTHENTICATION'],
   }),
   smsAuth: endpoint({
     path: apiPaths.smsAuth,

@@ -43,6 +43,8 @@ export const apiPaths = {
   ccUpdate: '/account/ccupdate/',
   /** The card on file from Stripe's Payment Element: a payment method, never a card number (ours). */
   paymentMethodUpdate: '/account/payment-method/',
+  /** "Confirm your payment": a renewal the bank refused until the customer confirms it (ours). */
+  paymentConfirm: '/account/payment/confirm/',
   smsAuth: '/account/smsauth/',
   shipFrequency: '/account/shipfrequency/',
   subscriptions: '/account/subscriptions/',

@@ -108,6 +108,11 @@ export const OrderSchema = z.object({
   tracking_number: z.string().nullable(),
   /** Why a provider declined, in words for the patient. */
   decline_reason: z.string().nullable(),
+  /**
+   * Issue 28: the payment failed because the bank wants the customer to confirm it ("Confirm your
+   * payment"); absent otherwise.
+   */
+  payment_confirmation: z.literal(true).optional(),
   /** For the order of an online visit: its clinical state and prescription; null otherwise. */
   visit: VisitCareSchema.nullable(),
   order_items: z.array(OrderItemSchema),
@@ -129,6 +134,7 @@ export type OrderHistory = z.infer<typeof OrderHistorySchema>;
 
 export const flagTypes = [
   'payment_failed',
+  'payment_confirmation',
   'card_expired',
   'card_expiring',
   'visit_incomplete',

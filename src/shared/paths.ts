@@ -46,6 +46,10 @@ export const paths = {
   subscriptions: '/subscriptions',
   accounts: '/accounts',
   editPaymentMethod: '/accounts/editPaymentMethod',
+  /** "Confirm your payment": a renewal the bank wants the customer to confirm (issue 28). */
+  confirmPaymentPage: '/accounts/confirm-payment',
+  confirmPayment: (orderNumber: string) =>
+    `/accounts/confirm-payment?order=${encodeURIComponent(orderNumber)}`,
   /** Linking with a partner and choosing what they see (issue 16). */
   partner: '/accounts/partner',
   visit: (category: string) => `/visit/${encodeURIComponent(category)}`,

@@ -118,6 +118,16 @@ export interface FakeStripeOptions {
   webhookSecret?: string;
 }
 
+/** The app's environment for Stripe mode against this fake: its keys and its address. */
+export function stripeEnv(fake: FakeStripe): Record<string, string> {
+  return {
+    STRIPE_SECRET_KEY: fake.secretKey,
+    STRIPE_PUBLISHABLE_KEY: fake.publishableKey,
+    STRIPE_WEBHOOK_SECRET: fake.webhookSecret,
+    STRIPE_API_BASE: fake.url,
+  };
+}
+
 export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<FakeStripe> {
   const secretKey = 'sk_test_fake';
   const publishableKey = 'pk_test_fake';

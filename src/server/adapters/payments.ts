@@ -132,6 +132,12 @@ export interface PaymentGateway {
   charge(request: ChargeRequest, now: Date): Promise<ChargeResult>;
   /** Holds an amount on the card without taking it (a visit waiting for its provider). */
   authorize(request: ChargeRequest, now: Date): Promise<AuthorizeResult>;
+  /**
+   * A payment the bank refused while the customer was away, for want of authentication
+   * (`authentication_required`), asked again now that they are at the page: it succeeds, fails, or
+   * asks for 3-D Secure (`action`), which the browser confirms before this is asked once more.
+   */
+  confirmWithCustomer(request: { intentId: string }, now: Date): Promise<ChargeResult>;
   /** Takes a held amount, once: the same authorisation is never captured twice. */
   capture(request: { authorizationId: string }, now: Date): Promise<ChargeResult>;
   /** Releases a hold: nothing is charged. */
@@ -206,6 +212,14 @@ export function createSimulatorGateway(db: Kysely<Database>): PaymentGateway {
   };
   return {
     cardEntry: 'fields',
+    // The simulator's banks never ask for authentication: there is never a payment to confirm.
+    async confirmWithCustomer() {
+      return {
+        ok: false,
+        code: 'nothing_to_confirm',
+        message: 'There is no payment waiting for your confirmation.',
+      };
+    },
     async authorize(request, now) {
       const outcome = outcomeOf(request.token);
       await db

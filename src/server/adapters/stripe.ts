@@ -44,6 +44,7 @@ const CAPTURE_FAILED_MESSAGE = 'The authorisation has expired or was released.';
 const OVER_REFUND_MESSAGE = 'That is more than the payment left to refund.';
 const NO_PAYMENT_MESSAGE = 'There is no payment to refund.';
 const CARD_GONE_MESSAGE = 'Your saved card can no longer be used. Please add your card again.';
+const NOTHING_TO_CONFIRM_MESSAGE = 'There is no payment waiting for your confirmation.';
 /**
  * Stripe's search is fed asynchronously: "under normal operating conditions, data is searchable in
  * less than a minute … up to an hour behind during outages" (API reference, Search PaymentIntents).
@@ -262,10 +263,7 @@ export function createStripeGateway(options: StripeGatewayOptions): PaymentGatew
     },
 
     async charge(request): Promise<ChargeResult> {
-      const outcome = await pay(request, 'automatic');
-      return outcome.kind === 'succeeded' || outcome.kind === 'authorized'
-        ? { ok: true, chargeId: outcome.id }
-        : failureOf(outcome);
+      return chargeResultOf(await pay(request, 'automatic'));
     },
 
     async authorize(request): Promise<AuthorizeResult> {
@@ -273,6 +271,38 @@ export function createStripeGateway(options: StripeGatewayOptions): PaymentGatew
       return outcome.kind === 'succeeded' || outcome.kind === 'authorized'
         ? { ok: true, authorizationId: outcome.id }
         : failureOf(outcome);
+    },
+
+    async confirmWithCustomer({ intentId }): Promise<ChargeResult> {
+      const intent = await currentIntent(intentId);
+      if (!intent)
+        return { ok: false, code: 'payment_intent_missing', message: NOTHING_TO_CONFIRM_MESSAGE };
+      // Confirmed since (the customer completed 3-D Secure), or still waiting for them: as it is.
+      if (intent.status !== 'requires_payment_method') {
+        const outcome = outcomeOf(intent);
+        return outcome.kind === 'succeeded' || outcome.kind === 'authorized'
+          ? { ok: true, chargeId: outcome.id }
+          : failureOf(outcome);
+      }
+      // Refused off-session: Stripe took the card off the intent and kept it in the last error.
+      // Confirmed again with it, the customer present, so the bank may ask them (Stripe's
+      // "charge a saved card: recover from authentication_required" flow).
+      const method = idOf(intent.last_payment_error?.payment_method ?? null);
+      if (!method) return { ok: false, code: 'payment_method_missing', message: CARD_GONE_MESSAGE };
+      try {
+        return chargeResultOf(
+          await settle(
+            await stripe.paymentIntents.confirm(intentId, {
+              payment_method: method,
+              off_session: false,
+            }),
+          ),
+        );
+      } catch (error) {
+        if (error instanceof Stripe.errors.StripeCardError && error.payment_intent)
+          return chargeResultOf(await settle(error.payment_intent));
+        throw wrap('confirm', error);
+      }
     },
 
     async capture({ authorizationId }): Promise<ChargeResult> {
@@ -559,6 +589,12 @@ function outcomeOf(intent: Stripe.PaymentIntent): Outcome {
       };
     }
   }
+}
+
+function chargeResultOf(outcome: Outcome): ChargeResult {
+  return outcome.kind === 'succeeded' || outcome.kind === 'authorized'
+    ? { ok: true, chargeId: outcome.id }
+    : failureOf(outcome);
 }
 
 function failureOf(outcome: Exclude<Outcome, { kind: 'succeeded' | 'authorized' }>) {

@@ -140,6 +140,8 @@ export interface OrdersTable {
   payment_attempts: Generated<number>;
   next_retry_at: string | null;
   payment_failure: string | null;
+  /** The payment the customer can confirm with their bank for this unpaid order (migration 0036). */
+  payment_confirmation_ref: string | null;
   shipped_at: string | null;
   delivered_at: string | null;
   /** The customer's partner the order ships to (migration 0025); null: their own address. */

@@ -34,7 +34,11 @@ export const liveAccountNav = accountNav.filter((entry) => entry.exists);
  * Member-area pages that exist but are not sidebar entries (spec §2 fixes the sidebar): sections of
  * Accounts, under its path, so its entry stays marked while they show.
  */
-const otherLiveMemberPaths: readonly string[] = [paths.editPaymentMethod, paths.partner];
+const otherLiveMemberPaths: readonly string[] = [
+  paths.editPaymentMethod,
+  paths.confirmPaymentPage,
+  paths.partner,
+];
 
 /**
  * Whether a link the server sent (a flag's href) leads to a page that exists. Links to pages not

@@ -102,6 +102,11 @@ export async function updateCard(body: BodyOf<typeof accountsApi.ccUpdate>) {
   return call(accountsApi.ccUpdate, { body });
 }
 
+/** "Confirm your payment": a renewal the bank wants the customer to confirm, asked again. */
+export async function confirmPayment(orderNumber: string) {
+  return call(accountsApi.paymentConfirm, { body: { order_number: orderNumber } });
+}
+
 /** Stripe mode: the card typed in Stripe's Payment Element, as the payment method it made. */
 export async function updatePaymentMethod(body: BodyOf<typeof accountsApi.paymentMethodUpdate>) {
   return call(accountsApi.paymentMethodUpdate, { body });

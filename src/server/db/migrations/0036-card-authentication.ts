@@ -11,6 +11,9 @@ import type { MigrationDb } from './helpers.ts';
  * - `payment_ledger.awaiting_customer_until`: a payment the bank asked the customer to confirm on
  *   the page. Until then the customer's own request finishes it (sent again once they confirmed);
  *   after it, the reconciler cancels the payment and undoes its attempt.
+ * - `orders.payment_confirmation_ref`: a renewal the bank refused off-session for want of
+ *   authentication, and the payment (Stripe's PaymentIntent) the customer can still confirm for
+ *   it ("Confirm your payment" on Home, and in its e-mail). Cleared by the next answer.
  * - `visits_awaiting_review_idx`: the visits whose card hold may need renewing before a provider
  *   decides (the reconciler looks at them every run), without reading every visit ever made.
  */
@@ -20,6 +23,7 @@ export async function up(db: MigrationDb): Promise<void> {
     .alterTable('payment_ledger')
     .addColumn('awaiting_customer_until', 'text')
     .execute();
+  await db.schema.alterTable('orders').addColumn('payment_confirmation_ref', 'text').execute();
   await db.schema
     .createIndex('visits_awaiting_review_idx')
     .on('visits')

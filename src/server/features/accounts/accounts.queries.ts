@@ -553,7 +553,8 @@ export interface StandingRow {
   firstName: string;
   lastName: string;
   card: Omit<CardRow, 'gatewayToken'> | null;
-  unpaid: { id: number; orderNumber: string } | null;
+  /** `confirmable`: the bank wants the customer to confirm it ("Confirm your payment"). */
+  unpaid: { id: number; orderNumber: string; confirmable: boolean } | null;
   nextBilling: string | null;
   unread: number;
   openVisits: { category: 'ed' | 'sleep' | 'hair'; startedAt: string }[];
@@ -593,6 +594,7 @@ const standingQuery = reusable((db: Db, customerId: number) => {
       'pm.exp_year',
       unpaid.select('id').as('unpaid_id'),
       unpaid.select('order_number').as('unpaid_number'),
+      unpaid.select('payment_confirmation_ref').as('unpaid_confirmation'),
       eb
         .selectFrom('subscriptions')
         .select((s) => s.fn.min('next_billing_date').as('next'))
@@ -636,7 +638,11 @@ export async function selectStanding(db: Db, customerId: number): Promise<Standi
     unpaid:
       row.unpaid_id === null || row.unpaid_number === null
         ? null
-        : { id: row.unpaid_id, orderNumber: row.unpaid_number },
+        : {
+            id: row.unpaid_id,
+            orderNumber: row.unpaid_number,
+            confirmable: row.unpaid_confirmation !== null,
+          },
     nextBilling: (row.next_billing as string | null) ?? null,
     unread: Number(row.unread ?? 0),
     openVisits: open

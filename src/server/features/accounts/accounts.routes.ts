@@ -4,7 +4,7 @@ import { requestMeta } from '#server/features/auth/auth.routes.ts';
 import { route } from '#server/lib/route.ts';
 import { readDeviceToken, setDeviceCookie } from '#server/plugins/device-cookie.ts';
 import { clearSessionCookie, setSessionCookie } from '#server/plugins/session.ts';
-import { accountsApi } from '#shared/accounts.ts';
+import { accountsApi, type PaymentRetry } from '#shared/accounts.ts';
 import { replaceCard, type CardReplaced } from './accounts.card.ts';
 import {
   accountData,
@@ -20,9 +20,22 @@ import {
 
 const tag = 'accounts';
 
-/** `cardReplaced`: what the features that charge the card do with a new one (billing's retries). */
+/**
+ * `cardReplaced`: what the features that charge the card do with a new one (billing's retries).
+ * `confirmPayment`: billing's "Confirm your payment" of an unpaid renewal, the customer present.
+ */
 export const accountsRoutes =
-  (ctx: AppContext, hooks: { cardReplaced: readonly CardReplaced[] }): FastifyPluginAsync =>
+  (
+    ctx: AppContext,
+    hooks: {
+      cardReplaced: readonly CardReplaced[];
+      confirmPayment: (
+        ctx: AppContext,
+        customerId: number,
+        orderNumber: string,
+      ) => Promise<PaymentRetry>;
+    },
+  ): FastifyPluginAsync =>
   async (app) => {
     route(
       app,
@@ -108,6 +121,13 @@ export const accountsRoutes =
           "Replace the card on file with one from Stripe's card form (and retry a failed payment)",
       },
       async ({ body, session }) => replaceCard(ctx, session, body, hooks.cardReplaced),
+    );
+
+    route(
+      app,
+      accountsApi.paymentConfirm,
+      { tag, summary: 'Confirm a payment the bank asked the customer about (3-D Secure)' },
+      async ({ body, session }) => hooks.confirmPayment(ctx, session.customerId, body.order_number),
     );
 
     route(

@@ -6,7 +6,7 @@ import { checkoutApi } from '#shared/checkout.ts';
 import { buildTestApp, testDialect, type TestApp } from '#test/app.ts';
 import { callAs } from '#test/contract.ts';
 import { buildPlaceOrder, insertCustomer, type TestCustomer } from '#test/factories.ts';
-import { startFakeStripe, type FakeStripe } from '#test/stripe/fake-stripe.ts';
+import { startFakeStripe, stripeEnv, type FakeStripe } from '#test/stripe/fake-stripe.ts';
 import { selectGatewayCustomer } from './accounts.queries.ts';
 
 /**
@@ -23,10 +23,7 @@ describe(`card entry through Stripe (${testDialect})`, () => {
     fake = await startFakeStripe();
     t = await buildTestApp({
       env: {
-        STRIPE_SECRET_KEY: fake.secretKey,
-        STRIPE_PUBLISHABLE_KEY: fake.publishableKey,
-        STRIPE_WEBHOOK_SECRET: fake.webhookSecret,
-        STRIPE_API_BASE: fake.url,
+        ...stripeEnv(fake),
       },
     });
   });

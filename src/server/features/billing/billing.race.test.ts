@@ -54,6 +54,7 @@ describe(`a change during the renewal run is never charged (${testDialect})`, ()
     const simulator: { gateway?: PaymentGateway } = {};
     const gateway: PaymentGateway = {
       cardEntry: 'fields',
+      confirmWithCustomer: (request, now) => simulator.gateway!.confirmWithCustomer(request, now),
       tokenize: (card, now) => simulator.gateway!.tokenize(card, now),
       refund: (request, now) => simulator.gateway!.refund(request, now),
       authorize: (request, now) => simulator.gateway!.authorize(request, now),

@@ -36,7 +36,10 @@ import {
 } from '#server/features/subscriptions/subscriptions.service.ts';
 import { queueEmail, sendQueuedSoon } from '#server/features/outbox/outbox.service.ts';
 import {
+  awaitCustomer,
+  awaitingCustomer,
   charge,
+  confirmWithCustomer,
   gatewayRecord,
   ledgerCall,
   outcomeOf,
@@ -48,6 +51,7 @@ import {
 } from '#server/features/payments/payments.service.ts';
 import type { Finishers } from '#server/features/payments/payments.jobs.ts';
 import { emailHtml, emailSignature } from '#server/lib/email-layout.ts';
+import { AppError } from '#server/lib/errors.ts';
 import { faultPoint } from '#server/lib/faults.ts';
 import { absoluteLink } from '#server/lib/links.ts';
 import { bottlesText, type Frequency } from '#shared/catalog.ts';
@@ -379,6 +383,8 @@ async function chargeUnpaid(
         message: result.message,
         nextRetryAt,
         now: tx.clock.now().toISOString(),
+        // The bank wants the customer to confirm it: they can, from Home or the e-mail.
+        confirmationRef: 'action' in result ? (result.action?.intentId ?? null) : null,
       }))
     )
       return false;
@@ -389,7 +395,10 @@ async function chargeUnpaid(
         await sendSubscriptionPaused(tx, order);
       }
     }
-    if (reason === 'renewal') await sendPaymentFailed(tx, order);
+    if (reason === 'renewal') {
+      const confirmable = 'action' in result && result.action !== undefined;
+      await (confirmable ? sendConfirmPayment(tx, order) : sendPaymentFailed(tx, order));
+    }
     return true;
   });
   if (!recorded) return 'busy';
@@ -485,6 +494,7 @@ export async function finishInterruptedCharge(ctx: AppContext, call: LedgerRow):
 
 /** What the payment reconciler runs for the charges billing makes (registered at start, app.ts). */
 export const billingFinishers: Finishers = {
+  confirm: finishConfirmation,
   renewal: finishInterruptedCharge,
   retry: finishInterruptedCharge,
   card_update: finishInterruptedCharge,
@@ -597,6 +607,116 @@ async function sendPaymentFailed(ctx: AppContext, order: UnpaidOrder): Promise<v
       { href: link, label: 'Update your card' },
       'You can also reply to this email if you need help.',
     ),
+  });
+}
+
+/**
+ * The bank would not take a renewal without the customer's say-so (3-D Secure): a link to the page
+ * where they confirm it. Queued in `ctx.db`'s transaction, with the failure it tells of.
+ */
+async function sendConfirmPayment(ctx: AppContext, order: UnpaidOrder): Promise<void> {
+  const user = await sessionUser(ctx, order.customerId);
+  const link = absoluteLink(ctx.env, paths.confirmPayment(order.orderNumber));
+  const lines = [
+    `Hello ${user.first_name},`,
+    `Your bank asked us to check with you before it pays ${formatCents(order.totalCents)} for ${await paidFor(ctx, order)}, order ${order.orderNumber}.`,
+    'Please confirm the payment: it takes a moment, on your bank’s own page. Until then nothing is charged, and we will not ship.',
+  ];
+  await queueEmail(ctx, {
+    to: user.email,
+    subject: `Please confirm your ${site.name} payment`,
+    text: [...lines, '', `Confirm your payment: ${link}`, '', ...emailSignature].join('\n'),
+    html: emailHtml(
+      lines,
+      { href: link, label: 'Confirm your payment' },
+      'You can also reply to this email if you need help.',
+    ),
+  });
+}
+
+/**
+ * "Confirm your payment": the customer, at the page, confirms a renewal their bank refused while
+ * they were away for want of authentication. The refused payment itself is asked again, the
+ * customer present, so the bank can ask them (CARD_AUTHENTICATION, with what the browser
+ * confirms); the page then sends this again, and the payment's answer is recorded as any other
+ * (paid, with its receipt; or refused, with the reason). Only the customer's own unpaid order.
+ */
+export async function confirmUnpaidPayment(
+  ctx: AppContext,
+  customerId: number,
+  orderNumber: string,
+): Promise<PaymentRetry> {
+  const order = (await selectUnpaidOrdersOf(ctx.db, customerId)).find(
+    (unpaid) => unpaid.orderNumber === orderNumber,
+  );
+  if (!order?.confirmationRef)
+    throw new AppError('NOT_FOUND', 'There is no payment waiting for your confirmation.');
+  const call: GatewayCall = {
+    purpose: 'confirm',
+    idempotencyKey: `confirm:${order.confirmationRef}`,
+    amountCents: order.totalCents,
+    orderId: order.id,
+    subscriptionId: order.subscriptionId,
+    billingPeriod: order.billingPeriod,
+    sourceRef: order.confirmationRef,
+  };
+  const result = await confirmWithCustomer(ctx, call);
+  const retry = { order_number: order.orderNumber, amount_cents: order.totalCents };
+  if (result.ok) {
+    const paid = await recordConfirmed(ctx, order, call, result.chargeId);
+    return { ...retry, outcome: paid ? 'paid' : 'pending', reason: null };
+  }
+  if (result.action) {
+    await awaitCustomer(ctx, call.idempotencyKey);
+    throw new AppError(
+      'CARD_AUTHENTICATION',
+      result.message,
+      {},
+      { client_secret: result.action.clientSecret },
+    );
+  }
+  await settleCall(ctx, call.idempotencyKey, outcomeOf(result));
+  throw new AppError('CARD_DECLINED', result.message);
+}
+
+/** A confirmed payment paid its order: recorded as a retry's would be, receipt and all. */
+async function recordConfirmed(
+  ctx: AppContext,
+  order: UnpaidOrder,
+  call: { idempotencyKey: string },
+  chargeId: string,
+): Promise<boolean> {
+  const recorded = await ctx.db.transaction().execute(async (trx) => {
+    const tx = { ...ctx, db: trx };
+    await settleCall(tx, call.idempotencyKey, { ok: true, ref: chargeId });
+    if (!(await recordPayment(tx.db, order.id, chargeId, tx.clock.now().toISOString())))
+      return false;
+    if (order.subscriptionId !== null && order.billingPeriod !== null)
+      await advanceAfterPayment(tx, order.subscriptionId, order.billingPeriod);
+    await sendReceipt(tx, order, 'retry');
+    return true;
+  });
+  if (recorded) sendQueuedSoon(ctx);
+  else await refundIfUnused(ctx, order.id, chargeId, order.totalCents);
+  return recorded;
+}
+
+/**
+ * For the payment reconciler: a confirmation a crash interrupted, or one the customer left
+ * unfinished past their time (its payment is cancelled at the processor first, by
+ * `gatewayRecord`). What the payment became decides.
+ */
+async function finishConfirmation(ctx: AppContext, call: LedgerRow): Promise<void> {
+  if (awaitingCustomer(ctx, call)) return;
+  const record = await gatewayRecord(ctx, { id: call.sourceRef ?? '' });
+  const order = await selectOrderAttemptById(ctx.db, call.orderId ?? 0);
+  if (record?.status === 'succeeded' && order) {
+    await recordConfirmed(ctx, order, call, record.id);
+    return;
+  }
+  await settleCall(ctx, call.idempotencyKey, {
+    ok: false,
+    failure: record?.failureMessage ?? 'The payment was not confirmed.',
   });
 }
 

@@ -110,6 +110,7 @@ describe(`renewal billing (${testDialect})`, () => {
     let crashes = 1;
     const crashingGateway: PaymentGateway = {
       cardEntry: 'fields',
+      confirmWithCustomer: (request, now) => simulator.gateway!.confirmWithCustomer(request, now),
       tokenize: (card, now) => simulator.gateway!.tokenize(card, now),
       refund: (request, now) => simulator.gateway!.refund(request, now),
       authorize: (request, now) => simulator.gateway!.authorize(request, now),

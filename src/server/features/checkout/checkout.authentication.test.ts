@@ -9,7 +9,7 @@ import { ledgerForOrder } from '#server/features/payments/payments.service.ts';
 import { buildTestApp, testDialect, type TestApp } from '#test/app.ts';
 import { callAs } from '#test/contract.ts';
 import { buildPlaceOrder, insertCustomer, type TestCustomer } from '#test/factories.ts';
-import { startFakeStripe, type FakeStripe } from '#test/stripe/fake-stripe.ts';
+import { startFakeStripe, stripeEnv, type FakeStripe } from '#test/stripe/fake-stripe.ts';
 import { edVisitAtCheckout, visitCheckoutBody } from '#test/visits.ts';
 
 /**
@@ -29,10 +29,7 @@ describe(`3-D Secure on a payment at the page (${testDialect})`, () => {
       env: {
         // A provider licensed in Oregon reviews the visit.
         SEED_DEMO: 'true',
-        STRIPE_SECRET_KEY: fake.secretKey,
-        STRIPE_PUBLISHABLE_KEY: fake.publishableKey,
-        STRIPE_WEBHOOK_SECRET: fake.webhookSecret,
-        STRIPE_API_BASE: fake.url,
+        ...stripeEnv(fake),
       },
     });
   });

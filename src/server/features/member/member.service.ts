@@ -47,7 +47,13 @@ function cardDates(ctx: AppContext, standing: StandingRow): CardDates | null {
 function cardFlags(standing: StandingRow, card: CardDates | null): Flag[] {
   const flags: Flag[] = [];
   const { unpaid } = standing;
-  if (unpaid) {
+  if (unpaid?.confirmable) {
+    flags.push({
+      type: 'payment_confirmation',
+      message: `Your bank wants you to confirm the payment for order ${unpaid.orderNumber}.`,
+      href: paths.confirmPayment(unpaid.orderNumber),
+    });
+  } else if (unpaid) {
     flags.push({
       type: 'payment_failed',
       message: `We could not charge your card for order ${unpaid.orderNumber}. Update your card to resolve it.`,

@@ -20,7 +20,7 @@ import {
   staffCookie,
   type TestCustomer,
 } from '#test/factories.ts';
-import { startFakeStripe, type FakeStripe } from '#test/stripe/fake-stripe.ts';
+import { startFakeStripe, stripeEnv, type FakeStripe } from '#test/stripe/fake-stripe.ts';
 
 /**
  * Issue 28, the processor's view on the staff order page: the Stripe payment behind an order, its
@@ -43,10 +43,7 @@ describe(`the processor's view of an order (Stripe, ${testDialect})`, () => {
     t = await buildTestApp({
       env: {
         SEED_DEMO: 'true',
-        STRIPE_SECRET_KEY: fake.secretKey,
-        STRIPE_PUBLISHABLE_KEY: fake.publishableKey,
-        STRIPE_WEBHOOK_SECRET: fake.webhookSecret,
-        STRIPE_API_BASE: fake.url,
+        ...stripeEnv(fake),
       },
       errorReporter: reporter,
     });

@@ -13,6 +13,8 @@ export interface UnpaidOrder {
   billingPeriod: string | null;
   paymentAttempts: number;
   createdAt: string;
+  /** A payment refused off-session for want of authentication, which the customer can confirm. */
+  confirmationRef: string | null;
 }
 
 const unpaidColumns = [
@@ -24,6 +26,7 @@ const unpaidColumns = [
   'billing_period',
   'payment_attempts',
   'created_at',
+  'payment_confirmation_ref',
 ] as const;
 
 function toUnpaid(r: {
@@ -35,6 +38,7 @@ function toUnpaid(r: {
   billing_period: string | null;
   payment_attempts: number;
   created_at: string;
+  payment_confirmation_ref: string | null;
 }): UnpaidOrder {
   return {
     id: r.id,
@@ -45,6 +49,7 @@ function toUnpaid(r: {
     billingPeriod: r.billing_period,
     paymentAttempts: r.payment_attempts,
     createdAt: r.created_at,
+    confirmationRef: r.payment_confirmation_ref,
   };
 }
 
@@ -114,7 +119,13 @@ export async function recordPaymentFailure(
   db: Db,
   orderId: number,
   attemptsBefore: number,
-  failure: { message: string; nextRetryAt: string | null; now: string },
+  failure: {
+    message: string;
+    nextRetryAt: string | null;
+    now: string;
+    /** The payment the customer can confirm, when the bank asked for authentication. */
+    confirmationRef?: string | null;
+  },
 ): Promise<boolean> {
   const result = await db
     .updateTable('orders')
@@ -124,6 +135,7 @@ export async function recordPaymentFailure(
       payment_attempts: attemptsBefore + 1,
       next_retry_at: failure.nextRetryAt,
       payment_failure: failure.message,
+      payment_confirmation_ref: failure.confirmationRef ?? null,
       updated_at: failure.now,
     })
     .where('id', '=', orderId)
@@ -167,6 +179,7 @@ export async function recordPayment(
       charge_id: chargeId,
       next_retry_at: null,
       payment_failure: null,
+      payment_confirmation_ref: null,
       updated_at: now,
     })
     .where('id', '=', orderId)

@@ -27,6 +27,8 @@ export interface OrderRow {
   refundCents: number;
   trackingNumber: string | null;
   declineReason: string | null;
+  /** Unpaid until the customer confirms the payment with their bank (issue 28). */
+  confirmable: boolean;
   createdAt: string;
   /** The partner the order ships to, by first name (issue 16); null: the customer's own address. */
   shipToPartnerFirstName: string | null;
@@ -67,6 +69,7 @@ function orderColumns(db: Db) {
         'orders.refund_cents',
         'orders.tracking_number',
         'orders.decline_reason',
+        'orders.payment_confirmation_ref',
         'orders.created_at',
         'orders.ship_address',
         'orders.ship_address2',
@@ -129,6 +132,7 @@ function groupItems(rows: OrderWithItemRow[]): OrderRow[] {
         // The tracking page shows where a gift went: that is its recipient's news (issue 26).
         trackingNumber: o.gift_subscription_id !== null ? null : o.tracking_number,
         declineReason: o.decline_reason,
+        confirmable: o.payment_status === 'unpaid' && o.payment_confirmation_ref !== null,
         createdAt: o.created_at,
         shipToPartnerFirstName: o.partner_first_name,
         giftForFirstName: o.gift_subscription_id !== null ? o.gift_recipient_first_name : null,

@@ -56,6 +56,7 @@ function toOrder(
     refund_cents: row.refundCents,
     tracking_number: row.trackingNumber,
     decline_reason: row.declineReason,
+    ...(row.confirmable ? { payment_confirmation: true } : {}),
     visit: care ? toCare(care, row) : null,
     order_items: row.items.map((item) => ({
       product_id: item.productId,

@@ -226,6 +226,16 @@ export function awaitingCustomer(ctx: AppContext, call: q.LedgerRow | undefined)
   );
 }
 
+/**
+ * Asks again, the customer now present, for the payment `call.sourceRef` their bank refused while
+ * they were away for want of authentication; it may ask them for 3-D Secure (`action`).
+ */
+export function confirmWithCustomer(ctx: AppContext, call: GatewayCall): Promise<ChargeResult> {
+  return make(ctx, 'charge', call, () =>
+    ctx.payments.confirmWithCustomer({ intentId: call.sourceRef ?? '' }, ctx.clock.now()),
+  );
+}
+
 /** Takes the held amount of `call.sourceRef` (an authorisation); the gateway captures it once. */
 export function capture(ctx: AppContext, call: GatewayCall): Promise<ChargeResult> {
   return make(ctx, 'capture', call, () =>

@@ -190,6 +190,7 @@ describe(`the payment reconciler (${testDialect})`, () => {
   beforeAll(async () => {
     const dying: PaymentGateway = {
       cardEntry: 'fields',
+      confirmWithCustomer: (request, now) => simulator.gateway!.confirmWithCustomer(request, now),
       tokenize: (card, now) => simulator.gateway!.tokenize(card, now),
       charge: (request, now) => simulator.gateway!.charge(request, now),
       authorize: (request, now) => simulator.gateway!.authorize(request, now),

@@ -10,7 +10,7 @@ import { callAs } from '#test/contract.ts';
 import { insertCustomer, sessionCookie, staffCookie, type TestCustomer } from '#test/factories.ts';
 import { sentMessages } from '#test/outbox.ts';
 import { submittedEdVisit } from '#test/visits.ts';
-import { startFakeStripe, type FakeStripe } from '#test/stripe/fake-stripe.ts';
+import { startFakeStripe, stripeEnv, type FakeStripe } from '#test/stripe/fake-stripe.ts';
 
 /**
  * Issue 28: a visit's card hold outlives a slow review. Card networks drop a hold after about 7
@@ -44,14 +44,7 @@ for (const gateway of ['simulator', 'stripe'] as const) {
       t = await buildTestApp({
         env: {
           SEED_DEMO: 'true',
-          ...(fake
-            ? {
-                STRIPE_SECRET_KEY: fake.secretKey,
-                STRIPE_PUBLISHABLE_KEY: fake.publishableKey,
-                STRIPE_WEBHOOK_SECRET: fake.webhookSecret,
-                STRIPE_API_BASE: fake.url,
-              }
-            : {}),
+          ...(fake ? stripeEnv(fake) : {}),
         },
       });
     });

@@ -21,7 +21,6 @@ import {
   awaitingCustomer,
   gatewayRecord,
   outcomeOf,
-  release,
   settleCall,
   type LedgerRow,
 } from '#server/features/payments/payments.service.ts';
@@ -34,6 +33,7 @@ import { programs, treatmentsFor, type VisitCheckoutSummary } from '#shared/visi
 import { formatCents } from '#shared/money.ts';
 import { prescriptionShipsOnlyTo } from '#shared/us-states.ts';
 import { paths } from '#shared/paths.ts';
+import { releaseHold } from './visits.holds.ts';
 import { toPreferences } from './visits.preferences.ts';
 import { ownVisit, requireCovered, requireOpen } from './visits.program.ts';
 import * as q from './visits.queries.ts';
@@ -146,7 +146,7 @@ export async function submitVisit(
   }
   if (!(await completeSubmission(ctx, visit.id, attempt.id, held.authorizationId))) {
     // The attempt was undone while the gateway was answering: nothing stays held.
-    await releaseOrphanHold(ctx, attempt.id, held.authorizationId, attempt.totalCents);
+    await releaseHold(ctx, attempt.id, held.authorizationId, attempt.totalCents);
     throw new AppError('VISIT_BUSY', 'Your visit is being submitted. Please wait a moment.');
   }
   return {
@@ -247,22 +247,6 @@ async function completeSubmission(
   return order?.chargeId === authorizationId && order.paymentStatus !== 'pending';
 }
 
-async function releaseOrphanHold(
-  ctx: AppContext,
-  orderId: number,
-  authorizationId: string,
-  amountCents: number,
-): Promise<void> {
-  const call = {
-    purpose: 'release_orphan',
-    idempotencyKey: `release:${authorizationId}`,
-    amountCents,
-    orderId,
-    sourceRef: authorizationId,
-  };
-  await settleCall(ctx, call.idempotencyKey, await release(ctx, call));
-}
-
 /**
  * For the payment reconciler: settles a visit authorisation a crash left unanswered, by what the
  * gateway did. A hold that went through becomes the submitted visit (or is released when its order
@@ -276,7 +260,7 @@ export async function finishVisitAuthorization(ctx: AppContext, call: LedgerRow)
   const record = await gatewayRecord(ctx, { idempotencyKey: call.idempotencyKey });
   if (record?.status === 'authorized' || record?.status === 'succeeded') {
     if (!(await completeSubmission(ctx, call.visitId ?? 0, orderId, record.id)))
-      await releaseOrphanHold(ctx, orderId, record.id, record.amountCents);
+      await releaseHold(ctx, orderId, record.id, record.amountCents);
     return;
   }
   await ctx.db.transaction().execute(async (trx) => {

@@ -18,6 +18,7 @@ const RECENT_ORDERS = 3;
 /** What each kind of flag asks the customer to do, as the link's words. */
 const flagActions: Record<Flag['type'], string> = {
   payment_failed: 'Update payment method',
+  payment_confirmation: 'Confirm your payment',
   card_expired: 'Update your card',
   card_expiring: 'Update your card',
   visit_incomplete: 'Finish your visit',

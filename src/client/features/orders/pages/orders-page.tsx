@@ -317,9 +317,23 @@ function OrderCard({ order, paymentFailed }: { order: Order; paymentFailed: bool
       {paymentFailed ? (
         <div role="alert" className="mt-4 rounded-2xl border border-danger/20 bg-danger-soft p-4">
           <p className="text-[0.9375rem] text-ink">{messages.paymentFailureNotice}</p>
-          <Link to={paths.editPaymentMethod} className={`${buttonClass('primary')} mt-3`}>
-            Update payment method
-          </Link>
+          {order.payment_confirmation ? (
+            <>
+              <p className="mt-2 text-[0.9375rem] text-ink">
+                Your bank wants you to confirm this payment before it goes through.
+              </p>
+              <Link
+                to={paths.confirmPayment(order.order_number)}
+                className={`${buttonClass('primary')} mt-3`}
+              >
+                Confirm your payment
+              </Link>
+            </>
+          ) : (
+            <Link to={paths.editPaymentMethod} className={`${buttonClass('primary')} mt-3`}>
+              Update payment method
+            </Link>
+          )}
         </div>
       ) : null}
 
