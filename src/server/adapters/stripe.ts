@@ -463,6 +463,12 @@ async function saveCard(stripe: Stripe, input: PaymentMethodInput): Promise<Toke
       error.param === 'payment_method'
     )
       return cardFailure(error.code ?? 'payment_method_invalid', CARD_GONE_MESSAGE);
+    // A confirmation Stripe has no SetupIntent for is not this account's either.
+    if (input.setupIntentId && isMissing(error))
+      return cardFailure(
+        'setup_intent_mismatch',
+        'That card confirmation is not for this account.',
+      );
     throw wrap('save card', error);
   }
   switch (setup.status) {

@@ -149,6 +149,19 @@ describe(`card entry through Stripe (${testDialect})`, () => {
     expect(stolen.statusCode).toBe(402);
     expect(stolen.json<{ code: string }>().code).toBe('CARD_DECLINED');
     expect(await cardOf(other)).toMatchObject({ last4: '4242' });
+
+    // One Stripe has never heard of is refused the same way, not a server error.
+    const made = await callAs(
+      t.app,
+      accountsApi.paymentMethodUpdate,
+      { payment_method: 'pm_card_visa', setup_intent: 'seti_nothing_here', consent: true },
+      other.cookie,
+    );
+    expect(made.statusCode).toBe(402);
+    expect(made.json<{ code: string; message: string }>()).toMatchObject({
+      code: 'CARD_DECLINED',
+      message: 'That card confirmation is not for this account.',
+    });
   });
 
   it('refuses card fields in Stripe mode, and a payment method in simulator mode, saying to reload', async () => {
