@@ -68,6 +68,13 @@ test('a provider approves a visit with directions; the patient sees "Approved" a
   await approve.getByRole('button', { name: 'Approve and prescribe' }).click();
   await expect(approve).toBeHidden();
   await expect(staff.getByRole('button', { name: 'Approve' })).toHaveCount(0);
+  // The chart keeps the decision as a clinical record: who, when, the photo ID, the prescription.
+  const record = staff.getByRole('region', { name: 'Approved' });
+  await expect(record).toContainText('Sildenafil (generic Viagra®) 50 mg');
+  await expect(record).toContainText(directions);
+  await expect(record).toContainText('Decided by');
+  await expect(record).toContainText('Opened by a provider before the decision');
+  await staffScreens.check('approval-chart-decided');
 
   // --- The patient: Home and the order say "Approved", with the prescription and its directions.
   await page.reload();

@@ -40,6 +40,35 @@ export const ReviewQueueItemSchema = z.object({
 export type ReviewQueueItem = z.infer<typeof ReviewQueueItemSchema>;
 export const ReviewQueueSchema = z.object({ visits: z.array(ReviewQueueItemSchema) });
 
+/**
+ * What was decided, kept on the chart after the decision (issue 29, "the chart is a clinical
+ * record"): who decided and when, as the audit log wrote it with the decision; whether the photo
+ * ID was opened by a provider before it; what was prescribed, or the reason the patient was given.
+ */
+export const ChartDecisionSchema = z.object({
+  outcome: z.enum(['approved', 'declined']),
+  provider: z.string(),
+  decided_at: z.string(),
+  /** The first time a provider opened the visit's photo ID before the decision; null: never. */
+  photo_id_viewed_at: z.string().nullable(),
+  prescription: z
+    .object({
+      drug: z.string(),
+      dosage: z.string(),
+      /** The medicine and strength as the patient's order names them. */
+      medicine: z.string(),
+      quantity: z.number().int(),
+      refills: z.number().int(),
+      /** Null on prescriptions written before directions were asked for. */
+      directions: z.string().nullable(),
+      valid_until: z.string(),
+    })
+    .nullable(),
+  /** A decline's reason, as the patient reads it in Messages. */
+  reason: z.string().nullable(),
+});
+export type ChartDecision = z.infer<typeof ChartDecisionSchema>;
+
 export const ChartSchema = z.object({
   visit_id: z.number().int(),
   status: z.enum(visitStatuses),
@@ -69,6 +98,8 @@ export const ChartSchema = z.object({
   order: z
     .object({ order_number: z.string(), total_cents: z.number().int(), payment_status: z.string() })
     .nullable(),
+  /** Null until the visit is approved or declined. */
+  decision: ChartDecisionSchema.nullable(),
 });
 export type Chart = z.infer<typeof ChartSchema>;
 

@@ -1,10 +1,11 @@
 // @vitest-environment jsdom
-import { cleanup, screen, within } from '@testing-library/react';
+import { cleanup, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { reviewsApi, type Chart } from '#shared/reviews.ts';
 import { clearToasts } from '#client/components/ui/toast.tsx';
 import { failure, renderRoutes, stub, stubApi } from '#client/testing/render-app.tsx';
+import { DecisionRecord } from './components/decision-record.tsx';
 import { RiskFlagList } from './components/risk-flags.tsx';
 import { VisitDecisionPanel } from './components/visit-decision-panel.tsx';
 
@@ -28,6 +29,7 @@ function buildChart(overrides: Partial<Chart> = {}): Chart {
     review_requested: false,
     photo_upload_key: 'kY3v9Qx0Lm2Zp8Rt4Wb6Nc',
     order: { order_number: 'PW-100200', total_cents: 9000, payment_status: 'authorized' },
+    decision: null,
     ...overrides,
   };
 }
@@ -150,5 +152,55 @@ describe("the chart's risk flags", () => {
     expect(caution?.className).not.toMatch(/danger/);
     expect(high?.textContent).toBe('High risk: Takes nitrates.');
     expect(high?.className).toContain('text-danger');
+  });
+});
+
+describe('the decision kept on the chart', () => {
+  it('an approval: who, when, the photo ID opened before it, and the prescription', () => {
+    render(
+      <DecisionRecord
+        decision={{
+          outcome: 'approved',
+          provider: 'Dr. Maya Chen',
+          decided_at: '2026-11-20T15:30:00.000Z',
+          photo_id_viewed_at: '2026-11-20T15:20:00.000Z',
+          prescription: {
+            drug: 'sildenafil',
+            dosage: '50mg',
+            medicine: 'Sildenafil (generic Viagra®) 50 mg',
+            quantity: 6,
+            refills: 3,
+            directions: 'Take one tablet about an hour before.',
+            valid_until: '2027-11-21',
+          },
+          reason: null,
+        }}
+      />,
+    );
+    const record = screen.getByRole('region', { name: 'Approved' });
+    expect(within(record).getByText(/Dr\. Maya Chen/)).toBeTruthy();
+    expect(within(record).getByText(/Opened by a provider before the decision/)).toBeTruthy();
+    expect(within(record).getByText('Sildenafil (generic Viagra®) 50 mg')).toBeTruthy();
+    expect(within(record).getByText('Take one tablet about an hour before.')).toBeTruthy();
+    expect(within(record).getByText('11/21/2027')).toBeTruthy();
+  });
+
+  it('a decline: the reason the patient was given, and a photo ID never opened', () => {
+    render(
+      <DecisionRecord
+        decision={{
+          outcome: 'declined',
+          provider: 'Dr. Maya Chen',
+          decided_at: '2026-11-20T15:30:00.000Z',
+          photo_id_viewed_at: null,
+          prescription: null,
+          reason: 'An in-person examination is needed first.',
+        }}
+      />,
+    );
+    const record = screen.getByRole('region', { name: 'Declined' });
+    expect(within(record).getByText('Not opened before the decision')).toBeTruthy();
+    expect(within(record).getByText('An in-person examination is needed first.')).toBeTruthy();
+    expect(within(record).queryByText('Medicine')).toBeNull();
   });
 });

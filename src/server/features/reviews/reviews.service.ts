@@ -13,7 +13,12 @@ import {
   markDeclined,
   selectVisitOrder,
 } from '#server/features/orders/orders.visit.queries.ts';
-import { auditAs, type StaffSession } from '#server/features/staff/staff.service.ts';
+import {
+  auditAs,
+  auditEntriesOf,
+  staffName,
+  type StaffSession,
+} from '#server/features/staff/staff.service.ts';
 import { queueEmail, sendQueuedSoon } from '#server/features/outbox/outbox.service.ts';
 import { startRefillPlan } from '#server/features/subscriptions/subscriptions.service.ts';
 import {
@@ -38,6 +43,7 @@ import {
   recordPrescription,
   reviewQueue,
   visitAnswersOf,
+  visitPrescription,
 } from '#server/features/visits/visits.review.ts';
 import { emailHtml, emailSignature } from '#server/lib/email-layout.ts';
 import { faultPoint } from '#server/lib/faults.ts';
@@ -50,7 +56,7 @@ import type { AnswerValue, QuestionnaireItem } from '#shared/questionnaires/form
 import { paths } from '#shared/paths.ts';
 import { addDays } from '#shared/subscriptions.ts';
 import { stateName } from '#shared/us-states.ts';
-import type { Chart } from '#shared/reviews.ts';
+import type { Chart, ChartDecision } from '#shared/reviews.ts';
 import { programs, treatmentWords, type ProgramCategory } from '#shared/visits.ts';
 
 /**
@@ -164,6 +170,59 @@ export async function chart(ctx: AppContext, staff: StaffSession, visitId: numbe
           payment_status: order.paymentStatus,
         }
       : null,
+    decision:
+      base.status === 'APPROVED' || base.status === 'DECLINED'
+        ? await decisionOf(ctx, { ...base, status: base.status })
+        : null,
+  };
+}
+
+type ChartBase = NonNullable<Awaited<ReturnType<typeof chartBase>>>;
+
+/**
+ * The decision as the chart keeps it. Who and when come from the audit entry written in the
+ * decision's transaction; a decision finished by the payment reconciler after a crash is still
+ * written as its provider's, and only a decision from before the audit log would fall back to the
+ * visit's own provider and its last change.
+ */
+async function decisionOf(
+  ctx: AppContext,
+  base: ChartBase & { status: 'APPROVED' | 'DECLINED' },
+): Promise<ChartDecision> {
+  const action = base.status === 'APPROVED' ? 'approve' : 'decline';
+  const [entry] = await auditEntriesOf(ctx, {
+    type: 'visit',
+    id: String(base.id),
+    actions: [action],
+  });
+  const decidedAt = entry?.at ?? base.updated_at;
+  const provider =
+    entry?.name ??
+    (base.provider_id !== null ? await staffName(ctx, base.provider_id) : undefined) ??
+    'Unknown provider';
+  const photo = base.photo_upload_id !== null ? await publicIdOf(ctx, base.photo_upload_id) : null;
+  const views = photo
+    ? await auditEntriesOf(ctx, { type: 'upload', id: photo, actions: ['view'] })
+    : [];
+  const viewed = views.find((view) => view.at <= decidedAt);
+  const prescription = base.status === 'APPROVED' ? await visitPrescription(ctx, base.id) : null;
+  return {
+    outcome: base.status === 'APPROVED' ? 'approved' : 'declined',
+    provider,
+    decided_at: decidedAt,
+    photo_id_viewed_at: viewed?.at ?? null,
+    prescription: prescription
+      ? {
+          drug: prescription.drug,
+          dosage: prescription.dosage,
+          medicine: refillName(base.category, prescription.drug, prescription.dosage),
+          quantity: prescription.quantity,
+          refills: prescription.refills,
+          directions: prescription.directions,
+          valid_until: prescription.valid_until,
+        }
+      : null,
+    reason: base.status === 'DECLINED' ? base.closed_reason : null,
   };
 }
 

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiPaths, apiUrl } from '#shared/api.ts';
 import { demoStaff } from '#server/db/seed-demo.ts';
 import { runBilling } from '#server/features/billing/billing.service.ts';
 import { type Lander, ordersApi } from '#shared/orders.ts';
@@ -206,6 +207,73 @@ describe(`provider review (${testDialect})`, () => {
       decline_reason: reason,
     });
     expect(step).toBeGreaterThan(0);
+  });
+
+  it('the chart keeps the decision: who and when, the photo ID opened before it, and the prescription or the reason', async () => {
+    const cookie = await providerCookie();
+    const c = await insertCustomer(t.app);
+    const { visitId } = await submitted(c);
+    const waiting = (await callAs(t.app, reviewsApi.chart, { visit_id: visitId }, cookie)).json<{
+      data: { chart: Chart };
+    }>().data.chart;
+    expect(waiting.decision).toBeNull();
+    const photo = await t.app.inject({
+      method: 'GET',
+      url: apiUrl(apiPaths.visitUpload, { id: waiting.photo_upload_key ?? '' }),
+      headers: { cookie },
+    });
+    expect(photo.statusCode).toBe(200);
+    t.clock.advance(60_000);
+    const prescription = {
+      drug: 'sildenafil',
+      dosage: '50mg',
+      quantity: 6,
+      refills: 3,
+      valid_until: '2027-11-21',
+      directions: 'Take one tablet about an hour before, no more than once a day.',
+    };
+    const approved = await callAs(
+      t.app,
+      reviewsApi.approve,
+      { visit_id: visitId, prescription },
+      cookie,
+    );
+    expect(approved.statusCode, approved.body).toBe(200);
+    const after = (await callAs(t.app, reviewsApi.chart, { visit_id: visitId }, cookie)).json<{
+      data: { chart: Chart };
+    }>().data.chart;
+    expect(after.decision).toEqual({
+      outcome: 'approved',
+      provider: provider.name,
+      decided_at: t.clock.now().toISOString(),
+      photo_id_viewed_at: new Date(t.clock.now().getTime() - 60_000).toISOString(),
+      prescription: {
+        ...prescription,
+        medicine: expect.stringMatching(/^Sildenafil .*50 mg$/) as string,
+      },
+      reason: null,
+    });
+
+    // Declined without opening the photo: the chart says so, with the reason the patient read.
+    const other = await insertCustomer(t.app);
+    const { visitId: declinedId } = await submitted(other);
+    const reason =
+      'Your answers suggest a heart condition that needs an in-person examination first.';
+    const declined = await callAs(
+      t.app,
+      reviewsApi.decline,
+      { visit_id: declinedId, reason },
+      cookie,
+    );
+    expect(declined.statusCode, declined.body).toBe(200);
+    expect(declined.json<{ data: { chart: Chart } }>().data.chart.decision).toEqual({
+      outcome: 'declined',
+      provider: provider.name,
+      decided_at: t.clock.now().toISOString(),
+      photo_id_viewed_at: null,
+      prescription: null,
+      reason,
+    });
   });
 
   it('operations staff and customers cannot reach the provider console', async () => {

@@ -170,3 +170,29 @@ export async function insertAudit(
     })
     .execute();
 }
+
+/** Audit entries about one subject, oldest first, with the name of who acted. */
+export async function selectAuditEntries(
+  db: Db,
+  subject: { type: string; id: string; actions: string[] },
+): Promise<{ action: string; at: string; staffId: number; name: string }[]> {
+  if (subject.actions.length === 0) return [];
+  return db
+    .selectFrom('audit_log as a')
+    .innerJoin('staff_users as s', 's.id', 'a.staff_id')
+    .select(['a.action', 'a.at', 'a.staff_id as staffId', 's.name'])
+    .where('a.subject_type', '=', subject.type)
+    .where('a.subject_id', '=', subject.id)
+    .where('a.action', 'in', subject.actions)
+    .orderBy('a.id')
+    .execute();
+}
+
+export async function selectStaffName(db: Db, staffId: number): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('staff_users')
+    .select('name')
+    .where('id', '=', staffId)
+    .executeTakeFirst();
+  return row?.name;
+}

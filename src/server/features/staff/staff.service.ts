@@ -192,3 +192,15 @@ export async function createStaff(
 ): Promise<void> {
   await q.insertStaff(ctx.db, { ...staff, now: ctx.clock.now().toISOString() });
 }
+
+/** What the audit log says was done to a subject (a visit, an upload), oldest first. */
+export function auditEntriesOf(
+  ctx: AppContext,
+  subject: { type: string; id: string; actions: string[] },
+) {
+  return q.selectAuditEntries(ctx.db, subject);
+}
+
+export function staffName(ctx: AppContext, staffId: number): Promise<string | undefined> {
+  return q.selectStaffName(ctx.db, staffId);
+}

@@ -426,6 +426,9 @@ export async function selectChartBase(db: Db, visitId: number) {
       'v.order_id',
       'v.review_requested_at',
       'v.customer_id',
+      'v.closed_reason',
+      'v.provider_id',
+      'v.updated_at',
       'c.first_name',
       'c.last_name',
       'c.email',
@@ -450,6 +453,17 @@ export async function decideVisit(
     .where('status', '=', 'PENDING_REVIEW')
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
+}
+
+/** The prescription a visit's approval wrote, if any. */
+export async function selectVisitPrescription(db: Db, visitId: number) {
+  return db
+    .selectFrom('prescriptions')
+    .select(['drug', 'dosage', 'quantity', 'refills', 'directions', 'valid_until', 'provider_id'])
+    .where('visit_id', '=', visitId)
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
 }
 
 export async function insertPrescription(

@@ -35,3 +35,7 @@ export function recordPrescription(
 ) {
   return q.insertPrescription(ctx.db, { ...p, now: ctx.clock.now().toISOString() });
 }
+
+export function visitPrescription(ctx: AppContext, visitId: number) {
+  return q.selectVisitPrescription(ctx.db, visitId);
+}

@@ -19,6 +19,7 @@ import { paths } from '#shared/paths.ts';
 import { BackLink, StaffHeader } from '#client/features/staff/components/staff-frame.tsx';
 import { useStaff } from '#client/features/staff/components/staff-layout.tsx';
 import { paymentStatusLabel } from '#client/components/ui/staff-order-status.tsx';
+import { DecisionRecord } from '../components/decision-record.tsx';
 import { RiskFlagList } from '../components/risk-flags.tsx';
 import { VisitDecisionPanel } from '../components/visit-decision-panel.tsx';
 import { providerKeys, sendVisitMessage, useChart, useVisitThread } from '../reviews.api.ts';
@@ -97,6 +98,7 @@ function ChartView({ chart }: { chart: Chart }) {
       <div className="grid gap-5 lg:grid-cols-[minmax(0,1fr)_22rem] lg:items-start">
         <div className="space-y-5">
           <VisitDecisionPanel chart={chart} />
+          {chart.decision ? <DecisionRecord decision={chart.decision} /> : null}
           <Panel id="flags-title" title="Risk flags">
             <RiskFlagList flags={chart.risk_flags} />
           </Panel>
