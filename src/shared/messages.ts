@@ -229,6 +229,11 @@ export const CareInboxItemSchema = z.object({
   unread: z.number().int(),
   /** Who wrote last: a thread waiting for the care team has 'patient'. */
   last_sender: z.enum(senders).nullable(),
+  /**
+   * A clinical thread with a patient message no provider has answered since; whatever operations
+   * wrote (about the order, or before handing it over) does not answer it. False for the others.
+   */
+  waiting_for_provider: z.boolean(),
 });
 export type CareInboxItem = z.infer<typeof CareInboxItemSchema>;
 
@@ -270,6 +275,8 @@ export const PatientMessageItemSchema = z.object({
   updated_at: z.string(),
   unread: z.number().int(),
   last_sender: z.enum(senders).nullable(),
+  /** A patient message no provider has answered since: what operations wrote does not count. */
+  waiting_for_provider: z.boolean(),
 });
 export type PatientMessageItem = z.infer<typeof PatientMessageItemSchema>;
 

@@ -416,6 +416,7 @@ describe("the care team's inbox", () => {
             updated_at: '2026-11-20T09:00:00.000Z',
             unread: 1,
             last_sender: 'patient',
+            waiting_for_provider: false,
           },
           {
             thread_id: 4,
@@ -428,6 +429,7 @@ describe("the care team's inbox", () => {
             updated_at: '2026-11-18T09:00:00.000Z',
             unread: 0,
             last_sender: 'care_team',
+            waiting_for_provider: false,
           },
           // A question for a provider: operations see who has it, not what it says.
           {
@@ -441,6 +443,7 @@ describe("the care team's inbox", () => {
             updated_at: '2026-11-19T09:00:00.000Z',
             unread: 1,
             last_sender: 'patient',
+            waiting_for_provider: true,
           },
         ],
       }),
@@ -563,6 +566,7 @@ describe("a provider's patient messages", () => {
             updated_at: '2026-11-20T09:00:00.000Z',
             unread: 1,
             last_sender: 'patient',
+            waiting_for_provider: true,
           },
           {
             thread_id: 14,
@@ -573,6 +577,19 @@ describe("a provider's patient messages", () => {
             updated_at: '2026-11-19T09:00:00.000Z',
             unread: 0,
             last_sender: 'patient',
+            waiting_for_provider: true,
+          },
+          // Operations answered the order part and handed it over: still a provider's to answer.
+          {
+            thread_id: 15,
+            subject: 'Refill timing',
+            patient: 'Noor A.',
+            state: 'OR',
+            assigned: 'me',
+            updated_at: '2026-11-18T09:00:00.000Z',
+            unread: 0,
+            last_sender: 'care_team',
+            waiting_for_provider: true,
           },
         ],
       }),
@@ -605,11 +622,13 @@ describe("a provider's patient messages", () => {
     ]);
     renderRoutes(routes, { path: '/staff' });
     await u.click(await screen.findByRole('link', { name: 'Patient messages' }));
-    expect(await screen.findByText('2 questions are waiting for an answer.')).toBeTruthy();
-    const links = screen.getAllByRole('link', { name: /Melatonin and wine|A rash/ });
+    // Three: the one operations answered about its order part still waits for a clinician.
+    expect(await screen.findByText('3 questions are waiting for an answer.')).toBeTruthy();
+    const links = screen.getAllByRole('link', { name: /Melatonin and wine|A rash|Refill timing/ });
     expect(links.map((link) => link.textContent)).toEqual([
       expect.stringContaining('Lee P. · OR · Yours'),
       expect.stringContaining('Kim W. · WA · Open to providers in the state'),
+      expect.stringContaining('Waiting for an answer'),
     ]);
     await u.click(links[0]!);
     expect(

@@ -334,6 +334,74 @@ describe(`clinical questions go to a provider, not to operations (${testDialect}
     ).toBe('treatment');
   });
 
+  it('a question operations answered in part and handed on waits for a provider until one answers', async () => {
+    const c = await insertCustomer(t.app);
+    await submittedEdVisit(t.app, c);
+    const threadId = threadIdOf(
+      await send(c, {
+        topic: 'other',
+        subject: 'My refill',
+        body: 'When does my refill ship, and can I take it with my blood pressure pills?',
+      }),
+    );
+    const ops = await staffCookie(t, operations);
+    const answered = await callAs(
+      t.app,
+      operationsApi.inboxReply,
+      { thread_id: threadId, body: 'It ships on Friday. A provider will answer the rest.' },
+      ops,
+    );
+    expect(answered.statusCode, answered.body).toBe(200);
+    // Not clinical yet: the care team's thread, answered by them.
+    expect((await inbox(ops)).find((i) => i.thread_id === threadId)).toMatchObject({
+      last_sender: 'care_team',
+      waiting_for_provider: false,
+    });
+    const handed = await callAs(
+      t.app,
+      operationsApi.inboxHandOff,
+      { thread_id: threadId, provider_id: providerId },
+      ops,
+    );
+    expect(handed.statusCode, handed.body).toBe(200);
+
+    // Operations wrote last, but no clinician has answered: it waits, and is counted as waiting.
+    const doctor = await staffCookie(t, provider);
+    expect((await patientMessages(doctor)).find((i) => i.thread_id === threadId)).toMatchObject({
+      last_sender: 'care_team',
+      waiting_for_provider: true,
+    });
+    expect((await inbox(ops)).find((i) => i.thread_id === threadId)).toMatchObject({
+      waiting_for_provider: true,
+    });
+
+    const reply = await callAs(
+      t.app,
+      reviewsApi.patientReply,
+      { thread_id: threadId, body: 'Yes, they are safe together at your dose.' },
+      doctor,
+    );
+    expect(reply.statusCode, reply.body).toBe(200);
+    expect((await patientMessages(doctor)).find((i) => i.thread_id === threadId)).toMatchObject({
+      waiting_for_provider: false,
+    });
+    expect((await inbox(ops)).find((i) => i.thread_id === threadId)).toMatchObject({
+      waiting_for_provider: false,
+    });
+
+    // The patient asks again: waiting once more.
+    await callAs(
+      t.app,
+      messagesApi.send,
+      { leads_id: c.leadsId, thread_id: threadId, body: 'And with grapefruit juice?' },
+      c.cookie,
+    );
+    expect((await patientMessages(doctor)).find((i) => i.thread_id === threadId)).toMatchObject({
+      last_sender: 'patient',
+      waiting_for_provider: true,
+    });
+  });
+
   it('a question about an order is about the order unless the patient says otherwise', async () => {
     const c = await insertCustomer(t.app);
     const { orderNumber } = await submittedEdVisit(t.app, c);

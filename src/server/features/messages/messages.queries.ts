@@ -168,21 +168,43 @@ export async function selectOwnOrderId(
 
 /** Unread patient messages and who wrote last, beside each thread of a list. */
 function withActivity<Q extends ReturnType<typeof threadQuery>>(query: Q) {
-  return query
-    .innerJoin('customers as c', 'c.id', 't.customer_id')
-    .select((eb) => [
-      'c.first_name',
-      'c.last_name',
-      unreadIn(eb, 'patient'),
-      eb
-        .selectFrom('messages as m')
-        .select('m.sender')
-        .whereRef('m.thread_id', '=', 't.id')
-        .orderBy('m.created_at', 'desc')
-        .orderBy('m.id', 'desc')
-        .limit(1)
-        .as('last_sender'),
-    ]);
+  return query.innerJoin('customers as c', 'c.id', 't.customer_id').select((eb) => [
+    'c.first_name',
+    'c.last_name',
+    unreadIn(eb, 'patient'),
+    eb
+      .selectFrom('messages as m')
+      .select('m.sender')
+      .whereRef('m.thread_id', '=', 't.id')
+      .orderBy('m.created_at', 'desc')
+      .orderBy('m.id', 'desc')
+      .limit(1)
+      .as('last_sender'),
+    // A patient message no provider has answered since (issue 29): what operations wrote,
+    // about the order or before handing the thread over, does not answer a clinical question.
+    eb
+      .exists(
+        eb
+          .selectFrom('messages as pm')
+          .select('pm.id')
+          .whereRef('pm.thread_id', '=', 't.id')
+          .where('pm.sender', '=', 'patient')
+          .where((inner) =>
+            inner.not(
+              inner.exists(
+                inner
+                  .selectFrom('messages as rm')
+                  .innerJoin('staff_users as rs', 'rs.id', 'rm.staff_id')
+                  .select('rm.id')
+                  .whereRef('rm.thread_id', '=', 't.id')
+                  .where('rs.role', '=', 'provider')
+                  .whereRef('rm.id', '>', 'pm.id'),
+              ),
+            ),
+          ),
+      )
+      .as('awaiting_provider'),
+  ]);
 }
 
 /**
@@ -206,6 +228,7 @@ export async function selectCareInbox(db: Db, limit: number) {
       providerName: r.provider_name,
       unread: Number(r.unread ?? 0),
       lastSender: r.last_sender ?? null,
+      awaitingProvider: Boolean(Number(r.awaiting_provider)),
     }))
     .sort((a, b) => Number(b.unread > 0) - Number(a.unread > 0));
 }
@@ -270,6 +293,7 @@ export async function selectProviderThreads(
       assigned: r.provider_id === staffId ? ('me' as const) : ('open' as const),
       unread: Number(r.unread ?? 0),
       lastSender: r.last_sender ?? null,
+      awaitingProvider: Boolean(Number(r.awaiting_provider)),
     }))
     .filter((r) => r.assigned === 'me' || r.state === null || licensedStates.includes(r.state))
     .slice(0, limit)

@@ -377,6 +377,7 @@ export async function careInbox(ctx: AppContext): Promise<CareInboxItem[]> {
     updated_at: r.updatedAt,
     unread: r.unread,
     last_sender: r.lastSender,
+    waiting_for_provider: isClinical(r.topic) && r.awaitingProvider,
   }));
 }
 
@@ -480,6 +481,7 @@ export async function providerThreads(
     updated_at: r.updatedAt,
     unread: r.unread,
     last_sender: r.lastSender,
+    waiting_for_provider: r.awaitingProvider,
   }));
 }
 

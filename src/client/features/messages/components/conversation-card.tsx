@@ -10,6 +10,8 @@ interface ConversationCardProps {
   subject: string | null;
   unread: number;
   lastSender: 'patient' | 'care_team' | null;
+  /** Whether it waits for an answer, when that is not simply who wrote last (a provider's list). */
+  waiting?: boolean;
   updatedAt: string;
   /** Who the patient is, and whose the conversation is, in a line. */
   details: ReactNode;
@@ -24,6 +26,7 @@ export function ConversationCard({
   subject,
   unread,
   lastSender,
+  waiting = lastSender === 'patient',
   updatedAt,
   details,
 }: ConversationCardProps) {
@@ -37,7 +40,7 @@ export function ConversationCard({
           <span className="shrink-0 rounded-full bg-accent-700 px-2 py-0.5 text-sm font-semibold text-white">
             {unread} new
           </span>
-        ) : lastSender === 'patient' ? (
+        ) : waiting ? (
           <span className="shrink-0 rounded-full bg-warning-soft px-2.5 py-0.5 text-sm font-medium text-warning">
             Waiting for an answer
           </span>

@@ -98,7 +98,7 @@ function WithProviders({ threads }: { threads: CareInboxItem[] }) {
               <span className="min-w-0 font-medium text-ink">
                 {thread.patient} · Customer {thread.customer_id}
               </span>
-              {thread.last_sender === 'patient' ? (
+              {thread.waiting_for_provider ? (
                 <span className="shrink-0 rounded-full bg-warning-soft px-2.5 py-0.5 text-sm font-medium text-warning">
                   Waiting for a provider
                 </span>

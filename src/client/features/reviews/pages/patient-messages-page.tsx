@@ -16,7 +16,8 @@ export function PatientMessagesPage() {
   const staff = useStaff();
   const list = usePatientMessages({ enabled: staff.role === 'provider' });
   if (staff.role !== 'provider') return <Navigate to={paths.staff} replace />;
-  const waiting = list.data?.filter((t) => t.last_sender === 'patient').length;
+  // A question is answered when a provider answers it, not when operations wrote last (issue 29).
+  const waiting = list.data?.filter((t) => t.waiting_for_provider).length;
   return (
     <>
       <StaffHeader
@@ -56,6 +57,7 @@ function Threads({ threads }: { threads: PatientMessageItem[] }) {
             subject={thread.subject}
             unread={thread.unread}
             lastSender={thread.last_sender}
+            waiting={thread.waiting_for_provider}
             updatedAt={thread.updated_at}
             details={`${thread.patient}${thread.state ? ` · ${thread.state}` : ''} · ${thread.assigned === 'me' ? 'Yours' : 'Open to providers in the state'}`}
           />
