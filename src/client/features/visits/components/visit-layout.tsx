@@ -38,17 +38,23 @@ function stepIndex(pathname: string): number {
 
 function StepIndicator({ current }: { current: number }) {
   const label = visitStepLabels[current]?.[1];
+  const count = visitStepLabels.length;
+  // After the last step (the visit is submitted) the line says so: seven names side by side do
+  // not fit a phone's width.
+  const line = label
+    ? `Step ${current + 1} of ${count}: ${label}`
+    : current >= count
+      ? `All ${count} steps done`
+      : null;
   return (
     <nav aria-label="Visit steps">
       {/* Telehealth's mobile breakpoint (spec §9): one line instead of the full list. */}
-      {label ? (
-        <p className="text-sm font-semibold text-accent-800 min-[768px]:hidden">
-          Step {current + 1} of {visitStepLabels.length}: {label}
-        </p>
+      {line ? (
+        <p className="text-sm font-semibold text-accent-800 min-[768px]:hidden">{line}</p>
       ) : null}
       {/* One row at every width from 768px: each step a column, its name under its number. */}
       <ol
-        className={`${label ? 'max-[767px]:sr-only' : ''} grid gap-2`}
+        className={`${line ? 'max-[767px]:sr-only' : ''} grid gap-2`}
         style={{ gridTemplateColumns: `repeat(${visitStepLabels.length}, minmax(0, 1fr))` }}
       >
         {visitStepLabels.map(([step, text], index) => {

@@ -31,6 +31,7 @@ const routes = [
       { index: true, element: <StartVisitPage /> },
       { path: 'account', element: <VisitAccountPage /> },
       { path: 'ineligible', element: <IneligiblePage /> },
+      { path: 'submitted', element: <p>Submitted</p> },
       {
         element: <RequireAuth visitorTo={(params) => paths.visit(params.category ?? '')} />,
         children: [
@@ -287,5 +288,15 @@ describe("a patient's start of a visit", () => {
     const { router } = renderRoutes(routes, { path: '/visit/ed' });
     await screen.findByRole('heading', { level: 2, name: 'First, a few details' });
     expect(router.location().pathname).toBe('/visit/ed');
+  });
+});
+
+describe('the visit steps', () => {
+  it('say every step is done once the visit is submitted, in one line for a phone', async () => {
+    stubApi([stub(sessionApi.verifyAuthentication, loggedOut)]);
+    renderRoutes(routes, { path: '/visit/ed/submitted' });
+    const steps = await screen.findByRole('navigation', { name: 'Visit steps' });
+    expect(within(steps).getByText('All 7 steps done')).toBeTruthy();
+    expect(within(steps).getAllByText('(done)', { exact: false })).toHaveLength(7);
   });
 });
