@@ -113,6 +113,29 @@ describe(`money in Stripe mode: the ledger, the order, the audit log and Stripe 
     return { visitId, orderId: order.id };
   }
 
+  /** The provider approves the visit with the prescription above; Stripe's events delivered. */
+  async function approve(visitId: number): Promise<void> {
+    const approved = await callAs(
+      t.app,
+      reviewsApi.approve,
+      { visit_id: visitId, prescription },
+      await staffCookie(t, provider),
+    );
+    expect(approved.statusCode, approved.body).toBe(200);
+    await fake.whenDelivered();
+  }
+
+  /** The PaymentIntent an order points at. */
+  async function paymentOf(orderId: number): Promise<string> {
+    const { charge_id: id } = await t.app.db
+      .selectFrom('orders')
+      .select('charge_id')
+      .where('id', '=', orderId)
+      .executeTakeFirstOrThrow();
+    if (!id) throw new Error(`order ${orderId} has no payment`);
+    return id;
+  }
+
   /**
    * What each record says about an order: the ledger as `operation purpose status amount`, the
    * order's payment, the audit log's actions on the order (and its visit), and Stripe's view of
@@ -226,14 +249,7 @@ describe(`money in Stripe mode: the ledger, the order, the audit log and Stripe 
       audit: [],
       stripe: { status: 'requires_capture', amount_received: 0 },
     });
-    const approved = await callAs(
-      t.app,
-      reviewsApi.approve,
-      { visit_id: visitId, prescription },
-      await staffCookie(t, provider),
-    );
-    expect(approved.statusCode, approved.body).toBe(200);
-    await fake.whenDelivered();
+    await approve(visitId);
     expect(await records(orderId, visitId)).toEqual({
       ledger: [`authorize visit succeeded ${amount}`, `capture approval succeeded ${amount}`],
       order: { ...held.order, status: 'PROCESSING', payment_status: 'paid' },
@@ -275,27 +291,14 @@ describe(`money in Stripe mode: the ledger, the order, the audit log and Stripe 
     const { visitId, orderId } = await heldVisit();
     const first = await records(orderId, visitId);
     const amount = first.order.total_cents;
-    const firstHold = (
-      await t.app.db
-        .selectFrom('orders')
-        .select('charge_id')
-        .where('id', '=', orderId)
-        .executeTakeFirstOrThrow()
-    ).charge_id;
+    const firstHold = await paymentOf(orderId);
 
     await advance(6 * DAY + 60 * 60 * 1000);
     await t.app.ctx.jobs.drain(RECONCILE_JOB);
     await advance(2 * DAY);
     // Stripe has let the first hold go by now (7 days); it was released on day 6 in any case.
-    expect((await stripe.paymentIntents.retrieve(firstHold ?? '')).status).toBe('canceled');
-    const approved = await callAs(
-      t.app,
-      reviewsApi.approve,
-      { visit_id: visitId, prescription },
-      await staffCookie(t, provider),
-    );
-    expect(approved.statusCode, approved.body).toBe(200);
-    await fake.whenDelivered();
+    expect((await stripe.paymentIntents.retrieve(firstHold)).status).toBe('canceled');
+    await approve(visitId);
     const after = await records(orderId, visitId);
     expect(after).toEqual({
       ledger: [
@@ -337,14 +340,8 @@ describe(`money in Stripe mode: the ledger, the order, the audit log and Stripe 
       },
     });
 
-    const paymentIntent = (
-      await t.app.db
-        .selectFrom('orders')
-        .select('charge_id')
-        .where('id', '=', orderId)
-        .executeTakeFirstOrThrow()
-    ).charge_id;
-    await fake.refundFromDashboard(paymentIntent ?? '', 500);
+    const paymentIntent = await paymentOf(orderId);
+    await fake.refundFromDashboard(paymentIntent, 500);
     await fake.whenDelivered();
     expect(await records(orderId)).toEqual({
       ledger: [
@@ -370,14 +367,8 @@ describe(`money in Stripe mode: the ledger, the order, the audit log and Stripe 
     const customer = await customerWithCard();
     const orderId = await storeOrder(customer);
     const total = (await records(orderId)).order.total_cents;
-    const paymentIntent = (
-      await t.app.db
-        .selectFrom('orders')
-        .select('charge_id')
-        .where('id', '=', orderId)
-        .executeTakeFirstOrThrow()
-    ).charge_id;
-    const disputeId = await fake.openDispute(paymentIntent ?? '');
+    const paymentIntent = await paymentOf(orderId);
+    const disputeId = await fake.openDispute(paymentIntent);
     await fake.whenDelivered();
     expect(await records(orderId)).toEqual({
       // The money stays charged on our books while the dispute is open; Stripe holds it back.
