@@ -184,6 +184,12 @@ export function treatmentWords(
   return words;
 }
 
+/** A prescribed medicine and strength as orders and charts name it ('Sildenafil (generic Viagra®) 50 mg'). */
+export function medicineName(category: ProgramCategory, drug: string, dosage: string): string {
+  const words = treatmentWords(category, { drug, dosage });
+  return `${words.drug ?? drug} ${words.dosage ?? dosage}`;
+}
+
 /**
  * The quantity a provider prescribes by default: a month's supply of the patient's chosen
  * frequency ('6 doses a month' is 6); null when they chose none the program offers.

@@ -609,6 +609,15 @@ describe("a provider's patient messages", () => {
         patient: { name: 'Lee Park', customer_id: 13, state: 'OR' },
         assigned: 'me',
         visit_id: 31,
+        prescriptions: [
+          {
+            visit_id: 31,
+            medicine: 'Melatonin 3 mg',
+            directions: 'One tablet 30 minutes before bed.',
+            refills: 2,
+            valid_until: '2027-06-30',
+          },
+        ],
       }),
       stub(reviewsApi.patientReply, {
         message: {
@@ -636,6 +645,16 @@ describe("a provider's patient messages", () => {
     ).toBeTruthy();
     expect(screen.getByText('Lee Park · Customer 13 · OR')).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Open the latest visit' }).getAttribute('href')).toBe(
+      '/staff/visits/31',
+    );
+    // Beside the question, what the patient takes now, with the chart it came from.
+    const active = screen.getByRole('region', { name: 'Active prescriptions' });
+    expect(within(active).getByText('Melatonin 3 mg')).toBeTruthy();
+    expect(within(active).getByText(/One tablet 30 minutes before bed\./)).toBeTruthy();
+    expect(
+      within(active).getByText(/2 refills prescribed · valid until 06\/30\/2027/),
+    ).toBeTruthy();
+    expect(within(active).getByRole('link', { name: 'Chart' }).getAttribute('href')).toBe(
       '/staff/visits/31',
     );
     await u.type(screen.getByLabelText('Answer to the patient'), 'Best not together.');

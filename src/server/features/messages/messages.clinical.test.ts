@@ -3,6 +3,7 @@ import { demoStaff } from '#server/db/seed-demo.ts';
 import { hashPassword } from '#server/features/auth/passwords.ts';
 import { createStaff } from '#server/features/staff/staff.service.ts';
 import type { BodyOf } from '#shared/contract.ts';
+import { calendarDateOf, isoDate } from '#shared/dates.ts';
 import {
   type CareInboxItem,
   type PatientMessageItem,
@@ -18,6 +19,7 @@ import { sentMessages } from '#test/outbox.ts';
 import { submittedEdVisit } from '#test/visits.ts';
 
 const provider = demoStaff.find((s) => s.role === 'provider')!;
+const DAY = 24 * 60 * 60 * 1000;
 const operations = demoStaff.find((s) => s.role === 'operations')!;
 /** A provider licensed only in Texas: never given these Oregon patients. */
 const texasProvider = {
@@ -400,6 +402,55 @@ describe(`clinical questions go to a provider, not to operations (${testDialect}
       last_sender: 'patient',
       waiting_for_provider: true,
     });
+  });
+
+  it("beside a question, the provider sees the patient's prescriptions valid today, each with its chart", async () => {
+    const c = await insertCustomer(t.app);
+    const { visitId } = await submittedEdVisit(t.app, c);
+    const doctor = await staffCookie(t, provider);
+    const validUntil = isoDate(calendarDateOf(new Date(t.clock.now().getTime() + 90 * DAY)));
+    const approved = await callAs(
+      t.app,
+      reviewsApi.approve,
+      {
+        visit_id: visitId,
+        prescription: {
+          drug: 'sildenafil',
+          dosage: '50mg',
+          quantity: 6,
+          refills: 2,
+          valid_until: validUntil,
+          directions: 'Take one tablet about an hour before.',
+        },
+      },
+      doctor,
+    );
+    expect(approved.statusCode, approved.body).toBe(200);
+    const threadId = threadIdOf(
+      await send(c, { topic: 'treatment', subject: 'A headache', body: 'Is a headache normal?' }),
+    );
+    const opened = async () => {
+      const response = await callAs(
+        t.app,
+        reviewsApi.patientThread,
+        { thread_id: threadId },
+        await staffCookie(t, provider),
+      );
+      expect(response.statusCode, response.body).toBe(200);
+      return response.json<{ data: { prescriptions: unknown[] } }>().data.prescriptions;
+    };
+    expect(await opened()).toEqual([
+      {
+        visit_id: visitId,
+        medicine: expect.stringMatching(/^Sildenafil .*50 mg$/) as string,
+        directions: 'Take one tablet about an hour before.',
+        refills: 2,
+        valid_until: validUntil,
+      },
+    ]);
+    // Past its date it is no longer active.
+    t.clock.advance(91 * DAY);
+    expect(await opened()).toEqual([]);
   });
 
   it('a question about an order is about the order unless the patient says otherwise', async () => {

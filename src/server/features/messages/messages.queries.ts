@@ -344,6 +344,27 @@ export async function selectLatestChartVisit(
   return row?.id ?? null;
 }
 
+/** The patient's prescriptions valid on `today` (YYYY-MM-DD), newest first. */
+export async function selectActivePrescriptions(db: Db, customerId: number, today: string) {
+  return db
+    .selectFrom('prescriptions as p')
+    .innerJoin('visits as v', 'v.id', 'p.visit_id')
+    .select([
+      'p.visit_id',
+      'v.category',
+      'p.drug',
+      'p.dosage',
+      'p.directions',
+      'p.refills',
+      'p.valid_until',
+    ])
+    .where('p.customer_id', '=', customerId)
+    .where('p.valid_until', '>=', today)
+    .orderBy('p.created_at', 'desc')
+    .orderBy('p.id', 'desc')
+    .execute();
+}
+
 /** Active providers, with the states they are licensed in, by name. */
 export async function selectActiveProviders(db: Db) {
   const rows = await db

@@ -19,7 +19,9 @@ import {
   type PatientMessageItem,
   type Thread,
 } from '#shared/messages.ts';
+import { calendarDateOf, isoDate } from '#shared/dates.ts';
 import { paths } from '#shared/paths.ts';
+import { medicineName } from '#shared/visits.ts';
 import { messages as wording } from '#shared/wording.ts';
 import * as q from './messages.queries.ts';
 
@@ -533,6 +535,19 @@ export async function providerThread(
       thread.customerId,
       staff.staff.licensed_states,
     ),
+    prescriptions: (
+      await q.selectActivePrescriptions(
+        ctx.db,
+        thread.customerId,
+        isoDate(calendarDateOf(ctx.clock.now())),
+      )
+    ).map((p) => ({
+      visit_id: p.visit_id,
+      medicine: medicineName(p.category, p.drug, p.dosage),
+      directions: p.directions,
+      refills: p.refills,
+      valid_until: p.valid_until,
+    })),
   };
 }
 

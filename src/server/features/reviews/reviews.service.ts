@@ -51,13 +51,23 @@ import { absoluteLink } from '#server/lib/links.ts';
 import { AppError, notFound } from '#server/lib/errors.ts';
 import { ageOn, calendarDateOf, usDateFromIso } from '#shared/dates.ts';
 import { formatCents } from '#shared/money.ts';
-import { effectiveAnswers, riskFlags, visibleItems } from '#shared/questionnaires/engine.ts';
-import type { AnswerValue, QuestionnaireItem } from '#shared/questionnaires/format.ts';
+import {
+  effectiveAnswers,
+  firstDisqualification,
+  riskFlags,
+  visibleItems,
+} from '#shared/questionnaires/engine.ts';
+import type {
+  Answers,
+  AnswerValue,
+  Questionnaire,
+  QuestionnaireItem,
+} from '#shared/questionnaires/format.ts';
 import { paths } from '#shared/paths.ts';
 import { addDays } from '#shared/subscriptions.ts';
 import { stateName } from '#shared/us-states.ts';
 import type { Chart, ChartDecision } from '#shared/reviews.ts';
-import { programs, treatmentWords, type ProgramCategory } from '#shared/visits.ts';
+import { medicineName, programs, treatmentWords } from '#shared/visits.ts';
 
 /**
  * The provider's side of a visit: a queue of visits waiting in the states they are licensed in
@@ -72,6 +82,31 @@ function calendarDay(ctx: AppContext): string {
 function age(dobIso: string, now: Date): number {
   const [year, month, day] = dobIso.split('-').map(Number);
   return ageOn({ year: year ?? 1970, month: month ?? 1, day: day ?? 1 }, calendarDateOf(now));
+}
+
+/**
+ * The visit's risk flags for the provider, the answer that closed it first (issue 29): a nitrate
+ * or another knock-out is the first thing a provider reads on a review the patient asked for, as
+ * a high risk with the question and the answer, not a note beside the decision.
+ */
+function visitRiskFlags(questionnaire: Questionnaire, answers: Answers): Chart['risk_flags'] {
+  const flags = riskFlags(questionnaire, answers);
+  const closed = firstDisqualification(questionnaire, answers);
+  const effective = effectiveAnswers(questionnaire, answers);
+  const item =
+    closed &&
+    visibleItems(questionnaire, effective).find((entry) => entry.linkId === closed.linkId);
+  const value = item ? effective[item.linkId] : undefined;
+  if (!closed || !item || value === undefined) return flags;
+  return [
+    {
+      code: 'closed_visit',
+      severity: 'high',
+      text: `Closed the visit. ${item.text} ${answerText(item, value)}`,
+      linkId: closed.linkId,
+    },
+    ...flags,
+  ];
 }
 
 function answerText(item: QuestionnaireItem, value: AnswerValue): string {
@@ -109,7 +144,7 @@ export async function providerQueue(ctx: AppContext, staff: StaffSession) {
       category: row.category,
       submitted_at: row.submittedAt,
       review_requested: row.reviewRequested,
-      risk_flags: questionnaire ? riskFlags(questionnaire, answers).length : 0,
+      risk_flags: questionnaire ? visitRiskFlags(questionnaire, answers).length : 0,
       treatment: treatment.drug
         ? [treatment.drug, treatment.dosage].filter(Boolean).join(', ')
         : 'Not chosen',
@@ -155,7 +190,7 @@ export async function chart(ctx: AppContext, staff: StaffSession, visitId: numbe
         question: item.text,
         answer: answerText(item, answers[item.linkId] as AnswerValue),
       })),
-    risk_flags: riskFlags(questionnaire, answers),
+    risk_flags: visitRiskFlags(questionnaire, answers),
     preferences: toPreferences(JSON.parse(base.preferences) as Record<string, unknown>),
     photo_uploaded: base.photo_upload_id !== null,
     review_requested: base.review_requested_at !== null,
@@ -215,7 +250,7 @@ async function decisionOf(
       ? {
           drug: prescription.drug,
           dosage: prescription.dosage,
-          medicine: refillName(base.category, prescription.drug, prescription.dosage),
+          medicine: medicineName(base.category, prescription.drug, prescription.dosage),
           quantity: prescription.quantity,
           refills: prescription.refills,
           directions: prescription.directions,
@@ -228,12 +263,6 @@ async function decisionOf(
 
 /** A prescription is valid from tomorrow for at most a year, as most states allow. */
 const MAX_PRESCRIPTION_DAYS = 365;
-
-/** The name a refill goes by on orders: the treatment and dose as the patient knows them. */
-function refillName(category: ProgramCategory, drug: string, dosage: string): string {
-  const words = treatmentWords(category, { drug, dosage });
-  return `${words.drug ?? drug} ${words.dosage ?? dosage}`;
-}
 
 /**
  * Approves with a prescription: the held amount is charged once, the order moves to fulfilment and,
@@ -433,7 +462,7 @@ async function completeApproval(
       prescriptionId,
       refills: prescription.refills,
       validUntil: prescription.valid_until,
-      name: refillName(base.category, prescription.drug, prescription.dosage),
+      name: medicineName(base.category, prescription.drug, prescription.dosage),
       image: programs[base.category].illustration,
       category: base.category,
       unitPriceCents: order.totalCents,

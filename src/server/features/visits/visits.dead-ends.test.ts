@@ -276,7 +276,7 @@ describe(`dead-end visits (${testDialect})`, () => {
 
   it("after a not-a-fit closure a new attempt offers a provider's review: the answers go to the queue, flagged, and nothing is charged", async () => {
     const c = await insertCustomer(t.app);
-    const { visit_id, state } = await knockedOut(c);
+    const { visit_id, state, item } = await knockedOut(c);
     await callAs(t.app, visitsApi.confirmKnockout, { visit_id }, c.cookie);
 
     // Opening the program again does not start over: it shows the closed visit.
@@ -329,6 +329,19 @@ describe(`dead-end visits (${testDialect})`, () => {
       review_requested: true,
       order: null,
     });
+    // The answer that closed the visit is the first risk flag, a high one, counted in the queue.
+    const flags = chart.json<{ data: { chart: Chart } }>().data.chart.risk_flags;
+    expect(flags[0]).toEqual({
+      code: 'closed_visit',
+      severity: 'high',
+      text: expect.stringContaining(`Closed the visit. ${item.text}`) as string,
+      linkId: item.linkId,
+    });
+    expect(
+      queue
+        .json<{ data: { visits: { visit_id: number; risk_flags: number }[] } }>()
+        .data.visits.find((v) => v.visit_id === visit_id)?.risk_flags,
+    ).toBe(flags.length);
     const approve = await callAs(
       t.app,
       reviewsApi.approve,
