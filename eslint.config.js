@@ -36,6 +36,8 @@ export const featureImports = {
   // show the visit behind them and the visits still to finish.
   orders: ['accounts', 'cart', 'catalog', 'visits'],
   outbox: ['staff'],
+  // Operations' Pharmacy queue (issue 29) sits in the staff frame.
+  pharmacy: ['staff'],
   // The partner page sits in the member area's frame; gifts offer the catalogue's supplements.
   partners: ['accounts', 'catalog'],
   // The provider's console: the staff frame and the message thread.

@@ -41,6 +41,8 @@ export function testEnv(overrides: Record<string, string> = {}): Env {
     // …and send queued email when they read it (`sentMessages` in test/outbox.ts), so what they
     // read never depends on a timer.
     OUTBOX_INTERVAL_SECONDS: '0',
+    // …and send to the pharmacy and follow it themselves (ctx.jobs.drain), on their own clock.
+    PHARMACY_INTERVAL_SECONDS: '0',
     // …and tell waiting patients their state opened themselves (ctx.jobs.drain).
     WAITLIST_INTERVAL_SECONDS: '0',
     ...overrides,

@@ -34,6 +34,12 @@ export async function insertProvider(
     passwordHash: 'no-log-in',
     totpSecret: 'JBSWY3DPEHPK3PXP',
     licensedStates,
+    npi: '1234567893',
+    licences: licensedStates.map((state) => ({
+      state,
+      number: `${state}-TEST-1`,
+      expiresOn: '2099-12-31',
+    })),
   });
   return email;
 }

@@ -237,6 +237,10 @@ const staffPages = {
   outbox: async () => ({
     Component: (await import('./features/outbox/pages/staff-outbox-page.tsx')).StaffOutboxPage,
   }),
+  pharmacy: async () => ({
+    Component: (await import('./features/pharmacy/pages/staff-pharmacy-page.tsx'))
+      .StaffPharmacyPage,
+  }),
   dashboard: async () => ({
     Component: (await import('./features/dashboard/pages/staff-dashboard-page.tsx'))
       .StaffDashboardPage,
@@ -368,6 +372,7 @@ export const routes: RouteObject[] = [
           { path: paths.staffInbox, element: page(staffPages.inbox) },
           { path: `${paths.staffInbox}/:id`, element: page(staffPages.thread) },
           { path: paths.staffOutbox, element: page(staffPages.outbox) },
+          { path: paths.staffPharmacy, element: page(staffPages.pharmacy) },
           { path: paths.staffDashboard, element: page(staffPages.dashboard) },
           { path: paths.staffPatientMessages, element: page(staffPages.patientMessages) },
           {

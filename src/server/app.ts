@@ -29,6 +29,11 @@ import type { Env } from './env.ts';
 import { createMailer } from './adapters/mailer.ts';
 import { createSimulatorGateway, type PaymentGateway } from './adapters/payments.ts';
 import { createSmsSender } from './adapters/sms.ts';
+import {
+  createPartnerPharmacy,
+  createSimulatorPharmacy,
+  type Pharmacy,
+} from './adapters/pharmacy.ts';
 import { createStripeClient, createStripeGateway } from './adapters/stripe.ts';
 import { cardEntryPage, STRIPE_SCRIPT_URL } from '#shared/card-entry.ts';
 import type { AppContext } from './context.ts';
@@ -81,6 +86,8 @@ import { partnersRoutes } from './features/partners/partners.routes.ts';
 import { PARTNER_INVITE_SECRET, mintPartnerInvite } from './features/partners/partners.emails.ts';
 import { partnerSharesAddress, partnerShippingFor } from './features/partners/partners.shipping.ts';
 import { reconcilerJob } from './features/payments/payments.jobs.ts';
+import { pharmacyJob } from './features/pharmacy/pharmacy.jobs.ts';
+import { pharmacyRoutes, pharmacyWebhookRoutes } from './features/pharmacy/pharmacy.routes.ts';
 import { stripeWebhookRoutes } from './features/payments/payments.webhooks.routes.ts';
 import { staffRoutes } from './features/staff/staff.routes.ts';
 import { audit, resolveStaffSession } from './features/staff/staff.service.ts';
@@ -128,6 +135,8 @@ export interface BuildAppOptions {
   errorReporter?: ErrorReporter;
   /** The payment gateway (default: the built-in simulator). */
   payments?: PaymentGateway;
+  /** The pharmacy (default: what PHARMACY_* choose: a partner, or the built-in simulator). */
+  pharmacy?: Pharmacy;
   /**
    * Stripe (issue 28) in place of what the environment's STRIPE_* keys choose: the gateway, what
    * its webhook endpoint (`POST /lapi/webhooks/stripe`) needs, and the publishable key the card
@@ -379,6 +388,15 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     }),
     sms: createSmsSender({ dataDir: env.DATA_DIR, now: () => clock.now() }),
     payments: stripe?.gateway ?? options.payments ?? createSimulatorGateway(dbHandle.db),
+    // A partner pharmacy when its three settings are given (env.ts checks all or none).
+    pharmacy:
+      options.pharmacy ??
+      (env.PHARMACY_URL && env.PHARMACY_API_KEY
+        ? createPartnerPharmacy({ url: env.PHARMACY_URL, apiKey: env.PHARMACY_API_KEY })
+        : createSimulatorPharmacy(dbHandle.db, {
+            delaySeconds: env.PHARMACY_SIMULATOR_DELAY_SECONDS,
+            now: () => clock.now(),
+          })),
     jobs: createJobRunner(app, reporter, metrics?.jobRan),
     reporter,
     sessions,
@@ -482,6 +500,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         recordRefund: recordProcessorRefund,
       }),
     );
+  if (env.PHARMACY_WEBHOOK_SECRET)
+    await app.register(pharmacyWebhookRoutes(ctx, env.PHARMACY_WEBHOOK_SECRET));
   await app.register(
     async (api) => {
       registerSessions(api, ctx, { kept: keptSession, resolve: resolveSession });
@@ -511,6 +531,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await api.register(staffRoutes(ctx));
       await api.register(operationsRoutes(ctx));
       await api.register(outboxRoutes(ctx));
+      await api.register(pharmacyRoutes(ctx));
       await api.register(dashboardRoutes(ctx));
       await api.register(visitsRoutes(ctx));
       await api.register(reviewsRoutes(ctx));
@@ -538,6 +559,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     }),
   );
   ctx.jobs.add(waitlistJob(ctx));
+  ctx.jobs.add(pharmacyJob(ctx));
   ctx.jobs.add(
     outboxJob(ctx, {
       minters: {

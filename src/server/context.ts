@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { ErrorReporter } from './adapters/error-reporter.ts';
 import type { Mailer } from './adapters/mailer.ts';
 import type { PaymentGateway } from './adapters/payments.ts';
+import type { Pharmacy } from './adapters/pharmacy.ts';
 import type { SmsSender } from './adapters/sms.ts';
 import type { Database } from './db/schema.ts';
 import type { SessionCache } from './features/auth/session-cache.ts';
@@ -19,6 +20,8 @@ export interface AppContext {
   mailer: Mailer;
   sms: SmsSender;
   payments: PaymentGateway;
+  /** Where prescriptions are filled (default: the built-in simulator; decision 022). */
+  pharmacy: Pharmacy;
   /** Background jobs of this process: a change that queues work may kick its job. */
   jobs: JobRunner;
   reporter: ErrorReporter;

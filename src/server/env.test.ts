@@ -132,6 +132,29 @@ describe('environment', () => {
     );
   });
 
+  it('takes a partner pharmacy as all three settings or none, and keeps the key and secret out of the message', () => {
+    const partner = {
+      PHARMACY_URL: 'https://pharmacy.example/api',
+      PHARMACY_API_KEY: 'ph_live_0123456789abcdef',
+      PHARMACY_WEBHOOK_SECRET: 'whsec_0123456789abcdef01234567',
+    };
+    expect(parseEnv(partner)).toMatchObject(partner);
+    expect(parseEnv({}).PHARMACY_URL).toBeUndefined();
+    expect(parseEnv({})).toMatchObject({
+      PHARMACY_INTERVAL_SECONDS: 10,
+      PHARMACY_SIMULATOR_DELAY_SECONDS: 120,
+    });
+    expect(() => parseEnv({ PHARMACY_URL: partner.PHARMACY_URL })).toThrow(
+      /^Invalid environment variable PHARMACY_API_KEY: is required with PHARMACY_URL \(set all three pharmacy settings, or none for the simulator\)$/,
+    );
+    expect(() => parseEnv({ ...partner, PHARMACY_API_KEY: 'short' })).toThrow(
+      /^Invalid environment variable PHARMACY_API_KEY: must be at least 16 characters$/,
+    );
+    expect(() => parseEnv({ PHARMACY_INTERVAL_SECONDS: '-1' })).toThrow(
+      'Invalid environment variable PHARMACY_INTERVAL_SECONDS: must be a whole number of seconds (0 turns the pharmacy job off) (got "-1")',
+    );
+  });
+
   it("keeps the statement descriptor suffix neutral and within Stripe's rules", () => {
     expect(parseEnv({}).STRIPE_STATEMENT_DESCRIPTOR_SUFFIX).toBe('PAIRWELL');
     expect(

@@ -148,6 +148,28 @@ const EnvFields = z.object({
     )
     .default('PAIRWELL'),
   /**
+   * Issue 29: a partner pharmacy (decision 022): where our messages go, the key they are sent with,
+   * and the secret its callbacks are signed with. All three or none; none keeps the built-in
+   * pharmacy simulator.
+   */
+  PHARMACY_URL: z
+    .url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })
+    .optional(),
+  PHARMACY_API_KEY: z.string().min(16, 'must be at least 16 characters').optional(),
+  PHARMACY_WEBHOOK_SECRET: z.string().min(24, 'must be at least 24 characters').optional(),
+  /** How often the pharmacy job sends what is due and follows the pharmacy; 0 turns it off. */
+  PHARMACY_INTERVAL_SECONDS: z.coerce
+    .number({ error: 'must be a whole number of seconds (0 turns the pharmacy job off)' })
+    .int('must be a whole number of seconds (0 turns the pharmacy job off)')
+    .min(0, 'must be a whole number of seconds (0 turns the pharmacy job off)')
+    .default(10),
+  /** The built-in pharmacy: seconds between its steps (received, filled, shipped, delivered). */
+  PHARMACY_SIMULATOR_DELAY_SECONDS: z.coerce
+    .number({ error: 'must be a whole number of seconds from 1' })
+    .int('must be a whole number of seconds from 1')
+    .min(1, 'must be a whole number of seconds from 1')
+    .default(120),
+  /**
    * Multiplies every per-address limit (sign-up, log-in, reset, clicks, coupons). Per-account
    * limits never change. Only for load tests and browser journeys, whose traffic all comes from one
    * address; leave it at 1 in production.
@@ -179,6 +201,14 @@ const EnvSchema = EnvFields.superRefine((env, check) => {
       code: 'custom',
       path: [missing[0] ?? 'STRIPE_SECRET_KEY'],
       message: `is required with ${stripe.filter((name) => !missing.includes(name)).join(' and ')} (set all three Stripe keys, or none for the simulator)`,
+    });
+  const pharmacy = ['PHARMACY_URL', 'PHARMACY_API_KEY', 'PHARMACY_WEBHOOK_SECRET'] as const;
+  const absent = pharmacy.filter((name) => env[name] === undefined);
+  if (absent.length > 0 && absent.length < pharmacy.length)
+    check.addIssue({
+      code: 'custom',
+      path: [absent[0] ?? 'PHARMACY_URL'],
+      message: `is required with ${pharmacy.filter((name) => !absent.includes(name)).join(' and ')} (set all three pharmacy settings, or none for the simulator)`,
     });
   if (env.NODE_ENV === 'production' && env.STRIPE_API_BASE !== undefined)
     check.addIssue({
@@ -212,6 +242,8 @@ const secretFree = {
   ADDRESS_LIMIT_FACTOR: true,
   STRIPE_PUBLISHABLE_KEY: true,
   STRIPE_STATEMENT_DESCRIPTOR_SUFFIX: true,
+  PHARMACY_INTERVAL_SECONDS: true,
+  PHARMACY_SIMULATOR_DELAY_SECONDS: true,
 } as const;
 
 export class EnvError extends Error {}

@@ -144,6 +144,8 @@ export const apiPaths = {
   /** Operations staff see email and text messages that could not be sent, and send them again. */
   staffOutbox: '/staff/outbox/',
   staffOutboxRetry: '/staff/outbox/retry/',
+  /** Operations staff see the orders at the pharmacy that are not delivered yet (issue 29). */
+  staffPharmacy: '/staff/pharmacy/',
   /** Operations staff see which offered states have a licensed provider. */
   staffCoverage: '/staff/coverage/',
   /** Operations staff see the last 30 days: orders, subscriptions, visits waiting, payments. */

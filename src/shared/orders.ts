@@ -91,6 +91,32 @@ export const paymentLineLabels: Record<PaymentLineKind, string> = {
   declined: 'Card declined',
 };
 
+/**
+ * Issue 29: where an order's medicine is at the pharmacy, in the order the steps happen. Each
+ * step is kept when it arrives, whatever order the pharmacy's callbacks come in; `rejected` ends it.
+ */
+export const pharmacySteps = ['sent', 'received', 'filled', 'shipped', 'delivered'] as const;
+export const pharmacyStepNames = [...pharmacySteps, 'rejected'] as const;
+export type PharmacyStep = (typeof pharmacyStepNames)[number];
+
+/** How each step reads to the patient (and to operations). */
+export const pharmacyStepLabels: Record<PharmacyStep, string> = {
+  sent: 'Sent to the pharmacy',
+  received: 'Received by the pharmacy',
+  filled: 'Filled by the pharmacist',
+  shipped: 'Shipped',
+  delivered: 'Delivered',
+  rejected: 'The pharmacy could not fill it',
+};
+
+export const PharmacyTimelineSchema = z.object({
+  /** The steps that happened, earliest step first. */
+  steps: z.array(z.object({ step: z.enum(pharmacyStepNames), at: z.string() })),
+  /** The pharmacy's reason, when it could not fill the prescription. */
+  rejected_reason: z.string().nullable(),
+});
+export type PharmacyTimeline = z.infer<typeof PharmacyTimelineSchema>;
+
 export const OrderSchema = z.object({
   orders_id: z.number().int(),
   order_number: z.string(),
@@ -126,6 +152,8 @@ export const OrderSchema = z.object({
   gift_for: z.object({ first_name: z.string() }).nullish(),
   /** Issue 26: every charge, hold and refund of the order, oldest first. */
   payments: z.array(PaymentLineSchema),
+  /** Issue 29: an order of medicine, at the pharmacy; absent for what the store ships. */
+  pharmacy: PharmacyTimelineSchema.optional(),
 });
 export type Order = z.infer<typeof OrderSchema>;
 

@@ -62,6 +62,7 @@ export const paths = {
   staffVisit: (id: number | string) => `/staff/visits/${encodeURIComponent(String(id))}`,
   staffInbox: '/staff/inbox',
   staffOutbox: '/staff/outbox',
+  staffPharmacy: '/staff/pharmacy',
   staffDashboard: '/staff/dashboard',
   staffThread: (id: number | string) => `/staff/inbox/${encodeURIComponent(String(id))}`,
   /** A provider's patient messages: clinical questions not about a visit. */

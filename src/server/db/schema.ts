@@ -263,6 +263,68 @@ export interface StaffUsersTable {
   licensed_states: Generated<string>;
   active: Generated<number>;
   created_at: string;
+  /** The prescriber's National Provider Identifier (migration 0037); null for operations staff. */
+  npi: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+/** A prescriber's licence in one state (migration 0037). */
+export interface StaffLicencesTable {
+  staff_id: number;
+  state: string;
+  number: string;
+  /** YYYY-MM-DD: the last day it is valid. */
+  expires_on: string;
+}
+
+export type PharmacyMessageKind = 'NewRx' | 'Refill' | 'CancelRx';
+
+/** What we send the pharmacy, written where it is decided and sent by a job (migration 0037). */
+export interface PharmacyMessagesTable {
+  id: Generated<number>;
+  /** The idempotency key the pharmacy sees: `newrx:<prescription>`, `refill:<order>`, `cancelrx:<prescription>`. */
+  message_key: string;
+  kind: PharmacyMessageKind;
+  order_id: number | null;
+  prescription_id: number;
+  customer_id: number;
+  visit_id: number;
+  /** JSON, as the pharmacy receives it. */
+  payload: string;
+  status: Generated<'pending' | 'sent' | 'failed'>;
+  attempts: Generated<number>;
+  next_attempt_at: string;
+  claimed_until: string | null;
+  pharmacy_ref: string | null;
+  last_error: string | null;
+  sent_at: string | null;
+  created_at: string;
+}
+
+/** The pharmacy's callbacks, by their id: a repeated one is applied once (migration 0037). */
+export interface PharmacyEventsTable {
+  event_id: string;
+  message_key: string;
+  type: string;
+  occurred_at: string;
+  received_at: string;
+}
+
+/** One step of an order's medicine at the pharmacy (migration 0037). */
+export interface OrderPharmacyStepsTable {
+  order_id: number;
+  step: 'sent' | 'received' | 'filled' | 'shipped' | 'delivered' | 'rejected';
+  at: string;
+  detail: string | null;
+}
+
+/** The built-in pharmacy's book (migration 0037). */
+export interface SimulatorPharmacyTable {
+  message_key: string;
+  kind: PharmacyMessageKind;
+  payload: string;
+  accepted_at: string;
+  steps_sent: Generated<number>;
+  cancelled_at: string | null;
 }
 
 export interface StaffSessionsTable {
@@ -682,4 +744,9 @@ export interface Database {
   stripe_events: StripeEventsTable;
   payment_disputes: PaymentDisputesTable;
   payment_fraud_warnings: PaymentFraudWarningsTable;
+  staff_licences: StaffLicencesTable;
+  pharmacy_messages: PharmacyMessagesTable;
+  pharmacy_events: PharmacyEventsTable;
+  order_pharmacy_steps: OrderPharmacyStepsTable;
+  simulator_pharmacy: SimulatorPharmacyTable;
 }

@@ -483,6 +483,13 @@ export const demoStaff = [
     role: 'provider' as const,
     totpSecret: 'JBSWY3DPEHPK3PXP',
     licensedStates: ['CA', 'FL', 'NY', 'OR', 'TX', 'WA'],
+    // Issue 29: what her prescriptions name (CMS's own example NPI, which passes the Luhn check).
+    npi: '1234567893',
+    licences: ['CA', 'FL', 'NY', 'OR', 'TX', 'WA'].map((state, i) => ({
+      state,
+      number: `${state}-MD-${String(48213 + i * 1117)}`,
+      expiresOn: '2028-06-30',
+    })),
   },
   {
     email: 'ops@pairwell.test',

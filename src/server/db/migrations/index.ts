@@ -35,6 +35,7 @@ import * as m0033 from './0033-payment-lines.ts';
 import * as m0034 from './0034-together-names.ts';
 import * as m0035 from './0035-stripe-events.ts';
 import * as m0036 from './0036-card-authentication.ts';
+import * as m0037 from './0037-pharmacy.ts';
 
 /**
  * Every migration, in order. Listed in code (not read from a folder) so the bundled server carries
@@ -77,4 +78,5 @@ export const migrations: Record<string, Migration> = {
   '0034-together-names': m0034,
   '0035-stripe-events': m0035,
   '0036-card-authentication': m0036,
+  '0037-pharmacy': m0037,
 };

@@ -16,6 +16,14 @@ export function customerBrief(
   return q.selectCustomerBrief(ctx.db, customerId);
 }
 
+/**
+ * The patient's legal name and date of birth, as a prescription sent to the pharmacy names them
+ * (issue 29); undefined when the account is gone.
+ */
+export function patientIdentity(ctx: AppContext, customerId: number) {
+  return q.selectPatientIdentity(ctx.db, customerId);
+}
+
 /** Whether an account already uses this email address, as it is stored. */
 export async function hasAccountWithEmail(ctx: AppContext, email: string): Promise<boolean> {
   return (await q.selectCustomerIdByEmail(ctx.db, email)) !== undefined;

@@ -680,6 +680,15 @@ export async function selectCustomerBrief(
   );
 }
 
+/** A patient as a prescription names them (issue 29). */
+export async function selectPatientIdentity(db: Db, customerId: number) {
+  return db
+    .selectFrom('customers')
+    .select(['first_name', 'last_name', 'dob'])
+    .where('id', '=', customerId)
+    .executeTakeFirst();
+}
+
 /** The first names of those of `ids` who have an account, by customer id. */
 export async function selectFirstNames(db: Db, ids: number[]): Promise<Map<number, string>> {
   if (ids.length === 0) return new Map();

@@ -24,6 +24,7 @@ import {
 } from '#server/features/orders/orders.checkout.queries.ts';
 import {
   advanceAfterPayment,
+  refillPrescriptionOf,
   claimForCharge,
   claimRenewal,
   completeFinishedRefills,
@@ -50,6 +51,7 @@ import {
   type LedgerRow,
 } from '#server/features/payments/payments.service.ts';
 import type { Finishers } from '#server/features/payments/payments.jobs.ts';
+import { queueRefill, sendToPharmacySoon } from '#server/features/pharmacy/pharmacy.service.ts';
 import { emailHtml, emailSignature } from '#server/lib/email-layout.ts';
 import { AppError } from '#server/lib/errors.ts';
 import { faultPoint } from '#server/lib/faults.ts';
@@ -358,10 +360,12 @@ async function chargeUnpaid(
       if (order.subscriptionId !== null && order.billingPeriod !== null)
         await advanceAfterPayment(tx, order.subscriptionId, order.billingPeriod);
       await sendReceipt(tx, order, reason);
+      await fillRefill(tx, order);
       return true;
     });
     if (recorded) {
       sendQueuedSoon(ctx);
+      sendToPharmacySoon(ctx);
       faultPoint(ctx.env, `${reason}:after-commit`);
     } else await refundIfUnused(ctx, order.id, result.chargeId, order.totalCents);
     return recorded ? 'paid' : 'busy';
@@ -446,6 +450,16 @@ class ChargeNotDue extends Error {}
 
 /** The gateway key of an order's n-th payment attempt: every instance asking shares one charge. */
 const attemptKey = (orderId: number, attempt: number) => `order:${orderId}:attempt:${attempt}`;
+
+/**
+ * A paid period of a refill plan is a fill: the pharmacy is told in the payment's transaction
+ * (issue 29), so every paid period ships once and nothing unpaid ships.
+ */
+async function fillRefill(tx: AppContext, order: UnpaidOrder): Promise<void> {
+  if (order.subscriptionId === null) return;
+  const prescriptionId = await refillPrescriptionOf(tx, order.subscriptionId);
+  if (prescriptionId !== null) await queueRefill(tx, { orderId: order.id, prescriptionId });
+}
 
 /** A charge that paid nothing (the order was paid by another meanwhile) goes back in full. */
 async function refundIfUnused(
@@ -694,10 +708,13 @@ async function recordConfirmed(
     if (order.subscriptionId !== null && order.billingPeriod !== null)
       await advanceAfterPayment(tx, order.subscriptionId, order.billingPeriod);
     await sendReceipt(tx, order, 'retry');
+    await fillRefill(tx, order);
     return true;
   });
-  if (recorded) sendQueuedSoon(ctx);
-  else await refundIfUnused(ctx, order.id, chargeId, order.totalCents);
+  if (recorded) {
+    sendQueuedSoon(ctx);
+    sendToPharmacySoon(ctx);
+  } else await refundIfUnused(ctx, order.id, chargeId, order.totalCents);
   return recorded;
 }
 

@@ -283,6 +283,21 @@ export async function writeDecisionNote(
   await q.insertMessage(tx.db, { threadId: thread.id, sender: 'care_team', staffId, body, now });
 }
 
+/**
+ * The care team tells the patient something about their visit's treatment that no staff member
+ * wrote (the pharmacy could not fill the prescription: issue 29), in the caller's transaction: the
+ * words in the visit's conversation, an email that says only that a message waits.
+ */
+export async function tellPatientAboutVisit(
+  tx: AppContext,
+  visit: { id: number; customerId: number },
+  body: string,
+): Promise<void> {
+  await writeDecisionNote(tx, null, visit, body);
+  const user = await sessionUser(tx, visit.customerId);
+  await queueEmail(tx, newMessageEmail(tx, user));
+}
+
 /** Whether the care team has written to the patient about a visit (in the visit's conversation). */
 export async function careTeamWroteAbout(
   ctx: AppContext,
@@ -316,6 +331,25 @@ export async function sendAsCareTeam(
   );
 }
 
+/** The email that says a care-team message waits: never its words, which are health information. */
+function newMessageEmail(ctx: AppContext, user: { first_name: string; email: string }) {
+  const link = absoluteLink(ctx.env, paths.messages);
+  const lines = [
+    `Hello ${user.first_name},`,
+    'You have a new message from your care team. For your privacy we do not include it here: log in to read it in Messages.',
+  ];
+  return {
+    to: user.email,
+    subject: 'You have a new message from your care team',
+    text: [...lines, '', `Read it in Messages: ${link}`, '', ...emailSignature].join('\n'),
+    html: emailHtml(
+      lines,
+      { href: link, label: 'Read your message' },
+      'We never put health details in email.',
+    ),
+  };
+}
+
 /**
  * Writes the care team's message, its audit entry (`audited`: what it is about, from where) and
  * the patient's email in one transaction. The email says only that a message waits: its words are
@@ -328,11 +362,6 @@ async function writeAndNotify(
   audited: { ip: string; subjectType: 'visit' | 'thread'; subjectId: number },
 ): Promise<Message> {
   const user = await sessionUser(ctx, customerId);
-  const link = absoluteLink(ctx.env, paths.messages);
-  const lines = [
-    `Hello ${user.first_name},`,
-    'You have a new message from your care team. For your privacy we do not include it here: log in to read it in Messages.',
-  ];
   const messageId = await ctx.db.transaction().execute(async (trx) => {
     const id = await q.insertMessage(trx, { ...message, sender: 'care_team' });
     await auditAs({ ...ctx, db: trx }, message.staffId, {
@@ -342,19 +371,7 @@ async function writeAndNotify(
       customerId,
       ip: audited.ip,
     });
-    await queueEmail(
-      { ...ctx, db: trx },
-      {
-        to: user.email,
-        subject: 'You have a new message from your care team',
-        text: [...lines, '', `Read it in Messages: ${link}`, '', ...emailSignature].join('\n'),
-        html: emailHtml(
-          lines,
-          { href: link, label: 'Read your message' },
-          'We never put health details in email.',
-        ),
-      },
-    );
+    await queueEmail({ ...ctx, db: trx }, newMessageEmail(ctx, user));
     return id;
   });
   sendQueuedSoon(ctx);

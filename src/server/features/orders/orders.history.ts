@@ -6,11 +6,13 @@ import {
   type Order,
   type OrderHistory,
   type PaymentLine,
+  type PharmacyTimeline,
   type VisitCare,
 } from '#shared/orders.ts';
 import { centsToAmount } from '#shared/money.ts';
 import { treatmentWords } from '#shared/visits.ts';
 import { paymentLines } from '#server/features/payments/payments.service.ts';
+import { pharmacyTimelines } from './orders.pharmacy.ts';
 import * as q from './orders.history.queries.ts';
 
 /** Refills still to come: those of a running refill plan; none once it ended or was cancelled. */
@@ -38,11 +40,23 @@ function toCare(row: q.VisitCareRow, order: q.OrderRow): VisitCare | null {
   };
 }
 
+/**
+ * The orders the pharmacy may have steps of: an online visit's and a refill's (a prescription).
+ * A customer who buys only supplements is asked nothing more.
+ */
+function medicineOrders(rows: q.OrderRow[]): number[] {
+  return rows
+    .filter((row) => row.kind === 'visit' || row.items.some((i) => i.category !== 'supplements'))
+    .map((row) => row.id);
+}
+
 function toOrder(
   row: q.OrderRow,
   care: q.VisitCareRow | undefined,
   payments: Map<number, PaymentLine[]>,
+  pharmacy: Map<number, PharmacyTimeline>,
 ): Order {
+  const atPharmacy = pharmacy.get(row.id);
   return {
     orders_id: row.id,
     order_number: row.orderNumber,
@@ -72,6 +86,7 @@ function toOrder(
       row.shipToPartnerFirstName === null ? null : { first_name: row.shipToPartnerFirstName },
     gift_for: row.giftForFirstName === null ? null : { first_name: row.giftForFirstName },
     payments: payments.get(row.id) ?? [],
+    ...(atPharmacy ? { pharmacy: atPharmacy } : {}),
   };
 }
 
@@ -123,13 +138,20 @@ export async function orderHistoryPage(
       return c !== undefined && inCare(c);
     })
     .sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.id - a.id);
-  const payments = await paymentLines(ctx, [...page.map((row) => row.id), ...others.keys()]);
-  const treatment = inTreatment.map((row) => toOrder(row, care.get(row.id), payments));
+  const rowsShown = [...page, ...others.values()];
+  const [payments, pharmacy] = await Promise.all([
+    paymentLines(
+      ctx,
+      rowsShown.map((row) => row.id),
+    ),
+    pharmacyTimelines(ctx, medicineOrders(rowsShown)),
+  ]);
+  const treatment = inTreatment.map((row) => toOrder(row, care.get(row.id), payments, pharmacy));
   const last = page[page.length - 1];
   const hasMore = rows.length > limit;
   return {
     orderHistory: Object.fromEntries(
-      page.map((row) => [row.orderNumber, toOrder(row, care.get(row.id), payments)]),
+      page.map((row) => [row.orderNumber, toOrder(row, care.get(row.id), payments, pharmacy)]),
     ),
     hasMore,
     nextCursor: hasMore && last ? last.orderNumber : null,
@@ -146,7 +168,11 @@ export async function orderByNumber(
   const row = await q.selectOrderByNumber(ctx.db, customerId, orderNumber);
   if (!row) throw notFound('We could not find that order.');
   const [care] = await q.selectVisitCareOf(ctx.db, customerId, row.id);
-  return toOrder(row, care, await paymentLines(ctx, [row.id]));
+  const [payments, pharmacy] = await Promise.all([
+    paymentLines(ctx, [row.id]),
+    pharmacyTimelines(ctx, medicineOrders([row])),
+  ]);
+  return toOrder(row, care, payments, pharmacy);
 }
 
 /** Whether the customer has ordered before (for first-order-only coupons). */

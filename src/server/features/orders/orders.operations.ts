@@ -125,13 +125,14 @@ function refuse(row: q.StaffOrderRow, to: string): AppError {
 
 /**
  * Marks an order shipped with its tracking number and emails the customer the tracking link; the
- * staff member's audit entry is written with the change.
+ * staff member's audit entry is written with the change. `actor` null: the pharmacy shipped it
+ * (its callback is the record; see orders.pharmacy.ts).
  */
 export async function shipOrder(
   ctx: AppContext,
   id: number,
   trackingNumber: string,
-  actor: StaffActor,
+  actor: StaffActor | null,
   giftTo: number | null,
 ): Promise<StaffOrderCore> {
   const row = await load(ctx, id);
@@ -156,7 +157,7 @@ export async function shipOrder(
       }))
     )
       return false;
-    await auditAs({ ...ctx, db: trx }, actor.staffId, audited('ship', row, actor));
+    if (actor) await auditAs({ ...ctx, db: trx }, actor.staffId, audited('ship', row, actor));
     await queueEmail(
       { ...ctx, db: trx },
       {
@@ -194,12 +195,13 @@ async function toldOfDelivery(
 
 /**
  * Marks an order delivered and emails the customer a link to the order on Orders (nothing about
- * what it held: a visit's order is a prescription).
+ * what it held: a visit's order is a prescription). `actor` null: the pharmacy's carrier delivered
+ * it.
  */
 export async function markDelivered(
   ctx: AppContext,
   id: number,
-  actor: StaffActor,
+  actor: StaffActor | null,
   giftTo: number | null,
 ): Promise<StaffOrderCore> {
   const row = await load(ctx, id);
@@ -224,7 +226,7 @@ export async function markDelivered(
       }))
     )
       return false;
-    await auditAs({ ...ctx, db: trx }, actor.staffId, audited('deliver', row, actor));
+    if (actor) await auditAs({ ...ctx, db: trx }, actor.staffId, audited('deliver', row, actor));
     await queueEmail(
       { ...ctx, db: trx },
       {

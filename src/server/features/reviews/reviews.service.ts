@@ -20,6 +20,7 @@ import {
   type StaffSession,
 } from '#server/features/staff/staff.service.ts';
 import { queueEmail, sendQueuedSoon } from '#server/features/outbox/outbox.service.ts';
+import { queueNewRx, sendToPharmacySoon } from '#server/features/pharmacy/pharmacy.service.ts';
 import { startRefillPlan } from '#server/features/subscriptions/subscriptions.service.ts';
 import {
   capture,
@@ -457,22 +458,41 @@ async function completeApproval(
       validUntil: prescription.valid_until,
       directions: prescription.directions ?? null,
     });
+    const medicine = medicineName(base.category, prescription.drug, prescription.dosage);
     await startRefillPlan(tx, {
       customerId: order.customerId,
       prescriptionId,
       refills: prescription.refills,
       validUntil: prescription.valid_until,
-      name: medicineName(base.category, prescription.drug, prescription.dosage),
+      name: medicine,
       image: programs[base.category].illustration,
       category: base.category,
       unitPriceCents: order.totalCents,
       orderId,
+    });
+    // The pharmacy is told in the same transaction: approved and on its way to be filled, or none.
+    await queueNewRx(tx, {
+      orderId,
+      prescriptionId,
+      visitId,
+      customerId: order.customerId,
+      prescriberId: call.staffId ?? 0,
+      medication: {
+        description: medicine,
+        drug: prescription.drug,
+        strength: prescription.dosage,
+        quantity: prescription.quantity,
+        refills: prescription.refills,
+        directions: prescription.directions ?? '',
+        validUntil: prescription.valid_until,
+      },
     });
     return true;
   });
   if (approved) {
     faultPoint(ctx.env, 'approval:after-commit');
     sendQueuedSoon(ctx);
+    sendToPharmacySoon(ctx);
     return true;
   }
   const now = await selectVisitOrder(ctx.db, orderId);

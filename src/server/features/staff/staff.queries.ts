@@ -90,10 +90,12 @@ export async function insertStaff(
     passwordHash: string;
     totpSecret: string;
     licensedStates: string[];
+    npi?: string;
+    licences?: { state: string; number: string; expiresOn: string }[];
     now: string;
   },
 ): Promise<void> {
-  await db
+  const row = await db
     .insertInto('staff_users')
     .values({
       email: staff.email,
@@ -102,10 +104,46 @@ export async function insertStaff(
       password_hash: staff.passwordHash,
       totp_secret: staff.totpSecret,
       licensed_states: staff.licensedStates.join(','),
+      npi: staff.npi ?? null,
       created_at: staff.now,
     })
     .onConflict((oc) => oc.column('email').doNothing())
+    .returning('id')
+    .executeTakeFirst();
+  if (!row || !staff.licences?.length) return;
+  await db
+    .insertInto('staff_licences')
+    .values(
+      staff.licences.map((l) => ({
+        staff_id: row.id,
+        state: l.state,
+        number: l.number,
+        expires_on: l.expiresOn,
+      })),
+    )
     .execute();
+}
+
+/** A prescriber's name, NPI and licence in one state (null when they hold none there). */
+export async function selectPrescriber(db: Db, staffId: number, state: string) {
+  const row = await db
+    .selectFrom('staff_users as s')
+    .leftJoin('staff_licences as l', (join) =>
+      join.onRef('l.staff_id', '=', 's.id').on('l.state', '=', state),
+    )
+    .select(['s.name', 's.npi', 'l.number', 'l.expires_on'])
+    .where('s.id', '=', staffId)
+    .executeTakeFirst();
+  return (
+    row && {
+      name: row.name,
+      npi: row.npi,
+      licence:
+        row.number !== null && row.expires_on !== null
+          ? { state, number: row.number, expiresOn: row.expires_on }
+          : null,
+    }
+  );
 }
 
 export async function insertStaffSession(

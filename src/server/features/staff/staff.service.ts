@@ -188,9 +188,17 @@ export async function createStaff(
     passwordHash: string;
     totpSecret: string;
     licensedStates: string[];
+    /** A provider's National Provider Identifier and state licences (issue 29). */
+    npi?: string;
+    licences?: { state: string; number: string; expiresOn: string }[];
   },
 ): Promise<void> {
   await q.insertStaff(ctx.db, { ...staff, now: ctx.clock.now().toISOString() });
+}
+
+/** A prescriber as a prescription names them: name, NPI and licence in the patient's state. */
+export function prescriberOf(ctx: AppContext, staffId: number, state: string) {
+  return q.selectPrescriber(ctx.db, staffId, state);
 }
 
 /** What the audit log says was done to a subject (a visit, an upload), oldest first. */

@@ -7,6 +7,7 @@ import {
   voidUnpaidRenewals,
 } from '#server/features/orders/orders.billing.queries.ts';
 import { sendQueuedSoon } from '#server/features/outbox/outbox.service.ts';
+import { queueCancelRx, sendToPharmacySoon } from '#server/features/pharmacy/pharmacy.service.ts';
 import { AppError, notFound } from '#server/lib/errors.ts';
 import type { Frequency } from '#shared/catalog.ts';
 import { couplesPriceCents } from '#shared/couples-price.ts';
@@ -342,8 +343,18 @@ async function applyChange(
     await refuseWhileCharging(trx, row.id);
     if (change.action === 'cancel' && options.email)
       await queueCancellationConfirmation({ ...ctx, db: trx }, saved);
+    // A refill plan cancelled: the pharmacy fills no more of its prescription (issue 29).
+    if (change.action === 'cancel' && row.refill)
+      await queueCancelRx(
+        { ...ctx, db: trx },
+        {
+          prescriptionId: row.refill.prescriptionId,
+          reason: 'The patient cancelled their refills.',
+        },
+      );
   });
   if (change.action === 'cancel' && options.email) sendQueuedSoon(ctx);
+  if (change.action === 'cancel' && row.refill) sendToPharmacySoon(ctx);
   const fresh = await q.selectSubscription(ctx.db, row.id);
   return {
     subscription: await toSubscription(ctx, fresh ?? saved, summary),
@@ -438,6 +449,14 @@ export async function advanceAfterPayment(
   if (!row) return false;
   const next = nextBillingDate(period, row.frequency, row.anchorDay);
   return q.advancePeriod(ctx.db, subscriptionId, period, next, ctx.clock.now().toISOString());
+}
+
+/** The prescription a refill plan fills; null for any other subscription. */
+export async function refillPrescriptionOf(
+  ctx: AppContext,
+  subscriptionId: number,
+): Promise<number | null> {
+  return (await q.selectSubscription(ctx.db, subscriptionId))?.refill?.prescriptionId ?? null;
 }
 
 /**

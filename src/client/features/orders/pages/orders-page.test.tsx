@@ -262,6 +262,63 @@ describe("a visit's order", () => {
     expect(read('Directions')).toBe(prescription.directions);
   });
 
+  it('says where the medicine is, step by step, the current step marked, the steps to come muted', async () => {
+    const card = await renderOrder(
+      visitOrder({
+        visit: { state: 'APPROVED', prescription },
+        pharmacy: {
+          steps: [
+            { step: 'sent', at: '2026-11-20T09:00:00.000Z' },
+            { step: 'received', at: '2026-11-20T09:05:00.000Z' },
+            { step: 'filled', at: '2026-11-21T10:00:00.000Z' },
+          ],
+          rejected_reason: null,
+        },
+      }),
+    );
+    const progress = within(card).getByRole('region', { name: 'Your medicine' });
+    const steps = within(progress).getAllByRole('listitem');
+    expect(steps.map((li) => li.textContent)).toEqual([
+      // The ticks are drawn (aria-hidden); each step is read with its date.
+      '✓Sent to the pharmacyNov 20, 2026',
+      '✓Received by the pharmacyNov 20, 2026',
+      '✓Filled by the pharmacistNov 21, 2026',
+      'Shipped (not yet)',
+      'Delivered (not yet)',
+    ]);
+    expect(steps.map((li) => li.getAttribute('aria-current'))).toEqual([
+      null,
+      null,
+      'step',
+      null,
+      null,
+    ]);
+  });
+
+  it('a fill the pharmacy could not make ends with its reason and where the provider will write', async () => {
+    const card = await renderOrder(
+      visitOrder({
+        visit: { state: 'APPROVED', prescription },
+        pharmacy: {
+          steps: [
+            { step: 'sent', at: '2026-11-20T09:00:00.000Z' },
+            { step: 'rejected', at: '2026-11-20T11:00:00.000Z' },
+          ],
+          rejected_reason: 'The prescription could not be verified.',
+        },
+      }),
+    );
+    const progress = within(card).getByRole('region', { name: 'Your medicine' });
+    expect(
+      within(progress)
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual([
+      '✓Sent to the pharmacyNov 20, 2026',
+      '!The pharmacy could not fill itNov 20, 2026The prescription could not be verified. Your provider will write to you in Messages.',
+    ]);
+  });
+
   it('under review: says a provider is reviewing it and shows no prescription', async () => {
     const card = await renderOrder(
       visitOrder({

@@ -31,6 +31,7 @@ import type { PendingOrder } from '#shared/visits.ts';
 import { usePendingOrders } from '#client/features/visits/visits.api.ts';
 import { useOrder, useOrdersDetails } from '../orders.api.ts';
 import { BuyAgainButton } from '../components/buy-again-button.tsx';
+import { PharmacyProgress } from '../components/pharmacy-progress.tsx';
 
 /**
  * What an order line brought. A supplement plan's line says its bottles ('3 bottles every 3
@@ -311,6 +312,15 @@ function OrderCard({ order, paymentFailed }: { order: Order; paymentFailed: bool
               titleId={`order-${order.order_number}-prescription`}
             />
           ) : null}
+        </div>
+      ) : null}
+
+      {order.pharmacy ? (
+        <div className="mt-4">
+          <PharmacyProgress
+            timeline={order.pharmacy}
+            titleId={`order-${order.order_number}-pharmacy`}
+          />
         </div>
       ) : null}
 

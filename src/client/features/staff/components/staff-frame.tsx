@@ -73,6 +73,7 @@ export function StaffFrame({ staff, onLogOut, loggingOut = false, children }: St
               </ConsoleLink>
               <ConsoleLink to={paths.staffInbox}>Inbox</ConsoleLink>
               <ConsoleLink to={paths.staffOutbox}>Outbox</ConsoleLink>
+              <ConsoleLink to={paths.staffPharmacy}>Pharmacy</ConsoleLink>
               <ConsoleLink to={paths.staffDashboard}>Dashboard</ConsoleLink>
             </nav>
           ) : staff?.role === 'provider' ? (
