@@ -1,4 +1,4 @@
-import { expect, provider, test, watchConsole, unexpectedProblems } from './fixtures.ts';
+import { expect, ops, provider, test, watchConsole, unexpectedProblems } from './fixtures.ts';
 import { submitEdVisit } from './visit-helpers.ts';
 
 /**
@@ -97,6 +97,40 @@ test('a provider approves a visit with directions; the patient sees "Approved" a
   await expect(prescription).toContainText('Refills left');
   await expect(prescription).toContainText(directions);
   await screens.check('approval-orders');
+
+  // --- The pharmacy (issue 29): the approval sent the prescription to the built-in pharmacy, which
+  // receives it at once; the order says so step by step, the steps to come still muted.
+  const medicine = order.getByRole('region', { name: 'Your medicine' });
+  await expect(async () => {
+    await page.reload();
+    await expect(medicine.locator('[aria-current="step"]')).toContainText(
+      'Received by the pharmacy',
+      { timeout: 2_000 },
+    );
+  }).toPass();
+  await expect(medicine).toContainText('Sent to the pharmacy');
+  await expect(medicine).toContainText('Shipped (not yet)');
+  await screens.check('approval-orders-pharmacy');
+
+  // --- Operations see it on its way at the pharmacy, not stuck.
+  const opsContext = await browser.newContext({
+    baseURL: testInfo.project.use.baseURL ?? '',
+    viewport: testInfo.project.use.viewport ?? { width: 1280, height: 800 },
+  });
+  const opsPage = await opsContext.newPage();
+  const opsProblems = watchConsole(opsPage);
+  await staffLogIn(ops, opsPage);
+  await opsPage
+    .getByRole('navigation', { name: 'Console' })
+    .getByRole('link', { name: 'Pharmacy' })
+    .click();
+  await expect(opsPage.getByRole('heading', { level: 1, name: 'Pharmacy' })).toBeVisible();
+  const fill = opsPage.getByRole('article', { name: `Order ${orderNumber} · New prescription` });
+  await expect(fill).toContainText('On its way');
+  await expect(fill).toContainText('Received by the pharmacy since');
+  await screens.of(opsPage).check('staff-pharmacy');
+  expect(unexpectedProblems(opsProblems, [])).toEqual([]);
+  await opsContext.close();
 
   expect(unexpectedProblems(consoleProblems, [])).toEqual([]);
   expect(unexpectedProblems(staffProblems, [])).toEqual([]);

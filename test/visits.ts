@@ -33,7 +33,6 @@ export async function insertProvider(
     role: 'provider',
     passwordHash: 'no-log-in',
     totpSecret: 'JBSWY3DPEHPK3PXP',
-    licensedStates,
     npi: '1234567893',
     licences: licensedStates.map((state) => ({
       state,
@@ -42,6 +41,36 @@ export async function insertProvider(
     })),
   });
   return email;
+}
+
+/**
+ * Makes a staff member licensed in exactly `states` (until `expiresOn`), as operations record a
+ * licence gained, given up or renewed: their licences are replaced.
+ */
+export async function setLicensedStates(
+  app: FastifyInstance,
+  email: string,
+  states: string[],
+  expiresOn = '2099-12-31',
+): Promise<void> {
+  const staff = await app.db
+    .selectFrom('staff_users')
+    .select('id')
+    .where('email', '=', email)
+    .executeTakeFirstOrThrow();
+  await app.db.deleteFrom('staff_licences').where('staff_id', '=', staff.id).execute();
+  if (states.length > 0)
+    await app.db
+      .insertInto('staff_licences')
+      .values(
+        states.map((state) => ({
+          staff_id: staff.id,
+          state,
+          number: `${state}-TEST-1`,
+          expires_on: expiresOn,
+        })),
+      )
+      .execute();
 }
 
 /** Answers every question safely, through the v2 calls, until the visit moves on. */

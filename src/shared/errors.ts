@@ -65,6 +65,8 @@ export const errorStatus = {
   STATE_NOT_COVERED: 409,
   /** A provider approving a visit whose order ships outside the state the patient was seen in. */
   SHIP_STATE_MISMATCH: 409,
+  /** Issue 29: the provider's licence in the patient's state is past its last valid day. */
+  LICENCE_EXPIRED: 403,
   NO_AUTHORIZATION: 409,
   CAPTURE_FAILED: 402,
   BAD_UPLOAD: 400,

@@ -197,6 +197,19 @@ export const StateCoverageSchema = z.object({
 });
 export type StateCoverage = z.infer<typeof StateCoverageSchema>;
 
+/** Issue 29: operations see a provider's licence this many days before its last valid day. */
+export const LICENCE_WARNING_DAYS = 60;
+
+/** A provider's state licence whose last valid day is within LICENCE_WARNING_DAYS. */
+export const ExpiringLicenceSchema = z.object({
+  provider: z.string(),
+  state: z.string(),
+  number: z.string(),
+  /** YYYY-MM-DD: the last day it is valid. */
+  expires_on: z.string(),
+});
+export type ExpiringLicence = z.infer<typeof ExpiringLicenceSchema>;
+
 export const operationsApi = {
   orders: endpoint({
     path: apiPaths.staffOrders,
@@ -246,13 +259,19 @@ export const operationsApi = {
     message: 'Cancelled; any payment was refunded in full.',
     errors: ['NOT_FOUND', 'ORDER_STATE', 'ORDER_CHANGED', 'REFUND_FAILED'],
   }),
-  /** Each offered state (STATES_ALLOWED, in its order) with its number of licensed providers. */
+  /**
+   * Each offered state (STATES_ALLOWED, in its order) with its number of providers licensed there
+   * today, and the licences that expire within LICENCE_WARNING_DAYS, soonest first.
+   */
   coverage: endpoint({
     path: apiPaths.staffCoverage,
     access: 'operations',
     view: true,
     body: z.strictObject({}),
-    response: z.object({ states: z.array(StateCoverageSchema) }),
+    response: z.object({
+      states: z.array(StateCoverageSchema),
+      expiring_licences: z.array(ExpiringLicenceSchema),
+    }),
     errors: [],
   }),
   inbox: endpoint({

@@ -175,6 +175,7 @@ export const reviewsApi = {
       'VISIT_DECIDED',
       'NO_AUTHORIZATION',
       'SHIP_STATE_MISMATCH',
+      'LICENCE_EXPIRED',
       'CAPTURE_FAILED',
     ],
   }),

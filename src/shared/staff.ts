@@ -22,6 +22,22 @@ export const StaffLoginSchema = z.strictObject({
 });
 export type StaffLogin = z.infer<typeof StaffLoginSchema>;
 
+/**
+ * Issue 29: a National Provider Identifier: ten digits, the last a Luhn check digit computed over
+ * the first nine with the card-issuer prefix 80840 in front (CMS's NPI check digit rule).
+ */
+export function isNpi(value: string): boolean {
+  if (!/^\d{10}$/.test(value)) return false;
+  const digits = `80840${value}`.split('').map(Number);
+  let sum = 0;
+  for (let i = digits.length - 1, double = false; i >= 0; i--, double = !double) {
+    const digit = digits[i] ?? 0;
+    const added = double ? digit * 2 : digit;
+    sum += added > 9 ? added - 9 : added;
+  }
+  return sum % 10 === 0;
+}
+
 export const StaffUserSchema = z.object({
   id: z.number().int(),
   email: z.string(),

@@ -575,7 +575,7 @@ async function createStaffPair(
     role: 'provider',
     passwordHash,
     totpSecret: providerSecret,
-    licensedStates: ['OR'],
+    licences: [{ state: 'OR', number: 'OR-TEST-1', expiresOn: '2099-12-31' }],
   });
   await createStaff(t.app.ctx, {
     email: `ops@${staff.domain}`,
@@ -583,7 +583,6 @@ async function createStaffPair(
     role: 'operations',
     passwordHash,
     totpSecret: opsSecret,
-    licensedStates: [],
   });
   const login = (email: string, totpSecret: string): Promise<string> =>
     staffCookie(t, { email, password: staff.password, totpSecret });

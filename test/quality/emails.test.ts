@@ -24,7 +24,7 @@ import {
 } from '#test/factories.ts';
 import { sentMessages } from '#test/outbox.ts';
 import { TestSmtpServer } from '#test/smtp.ts';
-import { submittedEdVisit } from '#test/visits.ts';
+import { submittedEdVisit, setLicensedStates } from '#test/visits.ts';
 import { offers } from '#shared/catalog.ts';
 
 /**
@@ -795,11 +795,7 @@ describe(`every email the product sends (${testDialect})`, () => {
   it('State opened links to Home, names no program, and is sent once', async () => {
     // Washington loses its only provider for a moment: it is offered, but nobody can see patients.
     const c = await insertCustomer(t.app);
-    await t.app.db
-      .updateTable('staff_users')
-      .set({ licensed_states: 'CA,FL,NY,OR,TX' })
-      .where('email', '=', provider.email)
-      .execute();
+    await setLicensedStates(t.app, provider.email, ['CA', 'FL', 'NY', 'OR', 'TX']);
     try {
       const started = await post(
         t.app,
@@ -818,11 +814,7 @@ describe(`every email the product sends (${testDialect})`, () => {
       const join = await post(t.app, '/lapi/visit/waitlist/', { visit_id: visitId }, c.cookie);
       expect(join.statusCode, join.body).toBe(200);
     } finally {
-      await t.app.db
-        .updateTable('staff_users')
-        .set({ licensed_states: provider.licensedStates.join(',') })
-        .where('email', '=', provider.email)
-        .execute();
+      await setLicensedStates(t.app, provider.email, provider.licensedStates);
     }
     // Covered again: the waitlist job tells the patient, once, however often it runs.
     await t.app.ctx.jobs.drain('state-waitlist');

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { AppContext } from '#server/context.ts';
 import { hashPassword } from '#server/features/auth/passwords.ts';
 import { insertCoupons, type CouponRow } from '#server/features/coupons/coupons.queries.ts';
-import { createStaff } from '#server/features/staff/staff.service.ts';
+import { addCredentials, createStaff } from '#server/features/staff/staff.service.ts';
 import type { OrderStatus } from '#shared/orders.ts';
 import { latestQuestionnaire } from '#shared/questionnaires/registry.ts';
 import type { Database } from './schema.ts';
@@ -508,8 +508,9 @@ async function seedDemoStaff(ctx: AppContext): Promise<void> {
       .select('id')
       .where('email', '=', staff.email)
       .executeTakeFirst();
-    if (existing) continue;
-    await createStaff(ctx, { ...staff, passwordHash: await hashPassword(staff.password) });
+    // A demo database made before licences were recorded (migration 0037) gains them.
+    if (existing) await addCredentials(ctx, existing.id, staff);
+    else await createStaff(ctx, { ...staff, passwordHash: await hashPassword(staff.password) });
   }
 }
 

@@ -99,7 +99,7 @@ describe("the operator's dashboard", () => {
     const api = stubApi([
       loggedIn(ops),
       stub(operationsApi.orders, { orders: [] }),
-      stub(operationsApi.coverage, { states: [] }),
+      stub(operationsApi.coverage, { states: [], expiring_licences: [] }),
       stub(dashboardApi.summary, figures),
     ]);
     renderRoutes(routes, { path: '/staff' });

@@ -113,12 +113,14 @@ export function useChangeOrder(orderId: number) {
 
 export const coverageKeys = { states: ['/staff', 'coverage'] as const };
 
-/** Each offered state with its number of licensed providers, read again once a minute old. */
+/**
+ * Each offered state with its number of licensed providers, and the licences that expire soon,
+ * read again once a minute old.
+ */
 export function useStateCoverage() {
   return useQuery({
     queryKey: coverageKeys.states,
-    queryFn: async ({ signal }) =>
-      (await call(operationsApi.coverage, { body: {}, signal })).states,
+    queryFn: ({ signal }) => call(operationsApi.coverage, { body: {}, signal }),
     staleTime: 60_000,
   });
 }

@@ -36,6 +36,7 @@ describe('provider coverage on the operations dashboard', () => {
           { state: 'AZ', providers: 0 },
           { state: 'NV', providers: 0 },
         ],
+        expiring_licences: [],
       }),
     ]);
     renderRoutes(routes, { path: '/staff' });
@@ -65,7 +66,10 @@ describe('provider coverage on the operations dashboard', () => {
     stubApi([
       loggedIn(ops),
       noOrders,
-      stub(operationsApi.coverage, { states: [{ state: 'OR', providers: 1 }] }),
+      stub(operationsApi.coverage, {
+        states: [{ state: 'OR', providers: 1 }],
+        expiring_licences: [],
+      }),
     ]);
     renderRoutes(routes, { path: '/staff' });
     const coverage = await panel();
@@ -73,6 +77,43 @@ describe('provider coverage on the operations dashboard', () => {
       await within(coverage).findByText('Every state we offer has at least one licensed provider.'),
     ).toBeTruthy();
     expect(within(coverage).queryByText(/No licensed provider/)).toBeNull();
+    expect(within(coverage).queryByText(/Licences expiring/)).toBeNull();
+  });
+
+  it('lists the licences that expire within 60 days, soonest first, with their numbers', async () => {
+    stubApi([
+      loggedIn(ops),
+      noOrders,
+      stub(operationsApi.coverage, {
+        states: [{ state: 'OR', providers: 1 }],
+        expiring_licences: [
+          {
+            provider: 'Dr. Maya Chen, MD',
+            state: 'OR',
+            number: 'OR-MD-48213',
+            expires_on: '2026-12-15',
+          },
+          {
+            provider: 'Dr. Ana Ruiz, MD',
+            state: 'WA',
+            number: 'WA-MD-771',
+            expires_on: '2027-01-20',
+          },
+        ],
+      }),
+    ]);
+    renderRoutes(routes, { path: '/staff' });
+    const coverage = await panel();
+    expect(
+      await within(coverage).findByRole('heading', { name: 'Licences expiring within 60 days' }),
+    ).toBeTruthy();
+    const items = within(coverage)
+      .getAllByRole('listitem')
+      .map((li) => li.textContent);
+    expect(items.slice(1)).toEqual([
+      'Dr. Maya Chen, MD, Oregon (OR-MD-48213): valid until 12/15/2026',
+      'Dr. Ana Ruiz, MD, Washington (WA-MD-771): valid until 01/20/2027',
+    ]);
   });
 
   it('shows why it could not load, with Try again, and the orders stay usable', async () => {
@@ -84,7 +125,7 @@ describe('provider coverage on the operations dashboard', () => {
       stub(operationsApi.coverage, () =>
         ++attempts === 1
           ? failure(503, 'UNAVAILABLE', 'The service is busy. Please try again.')
-          : { states: [{ state: 'OR', providers: 1 }] },
+          : { states: [{ state: 'OR', providers: 1 }], expiring_licences: [] },
       ),
     ]);
     renderRoutes(routes, { path: '/staff' });

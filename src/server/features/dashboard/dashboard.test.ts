@@ -54,7 +54,10 @@ describe(`the operator's dashboard (${testDialect})`, () => {
         role,
         passwordHash: await hashPassword(who.password),
         totpSecret: who.totpSecret,
-        licensedStates: role === 'provider' ? ['OR'] : [],
+        licences:
+          role === 'provider'
+            ? [{ state: 'OR', number: 'OR-TEST-1', expiresOn: '2099-12-31' }]
+            : [],
       });
 
     /** A new customer buys `quantity` of product `productId` at `at` (the clock's time). */

@@ -39,7 +39,7 @@ describe(`clinical questions go to a provider, not to operations (${testDialect}
       ...texasProvider,
       role: 'provider',
       passwordHash: await hashPassword(texasProvider.password),
-      licensedStates: ['TX'],
+      licences: [{ state: 'TX', number: 'TX-TEST-1', expiresOn: '2099-12-31' }],
     });
     const ids = await t.app.db.selectFrom('staff_users').select(['id', 'email']).execute();
     providerId = ids.find((s) => s.email === provider.email)!.id;
@@ -205,7 +205,7 @@ describe(`clinical questions go to a provider, not to operations (${testDialect}
       role: 'provider',
       passwordHash: 'no-log-in',
       totpSecret: 'JBSWY3DPEHPK3PXP',
-      licensedStates: ['OR'],
+      licences: [{ state: 'OR', number: 'OR-TEST-1', expiresOn: '2099-12-31' }],
     });
     const gone = await t.app.db
       .updateTable('staff_users')

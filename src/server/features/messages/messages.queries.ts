@@ -365,23 +365,6 @@ export async function selectActivePrescriptions(db: Db, customerId: number, toda
     .execute();
 }
 
-/** Active providers, with the states they are licensed in, by name. */
-export async function selectActiveProviders(db: Db) {
-  const rows = await db
-    .selectFrom('staff_users')
-    .select(['id', 'name', 'licensed_states'])
-    .where('role', '=', 'provider')
-    .where('active', '=', 1)
-    .orderBy('name')
-    .orderBy('id')
-    .execute();
-  return rows.map((r) => ({
-    id: r.id,
-    name: r.name,
-    licensedStates: r.licensed_states.split(',').filter(Boolean),
-  }));
-}
-
 /** The thread becomes clinical and its provider's. */
 export async function assignThread(db: Db, threadId: number, providerId: number): Promise<void> {
   await db

@@ -5,6 +5,7 @@ import { emailHtml, emailSignature } from '#server/lib/email-layout.ts';
 import { AppError, notFound } from '#server/lib/errors.ts';
 import { absoluteLink } from '#server/lib/links.ts';
 import {
+  activeProviders,
   auditAs,
   type StaffActor,
   type StaffSession,
@@ -421,7 +422,7 @@ export async function careThread(ctx: AppContext, threadId: number, cursor?: str
   await q.markRead(ctx.db, thread.id, 'patient', ctx.clock.now().toISOString());
   const page = await pageOf(ctx, thread.id, cursor);
   const state = await q.selectPatientState(ctx.db, thread.customerId);
-  const providers = (await q.selectActiveProviders(ctx.db))
+  const providers = (await activeProviders(ctx))
     .map((p) => ({
       id: p.id,
       name: p.name,
@@ -446,7 +447,7 @@ export async function handToProvider(
   providerId: number,
 ): Promise<void> {
   const thread = await careThreadRow(ctx, threadId);
-  const provider = (await q.selectActiveProviders(ctx.db)).find((p) => p.id === providerId);
+  const provider = (await activeProviders(ctx)).find((p) => p.id === providerId);
   if (!provider)
     throw new AppError('NOT_FOUND', 'We could not find that provider.', {
       provider_id: 'Choose a provider',
@@ -521,7 +522,7 @@ async function providerThreadRow(
   if (thread.providerId === staff.staff.id) return { thread, assigned: 'me', state };
   const assignedActive =
     thread.providerId !== null &&
-    (await q.selectActiveProviders(ctx.db)).some((p) => p.id === thread.providerId);
+    (await activeProviders(ctx)).some((p) => p.id === thread.providerId);
   if (assignedActive || (state !== null && !staff.staff.licensed_states.includes(state)))
     throw missing();
   return { thread, assigned: 'open', state };

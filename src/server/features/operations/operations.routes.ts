@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '#server/context.ts';
+import { expiringLicences } from '#server/features/staff/staff.service.ts';
 import {
   cancelOrder,
   markDelivered,
@@ -16,7 +17,7 @@ import {
 } from '#server/features/messages/messages.service.ts';
 import { stateCoverage } from '#server/features/visits/visits.program.ts';
 import { route } from '#server/lib/route.ts';
-import { operationsApi, type StaffOrderDetail } from '#shared/operations.ts';
+import { LICENCE_WARNING_DAYS, operationsApi, type StaffOrderDetail } from '#shared/operations.ts';
 
 const tag = 'operations';
 
@@ -106,10 +107,19 @@ export const operationsRoutes =
       operationsApi.coverage,
       {
         tag,
-        summary: 'Each offered state with its number of licensed providers',
+        summary:
+          'Each offered state with its number of licensed providers, and licences expiring soon',
         audit: () => ({ subjectType: 'state_coverage' }),
       },
-      async () => ({ states: await stateCoverage(ctx) }),
+      async () => ({
+        states: await stateCoverage(ctx),
+        expiring_licences: (await expiringLicences(ctx, LICENCE_WARNING_DAYS)).map((l) => ({
+          provider: l.name,
+          state: l.state,
+          number: l.number,
+          expires_on: l.expires_on,
+        })),
+      }),
     );
 
     // The care team's inbox, for operations staff: threads not about a visit and not clinical

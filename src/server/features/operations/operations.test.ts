@@ -10,7 +10,7 @@ import { buildTestApp, testDialect, type TestApp } from '#test/app.ts';
 import { buildPlaceOrder, insertCustomer, staffCookie } from '#test/factories.ts';
 import { sentMessages } from '#test/outbox.ts';
 import { site } from '#shared/site.ts';
-import { insertProvider } from '#test/visits.ts';
+import { insertProvider, setLicensedStates } from '#test/visits.ts';
 import { staffApi } from '#shared/staff.ts';
 import { cartApi } from '#shared/cart.ts';
 import { checkoutApi } from '#shared/checkout.ts';
@@ -293,12 +293,7 @@ describe(`staff console: log-in and operations (${testDialect})`, () => {
     expect(await coverage()).toEqual(offered.map((state) => ({ state, providers: 1 })));
 
     // The demo provider gives up Washington; a second provider is licensed in California.
-    const setLicences = (states: string[]) =>
-      t.app.db
-        .updateTable('staff_users')
-        .set({ licensed_states: states.join(',') })
-        .where('email', '=', provider!.email)
-        .execute();
+    const setLicences = (states: string[]) => setLicensedStates(t.app, provider!.email, states);
     await setLicences(offered.filter((state) => state !== 'WA'));
     await insertProvider(t.app, ['CA']);
     try {

@@ -16,6 +16,7 @@ import {
 import {
   auditAs,
   auditEntriesOf,
+  prescriberOf,
   staffName,
   type StaffSession,
 } from '#server/features/staff/staff.service.ts';
@@ -262,6 +263,26 @@ async function decisionOf(
   };
 }
 
+/**
+ * Issue 29: a provider whose licence in the patient's state has expired prescribes nothing there,
+ * and is told why (not just that the visit is gone): their session counts only licences valid
+ * today, so the chart would otherwise answer as not found.
+ */
+async function refuseExpiredLicence(
+  ctx: AppContext,
+  staff: StaffSession,
+  visitId: number,
+): Promise<void> {
+  const base = await chartBase(ctx, visitId);
+  if (!base?.state || staff.staff.licensed_states.includes(base.state)) return;
+  const licence = (await prescriberOf(ctx, staff.staff.id, base.state))?.licence;
+  if (!licence || licence.expiresOn >= calendarDay(ctx)) return;
+  throw new AppError(
+    'LICENCE_EXPIRED',
+    `Your ${stateName(base.state)} licence (${licence.number}) expired on ${usDateFromIso(licence.expiresOn)}, so you cannot prescribe there. Ask operations to record your renewed licence; until then another provider licensed in ${stateName(base.state)} will review this visit.`,
+  );
+}
+
 /** A prescription is valid from tomorrow for at most a year, as most states allow. */
 const MAX_PRESCRIPTION_DAYS = 365;
 
@@ -277,6 +298,7 @@ export async function approveVisit(
   prescription: Prescription,
   ip: string,
 ): Promise<Chart> {
+  await refuseExpiredLicence(ctx, staff, visitId);
   const current = await chart(ctx, staff, visitId);
   if (current.status !== 'PENDING_REVIEW')
     throw new AppError('VISIT_DECIDED', 'This visit has already been decided.');

@@ -12,7 +12,12 @@ import { visitsApi } from '#shared/visits.ts';
 import { buildTestApp, testDialect, type TestApp } from '#test/app.ts';
 import { callAs } from '#test/contract.ts';
 import { insertCustomer, sessionCookie, staffCookie, type TestCustomer } from '#test/factories.ts';
-import { edVisitAtCheckout, submittedEdVisit, visitCheckoutBody } from '#test/visits.ts';
+import {
+  edVisitAtCheckout,
+  submittedEdVisit,
+  visitCheckoutBody,
+  setLicensedStates,
+} from '#test/visits.ts';
 
 const provider = demoStaff.find((s) => s.role === 'provider')!;
 
@@ -112,11 +117,7 @@ describe(`provider review (${testDialect})`, () => {
   it('a provider not licensed in the state neither sees nor opens the visit', async () => {
     const c = await insertCustomer(t.app);
     const { visitId } = await submitted(c, 'TX');
-    await t.app.db
-      .updateTable('staff_users')
-      .set({ licensed_states: 'NY' })
-      .where('email', '=', provider.email)
-      .execute();
+    await setLicensedStates(t.app, provider.email, ['NY']);
     try {
       const cookie = await providerCookie();
       const queue = await callAs(t.app, reviewsApi.queue, {}, cookie);
@@ -129,11 +130,7 @@ describe(`provider review (${testDialect})`, () => {
         (await callAs(t.app, reviewsApi.chart, { visit_id: visitId }, cookie)).statusCode,
       ).toBe(404);
     } finally {
-      await t.app.db
-        .updateTable('staff_users')
-        .set({ licensed_states: provider.licensedStates.join(',') })
-        .where('email', '=', provider.email)
-        .execute();
+      await setLicensedStates(t.app, provider.email, provider.licensedStates);
     }
   });
 

@@ -12,7 +12,6 @@ export interface StaffRow {
   passwordHash: string;
   totpSecret: string;
   totpLastStep: number;
-  licensedStates: string[];
   active: boolean;
 }
 
@@ -24,7 +23,6 @@ const columns = [
   'password_hash',
   'totp_secret',
   'totp_last_step',
-  'licensed_states',
   'active',
 ] as const;
 
@@ -36,7 +34,6 @@ function toStaff(r: {
   password_hash: string;
   totp_secret: string;
   totp_last_step: number;
-  licensed_states: string;
   active: number;
 }): StaffRow {
   return {
@@ -47,7 +44,6 @@ function toStaff(r: {
     passwordHash: r.password_hash,
     totpSecret: r.totp_secret,
     totpLastStep: r.totp_last_step,
-    licensedStates: r.licensed_states.split(',').filter(Boolean),
     active: r.active === 1,
   };
 }
@@ -70,6 +66,64 @@ export async function selectStaff(db: Db, id: number): Promise<StaffRow | undefi
   return row && toStaff(row);
 }
 
+/**
+ * Issue 29: the states where a provider holds a licence valid on `today` (YYYY-MM-DD): where they
+ * may see charts, be routed visits and prescribe. An expired licence counts for nothing.
+ */
+export async function selectLicensedStates(
+  db: Db,
+  staffId: number,
+  today: string,
+): Promise<string[]> {
+  const rows = await db
+    .selectFrom('staff_licences')
+    .select('state')
+    .where('staff_id', '=', staffId)
+    .where('expires_on', '>=', today)
+    .orderBy('state')
+    .execute();
+  return rows.map((r) => r.state);
+}
+
+/** Active providers, by name, each with the states where a licence of theirs is valid on `today`. */
+export async function selectActiveProviders(db: Db, today: string) {
+  const rows = await db
+    .selectFrom('staff_users as s')
+    .leftJoin('staff_licences as l', (join) =>
+      join.onRef('l.staff_id', '=', 's.id').on('l.expires_on', '>=', today),
+    )
+    .select(['s.id', 's.name', 'l.state'])
+    .where('s.role', '=', 'provider')
+    .where('s.active', '=', 1)
+    .orderBy('s.name')
+    .orderBy('s.id')
+    .orderBy('l.state')
+    .execute();
+  const providers = new Map<number, { id: number; name: string; licensedStates: string[] }>();
+  for (const row of rows) {
+    const provider = providers.get(row.id) ?? { id: row.id, name: row.name, licensedStates: [] };
+    if (row.state !== null) provider.licensedStates.push(row.state);
+    providers.set(row.id, provider);
+  }
+  return [...providers.values()];
+}
+
+/** Active providers' licences whose last valid day is between `from` and `to`, soonest first. */
+export async function selectExpiringLicences(db: Db, from: string, to: string) {
+  return db
+    .selectFrom('staff_licences as l')
+    .innerJoin('staff_users as s', 's.id', 'l.staff_id')
+    .select(['s.name', 'l.state', 'l.number', 'l.expires_on'])
+    .where('s.role', '=', 'provider')
+    .where('s.active', '=', 1)
+    .where('l.expires_on', '>=', from)
+    .where('l.expires_on', '<=', to)
+    .orderBy('l.expires_on')
+    .orderBy('s.name')
+    .orderBy('l.state')
+    .execute();
+}
+
 /** Spends a TOTP step: false when it (or a later one) was used already, so a code works once. */
 export async function useTotpStep(db: Db, staffId: number, step: number): Promise<boolean> {
   const result = await db
@@ -89,12 +143,12 @@ export async function insertStaff(
     role: StaffRole;
     passwordHash: string;
     totpSecret: string;
-    licensedStates: string[];
     npi?: string;
     licences?: { state: string; number: string; expiresOn: string }[];
     now: string;
   },
 ): Promise<void> {
+  const licences = staff.licences ?? [];
   const row = await db
     .insertInto('staff_users')
     .values({
@@ -103,24 +157,43 @@ export async function insertStaff(
       role: staff.role,
       password_hash: staff.passwordHash,
       totp_secret: staff.totpSecret,
-      licensed_states: staff.licensedStates.join(','),
+      // Kept for reading by hand only: where a provider may practise is their licences valid today.
+      licensed_states: licences.map((l) => l.state).join(','),
       npi: staff.npi ?? null,
       created_at: staff.now,
     })
     .onConflict((oc) => oc.column('email').doNothing())
     .returning('id')
     .executeTakeFirst();
-  if (!row || !staff.licences?.length) return;
+  if (row && licences.length > 0) await insertLicences(db, row.id, licences);
+}
+
+export async function setMissingNpi(db: Db, staffId: number, npi: string): Promise<void> {
+  await db
+    .updateTable('staff_users')
+    .set({ npi })
+    .where('id', '=', staffId)
+    .where('npi', 'is', null)
+    .execute();
+}
+
+/** Records licences a staff member holds; one already on file for its state is left as it is. */
+export async function insertLicences(
+  db: Db,
+  staffId: number,
+  licences: { state: string; number: string; expiresOn: string }[],
+): Promise<void> {
   await db
     .insertInto('staff_licences')
     .values(
-      staff.licences.map((l) => ({
-        staff_id: row.id,
+      licences.map((l) => ({
+        staff_id: staffId,
         state: l.state,
         number: l.number,
         expires_on: l.expiresOn,
       })),
     )
+    .onConflict((oc) => oc.columns(['staff_id', 'state']).doNothing())
     .execute();
 }
 

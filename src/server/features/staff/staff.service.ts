@@ -10,7 +10,7 @@ import { hashToken } from '#server/features/auth/auth.service.ts';
 import { decoyPasswordHash, verifyPassword } from '#server/features/auth/passwords.ts';
 import { verifyTotp } from '#server/lib/totp.ts';
 import { AppError } from '#server/lib/errors.ts';
-import type { StaffLogin, StaffRole, StaffUser } from '#shared/staff.ts';
+import { isNpi, type StaffLogin, type StaffRole, type StaffUser } from '#shared/staff.ts';
 import * as q from './staff.queries.ts';
 
 /** DESIGN §7: staff are logged out after 15 idle minutes; 12 hours at most. */
@@ -23,13 +23,15 @@ export interface StaffSession {
   staff: StaffUser;
 }
 
-function toUser(row: q.StaffRow): StaffUser {
+/** The staff member as a session knows them: a provider's states are their licences valid today. */
+async function toUser(ctx: AppContext, row: q.StaffRow): Promise<StaffUser> {
   return {
     id: row.id,
     email: row.email,
     name: row.name,
     role: row.role,
-    licensed_states: row.licensedStates,
+    licensed_states:
+      row.role === 'provider' ? await q.selectLicensedStates(ctx.db, row.id, today(ctx)) : [],
   };
 }
 
@@ -71,7 +73,12 @@ export async function staffLogin(
     now: now.toISOString(),
     expiresAt: new Date(now.getTime() + STAFF_ABSOLUTE_MS).toISOString(),
   });
-  return { token, maxAgeSeconds: STAFF_ABSOLUTE_MS / 1000, staff: toUser(staff), device };
+  return {
+    token,
+    maxAgeSeconds: STAFF_ABSOLUTE_MS / 1000,
+    staff: await toUser(ctx, staff),
+    device,
+  };
 }
 
 /** The emailed link that lets a new device log in while a staff account's log-ins are limited. */
@@ -100,7 +107,7 @@ export async function resolveStaffSession(
   if (!staff || !staff.active) return null;
   if (idle >= TOUCH_EVERY_MS)
     await q.touchStaffSession(ctx.db, tokenHash, new Date(now).toISOString());
-  return { tokenHash, staff: toUser(staff) };
+  return { tokenHash, staff: await toUser(ctx, staff) };
 }
 
 export function endStaffSession(ctx: AppContext, tokenHash: string): Promise<void> {
@@ -179,6 +186,10 @@ export function hasRole(session: StaffSession, role: StaffRole): boolean {
   return session.staff.role === role;
 }
 
+/**
+ * A staff member. A provider is licensed where `licences` say, each to its last valid day; their
+ * NPI must pass its check digit (issue 29). An email already on file is left as it is.
+ */
 export async function createStaff(
   ctx: AppContext,
   staff: {
@@ -187,13 +198,50 @@ export async function createStaff(
     role: StaffRole;
     passwordHash: string;
     totpSecret: string;
-    licensedStates: string[];
     /** A provider's National Provider Identifier and state licences (issue 29). */
     npi?: string;
     licences?: { state: string; number: string; expiresOn: string }[];
   },
 ): Promise<void> {
+  if (staff.npi !== undefined && !isNpi(staff.npi))
+    throw new Error(`${staff.npi} is not an NPI: ten digits whose last is its Luhn check digit`);
   await q.insertStaff(ctx.db, { ...staff, now: ctx.clock.now().toISOString() });
+}
+
+/**
+ * Records a provider's NPI where none is on file, and their licences (one already on file for a
+ * state is kept): for a provider who was on staff before licences were recorded (migration 0037).
+ */
+export async function addCredentials(
+  ctx: AppContext,
+  staffId: number,
+  credentials: { npi?: string; licences?: { state: string; number: string; expiresOn: string }[] },
+): Promise<void> {
+  if (credentials.npi !== undefined) {
+    if (!isNpi(credentials.npi)) throw new Error(`${credentials.npi} is not an NPI`);
+    await q.setMissingNpi(ctx.db, staffId, credentials.npi);
+  }
+  if (credentials.licences?.length) await q.insertLicences(ctx.db, staffId, credentials.licences);
+}
+
+/** Today as the licences count it: the UTC calendar day on the app's clock. */
+const today = (ctx: AppContext) => ctx.clock.now().toISOString().slice(0, 10);
+
+/**
+ * Active providers, by name, each with the states where they hold a licence valid today: whom a
+ * visit may be routed to, who may answer a state's patients, which states are covered.
+ */
+export function activeProviders(ctx: AppContext) {
+  return q.selectActiveProviders(ctx.db, today(ctx));
+}
+
+/** Licences of active providers whose last valid day is within `days` from today, soonest first. */
+export async function expiringLicences(ctx: AppContext, days: number) {
+  const from = today(ctx);
+  const to = new Date(Date.parse(`${from}T00:00:00Z`) + days * 86_400_000)
+    .toISOString()
+    .slice(0, 10);
+  return q.selectExpiringLicences(ctx.db, from, to);
 }
 
 /** A prescriber as a prescription names them: name, NPI and licence in the patient's state. */

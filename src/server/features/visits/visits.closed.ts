@@ -7,7 +7,13 @@ import { AppError } from '#server/lib/errors.ts';
 import { paths } from '#shared/paths.ts';
 import { stateName } from '#shared/us-states.ts';
 import { programs, type ClosedVisit, type ClosedVisitKind } from '#shared/visits.ts';
-import { eligibleNow, ownVisit, requireCovered, statesAllowed } from './visits.program.ts';
+import {
+  eligibleNow,
+  ownVisit,
+  providerFor,
+  requireCovered,
+  statesAllowed,
+} from './visits.program.ts';
 import * as q from './visits.queries.ts';
 import { insertWaitlist, selectWaitingStates } from './visits.waitlist.queries.ts';
 
@@ -125,7 +131,7 @@ export async function requestReview(
   if (visit.status !== 'DISQUALIFIED' || visit.reviewRequestedAt || !visit.state)
     throw new AppError('VISIT_STEP', 'This visit cannot be sent for a review.');
   await requireCovered(ctx, visit.state);
-  const provider = await q.selectProviderFor(ctx.db, visit.state);
+  const provider = await providerFor(ctx, visit.state);
   await q.markReviewRequested(
     ctx.db,
     visit.id,

@@ -3,7 +3,12 @@ import { visitsApi } from '#shared/visits.ts';
 import { buildTestApp, testDialect, type TestApp } from '#test/app.ts';
 import { callAs } from '#test/contract.ts';
 import { insertCustomer, type TestCustomer } from '#test/factories.ts';
-import { edVisitAtCheckout, insertProvider, visitCheckoutBody } from '#test/visits.ts';
+import {
+  edVisitAtCheckout,
+  insertProvider,
+  visitCheckoutBody,
+  setLicensedStates,
+} from '#test/visits.ts';
 
 /**
  * Issue 13, finding 9: a visit is accepted only from a state the service offers AND where an active
@@ -23,12 +28,7 @@ describe(`visits only where a provider can review them (${testDialect})`, () => 
   });
   afterAll(() => t.close());
 
-  const setLicences = (email: string, states: string[]) =>
-    t.app.db
-      .updateTable('staff_users')
-      .set({ licensed_states: states.join(',') })
-      .where('email', '=', email)
-      .execute();
+  const setLicences = (email: string, states: string[]) => setLicensedStates(t.app, email, states);
 
   const statesAllowed = async () =>
     (await callAs(t.app, visitsApi.statesAllowed, {})).json<{ data: { states: string[] } }>().data

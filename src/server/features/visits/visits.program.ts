@@ -10,7 +10,8 @@ import { latestQuestionnaire } from '#shared/questionnaires/registry.ts';
 import { programs, type PendingOrder, type ProgramCategory } from '#shared/visits.ts';
 import { paths } from '#shared/paths.ts';
 import { usStates } from '#shared/us-states.ts';
-import { selectProviderLicences } from './visits.coverage.queries.ts';
+import { activeProviders } from '#server/features/staff/staff.service.ts';
+import { selectLeastBusy } from './visits.queries.ts';
 import * as q from './visits.queries.ts';
 
 /** A state the service offers (STATES_ALLOWED) and how many active providers are licensed there. */
@@ -25,11 +26,20 @@ export interface StateCoverage {
  * a review nobody can give.
  */
 export async function stateCoverage(ctx: AppContext): Promise<StateCoverage[]> {
-  const licences = await selectProviderLicences(ctx.db);
+  const providers = await activeProviders(ctx);
   return ctx.env.STATES_ALLOWED.map((state) => ({
     state,
-    providers: licences.filter((states) => states.includes(state)).length,
+    providers: providers.filter((p) => p.licensedStates.includes(state)).length,
   }));
+}
+
+/** The provider a visit from `state` goes to: licensed there today, the least busy. */
+export async function providerFor(ctx: AppContext, state: string) {
+  const providers = await activeProviders(ctx);
+  return selectLeastBusy(
+    ctx.db,
+    providers.filter((p) => p.licensedStates.includes(state)),
+  );
 }
 
 /** Spec §7 `/click/statesallowed/`: the states a patient can be seen from, the covered ones. */

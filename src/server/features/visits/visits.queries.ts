@@ -337,18 +337,14 @@ export async function markSubmitted(
   return Number(result.numUpdatedRows) === 1;
 }
 
-/** Active providers licensed in a state, least busy first (visits waiting for them). */
-export async function selectProviderFor(
+/**
+ * Of the providers licensed in a visit's state (the staff feature says who, by licences valid
+ * today), the least busy: fewest visits waiting for them, then the longest on staff.
+ */
+export async function selectLeastBusy(
   db: Db,
-  state: string,
+  licensed: { id: number; name: string }[],
 ): Promise<{ id: number; name: string } | undefined> {
-  const providers = await db
-    .selectFrom('staff_users')
-    .select(['id', 'name', 'licensed_states'])
-    .where('role', '=', 'provider')
-    .where('active', '=', 1)
-    .execute();
-  const licensed = providers.filter((p) => p.licensed_states.split(',').includes(state));
   if (licensed.length === 0) return undefined;
   const load = await db
     .selectFrom('visits')
@@ -357,7 +353,7 @@ export async function selectProviderFor(
     .groupBy('provider_id')
     .execute();
   const waiting = (id: number) => Number(load.find((l) => l.provider_id === id)?.n ?? 0);
-  const chosen = licensed.sort((a, b) => waiting(a.id) - waiting(b.id) || a.id - b.id)[0];
+  const chosen = [...licensed].sort((a, b) => waiting(a.id) - waiting(b.id) || a.id - b.id)[0];
   return chosen && { id: chosen.id, name: chosen.name };
 }
 

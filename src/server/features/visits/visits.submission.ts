@@ -35,7 +35,7 @@ import { prescriptionShipsOnlyTo } from '#shared/us-states.ts';
 import { paths } from '#shared/paths.ts';
 import { releaseHold } from './visits.holds.ts';
 import { toPreferences } from './visits.preferences.ts';
-import { ownVisit, requireCovered, requireOpen } from './visits.program.ts';
+import { ownVisit, providerFor, requireCovered, requireOpen } from './visits.program.ts';
 import * as q from './visits.queries.ts';
 
 /**
@@ -218,7 +218,7 @@ async function completeSubmission(
 ): Promise<boolean> {
   const visit = await q.selectVisit(ctx.db, visitId);
   if (!visit) return false;
-  const provider = await q.selectProviderFor(ctx.db, visit.state ?? '');
+  const provider = await providerFor(ctx, visit.state ?? '');
   const user = await sessionUser(ctx, visit.customerId);
   const placed = await selectVisitOrder(ctx.db, orderId);
   // Submitted and acknowledged, or neither; a repeated submission queues no second email.

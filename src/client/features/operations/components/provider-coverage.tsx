@@ -1,5 +1,10 @@
 import { useId } from 'react';
-import type { StateCoverage } from '#shared/operations.ts';
+import { usDateFromIso } from '#shared/dates.ts';
+import {
+  LICENCE_WARNING_DAYS,
+  type ExpiringLicence,
+  type StateCoverage,
+} from '#shared/operations.ts';
 import { usStates } from '#shared/us-states.ts';
 import { QueryView } from '#client/components/ui/query-view.tsx';
 import { useStateCoverage } from '../operations.api.ts';
@@ -33,7 +38,12 @@ export function ProviderCoverage() {
       </h2>
       <div className="mt-2">
         <QueryView query={coverage} loading="Loading provider coverage…" size="inline">
-          {(states) => <CoverageList states={states} />}
+          {({ states, expiring_licences }) => (
+            <>
+              <CoverageList states={states} />
+              <ExpiringLicences licences={expiring_licences} />
+            </>
+          )}
         </QueryView>
       </div>
     </section>
@@ -70,5 +80,29 @@ function CoverageList({ states }: { states: StateCoverage[] }) {
         ))}
       </ul>
     </>
+  );
+}
+
+/**
+ * Issue 29: licences that expire within LICENCE_WARNING_DAYS, soonest first, so operations can
+ * ask for the renewal before a state loses its provider (an expired licence counts for nothing).
+ */
+function ExpiringLicences({ licences }: { licences: ExpiringLicence[] }) {
+  if (licences.length === 0) return null;
+  return (
+    <div className="mt-4 border-t border-line pt-3">
+      <h3 className="text-[0.9375rem] font-semibold text-ink">
+        Licences expiring within {LICENCE_WARNING_DAYS} days
+      </h3>
+      <ul className="mt-2 space-y-1 text-[0.9375rem] text-ink-soft">
+        {licences.map((l) => (
+          <li key={`${l.provider}-${l.state}`}>
+            <span className="font-semibold text-ink">{l.provider}</span>, {stateName(l.state)} (
+            {l.number}): valid until{' '}
+            <time dateTime={l.expires_on}>{usDateFromIso(l.expires_on)}</time>
+          </li>
+        ))}
+      </ul>
+    </div>
   );
 }
