@@ -111,6 +111,9 @@ test('a provider approves a visit with directions; the patient sees "Approved" a
   await expect(medicine).toContainText('Sent to the pharmacy');
   await expect(medicine).toContainText('Shipped (not yet)');
   await screens.check('approval-orders-pharmacy');
+  // Home says it in one line.
+  await page.goto('/dashboard');
+  await expect(treatment).toContainText('Your medicine: Received by the pharmacy on');
 
   // --- Operations see it on its way at the pharmacy, not stuck.
   const opsContext = await browser.newContext({

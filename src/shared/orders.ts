@@ -117,6 +117,19 @@ export const PharmacyTimelineSchema = z.object({
 });
 export type PharmacyTimeline = z.infer<typeof PharmacyTimelineSchema>;
 
+/** The step the medicine has reached (a rejection ends it), with when; null before any. */
+export function pharmacyNow(timeline: PharmacyTimeline): { step: PharmacyStep; at: string } | null {
+  const rejected = timeline.steps.find((s) => s.step === 'rejected');
+  if (rejected) return rejected;
+  return timeline.steps.reduce<{ step: PharmacyStep; at: string } | null>(
+    (last, s) =>
+      last === null || pharmacyStepNames.indexOf(s.step) > pharmacyStepNames.indexOf(last.step)
+        ? s
+        : last,
+    null,
+  );
+}
+
 export const OrderSchema = z.object({
   orders_id: z.number().int(),
   order_number: z.string(),

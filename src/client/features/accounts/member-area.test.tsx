@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { accountsApi } from '#shared/accounts.ts';
 import { authApi } from '#shared/auth.ts';
 import { storageKeys } from '#shared/constants.ts';
+import type { Order } from '#shared/orders.ts';
 import { sessionApi } from '#shared/session.ts';
 import { clearToasts } from '#client/components/ui/toast.tsx';
 import { getAppState, resetAppStateForTests, setLeadsId } from '#client/lib/app-state.ts';
@@ -334,6 +335,57 @@ describe('Home (/dashboard)', () => {
     expect(within(recent).getByRole('link', { name: 'Order #A1004' }).getAttribute('href')).toBe(
       '/orders#A1004',
     );
+  });
+
+  it("says where an approved visit's medicine is, in one line, and a fill the pharmacy could not make with why", async () => {
+    setLeadsId('lead-1');
+    const prescription = {
+      drug: 'Sildenafil (generic Viagra®)',
+      dose: '50 mg',
+      quantity: 6,
+      refills_left: 2,
+      valid_until: '2027-09-17',
+      directions: 'Take one tablet about an hour before.',
+    };
+    const approved = (order_number: string, pharmacy: Order['pharmacy']) =>
+      buildOrder({
+        order_number,
+        order_kind: 'visit',
+        order_status: 'PROCESSING',
+        visit: { state: 'APPROVED', prescription },
+        pharmacy,
+      });
+    stubApi(
+      memberStubs({
+        patientData: buildPatientData([
+          approved('A2001', {
+            steps: [
+              { step: 'sent', at: '2026-11-20T09:00:00.000Z' },
+              { step: 'filled', at: '2026-11-21T10:00:00.000Z' },
+              { step: 'received', at: '2026-11-20T09:05:00.000Z' },
+            ],
+            rejected_reason: null,
+          }),
+          approved('A2002', {
+            steps: [
+              { step: 'sent', at: '2026-11-20T09:00:00.000Z' },
+              { step: 'rejected', at: '2026-11-22T09:00:00.000Z' },
+            ],
+            rejected_reason: 'The prescription could not be verified.',
+          }),
+        ]),
+      }),
+    );
+    renderRoutes(memberRoutes, { path: '/dashboard' });
+    const treatment = await screen.findByRole('region', { name: 'Your treatment' });
+    expect(
+      within(treatment)
+        .getAllByText('Your medicine:')
+        .map((label) => label.parentElement?.textContent),
+    ).toEqual([
+      'Your medicine: Filled by the pharmacist on Nov 21, 2026.',
+      'Your medicine: The pharmacy could not fill it on Nov 22, 2026. The prescription could not be verified. Your provider will write to you in Messages.',
+    ]);
   });
 
   it('sends a customer with no orders to the shop', async () => {

@@ -1,7 +1,12 @@
 import { Link } from 'react-router';
 import type { Flag } from '#shared/accounts.ts';
 import { formatCents } from '#shared/money.ts';
-import type { Order } from '#shared/orders.ts';
+import {
+  pharmacyNow,
+  pharmacyStepLabels,
+  type Order,
+  type PharmacyTimeline,
+} from '#shared/orders.ts';
 import { buttonClass, textLinkClass } from '#client/components/ui/button.ts';
 import { paths } from '#shared/paths.ts';
 import { TogetherCard } from '#client/features/partners/components/together-card.tsx';
@@ -208,6 +213,7 @@ function YourTreatment({ orders }: { orders: Order[] }) {
                   titleId={`${id}-prescription`}
                 />
               ) : null}
+              {order.pharmacy ? <MedicineNow timeline={order.pharmacy} /> : null}
               {ordersLive ? (
                 <p className="text-[0.9375rem]">
                   <Link
@@ -223,6 +229,24 @@ function YourTreatment({ orders }: { orders: Order[] }) {
         })}
       </ul>
     </section>
+  );
+}
+
+/**
+ * Issue 29: where the medicine is, in one line (each step is on the order): "Your medicine: Filled
+ * by the pharmacist on Nov 21, 2026." A fill the pharmacy could not make says why.
+ */
+function MedicineNow({ timeline }: { timeline: PharmacyTimeline }) {
+  const now = pharmacyNow(timeline);
+  if (!now) return null;
+  return (
+    <p className="text-[0.9375rem] text-ink-soft">
+      <span className="font-semibold text-ink">Your medicine:</span> {pharmacyStepLabels[now.step]}{' '}
+      on <time dateTime={now.at}>{mediumDate(now.at)}</time>.
+      {now.step === 'rejected' && timeline.rejected_reason
+        ? ` ${timeline.rejected_reason} Your provider will write to you in Messages.`
+        : null}
+    </p>
   );
 }
 

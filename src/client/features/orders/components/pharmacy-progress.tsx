@@ -1,5 +1,6 @@
 import { mediumDate } from '#client/components/ui/order-status.tsx';
 import {
+  pharmacyNow,
   pharmacyStepLabels,
   pharmacySteps,
   type PharmacyStep,
@@ -24,7 +25,7 @@ export function PharmacyProgress({
   const shown: PharmacyStep[] = rejected
     ? [...pharmacySteps.filter((step) => done.has(step)), 'rejected']
     : [...pharmacySteps];
-  const current = [...shown].reverse().find((step) => done.has(step));
+  const current = pharmacyNow(timeline)?.step;
   return (
     <section aria-labelledby={titleId} className="rounded-2xl bg-surface p-4">
       <h4 id={titleId} className="text-[0.9375rem] font-semibold text-ink">
