@@ -176,6 +176,62 @@ describe(`payments survive a crash at any step (${testDialect})`, () => {
   );
 
   it(
+    'pharmacy: killed after the pharmacy took the NewRx and before it was marked sent, the NewRx is sent again as the same message: one prescription at the pharmacy',
+    { timeout: serverTestTimeout },
+    async () => {
+      const patient = await insertCustomer(harness.t.app);
+      const { visitId } = await submittedEdVisit(harness.t.app, patient);
+      // The approval commits with its NewRx; the pharmacy job it wakes sends it, and the process
+      // dies the moment the pharmacy has it.
+      await harness.crash(
+        {
+          point: 'pharmacy:after-send',
+          // Its claim on the message lasts a second, as the recovering server's grace does.
+          env: { PHARMACY_INTERVAL_SECONDS: '1', RECONCILE_GRACE_SECONDS: '1' },
+        },
+        async (server) => {
+          await harness.approve(server, visitId, approvalPrescription()).catch(() => undefined);
+          await server.ended;
+          throw new Error('the server died');
+        },
+      );
+      const [prescription] = await harness.prescriptionsOf(visitId);
+      const key = `newrx:${prescription?.id}`;
+      const atPharmacy = () =>
+        db()
+          .selectFrom('simulator_pharmacy')
+          .select('message_key')
+          .where('message_key', '=', key)
+          .execute();
+      const message = () =>
+        db()
+          .selectFrom('pharmacy_messages')
+          .select(['status', 'attempts', 'order_id'])
+          .where('message_key', '=', key)
+          .executeTakeFirstOrThrow();
+      // The pharmacy has it; we never heard so.
+      expect(await atPharmacy()).toHaveLength(1);
+      expect(await message()).toMatchObject({ status: 'pending', attempts: 0 });
+
+      const server = await harness.recover(async () => (await message()).status === 'sent');
+      try {
+        const sent = await message();
+        expect(sent.attempts).toBe(1);
+        expect(await atPharmacy()).toHaveLength(1);
+        const steps = await db()
+          .selectFrom('order_pharmacy_steps')
+          .select('step')
+          .where('order_id', '=', sent.order_id ?? 0)
+          .where('step', '=', 'sent')
+          .execute();
+        expect(steps).toHaveLength(1);
+      } finally {
+        await stop(server);
+      }
+    },
+  );
+
+  it(
     'approval: killed before and after the capture and after its commit',
     { timeout: serverTestTimeout },
     async () => {

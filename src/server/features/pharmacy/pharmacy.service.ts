@@ -34,8 +34,6 @@ import * as q from './pharmacy.queries.ts';
 
 export const PHARMACY_JOB = 'pharmacy';
 
-/** A sender's claim on a message: longer than a send may take (the partner's 15 s timeout). */
-const CLAIM_SECONDS = 120;
 /** Messages sent per batch. */
 const BATCH = 20;
 /** Each fill is a month's supply: the refill plan bills and ships monthly. */
@@ -194,7 +192,9 @@ export async function sendDue(ctx: AppContext): Promise<boolean> {
   const now = ctx.clock.now();
   const due = await q.selectDue(ctx.db, now.toISOString(), BATCH);
   for (const message of due) {
-    const until = new Date(now.getTime() + CLAIM_SECONDS * 1000).toISOString();
+    // A sender's claim lasts as long as a gateway call may (RECONCILE_GRACE_SECONDS, a minute by
+    // default, well past the partner's 15 s timeout): then another sender may finish it.
+    const until = new Date(now.getTime() + ctx.env.RECONCILE_GRACE_SECONDS * 1000).toISOString();
     if (!(await q.claim(ctx.db, message.id, now.toISOString(), until))) continue;
     const result = await ctx.pharmacy.send(JSON.parse(message.payload) as PharmacyMessage);
     faultPoint(ctx.env, 'pharmacy:after-send');

@@ -319,12 +319,12 @@ describe(`a partner pharmacy over HTTP (${testDialect})`, () => {
     // A sender claimed it and died (SIGKILL) before it could send or record anything.
     await t.app.db
       .updateTable('pharmacy_messages')
-      .set({ claimed_until: new Date(t.clock.now().getTime() + 120_000).toISOString() })
+      .set({ claimed_until: new Date(t.clock.now().getTime() + 60_000).toISOString() })
       .where('message_key', '=', key)
       .execute();
     await drainPharmacy(t);
     expect(pharmacy.deliveries.get(key)).toBeUndefined();
-    t.clock.advance(121_000);
+    t.clock.advance(61_000);
     await drainPharmacy(t);
     await drainPharmacy(t);
     expect(pharmacy.deliveries.get(key)).toBe(1);
