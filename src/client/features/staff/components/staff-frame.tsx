@@ -67,7 +67,7 @@ export function StaffFrame({ staff, onLogOut, loggingOut = false, children }: St
             </span>
           </Link>
           {staff?.role === 'operations' ? (
-            <nav aria-label="Console" className="flex items-center gap-1 text-sm">
+            <nav aria-label="Console" className="flex flex-wrap items-center gap-1 text-sm">
               <ConsoleLink to={paths.staff} end>
                 Orders
               </ConsoleLink>
@@ -77,7 +77,7 @@ export function StaffFrame({ staff, onLogOut, loggingOut = false, children }: St
               <ConsoleLink to={paths.staffDashboard}>Dashboard</ConsoleLink>
             </nav>
           ) : staff?.role === 'provider' ? (
-            <nav aria-label="Console" className="flex items-center gap-1 text-sm">
+            <nav aria-label="Console" className="flex flex-wrap items-center gap-1 text-sm">
               <ConsoleLink to={paths.staff} end>
                 Review queue
               </ConsoleLink>
