@@ -11,6 +11,7 @@ import {
   type VisitCheckoutSchema,
 } from '#shared/visits.ts';
 import { createStaff } from '#server/features/staff/staff.service.ts';
+import { reviewsApi } from '#shared/reviews.ts';
 import { callAs, malformed } from './contract.ts';
 import { multipartBody, type TestCustomer } from './factories.ts';
 import { knockoutAnswer, safeAnswer } from './safe-answer.ts';
@@ -254,4 +255,34 @@ export async function submittedEdVisit(
     visitId,
     orderNumber: response.json<{ data: { order_number: string } }>().data.order_number,
   };
+}
+
+/**
+ * A provider approves a visit with an ED prescription (6 tablets, 2 refills, valid `validDays`
+ * from the app's today, with directions), as the approve dialog sends it; the answer as given.
+ */
+export function approveWithPrescription(
+  app: FastifyInstance,
+  cookie: string,
+  visitId: number,
+  { validDays = 180, refills = 2 }: { validDays?: number; refills?: number } = {},
+) {
+  return callAs(
+    app,
+    reviewsApi.approve,
+    {
+      visit_id: visitId,
+      prescription: {
+        drug: 'sildenafil',
+        dosage: '50mg',
+        quantity: 6,
+        refills,
+        valid_until: new Date(app.ctx.clock.now().getTime() + validDays * 86_400_000)
+          .toISOString()
+          .slice(0, 10),
+        directions: 'Take one tablet about an hour before, no more than once a day.',
+      },
+    },
+    cookie,
+  );
 }

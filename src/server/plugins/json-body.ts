@@ -72,3 +72,17 @@ export function registerJsonBodyParser(app: FastifyInstance): void {
     });
   });
 }
+
+/**
+ * In one plugin scope (a webhook's), JSON is kept as the exact bytes received instead of parsed:
+ * a sender's signature covers those bytes, so the body is parsed only after it is verified.
+ * Anything over `bodyLimit` is refused by Fastify before it is read.
+ */
+export function keepRawJsonBody(app: FastifyInstance, bodyLimit: number): void {
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser(
+    'application/json',
+    { parseAs: 'buffer', bodyLimit },
+    (_request, body, done) => done(null, body),
+  );
+}

@@ -1,11 +1,4 @@
-import { sql } from 'kysely';
-import {
-  autoId,
-  idColumnType,
-  isPostgres,
-  raiseCustomerVersions,
-  type MigrationDb,
-} from './helpers.ts';
+import { autoId, createVersionTrigger, idColumnType, type MigrationDb } from './helpers.ts';
 
 /**
  * Issue 29: a pharmacy that fills the prescription (decision 022).
@@ -101,37 +94,10 @@ export async function up(db: MigrationDb): Promise<void> {
     .addPrimaryKeyConstraint('staff_licences_pk', ['staff_id', 'state'])
     .execute();
 
-  const name = 'customer_versions_pharmacy_steps';
-  if (isPostgres(db)) {
-    await sql
-      .raw(
-        `create function ${name}() returns trigger language plpgsql as $$
-        begin
-          if TG_OP <> 'INSERT' then ${raiseCustomerVersions(customers('OLD'), true)} end if;
-          if TG_OP <> 'DELETE' then ${raiseCustomerVersions(customers('NEW'), true)} end if;
-          return null;
-        end $$`,
-      )
-      .execute(db);
-    await sql
-      .raw(
-        `create constraint trigger ${name} after insert or update or delete
-        on order_pharmacy_steps deferrable initially deferred for each row execute function ${name}()`,
-      )
-      .execute(db);
-    return;
-  }
-  const events = {
-    insert: ['NEW'],
-    update: ['OLD', 'NEW'],
-    delete: ['OLD'],
-  } as const;
-  for (const [event, rows] of Object.entries(events))
-    await sql
-      .raw(
-        `create trigger ${name}_${event} after ${event} on order_pharmacy_steps begin
-        ${rows.map((row) => raiseCustomerVersions(customers(row), false)).join('\n')}
-        end`,
-      )
-      .execute(db);
+  await createVersionTrigger(
+    db,
+    'customer_versions_pharmacy_steps',
+    'order_pharmacy_steps',
+    customers,
+  );
 }

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import Stripe from 'stripe';
 import type { AppContext } from '#server/context.ts';
+import { keepRawJsonBody } from '#server/plugins/json-body.ts';
 import { API_PREFIX } from '#shared/api.ts';
 import { receiveStripeEvent, type StripeWebhookWiring } from './payments.webhooks.ts';
 
@@ -20,12 +21,7 @@ const RETRY_AFTER_SECONDS = 60;
 export const stripeWebhookRoutes =
   (ctx: AppContext, wiring: StripeWebhookWiring): FastifyPluginAsync =>
   async (app) => {
-    app.removeContentTypeParser('application/json');
-    app.addContentTypeParser(
-      'application/json',
-      { parseAs: 'buffer', bodyLimit: BODY_LIMIT },
-      (_request, body, done) => done(null, body),
-    );
+    keepRawJsonBody(app, BODY_LIMIT);
     app.post(
       `${API_PREFIX}/webhooks/stripe`,
       { schema: { hide: true }, logLevel: 'warn' },

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { verifyPharmacySignature } from '#server/adapters/pharmacy.ts';
 import type { AppContext } from '#server/context.ts';
+import { keepRawJsonBody } from '#server/plugins/json-body.ts';
 import { AppError } from '#server/lib/errors.ts';
 import { route } from '#server/lib/route.ts';
 import { API_PREFIX } from '#shared/api.ts';
@@ -43,12 +44,7 @@ const BODY_LIMIT = 16 * 1024;
 export const pharmacyWebhookRoutes =
   (ctx: AppContext, secret: string): FastifyPluginAsync =>
   async (app) => {
-    app.removeContentTypeParser('application/json');
-    app.addContentTypeParser(
-      'application/json',
-      { parseAs: 'buffer', bodyLimit: BODY_LIMIT },
-      (_request, body, done) => done(null, body),
-    );
+    keepRawJsonBody(app, BODY_LIMIT);
     app.post(
       `${API_PREFIX}/webhooks/pharmacy`,
       { schema: { hide: true }, logLevel: 'warn' },

@@ -3,7 +3,6 @@ import { demoStaff } from '#server/db/seed-demo.ts';
 import { authApi } from '#shared/auth.ts';
 import { ordersApi } from '#shared/orders.ts';
 import { pharmacyApi, type NewRxMessage, type PharmacyEvent } from '#shared/pharmacy.ts';
-import { reviewsApi } from '#shared/reviews.ts';
 import { subscriptionsApi } from '#shared/subscriptions.ts';
 import { buildTestApp, testDialect, type TestApp } from '#test/app.ts';
 import { callAs, dataOf } from '#test/contract.ts';
@@ -14,13 +13,12 @@ import {
   startFakePharmacy,
   type FakePharmacy,
 } from '#test/pharmacy/fake-pharmacy.ts';
-import { submittedEdVisit } from '#test/visits.ts';
+import { approveWithPrescription, submittedEdVisit } from '#test/visits.ts';
 import { createPartnerPharmacy, signPharmacyCallback } from '#server/adapters/pharmacy.ts';
 import { runPharmacy } from './pharmacy.service.ts';
 
 const provider = demoStaff.find((s) => s.role === 'provider')!;
 const operations = demoStaff.find((s) => s.role === 'operations')!;
-const DAY_MS = 86_400_000;
 const SECRET = 'whsec_pharmacy_test_0123456789abcdef';
 /** The real fetch, taken before test/setup.ts stubs it: these tests talk to a local fake pharmacy. */
 const realFetch = globalThis.fetch;
@@ -34,23 +32,7 @@ async function drainPharmacy(t: TestApp): Promise<void> {
 async function approvedVisit(t: TestApp, c: TestCustomer) {
   const { visitId, orderNumber } = await submittedEdVisit(t.app, c, 'OR');
   const cookie = await staffCookie(t, provider);
-  const approve = () =>
-    callAs(
-      t.app,
-      reviewsApi.approve,
-      {
-        visit_id: visitId,
-        prescription: {
-          drug: 'sildenafil',
-          dosage: '50mg',
-          quantity: 6,
-          refills: 2,
-          valid_until: new Date(t.clock.now().getTime() + 180 * DAY_MS).toISOString().slice(0, 10),
-          directions: 'Take one tablet about an hour before, no more than once a day.',
-        },
-      },
-      cookie,
-    );
+  const approve = () => approveWithPrescription(t.app, cookie, visitId);
   const approved = await approve();
   expect(approved.statusCode, approved.body).toBe(200);
   // Approving again changes nothing: the visit is decided, and its NewRx was queued once.

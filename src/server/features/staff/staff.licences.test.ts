@@ -5,7 +5,7 @@ import { reviewsApi } from '#shared/reviews.ts';
 import { buildTestApp, testDialect, type TestApp } from '#test/app.ts';
 import { callAs, dataOf } from '#test/contract.ts';
 import { insertCustomer, staffCookie } from '#test/factories.ts';
-import { setLicensedStates, submittedEdVisit } from '#test/visits.ts';
+import { approveWithPrescription, setLicensedStates, submittedEdVisit } from '#test/visits.ts';
 import { createStaff } from './staff.service.ts';
 
 const provider = demoStaff.find((s) => s.role === 'provider')!;
@@ -55,22 +55,7 @@ describe(`provider licences (${testDialect})`, () => {
       expect(
         (await callAs(t.app, reviewsApi.chart, { visit_id: visitId }, cookie)).statusCode,
       ).toBe(404);
-      const approve = await callAs(
-        t.app,
-        reviewsApi.approve,
-        {
-          visit_id: visitId,
-          prescription: {
-            drug: 'sildenafil',
-            dosage: '50mg',
-            quantity: 6,
-            refills: 2,
-            valid_until: day(90),
-            directions: 'Take one tablet about an hour before.',
-          },
-        },
-        cookie,
-      );
+      const approve = await approveWithPrescription(t.app, cookie, visitId, { validDays: 90 });
       expect(approve.statusCode, approve.body).toBe(403);
       expect(approve.json()).toMatchObject({
         code: 'LICENCE_EXPIRED',
