@@ -67,6 +67,7 @@ export function createSimulatorPharmacy(
           accepted_at: now,
           // A CancelRx has no steps of its own.
           steps_sent: message.type === 'CancelRx' ? SIMULATED_STEPS.length : 0,
+          next_step_at: message.type === 'CancelRx' ? null : now,
           cancelled_at: null,
         })
         .onConflict((oc) => oc.column('message_key').doNothing())
@@ -78,8 +79,9 @@ export function createSimulatorPharmacy(
         const rows = await db
           .selectFrom('simulator_pharmacy')
           .select(['message_key', 'kind', 'payload', 'accepted_at', 'steps_sent'])
-          .where('steps_sent', '<', SIMULATED_STEPS.length)
-          .orderBy('accepted_at')
+          .where('next_step_at', '<=', now.toISOString())
+          .orderBy('next_step_at')
+          .orderBy('message_key')
           .limit(limit)
           .execute();
         const batches: SimulatedCallbacks[] = [];
@@ -121,9 +123,13 @@ export function createSimulatorPharmacy(
             messageId: row.message_key,
             events,
             async done() {
+              const next =
+                reached < SIMULATED_STEPS.length
+                  ? new Date(accepted + reached * delaySeconds * 1000).toISOString()
+                  : null;
               await db
                 .updateTable('simulator_pharmacy')
-                .set({ steps_sent: reached })
+                .set({ steps_sent: reached, next_step_at: next })
                 .where('message_key', '=', row.message_key)
                 .where('steps_sent', '=', from)
                 .execute();

@@ -324,6 +324,8 @@ export interface SimulatorPharmacyTable {
   payload: string;
   accepted_at: string;
   steps_sent: Generated<number>;
+  /** When its next callback is due; null once it has made them all. */
+  next_step_at: string | null;
   cancelled_at: string | null;
 }
 

@@ -78,9 +78,16 @@ export async function up(db: MigrationDb): Promise<void> {
     .addColumn('kind', 'text', (col) => col.notNull())
     .addColumn('payload', 'text', (col) => col.notNull())
     .addColumn('accepted_at', 'text', (col) => col.notNull())
-    // How many of its callbacks (received, filled, shipped, delivered) it has made.
+    // How many of its callbacks (received, filled, shipped, delivered) it has made, and when the
+    // next one is due (null once it has made them all).
     .addColumn('steps_sent', 'integer', (col) => col.notNull().defaultTo(0))
+    .addColumn('next_step_at', 'text')
     .addColumn('cancelled_at', 'text')
+    .execute();
+  await db.schema
+    .createIndex('simulator_pharmacy_next_step_idx')
+    .on('simulator_pharmacy')
+    .column('next_step_at')
     .execute();
 
   await db.schema.alterTable('staff_users').addColumn('npi', 'text').execute();
