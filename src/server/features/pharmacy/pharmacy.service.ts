@@ -255,7 +255,7 @@ export async function receivePharmacyEvent(ctx: AppContext, event: PharmacyEvent
       await tellPatientAboutVisit(
         tx,
         { id: message.visit_id, customerId: message.customer_id },
-        `Our pharmacy could not fill your prescription for this order: ${detail} Your provider will write to you here about what happens next, and you will not be charged for anything that is not sent.`,
+        `Our pharmacy could not fill your prescription for this order: ${detail} Your provider will write to you here about what happens next.`,
       );
     return true;
   });
