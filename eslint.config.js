@@ -40,6 +40,8 @@ export const featureImports = {
   pharmacy: ['staff'],
   // The partner page sits in the member area's frame; gifts offer the catalogue's supplements.
   partners: ['accounts', 'catalog'],
+  // A renewal's screens sit in the online visit's frame and its questions (issue 29).
+  renewals: ['visits'],
   // The provider's console: the staff frame and the message thread.
   reviews: ['messages', 'staff'],
   // The console's home composes the operations and provider views; staff log-in reuses auth's

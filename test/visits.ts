@@ -1,6 +1,11 @@
 import crypto from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { expect } from 'vitest';
+import type {
+  AnswerValue,
+  Questionnaire,
+  QuestionnaireItem,
+} from '#shared/questionnaires/format.ts';
 import { latestQuestionnaire } from '#shared/questionnaires/registry.ts';
 import type { z } from 'zod';
 import type { UsStateCode } from '#shared/us-states.ts';
@@ -74,20 +79,29 @@ export async function setLicensedStates(
       .execute();
 }
 
-/** Answers every question safely, through the v2 calls, until the visit moves on. */
+/**
+ * Answers every question safely (or as `answer` says), through the v2 calls, until the visit moves
+ * on. Answers what each question offered before it was answered (a renewal's prefill), by linkId.
+ */
 export async function completeQuestions(
   app: FastifyInstance,
   c: TestCustomer,
   visitId: number,
   category: ProgramCategory,
-): Promise<void> {
-  const questionnaire = latestQuestionnaire(category);
+  options: {
+    questionnaire?: Questionnaire;
+    answer?: (item: QuestionnaireItem, offered: AnswerValue | null) => AnswerValue;
+  } = {},
+): Promise<Record<string, AnswerValue | null>> {
+  const questionnaire = options.questionnaire ?? latestQuestionnaire(category);
+  const offered: Record<string, AnswerValue | null> = {};
   let state = (await callAs(app, visitsApi.v2NextQuestion, { visit_id: visitId }, c)).json<{
     data: QuestionState;
   }>().data;
   while (state.item) {
     const item = questionnaire.items.find((i) => i.linkId === state.item?.linkId);
     if (!item) throw new Error('unknown item');
+    offered[item.linkId] = state.answer;
     state =
       item.type === 'display'
         ? (
@@ -102,15 +116,19 @@ export async function completeQuestions(
             await callAs(
               app,
               visitsApi.v2SubmitQuestion,
-              { visit_id: visitId, linkId: item.linkId, value: safeAnswer(item) },
+              {
+                visit_id: visitId,
+                linkId: item.linkId,
+                value: options.answer ? options.answer(item, state.answer) : safeAnswer(item),
+              },
               c,
             )
           ).json<{ data: QuestionState }>().data;
   }
   expect(state.done).toBe(true);
+  return offered;
 }
 
-/** A small JPEG (with an EXIF block that must be stripped). */
 export const jpegWithGps = Buffer.concat([
   Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x07]),
   Buffer.from('JFIF\0', 'latin1'),

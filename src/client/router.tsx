@@ -168,6 +168,12 @@ const visitPages = {
   ineligible: async () => ({
     Component: (await import('./features/visits/pages/ineligible-page.tsx')).IneligiblePage,
   }),
+  renew: async () => ({
+    Component: (await import('./features/renewals/pages/renew-page.tsx')).RenewPage,
+  }),
+  send: async () => ({
+    Component: (await import('./features/renewals/pages/send-page.tsx')).SendRenewalPage,
+  }),
   notAFit: async () => ({
     Component: (await import('./features/visits/pages/not-a-fit-page.tsx')).NotAFitPage,
   }),
@@ -347,8 +353,14 @@ export const routes: RouteObject[] = [
                   { path: 'consent', element: page(visitPages.consent) },
                   { path: 'checkout', element: page(visitPages.checkout) },
                   { path: 'submitted', element: page(visitPages.submitted) },
+                  { path: 'send', element: page(visitPages.send) },
                   { path: 'not-a-fit', element: page(visitPages.notAFit) },
                 ],
+              },
+              {
+                // A renewal's e-mail link: a patient signed out signs in and comes back here.
+                element: <RequireAuth />,
+                children: [{ path: 'renew', element: page(visitPages.renew) }],
               },
               { path: '*', element: page(visitPages.notFound) },
             ],

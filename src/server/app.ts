@@ -87,6 +87,8 @@ import { PARTNER_INVITE_SECRET, mintPartnerInvite } from './features/partners/pa
 import { partnerSharesAddress, partnerShippingFor } from './features/partners/partners.shipping.ts';
 import { reconcilerJob } from './features/payments/payments.jobs.ts';
 import { pharmacyJob } from './features/pharmacy/pharmacy.jobs.ts';
+import { renewalsRoutes } from './features/renewals/renewals.routes.ts';
+import { renewalDueJob } from './features/renewals/renewals.service.ts';
 import { pharmacyRoutes, pharmacyWebhookRoutes } from './features/pharmacy/pharmacy.routes.ts';
 import { stripeWebhookRoutes } from './features/payments/payments.webhooks.routes.ts';
 import { staffRoutes } from './features/staff/staff.routes.ts';
@@ -534,6 +536,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await api.register(pharmacyRoutes(ctx));
       await api.register(dashboardRoutes(ctx));
       await api.register(visitsRoutes(ctx));
+      await api.register(renewalsRoutes(ctx));
       await api.register(reviewsRoutes(ctx));
       await api.register(messagesRoutes(ctx));
       await api.register(partnersRoutes(ctx));
@@ -543,6 +546,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   ctx.jobs.add(billingJob(ctx));
   ctx.jobs.add(renewalRemindersJob(ctx));
+  ctx.jobs.add(renewalDueJob(ctx));
   // Payments finishes what a crash interrupted through the finishers each feature names for the
   // purposes of its own calls: payments imports none of them.
   ctx.jobs.add(

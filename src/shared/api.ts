@@ -93,6 +93,10 @@ export const apiPaths = {
   visitRequestReview: '/visit/request-review/',
   /** "Tell me when my state opens" (ours). */
   visitWaitlist: '/visit/waitlist/',
+  /** Issue 29: open (or resume) the renewal of a prescription running out (ours). */
+  visitRenew: '/visit/renew/',
+  /** Issue 29: send a renewal's answers to the provider (ours). */
+  visitRenewSend: '/visit/renew/send/',
   staffVisits: '/staff/visits/',
   staffVisit: '/staff/visits/detail/',
   staffApprove: '/staff/visits/approve/',

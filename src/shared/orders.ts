@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { apiPaths } from './api.ts';
 import { endpoint } from './contract.ts';
 import { LeadsIdSchema } from './ids.ts';
+import { RenewalSchema } from './renewals.ts';
 
 export const orderStatuses = [
   'PENDING_REVIEW',
@@ -223,6 +224,8 @@ export const LanderSchema = z.object({
    * declined), newest first, on whatever page they are: what Home shows under "Your treatment".
    */
   treatment: z.array(OrderSchema),
+  /** Issue 29: the prescriptions due for renewal, and where each renewal stands (Home). */
+  renewals: z.array(RenewalSchema),
 });
 export type Lander = z.infer<typeof LanderSchema>;
 

@@ -8,6 +8,8 @@ export type VisitScreen =
   | 'photo'
   | 'consent'
   | 'checkout'
+  | 'renew'
+  | 'send'
   | 'submitted'
   | 'ineligible'
   | 'not-a-fit';

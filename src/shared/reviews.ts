@@ -36,6 +36,8 @@ export const ReviewQueueItemSchema = z.object({
   review_requested: z.boolean(),
   risk_flags: z.number().int(),
   treatment: z.string(),
+  /** A first visit, or the renewal of a prescription (issue 29): the Renewals queue. */
+  kind: z.enum(['visit', 'renewal']),
 });
 export type ReviewQueueItem = z.infer<typeof ReviewQueueItemSchema>;
 export const ReviewQueueSchema = z.object({ visits: z.array(ReviewQueueItemSchema) });
@@ -69,8 +71,46 @@ export const ChartDecisionSchema = z.object({
 });
 export type ChartDecision = z.infer<typeof ChartDecisionSchema>;
 
+/** A prescription as the chart lists it: what, how much, until when, written by whom and when. */
+export const ChartPrescriptionSchema = z.object({
+  medicine: z.string(),
+  drug: z.string(),
+  dosage: z.string(),
+  quantity: z.number().int(),
+  refills: z.number().int(),
+  directions: z.string().nullable(),
+  valid_until: z.string(),
+  written_on: z.string(),
+});
+export type ChartPrescription = z.infer<typeof ChartPrescriptionSchema>;
+
+/**
+ * A renewal's chart (issue 29): the prescription it renews, each answer beside the last visit's
+ * answer to the same question (`changed` when they differ; `previous` null when it was not asked
+ * then), the patient's earlier prescriptions of the program, and the fills of the refill plan.
+ */
+export const RenewalChartSchema = z.object({
+  renews: ChartPrescriptionSchema,
+  /** The visit whose answers are compared (the renewed prescription's), and when it was sent. */
+  previous_visit: z.object({ visit_id: z.number().int(), submitted_at: z.string().nullable() }),
+  comparison: z.array(
+    z.object({
+      linkId: z.string(),
+      question: z.string(),
+      answer: z.string(),
+      previous: z.string().nullable(),
+      changed: z.boolean(),
+    }),
+  ),
+  prescriptions: z.array(ChartPrescriptionSchema),
+  fills: z.array(z.object({ order_number: z.string(), placed_at: z.string(), status: z.string() })),
+});
+export type RenewalChart = z.infer<typeof RenewalChartSchema>;
+
 export const ChartSchema = z.object({
   visit_id: z.number().int(),
+  /** A first visit, or the renewal of a prescription (issue 29). */
+  kind: z.enum(['visit', 'renewal']),
   status: z.enum(visitStatuses),
   category: ProgramCategorySchema,
   patient: z.object({
@@ -100,6 +140,8 @@ export const ChartSchema = z.object({
     .nullable(),
   /** Null until the visit is approved or declined. */
   decision: ChartDecisionSchema.nullable(),
+  /** A renewal's comparison with the last visit; null for a first visit. */
+  renewal: RenewalChartSchema.nullable(),
 });
 export type Chart = z.infer<typeof ChartSchema>;
 

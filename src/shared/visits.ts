@@ -622,7 +622,7 @@ export const visitsApi = {
     access: 'customer',
     body: EligibilitySchema,
     response: EligibilityResultSchema,
-    errors: ['NOT_FOUND', 'VISIT_CLOSED'],
+    errors: ['NOT_FOUND', 'VISIT_CLOSED', 'VISIT_STEP'],
   }),
 
   /** A closed visit: why it closed, and the alternative (supplement, waitlist, a provider's review). */

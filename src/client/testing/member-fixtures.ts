@@ -76,6 +76,7 @@ export function buildPatientData(orders: Order[] = []): PatientData {
       has_more: false,
       next_cursor: null,
       treatment: orders.filter((order) => order.visit !== null && order.visit.state !== 'DECLINED'),
+      renewals: [],
     },
   };
 }

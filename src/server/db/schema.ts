@@ -386,6 +386,10 @@ export interface VisitsTable {
   review_requested_at: string | null;
   created_at: string;
   updated_at: string;
+  /** A first visit, or the short one that renews a prescription (migration 0038). */
+  kind: Generated<'intake' | 'renewal'>;
+  /** A renewal's prescription, whose refill plan its approval continues. */
+  renews_prescription_id: number | null;
 }
 
 /** A patient waiting for online visits to open in their state; told once (`notified_at`). */
@@ -440,6 +444,8 @@ export interface PrescriptionsTable {
   created_at: string;
   /** The provider's directions (sig); null on prescriptions written before they were asked for. */
   directions: string | null;
+  /** When the patient was e-mailed that it is due for renewal (migration 0038); once. */
+  renewal_reminded_at: string | null;
 }
 
 export interface MessageThreadsTable {

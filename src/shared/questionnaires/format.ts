@@ -70,6 +70,12 @@ export interface QuestionnaireItem {
   flagWhen?: { answer: boolean; flag: RiskFlag };
   /** For integer/decimal: values outside [min, max] of this range disqualify. */
   disqualifyOutside?: { min?: number; max?: number; reason: string };
+  /**
+   * A renewal's question whose answer is a lasting fact (the medicines taken, allergies): the
+   * answer given to the same `linkId` at the patient's last visit is offered, for them to confirm
+   * or change. Never on a question about now (a blood pressure reading, chest pain, side effects).
+   */
+  prefill?: boolean;
 }
 
 export interface Questionnaire {
@@ -78,6 +84,8 @@ export interface Questionnaire {
   /** Semantic version of the content; a released version never changes. */
   version: string;
   category: 'ed' | 'sleep' | 'hair';
+  /** A first visit's intake (the default), or the short questionnaire that renews a prescription. */
+  purpose?: 'intake' | 'renewal';
   title: string;
   /** Must be reviewed by a licensed clinician before production use. */
   clinicalReview: { status: 'draft-requires-clinical-review' | 'approved'; note: string };

@@ -79,6 +79,9 @@ describe('questionnaire registry', () => {
       'ed-intake@1.0.0',
       'sleep-intake@1.0.0',
       'hair-intake@1.0.0',
+      'ed-renewal@1.0.0',
+      'sleep-renewal@1.0.0',
+      'hair-renewal@1.0.0',
     ]);
     for (const q of questionnaires) expect(q.version).toMatch(/^\d+\.\d+\.\d+$/);
   });

@@ -1,7 +1,10 @@
 import { edIntakeV1 } from './ed-intake.v1.ts';
+import { edRenewalV1 } from './ed-renewal.v1.ts';
 import type { Questionnaire } from './format.ts';
 import { hairIntakeV1 } from './hair-intake.v1.ts';
+import { hairRenewalV1 } from './hair-renewal.v1.ts';
 import { sleepIntakeV1 } from './sleep-intake.v1.ts';
+import { sleepRenewalV1 } from './sleep-renewal.v1.ts';
 
 /**
  * Every released questionnaire version, and the look-ups a visit needs: the latest version of a
@@ -12,6 +15,9 @@ import { sleepIntakeV1 } from './sleep-intake.v1.ts';
  */
 
 type Category = Questionnaire['category'];
+type Purpose = NonNullable<Questionnaire['purpose']>;
+
+const purposeOf = (questionnaire: Questionnaire): Purpose => questionnaire.purpose ?? 'intake';
 
 const VERSION = /^(\d+)\.(\d+)\.(\d+)$/;
 
@@ -37,7 +43,7 @@ function deepFreeze<T>(value: T): T {
 
 export interface QuestionnaireRegistry {
   all: readonly Questionnaire[];
-  latest(category: Category): Questionnaire;
+  latest(category: Category, purpose?: Purpose): Questionnaire;
   version(id: string, version: string): Questionnaire | undefined;
 }
 
@@ -54,12 +60,16 @@ export function createQuestionnaireRegistry(list: readonly Questionnaire[]): Que
   const all = Object.freeze([...byKey.values()]);
   return {
     all,
-    latest(category) {
+    latest(category, purpose = 'intake') {
       let latest: Questionnaire | undefined;
       for (const q of all)
-        if (q.category === category && (!latest || compareVersions(q.version, latest.version) > 0))
+        if (
+          q.category === category &&
+          purposeOf(q) === purpose &&
+          (!latest || compareVersions(q.version, latest.version) > 0)
+        )
           latest = q;
-      if (!latest) throw new Error(`No questionnaire for ${category}`);
+      if (!latest) throw new Error(`No ${purpose} questionnaire for ${category}`);
       return latest;
     },
     version(id, version) {
@@ -68,7 +78,14 @@ export function createQuestionnaireRegistry(list: readonly Questionnaire[]): Que
   };
 }
 
-const registry = createQuestionnaireRegistry([edIntakeV1, sleepIntakeV1, hairIntakeV1]);
+const registry = createQuestionnaireRegistry([
+  edIntakeV1,
+  sleepIntakeV1,
+  hairIntakeV1,
+  edRenewalV1,
+  sleepRenewalV1,
+  hairRenewalV1,
+]);
 
 /** All questionnaire versions, old and new. Add a new version here; never remove or edit one. */
 export const questionnaires: readonly Questionnaire[] = registry.all;
@@ -76,6 +93,11 @@ export const questionnaires: readonly Questionnaire[] = registry.all;
 /** The newest version for a program: what a new visit is answered on. */
 export function latestQuestionnaire(category: Category): Questionnaire {
   return registry.latest(category);
+}
+
+/** The newest renewal questionnaire for a program: what a renewal visit is answered on. */
+export function latestRenewalQuestionnaire(category: Category): Questionnaire {
+  return registry.latest(category, 'renewal');
 }
 
 /** The exact version a visit was answered on, or undefined when unknown. */

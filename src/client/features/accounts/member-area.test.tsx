@@ -388,6 +388,44 @@ describe('Home (/dashboard)', () => {
     ]);
   });
 
+  it('raises a prescription due for renewal on Home, and where a renewal already sent stands', async () => {
+    setLeadsId('lead-1');
+    const patientData = buildPatientData();
+    patientData.lander.renewals = [
+      {
+        category: 'ed',
+        program: 'Erectile dysfunction treatment',
+        medicine: 'Sildenafil (generic Viagra®) 50 mg',
+        status: 'due',
+        refills_remaining: 1,
+        valid_until: '2027-05-20',
+        href: '/visit/ed/renew',
+      },
+      {
+        category: 'hair',
+        program: 'Hair loss treatment',
+        medicine: 'Finasteride 1 mg',
+        status: 'in_review',
+        refills_remaining: 0,
+        valid_until: '2026-12-10',
+        href: '/visit/hair/renew',
+      },
+    ];
+    stubApi(memberStubs({ patientData }));
+    renderRoutes(memberRoutes, { path: '/dashboard' });
+    const card = await screen.findByRole('region', { name: 'Renew your prescription' });
+    expect(
+      within(card)
+        .getByRole('link', {
+          name: 'Renew your prescription for Sildenafil (generic Viagra®) 50 mg',
+        })
+        .getAttribute('href'),
+    ).toBe('/visit/ed/renew');
+    expect(within(card).getByText(/1 refill left; valid until May 20, 2027\./)).toBeTruthy();
+    expect(within(card).getByText('Your answers are with your provider.')).toBeTruthy();
+    expect(within(card).getAllByRole('link')).toHaveLength(1);
+  });
+
   it('sends a customer with no orders to the shop', async () => {
     setLeadsId('lead-1');
     stubApi(memberStubs());

@@ -6,12 +6,14 @@ import { reviewsApi, type Chart } from '#shared/reviews.ts';
 import { clearToasts } from '#client/components/ui/toast.tsx';
 import { failure, renderRoutes, stub, stubApi } from '#client/testing/render-app.tsx';
 import { DecisionRecord } from './components/decision-record.tsx';
+import { RenewalComparison, RenewalHistory } from './components/renewal-panels.tsx';
 import { RiskFlagList } from './components/risk-flags.tsx';
 import { VisitDecisionPanel } from './components/visit-decision-panel.tsx';
 
 function buildChart(overrides: Partial<Chart> = {}): Chart {
   return {
     visit_id: 41,
+    kind: 'visit',
     status: 'PENDING_REVIEW',
     category: 'ed',
     patient: { name: 'Robin Hale', dob: '04/12/1985', age: 41, state: 'OR', customer_id: 7 },
@@ -30,6 +32,7 @@ function buildChart(overrides: Partial<Chart> = {}): Chart {
     photo_upload_key: 'kY3v9Qx0Lm2Zp8Rt4Wb6Nc',
     order: { order_number: 'PW-100200', total_cents: 9000, payment_status: 'authorized' },
     decision: null,
+    renewal: null,
     ...overrides,
   };
 }
@@ -202,5 +205,82 @@ describe('the decision kept on the chart', () => {
     expect(within(record).getByText('Not opened before the decision')).toBeTruthy();
     expect(within(record).getByText('An in-person examination is needed first.')).toBeTruthy();
     expect(within(record).queryByText('Medicine')).toBeNull();
+  });
+});
+
+describe('a renewal on the chart (issue 29)', () => {
+  const renewal = {
+    renews: {
+      medicine: 'Sildenafil (generic Viagra®) 50 mg',
+      drug: 'sildenafil',
+      dosage: '50mg',
+      quantity: 6,
+      refills: 1,
+      directions: 'Take one tablet about an hour before.',
+      valid_until: '2027-05-20',
+      written_on: '2026-11-21',
+    },
+    previous_visit: { visit_id: 12, submitted_at: '2026-11-20T10:00:00.000Z' },
+    comparison: [
+      {
+        linkId: 'allergies',
+        question: 'Are you allergic to any medicines?',
+        answer: 'Yes',
+        previous: 'No',
+        changed: true,
+      },
+      {
+        linkId: 'nitrates',
+        question: 'Do you use any of these?',
+        answer: 'None of these',
+        previous: 'None of these',
+        changed: false,
+      },
+      {
+        linkId: 'side_effects',
+        question: 'Any side effects?',
+        answer: 'Headache',
+        previous: null,
+        changed: false,
+      },
+    ],
+    prescriptions: [],
+    fills: [
+      { order_number: 'PW-100300', placed_at: '2026-12-21T12:00:00.000Z', status: 'SHIPPED' },
+    ],
+  } satisfies NonNullable<Chart['renewal']>;
+
+  it('marks the answers that changed since the last visit in words, and lists the fills', () => {
+    render(
+      <>
+        <RenewalComparison renewal={renewal} />
+        <RenewalHistory renewal={renewal} />
+      </>,
+    );
+    const compared = screen.getByRole('region', { name: 'Answers since the last visit' });
+    expect(
+      within(compared).getByText('1 answer changed since the last visit', { exact: false }),
+    ).toBeTruthy();
+    expect(within(compared).getAllByText('Changed')).toHaveLength(1);
+    expect(within(compared).getByText('Last visit: No')).toBeTruthy();
+    expect(within(compared).getByText('Last visit: not asked')).toBeTruthy();
+    const fills = screen.getByRole('region', { name: 'Fills' });
+    expect(within(fills).getByText('PW-100300')).toBeTruthy();
+    expect(within(fills).getByText('Shipped')).toBeTruthy();
+  });
+
+  it('approves starting from the prescription it renews; nothing is held', async () => {
+    const u = userEvent.setup();
+    stubApi([]);
+    renderRoutes(routes(buildChart({ kind: 'renewal', order: null, renewal })));
+    expect(screen.getByText(/Nothing is held for a renewal/)).toBeTruthy();
+    await u.click(screen.getByRole('button', { name: 'Approve' }));
+    const dialog = await screen.findByRole('dialog', { name: "Approve Robin Hale's renewal?" });
+    expect(within(dialog).getByLabelText('Dosage')).toHaveProperty('value', '50mg');
+    expect(within(dialog).getByLabelText(/Quantity/)).toHaveProperty('value', '6');
+    expect(within(dialog).getByLabelText('Directions (sig)')).toHaveProperty(
+      'value',
+      'Take one tablet about an hour before.',
+    );
   });
 });

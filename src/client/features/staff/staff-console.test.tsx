@@ -277,6 +277,19 @@ describe('the staff session', () => {
             risk_flags: 1,
             treatment: 'Sildenafil 50mg',
             review_requested: false,
+            kind: 'visit',
+          },
+          {
+            visit_id: 42,
+            patient: 'Sam Ortiz',
+            age: 52,
+            state: 'OR',
+            category: 'ed',
+            submitted_at: '2026-05-05T09:00:00.000Z',
+            risk_flags: 0,
+            treatment: 'Renewal',
+            review_requested: false,
+            kind: 'renewal',
           },
         ],
       }),
@@ -284,12 +297,23 @@ describe('the staff session', () => {
     renderRoutes(routes, { path: '/staff' });
     expect(await screen.findByRole('heading', { level: 1, name: 'Review queue' })).toBeTruthy();
     expect(
-      await screen.findByText('1 visit is waiting for your review, oldest first.', {
+      await screen.findByText('2 visits are waiting for your review, oldest first.', {
         exact: false,
       }),
     ).toBeTruthy();
     const links = screen.getAllByRole('link', { name: /Robin Hale/ });
     expect(links[0]?.getAttribute('href')).toBe('/staff/visits/41');
+    // Renewals (issue 29) wait beside the new visits, in their own list.
+    const newVisits = screen.getByRole('region', { name: 'New visits (1)' });
+    expect(within(newVisits).getAllByRole('link', { name: /Robin Hale/ }).length).toBeGreaterThan(
+      0,
+    );
+    const renewals = screen.getByRole('region', { name: 'Renewals (1)' });
+    expect(
+      within(renewals)
+        .getAllByRole('link', { name: /Sam Ortiz/ })[0]
+        ?.getAttribute('href'),
+    ).toBe('/staff/visits/42');
     expect(api.callsTo(operationsApi.orders)).toEqual([]);
   });
 });

@@ -10,8 +10,12 @@ export interface VisitHint {
   visitId: number;
 }
 
-function visitsOf(user: Record<string, unknown> | null): Partial<Record<ProgramCategory, number>> {
-  const stored = user?.visits;
+/** Visit ids per program, as kept under `key` of the stored user (`visits`, `renewals`). */
+function idsOf(
+  user: Record<string, unknown> | null,
+  key: 'visits' | 'renewals',
+): Partial<Record<ProgramCategory, number>> {
+  const stored = user?.[key];
   if (!stored || typeof stored !== 'object') return {};
   const result: Partial<Record<ProgramCategory, number>> = {};
   for (const category of programCategories) {
@@ -21,8 +25,37 @@ function visitsOf(user: Record<string, unknown> | null): Partial<Record<ProgramC
   return result;
 }
 
+const visitsOf = (user: Record<string, unknown> | null) => idsOf(user, 'visits');
+
 export function useVisitId(category: ProgramCategory): number | null {
   return useAppState((state) => visitsOf(state.onlineVisit.user)[category] ?? null);
+}
+
+/**
+ * Issue 29: the visits this browser opened as renewals, per program (their screens and steps are
+ * a renewal's). Only ids, as for `visits`.
+ */
+const renewalsOf = (user: Record<string, unknown> | null) => idsOf(user, 'renewals');
+
+/** Whether the program's visit in this browser is a renewal. */
+export function useIsRenewal(category: ProgramCategory): boolean {
+  return useAppState((state) => {
+    const id = visitsOf(state.onlineVisit.user)[category];
+    return id !== undefined && renewalsOf(state.onlineVisit.user)[category] === id;
+  });
+}
+
+/** The program's visit is this renewal. */
+export function rememberRenewal(
+  current: Record<string, unknown> | null,
+  category: ProgramCategory,
+  visitId: number,
+): void {
+  setOnlineVisitUser({
+    ...current,
+    visits: { ...visitsOf(current), [category]: visitId },
+    renewals: { ...renewalsOf(current), [category]: visitId },
+  });
 }
 
 export function rememberVisit(

@@ -11,3 +11,11 @@ export const visitStepLabels = [
 ] as const;
 
 export type VisitScreen = (typeof visitStepLabels)[number][0];
+
+/** A renewal's screens (issue 29): its questions, then sending them to the provider. */
+export const renewalStepLabels = [
+  ['questions', 'Your answers'],
+  ['send', 'Send to your provider'],
+] as const;
+
+export type StepLabels = readonly (readonly [string, string])[];

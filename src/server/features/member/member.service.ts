@@ -3,6 +3,7 @@ import type { AppContext } from '#server/context.ts';
 import type { ActiveSession } from '#server/features/auth/auth.service.ts';
 import { getCart } from '#server/features/cart/cart.service.ts';
 import { orderHistoryPage } from '#server/features/orders/orders.history.ts';
+import { renewalsOf } from '#server/features/renewals/renewals.service.ts';
 import { pendingVisitName } from '#server/features/visits/visits.program.ts';
 import type { Basics, Flag, PatientData } from '#shared/accounts.ts';
 import type { Lander } from '#shared/orders.ts';
@@ -136,6 +137,7 @@ async function landerOf(
     has_more: history.hasMore,
     next_cursor: history.nextCursor,
     treatment: history.treatment,
+    renewals: await renewalsOf(ctx, standing.customerId),
   };
 }
 

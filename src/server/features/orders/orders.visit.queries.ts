@@ -105,3 +105,35 @@ export async function markDeclined(
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }
+
+/**
+ * The fills of a prescription's care (issue 29, a renewal's chart): the visit orders named and the
+ * refill plan's orders, newest first, with their status.
+ */
+export async function selectFills(
+  db: Db,
+  customerId: number,
+  fills: { orderIds: number[]; subscriptionIds: number[] },
+): Promise<{ orderNumber: string; placedAt: string; status: string }[]> {
+  if (fills.orderIds.length === 0 && fills.subscriptionIds.length === 0) return [];
+  const rows = await db
+    .selectFrom('orders')
+    .select(['order_number', 'created_at', 'status'])
+    .where('customer_id', '=', customerId)
+    .where((eb) =>
+      eb.or([
+        ...(fills.orderIds.length > 0 ? [eb('id', 'in', fills.orderIds)] : []),
+        ...(fills.subscriptionIds.length > 0
+          ? [eb('subscription_id', 'in', fills.subscriptionIds)]
+          : []),
+      ]),
+    )
+    .orderBy('id', 'desc')
+    .limit(24)
+    .execute();
+  return rows.map((r) => ({
+    orderNumber: r.order_number,
+    placedAt: r.created_at,
+    status: r.status,
+  }));
+}

@@ -10,6 +10,8 @@ import {
   recordPharmacyStep,
 } from '#server/features/orders/orders.pharmacy.ts';
 import { prescriberOf } from '#server/features/staff/staff.service.ts';
+import { prescriptionById } from '#server/features/visits/visits.review.ts';
+import { medicineName } from '#shared/visits.ts';
 import { faultPoint } from '#server/lib/faults.ts';
 import { AppError } from '#server/lib/errors.ts';
 import { pharmacyStepNames, type PharmacyStep } from '#shared/orders.ts';
@@ -130,7 +132,9 @@ export async function queueRefill(
 ): Promise<boolean> {
   const rx = await q.selectNewRxOf(tx.db, refill.prescriptionId);
   const shipping = await pharmacyShipping(tx, refill.orderId);
-  if (!rx || !shipping) return false;
+  if (!shipping) return false;
+  // A renewed prescription reaches the pharmacy with its first fill: the plan's next paid period.
+  if (!rx) return queueFirstFill(tx, refill);
   const message: RefillMessage = {
     message_id: `refill:${refill.orderId}`,
     type: 'Refill',
@@ -149,6 +153,35 @@ export async function queueRefill(
     payload: JSON.stringify(message),
     now: tx.clock.now().toISOString(),
   });
+}
+
+/**
+ * The NewRx of a prescription a renewal wrote (issue 29), sent with the first order that fills it:
+ * the approval had no order, and the refill plan bills every fill of a renewed prescription.
+ */
+async function queueFirstFill(
+  tx: AppContext,
+  fill: { orderId: number; prescriptionId: number },
+): Promise<boolean> {
+  const prescription = await prescriptionById(tx, fill.prescriptionId);
+  if (!prescription) return false;
+  await queueNewRx(tx, {
+    orderId: fill.orderId,
+    prescriptionId: prescription.id,
+    visitId: prescription.visitId,
+    customerId: prescription.customerId,
+    prescriberId: prescription.providerId,
+    medication: {
+      description: medicineName(prescription.category, prescription.drug, prescription.dosage),
+      drug: prescription.drug,
+      strength: prescription.dosage,
+      quantity: prescription.quantity,
+      refills: prescription.refills,
+      directions: prescription.directions ?? '',
+      validUntil: prescription.validUntil,
+    },
+  });
+  return true;
 }
 
 /** Queues a CancelRx for a prescription the pharmacy has: no more fills of it. */

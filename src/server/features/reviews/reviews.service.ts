@@ -70,6 +70,7 @@ import { addDays } from '#shared/subscriptions.ts';
 import { stateName } from '#shared/us-states.ts';
 import type { Chart, ChartDecision } from '#shared/reviews.ts';
 import { medicineName, programs, treatmentWords } from '#shared/visits.ts';
+import { approveRenewal, endRenewedPlan, renewalChart } from './reviews.renewal.ts';
 
 /**
  * The provider's side of a visit: a queue of visits waiting in the states they are licensed in
@@ -147,9 +148,13 @@ export async function providerQueue(ctx: AppContext, staff: StaffSession) {
       submitted_at: row.submittedAt,
       review_requested: row.reviewRequested,
       risk_flags: questionnaire ? visitRiskFlags(questionnaire, answers).length : 0,
-      treatment: treatment.drug
-        ? [treatment.drug, treatment.dosage].filter(Boolean).join(', ')
-        : 'Not chosen',
+      treatment:
+        row.kind === 'renewal'
+          ? 'Renewal'
+          : treatment.drug
+            ? [treatment.drug, treatment.dosage].filter(Boolean).join(', ')
+            : 'Not chosen',
+      kind: row.kind === 'renewal' ? ('renewal' as const) : ('visit' as const),
     });
   }
   return items;
@@ -175,6 +180,7 @@ export async function chart(ctx: AppContext, staff: StaffSession, visitId: numbe
   const order = base.order_id ? await selectVisitOrder(ctx.db, base.order_id) : undefined;
   return {
     visit_id: base.id,
+    kind: base.kind === 'renewal' ? 'renewal' : 'visit',
     status: base.status,
     category: base.category,
     patient: {
@@ -211,6 +217,7 @@ export async function chart(ctx: AppContext, staff: StaffSession, visitId: numbe
       base.status === 'APPROVED' || base.status === 'DECLINED'
         ? await decisionOf(ctx, { ...base, status: base.status })
         : null,
+    renewal: await renewalChart(ctx, base, questionnaire, answers, answerText),
   };
 }
 
@@ -316,6 +323,19 @@ export async function approveVisit(
         : null;
   if (validity)
     throw new AppError('VALIDATION', validity, { 'prescription.valid_until': validity });
+  const base = await chartBase(ctx, visitId);
+  if (base?.kind === 'renewal') {
+    // A renewal holds nothing on the card: its refill plan bills the fills (decision 023).
+    await approveRenewal(ctx, staff, base, prescription, (tx, action) =>
+      auditDecision(
+        tx,
+        action,
+        { staffId: staff.staff.id, staffIp: ip, visitId },
+        base.customer_id,
+      ),
+    );
+    return chart(ctx, staff, visitId);
+  }
   const order = current.order
     ? await selectVisitOrder(ctx.db, (await chartBase(ctx, visitId))?.order_id ?? 0)
     : undefined;
@@ -646,12 +666,15 @@ async function completeDecline(
       { id: base.id, customerId: base.customer_id },
       reason,
     );
-    await sendDeclined(tx, user, order?.orderNumber);
+    // A renewal declined: its refill plan ends after the supply already paid for.
+    await endRenewedPlan(tx, base);
+    await sendDeclined(tx, user, order?.orderNumber, base.kind === 'renewal');
     return true;
   });
   if (declined) {
     faultPoint(ctx.env, 'decline:after-commit');
     sendQueuedSoon(ctx);
+    if (base.kind === 'renewal') sendToPharmacySoon(ctx);
   }
   return declined;
 }
@@ -663,7 +686,7 @@ async function completeDecline(
 async function auditDecision(
   tx: AppContext,
   action: 'approve' | 'decline',
-  call: GatewayCall,
+  call: Pick<GatewayCall, 'staffId' | 'staffIp' | 'visitId'>,
   customerId: number,
 ): Promise<void> {
   if (call.staffId === null || call.staffId === undefined) return;
@@ -743,12 +766,15 @@ async function sendDeclined(
   tx: AppContext,
   user: { first_name: string; email: string },
   orderNumber: string | undefined,
+  renewal = false,
 ): Promise<void> {
   const link = absoluteLink(tx.env, paths.messages);
   const orderLink = orderNumber ? absoluteLink(tx.env, paths.order(orderNumber)) : null;
   const lines = [
     `Hello ${user.first_name},`,
-    'Your provider has reviewed your online visit and decided that this treatment is not the right fit for you right now. For your privacy we do not include their reason here: sign in to read it in Messages, where you can reply with any questions.',
+    renewal
+      ? 'Your provider has reviewed your answers and decided not to renew your prescription right now, so your refills have stopped: nothing more will be charged, and anything already paid for will still be delivered. For your privacy we do not include their reason here: sign in to read it in Messages, where you can reply with any questions.'
+      : 'Your provider has reviewed your online visit and decided that this treatment is not the right fit for you right now. For your privacy we do not include their reason here: sign in to read it in Messages, where you can reply with any questions.',
     // A review the patient asked for after a knock-out answer held nothing on their card.
     ...(orderNumber ? ['The hold on your card has been released: you have not been charged.'] : []),
   ];

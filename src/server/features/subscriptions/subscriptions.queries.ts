@@ -692,3 +692,55 @@ export async function claimRenewalReminder(
     .executeTakeFirst();
   return row !== undefined;
 }
+
+// --- Refill plans across a renewal (issue 29) ---------------------------------------------------
+
+/** The refill plans of these prescriptions (one each at most). */
+export async function selectRefillPlans(
+  db: Db,
+  prescriptionIds: number[],
+): Promise<SubscriptionRow[]> {
+  if (prescriptionIds.length === 0) return [];
+  const rows = await db
+    .selectFrom('subscriptions')
+    .select(columns)
+    .where('prescription_id', 'in', prescriptionIds)
+    .execute();
+  return rows.map(toRow);
+}
+
+/**
+ * An approved renewal: the plan of the renewed prescription goes on under the new one, with its
+ * fills and last day, from the date it already bills next (or `today`, when that has passed while
+ * the plan was complete). The row is the same, so a period is still claimed and charged once
+ * (`claimPeriod`). False when the plan has been cancelled meanwhile (the patient's word stands).
+ */
+export async function moveRefillPlan(
+  db: Db,
+  change: {
+    fromPrescriptionId: number;
+    toPrescriptionId: number;
+    fills: number;
+    validUntil: string;
+    name: string;
+    today: string;
+    now: string;
+  },
+): Promise<boolean> {
+  const result = await db
+    .updateTable('subscriptions')
+    .set({
+      prescription_id: change.toPrescriptionId,
+      refills_remaining: change.fills,
+      refill_until: change.validUntil,
+      item_name: change.name,
+      status: sql<SubscriptionStatus>`case when status = 'COMPLETED' then 'ACTIVE' else status end`,
+      next_billing_date: sql<string>`case when status = 'COMPLETED' and next_billing_date < ${change.today}
+        then ${change.today} else next_billing_date end`,
+      updated_at: change.now,
+    })
+    .where('prescription_id', '=', change.fromPrescriptionId)
+    .where('status', 'in', ['ACTIVE', 'PAUSED', 'PAST_DUE', 'COMPLETED'])
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}

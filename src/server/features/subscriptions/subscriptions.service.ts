@@ -493,3 +493,110 @@ export function pauseAfterFailedRetries(ctx: AppContext, subscriptionId: number)
 export function subscriptionById(ctx: AppContext, id: number) {
   return q.selectSubscription(ctx.db, id);
 }
+
+// --- Refill plans across a renewal (issue 29, decision 023) -------------------------------------
+
+/** What the renewal rule needs of a prescription's refill plan. */
+export interface RefillPlanStanding {
+  prescriptionId: number;
+  subscriptionId: number;
+  status: q.SubscriptionRow['status'];
+  refillsRemaining: number;
+  nextBillingDate: string;
+  unitPriceCents: number;
+}
+
+/** The refill plans of these prescriptions, by prescription. */
+export async function refillPlansOf(
+  ctx: AppContext,
+  prescriptionIds: number[],
+): Promise<Map<number, RefillPlanStanding>> {
+  const rows = await q.selectRefillPlans(ctx.db, prescriptionIds);
+  const plans = new Map<number, RefillPlanStanding>();
+  for (const row of rows)
+    if (row.refill)
+      plans.set(row.refill.prescriptionId, {
+        prescriptionId: row.refill.prescriptionId,
+        subscriptionId: row.id,
+        status: row.status,
+        refillsRemaining: row.refill.remaining,
+        nextBillingDate: row.nextBillingDate,
+        unitPriceCents: row.unitPriceCents,
+      });
+  return plans;
+}
+
+/**
+ * An approved renewal, in its transaction: the renewed prescription's refill plan continues under
+ * the new prescription (every fill of it billed by the plan, the first at the plan's next date);
+ * without a plan (a prescription written with no refills), one starts today at `unitPriceCents`.
+ * The pharmacy cancels what is left of the renewed prescription (CancelRx), so only the new one is
+ * filled from now on. False when the plan was cancelled meanwhile.
+ */
+export async function continueRefillPlan(
+  tx: AppContext,
+  renewal: {
+    customerId: number;
+    fromPrescriptionId: number;
+    toPrescriptionId: number;
+    /** Fills of the new prescription: its refills and the first fill, which the plan bills too. */
+    fills: number;
+    validUntil: string;
+    name: string;
+    image: string;
+    category: string;
+    unitPriceCents: number;
+    orderId: number;
+  },
+): Promise<boolean> {
+  const day = today(tx);
+  const now = tx.clock.now().toISOString();
+  await queueCancelRx(tx, {
+    prescriptionId: renewal.fromPrescriptionId,
+    reason: 'Replaced by a renewed prescription.',
+  });
+  const [plan] = await q.selectRefillPlans(tx.db, [renewal.fromPrescriptionId]);
+  if (plan)
+    return q.moveRefillPlan(tx.db, {
+      fromPrescriptionId: renewal.fromPrescriptionId,
+      toPrescriptionId: renewal.toPrescriptionId,
+      fills: renewal.fills,
+      validUntil: renewal.validUntil,
+      name: renewal.name,
+      today: day,
+      now,
+    });
+  return q.insertRefill(tx.db, {
+    customerId: renewal.customerId,
+    prescriptionId: renewal.toPrescriptionId,
+    refills: renewal.fills,
+    validUntil: renewal.validUntil,
+    name: renewal.name,
+    image: renewal.image,
+    category: renewal.category,
+    unitPriceCents: renewal.unitPriceCents,
+    nextBillingDate: day,
+    anchorDay: Number(day.slice(8, 10)),
+    createdOrderId: renewal.orderId,
+    now,
+  });
+}
+
+/**
+ * A declined renewal, in its transaction: the refill plan ends now — nothing is charged after, an
+ * unpaid period is no longer owed, and the pharmacy fills no more of the prescription — while a
+ * period already paid for still ships. False when there was no plan still running.
+ */
+export async function endRefillPlan(
+  tx: AppContext,
+  prescriptionId: number,
+  reason: string,
+): Promise<boolean> {
+  const [plan] = await q.selectRefillPlans(tx.db, [prescriptionId]);
+  if (!plan) return false;
+  const now = tx.clock.now().toISOString();
+  await voidUnpaidRenewals(tx.db, plan.id, now);
+  if (!(await q.cancelSubscription(tx.db, plan.id, reason, now))) return false;
+  await queueCancelRx(tx, { prescriptionId, reason });
+  return true;
+}

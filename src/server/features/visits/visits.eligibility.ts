@@ -8,7 +8,7 @@ import { nextItem } from '#shared/questionnaires/engine.ts';
 import { programs, type ProgramCategory } from '#shared/visits.ts';
 import { isUsState, usStates } from '#shared/us-states.ts';
 import { paths } from '#shared/paths.ts';
-import { ownVisit, requireOpen, stateCoverage } from './visits.program.ts';
+import { ownVisit, requireIntake, requireOpen, stateCoverage } from './visits.program.ts';
 import { questionnaireOf } from './visits.questionnaire.ts';
 import * as q from './visits.queries.ts';
 
@@ -97,6 +97,7 @@ export async function checkEligibility(
 ): Promise<EligibilityOutcome> {
   const visit = await ownVisit(ctx, session, visitId);
   requireOpen(visit);
+  requireIntake(visit);
   const verdict = await judgeEligibility(ctx, state, dob);
   const now = ctx.clock.now().toISOString();
   const { reason } = verdict;

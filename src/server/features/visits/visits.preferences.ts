@@ -5,13 +5,14 @@ import { storePhotoId } from './visits.photo-id.ts';
 import { AppError } from '#server/lib/errors.ts';
 import { treatmentsFor, type ProgramCategory, type VisitPreferences } from '#shared/visits.ts';
 import { paths } from '#shared/paths.ts';
-import { ownVisit, requireOpen } from './visits.program.ts';
+import { ownVisit, requireIntake, requireOpen } from './visits.program.ts';
 import * as q from './visits.queries.ts';
 
 const afterQuestions: readonly string[] = ['preferences', 'photo', 'consent', 'checkout'];
 
 function requireQuestionsDone(visit: q.VisitRow): void {
   requireOpen(visit);
+  requireIntake(visit);
   if (!afterQuestions.includes(visit.step))
     throw new AppError('VISIT_STEP', 'Please answer the health questions first.');
 }

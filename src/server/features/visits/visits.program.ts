@@ -92,7 +92,18 @@ export function closedScreen(
  * not moved on to a treatment yet resumes at the review of the answers, before preferences.
  */
 export function destinationOf(visit: q.VisitRow): string {
+  if (visit.kind === 'renewal') return screenAfterQuestions(visit, visit.step);
   return paths.visitScreen(visit.category, visit.step === 'preferences' ? 'answers' : visit.step);
+}
+
+/**
+ * The screen of a visit's step once its questions are answered: a first visit's own screen; a
+ * renewal has one more, "Send to my provider" (its step is `consent`).
+ */
+export function screenAfterQuestions(visit: q.VisitRow, step: q.VisitRow['step']): string {
+  if (visit.kind === 'renewal')
+    return paths.visitScreen(visit.category, step === 'consent' ? 'send' : 'questions');
+  return paths.visitScreen(visit.category, step);
 }
 
 /**
@@ -127,15 +138,18 @@ export async function startProgram(
 }
 
 /** What a started, unfinished visit is called on Home and in its flag. */
-export function pendingVisitName(category: ProgramCategory): string {
-  return `${programs[category].headline} — online visit`;
+export function pendingVisitName(
+  category: ProgramCategory,
+  kind: q.VisitRow['kind'] = 'intake',
+): string {
+  return `${programs[category].headline} — ${kind === 'renewal' ? 'renewal' : 'online visit'}`;
 }
 
 /** Spec §3 "Pending order": the visits the patient started and has not finished. */
 export async function pendingOrders(ctx: AppContext, customerId: number): Promise<PendingOrder[]> {
   const visits = await q.selectOpenVisitsOf(ctx.db, customerId);
   return visits.map((visit) => ({
-    product: pendingVisitName(visit.category),
+    product: pendingVisitName(visit.category, visit.kind),
     product_category: visit.category,
     visit_id: visit.id,
     started_at: visit.createdAt,
@@ -173,4 +187,17 @@ export function requireOpen(visit: q.VisitRow): void {
       visit.closedReason ?? 'This visit can no longer be changed.',
     );
   }
+}
+
+/**
+ * The steps only a first visit has (eligibility, treatment, photo ID, consent and checkout): a
+ * renewal keeps the renewed visit's answers to them and goes to its provider from its own last
+ * screen.
+ */
+export function requireIntake(visit: q.VisitRow): void {
+  if (visit.kind === 'renewal')
+    throw new AppError(
+      'VISIT_STEP',
+      'A renewal has no such step: send your answers to your provider from its last screen.',
+    );
 }

@@ -26,6 +26,9 @@ export interface VisitRow {
   reviewRequestedAt: string | null;
   createdAt: string;
   updatedAt: string;
+  /** A first visit, or a renewal of `renewsPrescriptionId` (issue 29). */
+  kind: 'intake' | 'renewal';
+  renewsPrescriptionId: number | null;
 }
 
 const columns = [
@@ -43,6 +46,8 @@ const columns = [
   'review_requested_at',
   'created_at',
   'updated_at',
+  'kind',
+  'renews_prescription_id',
 ] as const;
 
 function toVisit(r: {
@@ -60,6 +65,8 @@ function toVisit(r: {
   review_requested_at: string | null;
   created_at: string;
   updated_at: string;
+  kind: 'intake' | 'renewal';
+  renews_prescription_id: number | null;
 }): VisitRow {
   return {
     id: r.id,
@@ -76,6 +83,8 @@ function toVisit(r: {
     reviewRequestedAt: r.review_requested_at,
     createdAt: r.created_at,
     updatedAt: r.updated_at,
+    kind: r.kind,
+    renewsPrescriptionId: r.renews_prescription_id,
   };
 }
 
@@ -368,6 +377,8 @@ export interface QueueRow {
   customerId: number;
   /** The patient asked for this review after a knock-out answer (no payment is held). */
   reviewRequested: boolean;
+  /** A first visit, or a renewal (issue 29). */
+  kind: 'intake' | 'renewal';
 }
 
 /** Visits waiting for review in these states, oldest first. */
@@ -386,6 +397,7 @@ export async function selectReviewQueue(db: Db, states: string[]): Promise<Queue
       'c.last_name',
       'c.id as customer_id',
       'v.review_requested_at',
+      'v.kind',
     ])
     .where('v.status', '=', 'PENDING_REVIEW')
     .where('v.state', 'in', states)
@@ -402,6 +414,7 @@ export async function selectReviewQueue(db: Db, states: string[]): Promise<Queue
     submittedAt: r.submitted_at ?? '',
     customerId: r.customer_id,
     reviewRequested: r.review_requested_at !== null,
+    kind: r.kind,
   }));
 }
 
@@ -425,6 +438,9 @@ export async function selectChartBase(db: Db, visitId: number) {
       'v.closed_reason',
       'v.provider_id',
       'v.updated_at',
+      'v.kind',
+      'v.renews_prescription_id',
+      'v.submitted_at',
       'c.first_name',
       'c.last_name',
       'c.email',
@@ -530,4 +546,215 @@ export async function insertFeedback(
       created_at: f.now,
     })
     .execute();
+}
+
+// --- Renewals (issue 29) -----------------------------------------------------------------------
+
+/** A prescription, with the program and the patient's state it was written for. */
+export interface PrescriptionRow {
+  id: number;
+  visitId: number;
+  customerId: number;
+  providerId: number;
+  category: VisitsTable['category'];
+  state: string | null;
+  dob: string | null;
+  drug: string;
+  dosage: string;
+  quantity: number;
+  refills: number;
+  directions: string | null;
+  validUntil: string;
+  createdAt: string;
+  renewalRemindedAt: string | null;
+}
+
+const prescriptionColumns = [
+  'p.id',
+  'p.visit_id',
+  'p.customer_id',
+  'p.provider_id',
+  'v.category',
+  'v.state',
+  'v.dob',
+  'p.drug',
+  'p.dosage',
+  'p.quantity',
+  'p.refills',
+  'p.directions',
+  'p.valid_until',
+  'p.created_at',
+  'p.renewal_reminded_at',
+] as const;
+
+function toPrescription(r: {
+  id: number;
+  visit_id: number;
+  customer_id: number;
+  provider_id: number;
+  category: VisitsTable['category'];
+  state: string | null;
+  dob: string | null;
+  drug: string;
+  dosage: string;
+  quantity: number;
+  refills: number;
+  directions: string | null;
+  valid_until: string;
+  created_at: string;
+  renewal_reminded_at: string | null;
+}): PrescriptionRow {
+  return {
+    id: r.id,
+    visitId: r.visit_id,
+    customerId: r.customer_id,
+    providerId: r.provider_id,
+    category: r.category,
+    state: r.state,
+    dob: r.dob,
+    drug: r.drug,
+    dosage: r.dosage,
+    quantity: r.quantity,
+    refills: r.refills,
+    directions: r.directions,
+    validUntil: r.valid_until,
+    createdAt: r.created_at,
+    renewalRemindedAt: r.renewal_reminded_at,
+  };
+}
+
+/** The customer's prescriptions, newest first. */
+export async function selectPrescriptionsOf(
+  db: Db,
+  customerId: number,
+): Promise<PrescriptionRow[]> {
+  const rows = await db
+    .selectFrom('prescriptions as p')
+    .innerJoin('visits as v', 'v.id', 'p.visit_id')
+    .select(prescriptionColumns)
+    .where('p.customer_id', '=', customerId)
+    .orderBy('p.id', 'desc')
+    .execute();
+  return rows.map(toPrescription);
+}
+
+export async function selectPrescription(db: Db, id: number): Promise<PrescriptionRow | undefined> {
+  const row = await db
+    .selectFrom('prescriptions as p')
+    .innerJoin('visits as v', 'v.id', 'p.visit_id')
+    .select(prescriptionColumns)
+    .where('p.id', '=', id)
+    .executeTakeFirst();
+  return row && toPrescription(row);
+}
+
+/**
+ * Prescriptions that may be due for renewal around `today`: written, valid until no earlier than
+ * `from`, not reminded yet, in id order from `afterId` (the reminder job walks them a batch at a
+ * time; whether each is due is the renewal rule's to say).
+ */
+export async function selectPrescriptionsToRemind(
+  db: Db,
+  from: string,
+  limit: number,
+  afterId: number,
+): Promise<PrescriptionRow[]> {
+  const rows = await db
+    .selectFrom('prescriptions as p')
+    .innerJoin('visits as v', 'v.id', 'p.visit_id')
+    .select(prescriptionColumns)
+    .where('p.renewal_reminded_at', 'is', null)
+    .where('p.valid_until', '>=', from)
+    .where('p.id', '>', afterId)
+    .orderBy('p.id')
+    .limit(limit)
+    .execute();
+  return rows.map(toPrescription);
+}
+
+/** Marks a prescription's renewal reminder sent, once: false when another run did. */
+export async function markRenewalReminded(db: Db, id: number, now: string): Promise<boolean> {
+  const result = await db
+    .updateTable('prescriptions')
+    .set({ renewal_reminded_at: now })
+    .where('id', '=', id)
+    .where('renewal_reminded_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** The renewal visits of these prescriptions, newest first. */
+export async function selectRenewalVisitsOf(
+  db: Db,
+  prescriptionIds: number[],
+): Promise<VisitRow[]> {
+  if (prescriptionIds.length === 0) return [];
+  const rows = await db
+    .selectFrom('visits')
+    .select(columns)
+    .where('renews_prescription_id', 'in', prescriptionIds)
+    .orderBy('id', 'desc')
+    .execute();
+  return rows.map(toVisit);
+}
+
+/**
+ * Opens a renewal visit at its questions (the state and date of birth are the renewed visit's),
+ * unless a visit of the program is already in progress (the partial unique index decides).
+ */
+export async function insertRenewalVisit(
+  db: Db,
+  visit: {
+    customerId: number;
+    category: VisitsTable['category'];
+    questionnaireId: string;
+    questionnaireVersion: string;
+    prescriptionId: number;
+    state: string | null;
+    dob: string | null;
+    now: string;
+  },
+): Promise<void> {
+  await db
+    .insertInto('visits')
+    .values({
+      customer_id: visit.customerId,
+      category: visit.category,
+      kind: 'renewal',
+      renews_prescription_id: visit.prescriptionId,
+      status: 'IN_PROGRESS',
+      step: 'questions',
+      questionnaire_id: visit.questionnaireId,
+      questionnaire_version: visit.questionnaireVersion,
+      state: visit.state,
+      dob: visit.dob,
+      created_at: visit.now,
+      updated_at: visit.now,
+    })
+    .onConflict((oc) => oc.doNothing())
+    .execute();
+}
+
+/** A renewal goes to its provider: no order, nothing held. Once. */
+export async function markRenewalSubmitted(
+  db: Db,
+  visitId: number,
+  providerId: number | null,
+  now: string,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('visits')
+    .set({
+      status: 'PENDING_REVIEW',
+      provider_id: providerId,
+      consent_at: now,
+      submitted_at: now,
+      updated_at: now,
+    })
+    .where('id', '=', visitId)
+    .where('kind', '=', 'renewal')
+    .where('status', '=', IN_PROGRESS)
+    .where('step', '=', 'consent')
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
 }

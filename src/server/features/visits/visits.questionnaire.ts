@@ -25,7 +25,8 @@ import type {
 import { questionnaireVersion } from '#shared/questionnaires/registry.ts';
 import type { AnswersReview, Knockout, PatientItem, QuestionState } from '#shared/visits.ts';
 import { paths } from '#shared/paths.ts';
-import { ownVisit, requireOpen } from './visits.program.ts';
+import { ownVisit, requireOpen, screenAfterQuestions } from './visits.program.ts';
+import { prefillOf } from './visits.renewal.ts';
 import * as q from './visits.queries.ts';
 
 export function questionnaireOf(visit: q.VisitRow): Questionnaire {
@@ -117,9 +118,13 @@ function usDateWords(iso: string): string {
   }).format(date);
 }
 
-/** The step a visit is on once every question is answered: preferences, or where it had got to. */
+/**
+ * The step a visit is on once every question is answered: preferences (a renewal's last step,
+ * "Send to my provider", is `consent`), or where it had got to.
+ */
 function stepAfterQuestions(visit: q.VisitRow): q.VisitRow['step'] {
-  return visit.step === 'eligibility' || visit.step === 'questions' ? 'preferences' : visit.step;
+  if (visit.step !== 'eligibility' && visit.step !== 'questions') return visit.step;
+  return visit.kind === 'renewal' ? 'consent' : 'preferences';
 }
 
 /** Every question shown is answered (the optional ones may be skipped) and one at least is. */
@@ -135,6 +140,7 @@ function state(
   questionnaire: Questionnaire,
   answers: Answers,
   item: QuestionnaireItem | null,
+  offered: Answers,
   disqualified: string | null = null,
   knockout: Knockout | null = null,
 ): QuestionState {
@@ -142,7 +148,10 @@ function state(
     !disqualified && !knockout && firstUnanswered(questionnaire, answers) === null && item === null;
   return {
     item: item ? patientItem(item) : null,
-    answer: item ? (effectiveAnswers(questionnaire, answers)[item.linkId] ?? null) : null,
+    // A renewal offers the last visit's answer to a lasting question until one is given.
+    answer: item
+      ? (effectiveAnswers(questionnaire, answers)[item.linkId] ?? offered[item.linkId] ?? null)
+      : null,
     progress: progress(questionnaire, answers, item?.linkId ?? null),
     done,
     disqualified,
@@ -193,7 +202,7 @@ export async function nextQuestion(
       currentLinkId: pending.item.linkId,
       now: ctx.clock.now().toISOString(),
     });
-    return state(visit, questionnaire, answers, pending.item, null, pending.knockout);
+    return state(visit, questionnaire, answers, pending.item, {}, null, pending.knockout);
   }
   let item: QuestionnaireItem | null;
   if (linkId) item = nextItem(questionnaire, answers, linkId);
@@ -211,7 +220,13 @@ export async function nextQuestion(
     ...(step !== visit.step ? { step } : {}),
     now: ctx.clock.now().toISOString(),
   });
-  return state({ ...visit, step }, questionnaire, answers, item);
+  return state(
+    { ...visit, step },
+    questionnaire,
+    answers,
+    item,
+    await prefillOf(ctx, visit, questionnaire),
+  );
 }
 
 export async function previousQuestion(
@@ -230,7 +245,7 @@ export async function previousQuestion(
     ...(visit.step !== 'questions' ? { step: 'questions' as const } : {}),
     now: ctx.clock.now().toISOString(),
   });
-  return state(visit, questionnaire, answers, item);
+  return state(visit, questionnaire, answers, item, await prefillOf(ctx, visit, questionnaire));
 }
 
 /**
@@ -267,7 +282,7 @@ export async function saveAnswer(
       step: 'questions',
       now,
     });
-    return state(visit, questionnaire, updated, pending.item, null, pending.knockout);
+    return state(visit, questionnaire, updated, pending.item, {}, null, pending.knockout);
   }
   const complete = isComplete(questionnaire, updated);
   // Once every question is answered (the last one, or a change from the review), only a question
@@ -277,7 +292,13 @@ export async function saveAnswer(
     : (nextItem(questionnaire, updated, linkId) ?? firstUnanswered(questionnaire, updated));
   const step = complete && !target ? stepAfterQuestions(visit) : 'questions';
   await q.updateVisit(ctx.db, visit.id, { currentLinkId: target?.linkId ?? null, step, now });
-  return state({ ...visit, step }, questionnaire, updated, target);
+  return state(
+    { ...visit, step },
+    questionnaire,
+    updated,
+    target,
+    await prefillOf(ctx, visit, questionnaire),
+  );
 }
 
 /**
@@ -301,7 +322,7 @@ export async function confirmKnockout(
     currentLinkId: pending.item.linkId,
     now: ctx.clock.now().toISOString(),
   });
-  return state(visit, questionnaire, answers, null, pending.knockout.reason);
+  return state(visit, questionnaire, answers, null, {}, pending.knockout.reason);
 }
 
 /** Refuses the review while a question is open: unanswered, or a knock-out not yet confirmed. */
@@ -343,7 +364,7 @@ export async function reviewAnswers(
         answer: value === undefined ? 'Not answered' : answerWords(item, value),
       };
     }),
-    destination: paths.visitScreen(visit.category, step),
+    destination: screenAfterQuestions(visit, step),
   };
 }
 
@@ -369,11 +390,12 @@ export async function changeAnswer(
     });
   // An answer that would end the visit is changed or confirmed first, as on the first pass.
   const pending = pendingKnockout(questionnaire, answers);
-  if (pending) return state(visit, questionnaire, answers, pending.item, null, pending.knockout);
+  if (pending)
+    return state(visit, questionnaire, answers, pending.item, {}, null, pending.knockout);
   requireAllAnswered(questionnaire, answers);
   await q.updateVisit(ctx.db, visit.id, {
     currentLinkId: item.linkId,
     now: ctx.clock.now().toISOString(),
   });
-  return state(visit, questionnaire, answers, item);
+  return state(visit, questionnaire, answers, item, await prefillOf(ctx, visit, questionnaire));
 }

@@ -39,3 +39,8 @@ export function recordPrescription(
 export function visitPrescription(ctx: AppContext, visitId: number) {
   return q.selectVisitPrescription(ctx.db, visitId);
 }
+
+/** A prescription by its id, with the program and the state it was written for (issue 29). */
+export function prescriptionById(ctx: AppContext, id: number) {
+  return q.selectPrescription(ctx.db, id);
+}

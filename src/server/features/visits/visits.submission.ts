@@ -35,7 +35,13 @@ import { prescriptionShipsOnlyTo } from '#shared/us-states.ts';
 import { paths } from '#shared/paths.ts';
 import { releaseHold } from './visits.holds.ts';
 import { toPreferences } from './visits.preferences.ts';
-import { ownVisit, providerFor, requireCovered, requireOpen } from './visits.program.ts';
+import {
+  ownVisit,
+  providerFor,
+  requireCovered,
+  requireIntake,
+  requireOpen,
+} from './visits.program.ts';
 import * as q from './visits.queries.ts';
 
 /**
@@ -186,6 +192,7 @@ const visitOrderKey = (visitId: number) => `visit:${visitId}`;
 
 function requireAtCheckout(visit: q.VisitRow): void {
   requireOpen(visit);
+  requireIntake(visit);
   if (visit.step !== 'checkout')
     throw new AppError('VISIT_STEP', 'Please finish the earlier steps of your visit first.');
 }

@@ -10,6 +10,7 @@ import {
 import { buttonClass, textLinkClass } from '#client/components/ui/button.ts';
 import { paths } from '#shared/paths.ts';
 import { TogetherCard } from '#client/features/partners/components/together-card.tsx';
+import { RenewalsCard } from '../components/renewals-card.tsx';
 import { ClosedVisitNotice } from '#client/features/visits/components/closed-visit.tsx';
 import { useClosedVisits } from '#client/features/visits/visits.api.ts';
 import type { ClosedVisit } from '#shared/visits.ts';
@@ -280,6 +281,9 @@ export function DashboardPage() {
       />
       <div className="space-y-6">
         <NeedsAttention flags={basics.flags} />
+        {patientData.lander.renewals.length > 0 ? (
+          <RenewalsCard renewals={patientData.lander.renewals} />
+        ) : null}
         {treatment.length > 0 ? <YourTreatment orders={treatment} /> : null}
         {closed.data && closed.data.length > 0 ? <ClosedVisits visits={closed.data} /> : null}
         <RecentOrders orders={recent} />

@@ -36,7 +36,7 @@ export function ReviewQueue({ name }: { name: string }) {
         }
       />
       <QueryView query={queue} loading="Loading the review queue…">
-        {(visits) => <QueueList visits={visits} />}
+        {(visits) => <Queues visits={visits} />}
       </QueryView>
     </>
   );
@@ -51,8 +51,49 @@ export function ReviewRequestBadge() {
   );
 }
 
+/**
+ * New visits, and beside them the renewals (issue 29): the short visits of patients whose
+ * prescription is running out, read against their last visit.
+ */
+function Queues({ visits }: { visits: ReviewQueueItem[] }) {
+  if (visits.length === 0) return <QueueList visits={visits} caption="" />;
+  const queues = [
+    {
+      id: 'queue-new-title',
+      title: 'New visits',
+      visits: visits.filter((visit) => visit.kind !== 'renewal'),
+      empty: 'No new visits are waiting.',
+    },
+    {
+      id: 'queue-renewals-title',
+      title: 'Renewals',
+      visits: visits.filter((visit) => visit.kind === 'renewal'),
+      empty: 'No renewals are waiting.',
+    },
+  ];
+  return (
+    <div className="space-y-8">
+      {queues.map((queue) => (
+        <section key={queue.id} aria-labelledby={queue.id}>
+          <h2 id={queue.id} className="mb-3 text-xl text-ink">
+            {queue.title} <span className="text-base text-muted">({queue.visits.length})</span>
+          </h2>
+          {queue.visits.length === 0 ? (
+            <p className="text-ink-soft">{queue.empty}</p>
+          ) : (
+            <QueueList
+              visits={queue.visits}
+              caption={`${queue.title} waiting for review, oldest first`}
+            />
+          )}
+        </section>
+      ))}
+    </div>
+  );
+}
+
 /** Cards on phones and a table on wider screens; a note when nothing is waiting. */
-function QueueList({ visits }: { visits: ReviewQueueItem[] }) {
+function QueueList({ visits, caption }: { visits: ReviewQueueItem[]; caption: string }) {
   return visits.length === 0 ? (
     <section className="max-w-2xl rounded-3xl border border-line bg-white p-6 shadow-[0_1px_2px_rgba(15,37,51,0.04)] sm:p-8">
       <h2 className="text-xl text-ink">All caught up</h2>
@@ -89,7 +130,7 @@ function QueueList({ visits }: { visits: ReviewQueueItem[] }) {
       {/* Wider screens: a table. */}
       <div className="hidden overflow-hidden rounded-2xl border border-line bg-white shadow-[0_1px_2px_rgba(15,37,51,0.04)] md:block">
         <table className="w-full text-left text-[0.9375rem]">
-          <caption className="sr-only">Visits waiting for review, oldest first</caption>
+          <caption className="sr-only">{caption}</caption>
           <thead className="bg-surface text-sm text-muted">
             <tr>
               <th scope="col" className="px-4 py-3 font-medium">

@@ -67,6 +67,12 @@ export function VisitDecisionPanel({ chart }: { chart: Chart }) {
           can't be approved here. Write to them in Messages, or decline it with a reason they'll
           read.
         </p>
+      ) : chart.renewal ? (
+        <p className="mt-1 text-[0.9375rem] text-ink-soft">
+          Nothing is held for a renewal. Approving writes the new prescription and continues the
+          patient's refill plan on its dates; declining ends the plan after the supply already paid
+          for and tells the patient why.
+        </p>
       ) : (
         <p className="mt-1 text-[0.9375rem] text-ink-soft">
           The card is charged only if you approve. Declining releases the hold and tells the patient
@@ -181,15 +187,26 @@ function ApproveForm({
     formState: { errors },
   } = useForm<PrescriptionForm, unknown, z.output<typeof PrescriptionFormSchema>>({
     resolver: zodResolver(PrescriptionFormSchema),
-    defaultValues: {
-      drug: chart.preferences.drug ?? '',
-      dosage: chart.preferences.dosage ?? '',
-      // A month's supply of what the patient chose; the provider may change it.
-      quantity: preferredQuantity(chart.category, chart.preferences) ?? ('' as unknown as number),
-      refills: 0,
-      valid_until: format(addMonths(new Date(), 12), 'yyyy-MM-dd'),
-      directions: '',
-    },
+    // A renewal starts from the prescription it renews; a first visit from what the patient chose
+    // (a month's supply of it). The provider may change any of it.
+    defaultValues: chart.renewal
+      ? {
+          drug: chart.renewal.renews.drug,
+          dosage: chart.renewal.renews.dosage,
+          quantity: chart.renewal.renews.quantity,
+          refills: chart.renewal.renews.refills,
+          valid_until: format(addMonths(new Date(), 12), 'yyyy-MM-dd'),
+          directions: chart.renewal.renews.directions ?? '',
+        }
+      : {
+          drug: chart.preferences.drug ?? '',
+          dosage: chart.preferences.dosage ?? '',
+          quantity:
+            preferredQuantity(chart.category, chart.preferences) ?? ('' as unknown as number),
+          refills: 0,
+          valid_until: format(addMonths(new Date(), 12), 'yyyy-MM-dd'),
+          directions: '',
+        },
   });
   const submit = handleSubmit((prescription) =>
     onSubmit(prescription, (error) => {
@@ -209,8 +226,12 @@ function ApproveForm({
   );
   return (
     <DialogFrame
-      title={`Approve ${chart.patient.name}'s visit?`}
-      description="The card is charged and the prescription goes to the pharmacy; each refill ships and is billed monthly until the last one or the prescription's end. This cannot be undone."
+      title={`Approve ${chart.patient.name}'s ${chart.renewal ? 'renewal' : 'visit'}?`}
+      description={
+        chart.renewal
+          ? "The new prescription replaces the one renewed. Nothing is charged now: the refill plan goes on at its price and dates, billing the new prescription's first fill and then each refill. This cannot be undone."
+          : "The card is charged and the prescription goes to the pharmacy; each refill ships and is billed monthly until the last one or the prescription's end. This cannot be undone."
+      }
       alert={alert}
     >
       <form onSubmit={(event) => void submit(event)} noValidate className="space-y-4">
@@ -291,8 +312,12 @@ function DeclineForm({ chart, alert, pending, onCancel, onSubmit }: FormProps<st
   );
   return (
     <DialogFrame
-      title={`Decline ${chart.patient.name}'s visit?`}
-      description="The hold on the card is released and nothing is charged. The patient reads your reason on their order and in Messages, where they can reply."
+      title={`Decline ${chart.patient.name}'s ${chart.renewal ? 'renewal' : 'visit'}?`}
+      description={
+        chart.renewal
+          ? 'Their refill plan ends after the supply already paid for, and the pharmacy fills no more of the prescription. The patient reads your reason in Messages, where they can reply.'
+          : 'The hold on the card is released and nothing is charged. The patient reads your reason on their order and in Messages, where they can reply.'
+      }
       alert={alert}
     >
       <form onSubmit={(event) => void submit(event)} noValidate>

@@ -20,6 +20,7 @@ import { BackLink, StaffHeader } from '#client/features/staff/components/staff-f
 import { useStaff } from '#client/features/staff/components/staff-layout.tsx';
 import { paymentStatusLabel } from '#client/components/ui/staff-order-status.tsx';
 import { DecisionRecord } from '../components/decision-record.tsx';
+import { RenewalComparison, RenewalHistory } from '../components/renewal-panels.tsx';
 import { RiskFlagList } from '../components/risk-flags.tsx';
 import { VisitDecisionPanel } from '../components/visit-decision-panel.tsx';
 import { providerKeys, sendVisitMessage, useChart, useVisitThread } from '../reviews.api.ts';
@@ -91,7 +92,9 @@ function ChartView({ chart }: { chart: Chart }) {
         title={patient.name}
         subtitle={
           <p>
-            {categoryLabel(chart.category)} · {statusLabels[chart.status] ?? humanize(chart.status)}
+            {categoryLabel(chart.category)}
+            {chart.renewal ? ' · Renewal' : ''} ·{' '}
+            {statusLabels[chart.status] ?? humanize(chart.status)}
           </p>
         }
       />
@@ -102,19 +105,24 @@ function ChartView({ chart }: { chart: Chart }) {
           <Panel id="flags-title" title="Risk flags">
             <RiskFlagList flags={chart.risk_flags} />
           </Panel>
-          <Panel id="answers-title" title="Answers">
-            <p className="-mt-1 mb-3 text-sm text-muted">
-              Questionnaire {chart.questionnaire.id} {chart.questionnaire.version}
-            </p>
-            <dl className="divide-y divide-line">
-              {chart.answers.map((answer) => (
-                <div key={answer.linkId} className="py-3 first:pt-0">
-                  <dt className="text-sm text-muted">{answer.question}</dt>
-                  <dd className="mt-0.5 text-[0.9375rem] break-words text-ink">{answer.answer}</dd>
-                </div>
-              ))}
-            </dl>
-          </Panel>
+          {chart.renewal ? <RenewalComparison renewal={chart.renewal} /> : null}
+          {chart.renewal ? null : (
+            <Panel id="answers-title" title="Answers">
+              <p className="-mt-1 mb-3 text-sm text-muted">
+                Questionnaire {chart.questionnaire.id} {chart.questionnaire.version}
+              </p>
+              <dl className="divide-y divide-line">
+                {chart.answers.map((answer) => (
+                  <div key={answer.linkId} className="py-3 first:pt-0">
+                    <dt className="text-sm text-muted">{answer.question}</dt>
+                    <dd className="mt-0.5 text-[0.9375rem] break-words text-ink">
+                      {answer.answer}
+                    </dd>
+                  </div>
+                ))}
+              </dl>
+            </Panel>
+          )}
           <ConversationPanel visitId={chart.visit_id} />
         </div>
         <div className="space-y-5">
@@ -139,56 +147,61 @@ function ChartView({ chart }: { chart: Chart }) {
               </div>
             </dl>
           </Panel>
-          <Panel id="preferences-title" title="Preferences">
-            <p className="text-[0.9375rem] text-ink">{wanted || 'None given'}</p>
-            {preferences.hair ? (
-              <p className="mt-1 text-[0.9375rem] text-ink-soft">
-                Form: {preferenceText(preferences.hair.form)}
-                {preferences.hair.notes ? ` — ${preferences.hair.notes}` : ''}
-              </p>
-            ) : null}
-            {preferences.sleep ? (
-              <p className="mt-1 text-[0.9375rem] text-ink-soft">
-                Help with: {preferenceText(preferences.sleep.goal)}
-                {preferences.sleep.notes ? ` — ${preferences.sleep.notes}` : ''}
-              </p>
-            ) : null}
-          </Panel>
-          <Panel id="photo-title" title="Photo ID">
-            {chart.photo_upload_key ? (
-              <img
-                src={apiUrl(apiPaths.visitUpload, { id: chart.photo_upload_key })}
-                alt="Photo ID"
-                className="w-full rounded-xl ring-1 ring-line"
-              />
-            ) : (
-              <p className="text-[0.9375rem] text-ink-soft">
-                {chart.photo_uploaded
-                  ? 'The photo ID is shown only while the visit waits for review.'
-                  : 'No photo ID uploaded.'}
-              </p>
-            )}
-          </Panel>
-          <Panel id="order-title" title="Order and payment">
-            {chart.order ? (
-              <dl className="space-y-2 text-[0.9375rem]">
-                <div>
-                  <dt className="text-sm text-muted">Order</dt>
-                  <dd className="text-ink">{chart.order.order_number}</dd>
-                </div>
-                <div>
-                  <dt className="text-sm text-muted">Total</dt>
-                  <dd className="text-ink">{formatCents(chart.order.total_cents)}</dd>
-                </div>
-                <div>
-                  <dt className="text-sm text-muted">Payment</dt>
-                  <dd className="text-ink">{paymentStatusLabel(chart.order.payment_status)}</dd>
-                </div>
-              </dl>
-            ) : (
-              <p className="text-[0.9375rem] text-ink-soft">No order yet.</p>
-            )}
-          </Panel>
+          {chart.renewal ? <RenewalHistory renewal={chart.renewal} /> : null}
+          {chart.renewal ? null : (
+            <>
+              <Panel id="preferences-title" title="Preferences">
+                <p className="text-[0.9375rem] text-ink">{wanted || 'None given'}</p>
+                {preferences.hair ? (
+                  <p className="mt-1 text-[0.9375rem] text-ink-soft">
+                    Form: {preferenceText(preferences.hair.form)}
+                    {preferences.hair.notes ? ` — ${preferences.hair.notes}` : ''}
+                  </p>
+                ) : null}
+                {preferences.sleep ? (
+                  <p className="mt-1 text-[0.9375rem] text-ink-soft">
+                    Help with: {preferenceText(preferences.sleep.goal)}
+                    {preferences.sleep.notes ? ` — ${preferences.sleep.notes}` : ''}
+                  </p>
+                ) : null}
+              </Panel>
+              <Panel id="photo-title" title="Photo ID">
+                {chart.photo_upload_key ? (
+                  <img
+                    src={apiUrl(apiPaths.visitUpload, { id: chart.photo_upload_key })}
+                    alt="Photo ID"
+                    className="w-full rounded-xl ring-1 ring-line"
+                  />
+                ) : (
+                  <p className="text-[0.9375rem] text-ink-soft">
+                    {chart.photo_uploaded
+                      ? 'The photo ID is shown only while the visit waits for review.'
+                      : 'No photo ID uploaded.'}
+                  </p>
+                )}
+              </Panel>
+              <Panel id="order-title" title="Order and payment">
+                {chart.order ? (
+                  <dl className="space-y-2 text-[0.9375rem]">
+                    <div>
+                      <dt className="text-sm text-muted">Order</dt>
+                      <dd className="text-ink">{chart.order.order_number}</dd>
+                    </div>
+                    <div>
+                      <dt className="text-sm text-muted">Total</dt>
+                      <dd className="text-ink">{formatCents(chart.order.total_cents)}</dd>
+                    </div>
+                    <div>
+                      <dt className="text-sm text-muted">Payment</dt>
+                      <dd className="text-ink">{paymentStatusLabel(chart.order.payment_status)}</dd>
+                    </div>
+                  </dl>
+                ) : (
+                  <p className="text-[0.9375rem] text-ink-soft">No order yet.</p>
+                )}
+              </Panel>
+            </>
+          )}
         </div>
       </div>
     </>

@@ -4,7 +4,8 @@ import { paths } from '#shared/paths.ts';
 import { site } from '#shared/site.ts';
 import { programCategories, programs, type Program, type ProgramCategory } from '#shared/visits.ts';
 import { NotFoundPage } from '#client/features/errors/pages/not-found-page.tsx';
-import { visitStepLabels } from '../visit-steps.ts';
+import { useIsRenewal } from '../visit-state.ts';
+import { renewalStepLabels, visitStepLabels, type StepLabels } from '../visit-steps.ts';
 import { PageTitle } from '#client/components/layout/document-head.tsx';
 import { Spinner } from '#client/components/ui/spinner.tsx';
 
@@ -21,24 +22,24 @@ function isCategory(value: string | undefined): value is ProgramCategory {
   return programCategories.some((category) => category === value);
 }
 
-const indexOf = (screen: string) => visitStepLabels.findIndex(([step]) => step === screen);
-
 /**
  * Where the patient is among the visit's steps; the closing screens count as the step that closed
- * the visit, the review of the answers as the questions, and the start (a visitor's eligibility)
- * as the first.
+ * the visit, the review of the answers as the questions, and the start (a visitor's eligibility,
+ * a renewal's opening) as the first.
  */
-function stepIndex(pathname: string): number {
+function stepIndex(pathname: string, labels: StepLabels): number {
+  const indexOf = (screen: string) => labels.findIndex(([step]) => step === screen);
   const screen = pathname.split('/')[3] ?? '';
-  if (screen === 'submitted') return visitStepLabels.length;
+  if (screen === 'submitted') return labels.length;
   if (screen === '' || screen === 'ineligible') return indexOf('eligibility');
-  if (screen === 'not-a-fit' || screen === 'answers') return indexOf('questions');
+  if (screen === 'not-a-fit' || screen === 'answers' || screen === 'renew')
+    return indexOf('questions');
   return indexOf(screen);
 }
 
-function StepIndicator({ current }: { current: number }) {
-  const label = visitStepLabels[current]?.[1];
-  const count = visitStepLabels.length;
+function StepIndicator({ current, labels }: { current: number; labels: StepLabels }) {
+  const label = labels[current]?.[1];
+  const count = labels.length;
   // After the last step (the visit is submitted) the line says so: seven names side by side do
   // not fit a phone's width.
   const line = label
@@ -55,9 +56,9 @@ function StepIndicator({ current }: { current: number }) {
       {/* One row at every width from 768px: each step a column, its name under its number. */}
       <ol
         className={`${line ? 'max-[767px]:sr-only' : ''} grid gap-2`}
-        style={{ gridTemplateColumns: `repeat(${visitStepLabels.length}, minmax(0, 1fr))` }}
+        style={{ gridTemplateColumns: `repeat(${labels.length}, minmax(0, 1fr))` }}
       >
-        {visitStepLabels.map(([step, text], index) => {
+        {labels.map(([step, text], index) => {
           const done = index < current;
           const here = index === current;
           return (
@@ -124,11 +125,18 @@ export function VisitLayout() {
   const { category } = useParams();
   const { pathname } = useLocation();
   if (!isCategory(category)) return <VisitNotFound />;
+  return <ProgramVisit category={category} pathname={pathname} />;
+}
+
+function ProgramVisit({ category, pathname }: { category: ProgramCategory; pathname: string }) {
   const program = programs[category];
-  const current = stepIndex(pathname);
+  // A renewal (issue 29) has its own two steps; its opening screen is one too.
+  const renewal = useIsRenewal(category) || pathname.split('/')[3] === 'renew';
+  const labels: StepLabels = renewal ? renewalStepLabels : visitStepLabels;
+  const current = stepIndex(pathname, labels);
   return (
     <div className="bg-gradient-to-b from-accent-50 via-accent-50/40 to-white">
-      <PageTitle>{`${program.name} online visit — ${site.name}`}</PageTitle>
+      <PageTitle>{`${program.name} ${renewal ? 'renewal' : 'online visit'} — ${site.name}`}</PageTitle>
       <div className="container-page max-w-3xl py-6 md:py-10">
         <div className="flex items-center gap-4">
           <img
@@ -140,14 +148,14 @@ export function VisitLayout() {
           />
           <div className="min-w-0">
             <p className="text-sm font-semibold uppercase tracking-wider text-accent-800">
-              Online visit
+              {renewal ? 'Prescription renewal' : 'Online visit'}
             </p>
             <h1 className="text-2xl text-ink md:text-3xl">{program.headline}</h1>
           </div>
         </div>
         {current >= 0 ? (
           <div className="mt-5">
-            <StepIndicator current={current} />
+            <StepIndicator current={current} labels={labels} />
           </div>
         ) : null}
         <div className="mt-6">

@@ -3,10 +3,48 @@ import { formatCents } from '#shared/money.ts';
 import { buttonClass } from '#client/components/ui/button.ts';
 import { useAppState } from '#client/lib/app-state.ts';
 import { paths } from '#shared/paths.ts';
-import { visitCardClass } from '../components/visit-layout.tsx';
+import { useVisitContext, visitCardClass } from '../components/visit-layout.tsx';
+import { useIsRenewal } from '../visit-state.ts';
+
+/** A renewal sent (issue 29): no order and nothing charged; what happens next. */
+function RenewalSubmitted() {
+  return (
+    <section aria-labelledby="submitted-title" className={visitCardClass}>
+      <h2 id="submitted-title" className="text-2xl text-ink">
+        Your answers are with your provider
+      </h2>
+      <p className="mt-2 text-ink-soft">Nothing has been charged for your renewal.</p>
+      <h3 className="mt-6 font-sans text-lg font-semibold text-ink">What happens next</h3>
+      <ol className="mt-3 list-decimal space-y-2 pl-5 text-ink-soft">
+        <li>
+          A US-licensed provider reads your answers beside your last visit's, usually within a day.
+        </li>
+        <li>They may message you with a question. We'll email you when they do.</li>
+        <li>
+          If they renew your prescription, your refills continue on the same plan and dates. If not,
+          they explain why in Messages, and nothing more is charged.
+        </li>
+      </ol>
+      <div className="mt-7 flex flex-col gap-3 sm:flex-row">
+        <Link to={paths.dashboard} className={buttonClass('primary')}>
+          Go to my account
+        </Link>
+        <Link to={paths.messages} className={buttonClass('secondary')}>
+          Open Messages
+        </Link>
+      </div>
+    </section>
+  );
+}
 
 /** /visit/:category/submitted: the visit is with a provider; what happens next. */
 export function SubmittedPage() {
+  const { category } = useVisitContext();
+  const renewal = useIsRenewal(category);
+  return renewal ? <RenewalSubmitted /> : <VisitSubmitted />;
+}
+
+function VisitSubmitted() {
   const location = useLocation();
   const stored = useAppState((state) => state.onlineVisit.user?.lastOrder);
   const state = (location.state ?? {}) as { orderNumber?: unknown; amountCents?: unknown };
