@@ -245,4 +245,22 @@ describe('the health questions', () => {
     expect(bar.getAttribute('aria-valuetext')).toBe('Question 3 of 7');
     expect(screen.getByText('Question 3 of 7')).toBeTruthy();
   });
+
+  it('counts no welcome or introduction as a question (issue 29)', async () => {
+    const welcome: PatientItem = {
+      linkId: 'intro',
+      type: 'display',
+      text: 'Welcome to your visit.',
+      required: false,
+    };
+    stubApi([
+      stub(visitsApi.v2NextQuestion, on(welcome, 1, { progress: { index: 1, total: 23 } })),
+    ]);
+    renderRoutes(routes, { path: '/visit/ed/questions' });
+    await screen.findByText('Welcome to your visit.');
+    const bar = screen.getByRole('progressbar', { name: 'Health questions' });
+    expect(bar.getAttribute('aria-valuetext')).toBe('23 questions ahead');
+    expect(bar.getAttribute('aria-valuenow')).toBe('0');
+    expect(screen.queryByText(/Question 1 of 23/)).toBeNull();
+  });
 });

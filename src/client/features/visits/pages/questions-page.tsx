@@ -89,9 +89,26 @@ export function KnockoutConfirm({
   );
 }
 
-export function ProgressBar({ index, total }: { index: number; total: number }) {
-  const text = `Question ${index} of ${total}`;
-  const percent = total > 0 ? Math.round((index / total) * 100) : 0;
+/**
+ * Where the patient is, counting questions only (issue 29): a welcome or a section's introduction
+ * is not a question, so it says how many are ahead, or which comes next, and counts none of them.
+ */
+export function ProgressBar({
+  index,
+  total,
+  intro = false,
+}: {
+  index: number;
+  total: number;
+  intro?: boolean;
+}) {
+  const text = !intro
+    ? `Question ${index} of ${total}`
+    : index <= 1
+      ? `${total} ${total === 1 ? 'question' : 'questions'} ahead`
+      : `Next: question ${index} of ${total}`;
+  const done = intro ? index - 1 : index;
+  const percent = total > 0 ? Math.round((done / total) * 100) : 0;
   return (
     <div>
       <p className="text-sm font-semibold text-ink-soft" aria-hidden="true">
@@ -101,7 +118,7 @@ export function ProgressBar({ index, total }: { index: number; total: number }) 
         role="progressbar"
         aria-label="Health questions"
         aria-valuemin={0}
-        aria-valuenow={index}
+        aria-valuenow={done}
         aria-valuemax={total}
         aria-valuetext={text}
         className="mt-2 h-2 overflow-hidden rounded-full bg-accent-100"
@@ -190,7 +207,11 @@ function Questions({ visitId }: { visitId: number }) {
           />
         ) : item ? (
           <div className="space-y-6">
-            <ProgressBar index={progress.index} total={progress.total} />
+            <ProgressBar
+              index={progress.index}
+              total={progress.total}
+              intro={item.type === 'display'}
+            />
             <QuestionField
               key={item.linkId}
               item={item}
