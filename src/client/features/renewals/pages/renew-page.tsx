@@ -35,7 +35,9 @@ export function RenewPage() {
     return (
       <section aria-labelledby="renew-title" className={visitCardClass}>
         <h2 id="renew-title" className="text-2xl text-ink">
-          Nothing to renew right now
+          {failedWithCode(opened.error, 'VISIT_BUSY')
+            ? 'Finish your visit first'
+            : 'Nothing to renew right now'}
         </h2>
         <p className="mt-2 text-ink-soft">{opened.error.message}</p>
         <div className="mt-6 flex flex-col gap-3 sm:flex-row">

@@ -1,22 +1,8 @@
-import type { ReactNode } from 'react';
 import { usDateFromIso } from '#shared/dates.ts';
 import { orderStatusLabels, type OrderStatus } from '#shared/orders.ts';
 import type { RenewalChart } from '#shared/reviews.ts';
 import { longDateTime } from '#client/components/ui/staff-order-status.tsx';
-
-const panelClass =
-  'rounded-2xl border border-line bg-white p-5 shadow-[0_1px_2px_rgba(15,37,51,0.04)]';
-
-function Section({ id, title, children }: { id: string; title: string; children: ReactNode }) {
-  return (
-    <section aria-labelledby={id} className={panelClass}>
-      <h2 id={id} className="font-sans text-base font-semibold text-ink">
-        {title}
-      </h2>
-      <div className="mt-3">{children}</div>
-    </section>
-  );
-}
+import { ChartPanel as Section } from './chart-panel.tsx';
 
 const day = (iso: string) => (/^\d{4}-\d{2}-\d{2}$/.test(iso) ? usDateFromIso(iso) : iso);
 

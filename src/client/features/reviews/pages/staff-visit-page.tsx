@@ -1,5 +1,4 @@
 import { useQueryClient } from '@tanstack/react-query';
-import type { ReactNode } from 'react';
 import { Navigate, useParams } from 'react-router';
 import { apiPaths, apiUrl } from '#shared/api.ts';
 import { categoryLabel } from '#shared/catalog.ts';
@@ -20,24 +19,11 @@ import { BackLink, StaffHeader } from '#client/features/staff/components/staff-f
 import { useStaff } from '#client/features/staff/components/staff-layout.tsx';
 import { paymentStatusLabel } from '#client/components/ui/staff-order-status.tsx';
 import { DecisionRecord } from '../components/decision-record.tsx';
+import { ChartPanel as Panel } from '../components/chart-panel.tsx';
 import { RenewalComparison, RenewalHistory } from '../components/renewal-panels.tsx';
 import { RiskFlagList } from '../components/risk-flags.tsx';
 import { VisitDecisionPanel } from '../components/visit-decision-panel.tsx';
 import { providerKeys, sendVisitMessage, useChart, useVisitThread } from '../reviews.api.ts';
-
-const panelClass =
-  'rounded-2xl border border-line bg-white p-5 shadow-[0_1px_2px_rgba(15,37,51,0.04)]';
-
-function Panel({ id, title, children }: { id: string; title: string; children: ReactNode }) {
-  return (
-    <section aria-labelledby={id} className={panelClass}>
-      <h2 id={id} className="font-sans text-base font-semibold text-ink">
-        {title}
-      </h2>
-      <div className="mt-3">{children}</div>
-    </section>
-  );
-}
 
 const statusLabels: Record<string, string> = {
   PENDING_REVIEW: 'Waiting for review',
