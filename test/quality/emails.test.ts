@@ -24,7 +24,13 @@ import {
 } from '#test/factories.ts';
 import { sentMessages } from '#test/outbox.ts';
 import { TestSmtpServer } from '#test/smtp.ts';
-import { submittedEdVisit, setLicensedStates } from '#test/visits.ts';
+import {
+  approveWithPrescription,
+  completeQuestions,
+  setLicensedStates,
+  submittedEdVisit,
+} from '#test/visits.ts';
+import { latestRenewalQuestionnaire } from '#shared/questionnaires/registry.ts';
 import { offers } from '#shared/catalog.ts';
 
 /**
@@ -458,6 +464,65 @@ describe(`every email the product sends (${testDialect})`, () => {
     expect(decline.text).toContain('read it in Messages');
     expect(decline.text).not.toContain('Orders page');
     expect(decline.text).toContain('you have not been charged');
+  });
+
+  it('Renewal due, received, approved and declined (issue 29) name nothing, and link to Home and Messages', async () => {
+    const cookie = await staffCookie(t, provider);
+    const renewing = async () => {
+      const c = await insertCustomer(t.app);
+      const visit = await submittedEdVisit(t.app, c);
+      expect(
+        (await approveWithPrescription(t.app, cookie, visit.visitId, { refills: 1 })).statusCode,
+      ).toBe(200);
+      return c;
+    };
+    const sendRenewal = async (c: TestCustomer) => {
+      const opened = await post(t.app, '/lapi/visit/renew/', { category: 'ed' }, c.cookie);
+      expect(opened.statusCode, opened.body).toBe(200);
+      const visitId = opened.json<{ data: { visit_id: number } }>().data.visit_id;
+      await completeQuestions(t.app, c, visitId, 'ed', {
+        questionnaire: latestRenewalQuestionnaire('ed'),
+      });
+      await post(t.app, '/lapi/visit/questions/answers/', { visit_id: visitId }, c.cookie);
+      const sent = await post(
+        t.app,
+        '/lapi/visit/renew/send/',
+        { visit_id: visitId, confirm: true },
+        c.cookie,
+      );
+      expect(sent.statusCode, sent.body).toBe(200);
+      return visitId;
+    };
+
+    const renewed = await renewing();
+    await t.app.ctx.jobs.drain('renewal-due');
+    check('Renewal due', await received(renewed.email, 'Time for your check-in'), {
+      link: /^\/dashboard$/,
+      secrets: secretsOf(renewed),
+    });
+    const visitId = await sendRenewal(renewed);
+    check('Renewal received', await received(renewed.email, 'We received your answers'), {
+      link: /^\/messages$/,
+      secrets: secretsOf(renewed),
+    });
+    const approved = await approveWithPrescription(t.app, cookie, visitId, { refills: 3 });
+    expect(approved.statusCode, approved.body).toBe(200);
+    const approval = await received(renewed.email, 'Your provider has replied');
+    check('Renewal approved', approval, { link: /^\/messages$/, secrets: secretsOf(renewed) });
+    expect(approval.text).toContain('approved your check-in');
+
+    const refused = await renewing();
+    const refusedVisit = await sendRenewal(refused);
+    const declined = await post(
+      t.app,
+      '/lapi/staff/visits/decline/',
+      { visit_id: refusedVisit, reason: declineCanary },
+      cookie,
+    );
+    expect(declined.statusCode, declined.body).toBe(200);
+    const decline = await received(refused.email, 'Your provider has replied');
+    check('Visit declined', decline, { link: /^\/messages$/, secrets: secretsOf(refused) });
+    expect(decline.text).toContain('decided not to continue your refills');
   });
 
   it('Password reset carries its one-time link and nothing else', async () => {

@@ -150,7 +150,7 @@ export async function remindDueRenewals(
     const told = await ctx.db.transaction().execute(async (trx) => {
       const tx = { ...ctx, db: trx };
       if (!(await markRenewalReminded(tx, prescription.id))) return false;
-      await queueRenewalDue(tx, user, prescription.category);
+      await queueRenewalDue(tx, user);
       return true;
     });
     if (told) sent += 1;
@@ -160,28 +160,29 @@ export async function remindDueRenewals(
 }
 
 /**
- * No program, medicine or condition in it (docs/emails.md): a prescription is due for renewal,
- * and the link opens its renewal (after signing in).
+ * No program, medicine, condition or "prescription" in it (docs/emails.md: whoever reads over the
+ * patient's shoulder learns nothing): a short check-in with their provider keeps the refills
+ * coming. The link is Home, where "Renew your prescription" names the rest; a link to the
+ * renewal itself would name the program in its path.
  */
 async function queueRenewalDue(
   ctx: AppContext,
   user: { first_name: string; email: string },
-  category: ProgramCategory,
 ): Promise<void> {
-  const link = absoluteLink(ctx.env, paths.visitScreen(category, 'renew'));
+  const link = absoluteLink(ctx.env, paths.dashboard);
   const lines = [
     `Hello ${user.first_name},`,
-    'One of your prescriptions is due for renewal. A few short questions (about five minutes) let your provider check how it is going and renew it, so your refills continue without a gap.',
-    'Nothing is charged for the renewal itself.',
+    'It is time for a short check-in with your provider, so your refills continue without a gap. It takes about five minutes: a few questions about how things are going and what has changed.',
+    'Nothing is charged for the check-in.',
   ];
   await queueEmail(ctx, {
     to: user.email,
-    subject: 'Time to renew your prescription',
-    text: [...lines, '', `Renew your prescription: ${link}`, '', ...emailSignature].join('\n'),
+    subject: 'Time for your check-in',
+    text: [...lines, '', `Start your check-in: ${link}`, '', ...emailSignature].join('\n'),
     html: emailHtml(
       lines,
-      { href: link, label: 'Renew your prescription' },
-      'Questions? Write to us any time from your account.',
+      { href: link, label: 'Start your check-in' },
+      'For your privacy, we never put health details in email.',
     ),
   });
 }

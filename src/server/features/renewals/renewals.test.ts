@@ -158,10 +158,10 @@ describe(`renewing a prescription (${testDialect})`, () => {
     await t.app.ctx.jobs.drain('renewal-due');
     await t.app.ctx.jobs.drain('renewal-due');
     const reminders = (await sentMessages(t)).filter(
-      (m) => m.to === c.email && m.subject === 'Time to renew your prescription',
+      (m) => m.to === c.email && m.subject === 'Time for your check-in',
     );
     expect(reminders).toHaveLength(1);
-    expect(reminders[0]!.text).toContain('/visit/ed/renew');
+    expect(reminders[0]!.text).toContain('/dashboard');
     expect(reminders[0]!.text).not.toMatch(/sildenafil|[Ee]rectile|\bED\b|50 ?mg/);
 
     // The renewal: lasting answers are offered from the first visit; the patient adds an allergy.
@@ -317,7 +317,7 @@ describe(`renewing a prescription (${testDialect})`, () => {
     );
     expect(JSON.stringify(thread)).toContain(reason);
     const told = (await sentMessages(t)).filter(
-      (m) => m.to === c.email && m.text.includes('decided not to renew your prescription'),
+      (m) => m.to === c.email && m.text.includes('decided not to continue your refills'),
     );
     expect(told).toHaveLength(1);
     expect(told[0]!.text).not.toContain(reason);

@@ -226,8 +226,8 @@ function usDay(iso: string): string {
 }
 
 /**
- * The approval's notice: no medicine, program or dose in it (docs/emails.md); the prescription
- * and the provider's words are in Messages.
+ * The approval's notice: no medicine, program, dose or "prescription" in it (docs/emails.md); what
+ * was renewed, and the provider's words, are in Messages.
  */
 async function sendRenewed(
   tx: AppContext,
@@ -236,7 +236,7 @@ async function sendRenewed(
   const link = absoluteLink(tx.env, paths.messages);
   const lines = [
     `Hello ${user.first_name},`,
-    'Good news: your provider renewed your prescription. Your refills continue on the same plan and at the same price, on their usual dates. Nothing has been charged today.',
+    'Good news: your provider has approved your check-in. Your refills continue on the same plan and at the same price, on their usual dates. Nothing has been charged today.',
     'Sign in to read the details in Messages.',
   ];
   await queueEmail(tx, {

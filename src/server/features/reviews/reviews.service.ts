@@ -773,7 +773,7 @@ async function sendDeclined(
   const lines = [
     `Hello ${user.first_name},`,
     renewal
-      ? 'Your provider has reviewed your answers and decided not to renew your prescription right now, so your refills have stopped: nothing more will be charged, and anything already paid for will still be delivered. For your privacy we do not include their reason here: sign in to read it in Messages, where you can reply with any questions.'
+      ? 'Your provider has reviewed your check-in and decided not to continue your refills right now, so they have stopped: nothing more will be charged, and anything already paid for will still be delivered. For your privacy we do not include their reason here: sign in to read it in Messages, where you can reply with any questions.'
       : 'Your provider has reviewed your online visit and decided that this treatment is not the right fit for you right now. For your privacy we do not include their reason here: sign in to read it in Messages, where you can reply with any questions.',
     // A review the patient asked for after a knock-out answer held nothing on their card.
     ...(orderNumber ? ['The hold on your card has been released: you have not been charged.'] : []),

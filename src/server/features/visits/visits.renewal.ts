@@ -140,7 +140,7 @@ export async function sendRenewal(
   return submitted;
 }
 
-/** No program, answer or medicine in it (docs/emails.md): a renewal waits for review, nothing charged. */
+/** No program, answer, medicine or "prescription" in it (docs/emails.md): answers wait for review, nothing charged. */
 async function sendRenewalReceived(
   ctx: AppContext,
   user: { first_name: string; email: string },
@@ -149,7 +149,7 @@ async function sendRenewalReceived(
   const lines = [
     `Hello ${user.first_name},`,
     'Thank you. We received your answers, and a licensed provider will review them, usually within one business day.',
-    'Nothing has been charged for this. If your provider renews your prescription, your refills continue on the same plan and at the same price, on their usual dates; you can cancel them any time on the Subscriptions page of your account.',
+    'Nothing has been charged for this. If your provider approves, your refills continue on the same plan and at the same price, on their usual dates; you can cancel them any time on the Subscriptions page of your account.',
     'Your provider may write to you in Messages if they have a question.',
   ];
   await queueEmail(ctx, {
