@@ -130,6 +130,10 @@ test('a patient renews a prescription with one refill left; the provider compare
 
   // --- The patient: Messages say it is renewed; Home no longer asks.
   await page.goto('/messages');
+  await page
+    .getByRole('button', { name: /^Your online visit .*unread/ })
+    .first()
+    .click();
   await expect(page.getByText(/Your prescription is renewed: Sildenafil/).first()).toBeVisible();
   await screens.check('renewal-messages');
   await page.goto('/dashboard');
