@@ -94,7 +94,7 @@ export async function renewalsOf(ctx: AppContext, customerId: number): Promise<R
 
 /**
  * `/visit/<program>/renew`: opens the renewal of the program's newest prescription when it is due
- * (or resumes the one in progress, or shows the one sent).
+ * (or resumes the one in progress, or shows the one sent, or why the last one closed).
  */
 export async function startRenewal(
   ctx: AppContext,
@@ -109,10 +109,13 @@ export async function startRenewal(
     throw notFound(
       `You have no ${programs[category].name} prescription to renew right now. We will tell you on Home when it is time.`,
     );
-  const [sent] = (await renewalVisitsOf(ctx, [prescription.id])).filter(
-    (v) => v.status === 'PENDING_REVIEW',
-  );
-  if (sent) return { visit_id: sent.id, destination: paths.visitScreen(category, 'submitted') };
+  // The newest renewal of it: with a provider, it is shown as sent; closed by a knock-out, it
+  // shows why (a new attempt goes through a provider, as for a first visit: visits.program.ts).
+  const [latest] = await renewalVisitsOf(ctx, [prescription.id]);
+  if (latest?.status === 'PENDING_REVIEW')
+    return { visit_id: latest.id, destination: paths.visitScreen(category, 'submitted') };
+  if (latest?.status === 'DISQUALIFIED')
+    return { visit_id: latest.id, destination: paths.visitScreen(category, 'not-a-fit') };
   const opened = await openRenewalVisit(ctx, session, prescription);
   return { visit_id: opened.visitId, destination: opened.destination };
 }

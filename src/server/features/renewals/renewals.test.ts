@@ -390,5 +390,12 @@ describe(`renewing a prescription (${testDialect})`, () => {
       '/visit/ed/not-a-fit',
     );
     expect(await renewalsOf(t, c)).toEqual([]);
+    // Opening it again shows why it closed: a knock-out is not answered away by starting over.
+    expect(
+      dataOf(
+        renewalsApi.startRenewal,
+        await callAs(t.app, renewalsApi.startRenewal, { category: 'ed' }, c),
+      ),
+    ).toEqual({ visit_id: opened.visit_id, destination: '/visit/ed/not-a-fit' });
   });
 });
