@@ -397,5 +397,23 @@ describe(`renewing a prescription (${testDialect})`, () => {
         await callAs(t.app, renewalsApi.startRenewal, { category: 'ed' }, c),
       ),
     ).toEqual({ visit_id: opened.visit_id, destination: '/visit/ed/not-a-fit' });
+
+    // Sent to a provider as answered, it is theirs to approve: nothing needs holding for a renewal.
+    // A prescription written without refills had no plan; the renewal starts one, billing today.
+    expect(
+      (await callAs(t.app, visitsApi.requestReview, { visit_id: opened.visit_id }, c)).statusCode,
+    ).toBe(200);
+    const cookie = await staffCookie(t, provider);
+    const approved = await approveWithPrescription(t.app, cookie, opened.visit_id, {
+      refills: 2,
+    });
+    expect(approved.statusCode, approved.body).toBe(200);
+    expect(await plansOf(t, c)).toEqual([
+      expect.objectContaining({
+        status: 'ACTIVE',
+        refills_remaining: 3,
+        next_billing_date: t.clock.now().toISOString().slice(0, 10),
+      }),
+    ]);
   });
 });

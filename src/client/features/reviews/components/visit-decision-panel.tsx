@@ -58,7 +58,7 @@ export function VisitDecisionPanel({ chart }: { chart: Chart }) {
       <h2 id="decision-title" className="font-sans text-base font-semibold text-ink">
         Decision
       </h2>
-      {chart.review_requested ? (
+      {chart.review_requested && !chart.renewal ? (
         <p className="mt-1 text-[0.9375rem] text-ink-soft">
           <strong className="font-semibold text-ink">
             The patient asked for a review after a knock-out answer.
@@ -80,7 +80,7 @@ export function VisitDecisionPanel({ chart }: { chart: Chart }) {
         </p>
       )}
       <div className="mt-4 flex flex-col gap-2 sm:flex-row sm:flex-wrap">
-        {chart.review_requested ? null : (
+        {chart.review_requested && !chart.renewal ? null : (
           <button
             type="button"
             aria-haspopup="dialog"
