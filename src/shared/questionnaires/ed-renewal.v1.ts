@@ -1,6 +1,6 @@
 import { edIntakeV1 } from './ed-intake.v1.ts';
 import type { AnswerOption, Questionnaire } from './format.ts';
-import { type ItemChanges, intakeItem } from './reuse.ts';
+import { type ItemChanges, intakeItem, newConditionsItems } from './reuse.ts';
 
 /**
  * ED (erectile dysfunction) renewal, version 1.0.0: the questionnaire a patient answers to renew a
@@ -125,27 +125,7 @@ export const edRenewalV1: Questionnaire = {
     item('bp_systolic'),
     item('bp_diastolic'),
     item('bp_date'),
-    {
-      linkId: 'new_conditions',
-      type: 'boolean',
-      text: 'Since your last visit, have you been diagnosed with a new health condition, had surgery, or stayed in hospital?',
-      flagWhen: {
-        answer: true,
-        flag: {
-          code: 'new-condition',
-          severity: 'caution',
-          text: 'New diagnosis, surgery or hospital stay since the last visit: review the details (cardiac events, new medicines) before renewing.',
-        },
-      },
-    },
-    {
-      linkId: 'new_conditions_details',
-      type: 'text',
-      text: 'What happened, and when?',
-      helpText: 'Include any new medicines you were given.',
-      maxLength: 1000,
-      enableWhen: [{ question: 'new_conditions', operator: '=', answer: true }],
-    },
+    ...newConditionsItems('cardiac events, new medicines'),
     // Other medicines and allergies
     item('other_medicines', { prefill: true }),
     item('other_medicines_list', { prefill: true }),

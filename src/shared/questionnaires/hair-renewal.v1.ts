@@ -1,6 +1,6 @@
 import type { AnswerOption, Questionnaire } from './format.ts';
 import { hairIntakeV1 } from './hair-intake.v1.ts';
-import { type ItemChanges, intakeItem } from './reuse.ts';
+import { type ItemChanges, intakeItem, newConditionsItems } from './reuse.ts';
 
 /**
  * Hair (pattern hair loss) renewal, version 1.0.0: the questionnaire a patient answers to renew a
@@ -139,27 +139,9 @@ export const hairRenewalV1: Questionnaire = {
     item('depression'),
     item('self_harm_thoughts'),
     // Health, medicines and allergies
-    {
-      linkId: 'new_conditions',
-      type: 'boolean',
-      text: 'Since your last visit, have you been diagnosed with a new health condition, had surgery, or stayed in hospital?',
-      flagWhen: {
-        answer: true,
-        flag: {
-          code: 'new-condition',
-          severity: 'caution',
-          text: 'New diagnosis, surgery or hospital stay since the last visit: review the details (heart or blood pressure before oral minoxidil, liver disease or prostate findings with finasteride) before renewing.',
-        },
-      },
-    },
-    {
-      linkId: 'new_conditions_details',
-      type: 'text',
-      text: 'What happened, and when?',
-      helpText: 'Include any new medicines you were given.',
-      maxLength: 1000,
-      enableWhen: [{ question: 'new_conditions', operator: '=', answer: true }],
-    },
+    ...newConditionsItems(
+      'heart or blood pressure before oral minoxidil, liver disease or prostate findings with finasteride',
+    ),
     item('other_medicines', { prefill: true }),
     item('other_medicines_list', { prefill: true }),
     item('allergies', { prefill: true }),

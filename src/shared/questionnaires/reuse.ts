@@ -19,3 +19,33 @@ export function intakeItem(
   if (!found) throw new Error(`${intake.id}@${intake.version} has no item ${linkId}`);
   return { ...structuredClone(found), ...changes };
 }
+
+/**
+ * The renewals' "since your last visit" pair: a new diagnosis, surgery or hospital stay (flagged
+ * for the provider with `whatToReview`, the program's own concerns), and what happened.
+ */
+export function newConditionsItems(whatToReview: string): QuestionnaireItem[] {
+  return [
+    {
+      linkId: 'new_conditions',
+      type: 'boolean',
+      text: 'Since your last visit, have you been diagnosed with a new health condition, had surgery, or stayed in hospital?',
+      flagWhen: {
+        answer: true,
+        flag: {
+          code: 'new-condition',
+          severity: 'caution',
+          text: `New diagnosis, surgery or hospital stay since the last visit: review the details (${whatToReview}) before renewing.`,
+        },
+      },
+    },
+    {
+      linkId: 'new_conditions_details',
+      type: 'text',
+      text: 'What happened, and when?',
+      helpText: 'Include any new medicines you were given.',
+      maxLength: 1000,
+      enableWhen: [{ question: 'new_conditions', operator: '=', answer: true }],
+    },
+  ];
+}

@@ -1,5 +1,5 @@
 import type { AnswerOption, Questionnaire } from './format.ts';
-import { type ItemChanges, intakeItem } from './reuse.ts';
+import { type ItemChanges, intakeItem, newConditionsItems } from './reuse.ts';
 import { sleepIntakeV1 } from './sleep-intake.v1.ts';
 
 /**
@@ -110,27 +110,7 @@ export const sleepRenewalV1: Questionnaire = {
     }),
     item('maoi'),
     item('alcohol'),
-    {
-      linkId: 'new_conditions',
-      type: 'boolean',
-      text: 'Since your last visit, have you been diagnosed with a new health condition, had surgery, or stayed in hospital?',
-      flagWhen: {
-        answer: true,
-        flag: {
-          code: 'new-condition',
-          severity: 'caution',
-          text: 'New diagnosis, surgery or hospital stay since the last visit: review the details (sleep apnea, glaucoma, urinary retention, new medicines) before renewing.',
-        },
-      },
-    },
-    {
-      linkId: 'new_conditions_details',
-      type: 'text',
-      text: 'What happened, and when?',
-      helpText: 'Include any new medicines you were given.',
-      maxLength: 1000,
-      enableWhen: [{ question: 'new_conditions', operator: '=', answer: true }],
-    },
+    ...newConditionsItems('sleep apnea, glaucoma, urinary retention, new medicines'),
     item('other_medicines', { prefill: true }),
     item('other_medicines_list', { prefill: true }),
   ],
