@@ -110,7 +110,9 @@ test('a new patient in Oregon completes the ED visit across a log-out, and talks
   // --- The health questions: each kind of question screen checked the first time it shows.
   await expect(page).toHaveURL(/\/visit\/ed\/questions$/);
   const progress = page.getByRole('progressbar', { name: 'Health questions' });
-  await expect(progress).toHaveAttribute('aria-valuenow', '1');
+  // The welcome counts no question (issue 29): it says how many are ahead.
+  await expect(progress).toHaveAttribute('aria-valuenow', '0');
+  await expect(progress).toHaveAttribute('aria-valuetext', /^\d+ questions ahead$/);
   const kindsSeen = new Set<string>();
   const checkKind = async (item: QuestionnaireItem) => {
     if (kindsSeen.has(item.type)) return;
