@@ -309,6 +309,15 @@ export async function approveVisit(
   const current = await chart(ctx, staff, visitId);
   if (current.status !== 'PENDING_REVIEW')
     throw new AppError('VISIT_DECIDED', 'This visit has already been decided.');
+  const base = await chartBase(ctx, visitId);
+  // A first visit the patient sent after a knock-out answer holds nothing to charge; a renewal
+  // holds nothing either way (its refill plan bills the fills: decision 023), so one sent after a
+  // knock-out answer is the provider's to approve too.
+  if (current.review_requested && base?.kind !== 'renewal')
+    throw new AppError(
+      'NO_AUTHORIZATION',
+      'The patient asked for this review after a knock-out answer, so nothing is held on their card and it cannot be approved here. Write to them in Messages, or decline it with a reason they will read.',
+    );
   const today = calendarDay(ctx);
   const validity =
     prescription.valid_until <= today
@@ -318,10 +327,7 @@ export async function approveVisit(
         : null;
   if (validity)
     throw new AppError('VALIDATION', validity, { 'prescription.valid_until': validity });
-  const base = await chartBase(ctx, visitId);
   if (base?.kind === 'renewal') {
-    // A renewal holds nothing on the card: its refill plan bills the fills (decision 023). One
-    // the patient sent to a provider after a knock-out answer is the provider's to approve too.
     await approveRenewal(ctx, staff, base, prescription, (tx, action) =>
       auditDecision(
         tx,
@@ -332,11 +338,6 @@ export async function approveVisit(
     );
     return chart(ctx, staff, visitId);
   }
-  if (current.review_requested)
-    throw new AppError(
-      'NO_AUTHORIZATION',
-      'The patient asked for this review after a knock-out answer, so nothing is held on their card and it cannot be approved here. Write to them in Messages, or decline it with a reason they will read.',
-    );
   const order = current.order
     ? await selectVisitOrder(ctx.db, (await chartBase(ctx, visitId))?.order_id ?? 0)
     : undefined;
