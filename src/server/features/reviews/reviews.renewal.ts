@@ -27,6 +27,7 @@ import { emailHtml, emailSignature } from '#server/lib/email-layout.ts';
 import { AppError } from '#server/lib/errors.ts';
 import { faultPoint } from '#server/lib/faults.ts';
 import { absoluteLink } from '#server/lib/links.ts';
+import { usDateFromIso } from '#shared/dates.ts';
 import { paths } from '#shared/paths.ts';
 import { effectiveAnswers, visibleItems } from '#shared/questionnaires/engine.ts';
 import type { AnswerValue, Answers, Questionnaire } from '#shared/questionnaires/format.ts';
@@ -190,8 +191,8 @@ export async function approveRenewal(
       staff.staff.id,
       { id: base.id, customerId: base.customer_id },
       continued
-        ? `Your prescription is renewed: ${medicine}, valid until ${usDay(prescription.valid_until)}. Your refills continue on the same plan and at the same price, on their usual dates; you can change or cancel them on the Subscriptions page.`
-        : `Your prescription is renewed: ${medicine}, valid until ${usDay(prescription.valid_until)}. Your refills were cancelled, so nothing will be sent or charged; write to us here if you would like them to start again.`,
+        ? `Your prescription is renewed: ${medicine}, valid until ${usDateFromIso(prescription.valid_until)}. Your refills continue on the same plan and at the same price, on their usual dates; you can change or cancel them on the Subscriptions page.`
+        : `Your prescription is renewed: ${medicine}, valid until ${usDateFromIso(prescription.valid_until)}. Your refills were cancelled, so nothing will be sent or charged; write to us here if you would like them to start again.`,
     );
     await sendRenewed(tx, user);
     return true;
@@ -213,16 +214,6 @@ export async function endRenewedPlan(tx: AppContext, base: ChartBase): Promise<v
     base.renews_prescription_id,
     'Your provider did not renew this prescription.',
   );
-}
-
-/** '2027-11-21' as 'Nov 21, 2027' (the calendar day as given). */
-function usDay(iso: string): string {
-  return new Intl.DateTimeFormat('en-US', {
-    month: 'short',
-    day: 'numeric',
-    year: 'numeric',
-    timeZone: 'UTC',
-  }).format(new Date(`${iso}T00:00:00Z`));
 }
 
 /**
