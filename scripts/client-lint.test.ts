@@ -6,7 +6,8 @@ import { describe, expect, it } from 'vitest';
 /*
  * The client's lint rules (eslint.config.js), each proven by a fixture that must fail. The
  * fixtures live in scripts/lint-fixtures/, which the main config ignores so that `npm run lint`
- * passes; here each is linted as if it sat where the rule applies (its `as` path).
+ * passes; here each is linted as if it sat where the rule applies (its `as` path). That the client
+ * as it is passes these rules is `npm run lint`'s own job (CI runs it), not repeated here.
  */
 
 const eslint = new ESLint();
@@ -75,16 +76,4 @@ describe('the client’s zones', () => {
       ),
     ).toEqual([]);
   });
-});
-
-describe('the client as it is', () => {
-  it('has no write outside an .api.ts and no import across its zones', async () => {
-    const results = await eslint.lintFiles(['src/client']);
-    const problems = results.flatMap((result) =>
-      result.messages
-        .filter((m) => m.ruleId === zones || m.ruleId === mutations)
-        .map((m) => `${path.relative('.', result.filePath)}:${m.line} ${m.message}`),
-    );
-    expect(problems).toEqual([]);
-  }, 120_000);
 });

@@ -1,5 +1,7 @@
 import { configure } from '@testing-library/dom';
 import { afterAll, afterEach, beforeEach, vi } from 'vitest';
+// Taken before the first stub below (see the file).
+import './real-fetch.ts';
 
 // findBy… and waitFor wait up to 5 s for the screen to settle (1 s by default): on a busy two-core
 // machine React can take longer than a second to render a page, and these are waits, not timings.

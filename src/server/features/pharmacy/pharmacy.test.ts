@@ -8,6 +8,8 @@ import { buildTestApp, testDialect, type TestApp } from '#test/app.ts';
 import { callAs, dataOf } from '#test/contract.ts';
 import { insertCustomer, sessionCookie, staffCookie, type TestCustomer } from '#test/factories.ts';
 import { sentMessages } from '#test/outbox.ts';
+// The real fetch, taken before test/setup.ts stubs it: these tests talk to a local fake pharmacy.
+import { realFetch } from '#test/real-fetch.ts';
 import {
   sendCallback,
   startFakePharmacy,
@@ -20,8 +22,6 @@ import { runPharmacy } from './pharmacy.service.ts';
 const provider = demoStaff.find((s) => s.role === 'provider')!;
 const operations = demoStaff.find((s) => s.role === 'operations')!;
 const SECRET = 'whsec_pharmacy_test_0123456789abcdef';
-/** The real fetch, taken before test/setup.ts stubs it: these tests talk to a local fake pharmacy. */
-const realFetch = globalThis.fetch;
 
 /** Runs the pharmacy job until it has nothing left (errors surface, unlike the job runner's). */
 async function drainPharmacy(t: TestApp): Promise<void> {
