@@ -116,6 +116,10 @@ test('a patient renews a prescription with one refill left; the provider compare
     directions,
   );
   await expect(staff.getByRole('region', { name: 'Fills' })).toContainText(/PW-/);
+  // Beside the patient's messages, what they take now, with the chart it came from.
+  await expect(staff.getByRole('region', { name: 'Active prescriptions' })).toContainText(
+    directions,
+  );
   await staffScreens.check('renewal-chart');
   await staff.getByRole('button', { name: 'Approve' }).click();
   const approve = staff.getByRole('dialog', { name: /Approve .*'s renewal\?/ });

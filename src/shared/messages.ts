@@ -280,6 +280,21 @@ export const PatientMessageItemSchema = z.object({
 });
 export type PatientMessageItem = z.infer<typeof PatientMessageItemSchema>;
 
+/**
+ * The patient's prescriptions still valid today, newest first (issue 29): what a provider needs
+ * beside every patient message, each with the visit whose chart it came from.
+ */
+export const ActivePrescriptionsSchema = z.array(
+  z.object({
+    visit_id: z.number().int(),
+    medicine: z.string(),
+    directions: z.string().nullable(),
+    refills: z.number().int(),
+    valid_until: z.string(),
+  }),
+);
+export type ActivePrescriptions = z.infer<typeof ActivePrescriptionsSchema>;
+
 export const PatientThreadSchema = z.object({
   thread: ThreadSchema,
   patient: z.object({
@@ -290,17 +305,5 @@ export const PatientThreadSchema = z.object({
   assigned: z.enum(['me', 'open']),
   /** The patient's latest visit a provider may open, for its chart. */
   visit_id: z.number().int().nullable(),
-  /**
-   * The patient's prescriptions still valid today, newest first (issue 29): what a provider needs
-   * beside a question about treatment, each with the visit whose chart it came from.
-   */
-  prescriptions: z.array(
-    z.object({
-      visit_id: z.number().int(),
-      medicine: z.string(),
-      directions: z.string().nullable(),
-      refills: z.number().int(),
-      valid_until: z.string(),
-    }),
-  ),
+  prescriptions: ActivePrescriptionsSchema,
 });

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { apiPaths } from './api.ts';
 import { endpoint } from './contract.ts';
 import {
+  ActivePrescriptionsSchema,
   CareReplySchema,
   CareThreadRequestSchema,
   PatientMessageItemSchema,
@@ -40,7 +41,27 @@ export const ReviewQueueItemSchema = z.object({
   kind: z.enum(['visit', 'renewal']),
 });
 export type ReviewQueueItem = z.infer<typeof ReviewQueueItemSchema>;
-export const ReviewQueueSchema = z.object({ visits: z.array(ReviewQueueItemSchema) });
+
+/**
+ * A fill the pharmacy rejected (issue 29): a provider's task, beside the visits, until a provider
+ * writes to the patient about it in the visit's conversation.
+ */
+export const PharmacyRejectionTaskSchema = z.object({
+  visit_id: z.number().int(),
+  order_number: z.string(),
+  patient: z.string(),
+  state: z.string(),
+  category: ProgramCategorySchema,
+  /** The pharmacy's reason, as the patient was told it. */
+  reason: z.string(),
+  rejected_at: z.string(),
+});
+export type PharmacyRejectionTask = z.infer<typeof PharmacyRejectionTaskSchema>;
+
+export const ReviewQueueSchema = z.object({
+  visits: z.array(ReviewQueueItemSchema),
+  pharmacy_rejections: z.array(PharmacyRejectionTaskSchema),
+});
 
 /**
  * What was decided, kept on the chart after the decision (issue 29, "the chart is a clinical
@@ -142,6 +163,10 @@ export const ChartSchema = z.object({
   decision: ChartDecisionSchema.nullable(),
   /** A renewal's comparison with the last visit; null for a first visit. */
   renewal: RenewalChartSchema.nullable(),
+  /** Fills of this visit's prescription the pharmacy rejected, until a provider writes about them. */
+  pharmacy_rejections: z.array(
+    z.object({ order_number: z.string(), reason: z.string(), rejected_at: z.string() }),
+  ),
 });
 export type Chart = z.infer<typeof ChartSchema>;
 
@@ -245,7 +270,11 @@ export const reviewsApi = {
     access: 'provider',
     view: true,
     body: StaffThreadRequestSchema,
-    response: z.object({ thread: ThreadSchema.nullable() }),
+    /** The visit's conversation, and beside it what the patient takes now (issue 29). */
+    response: z.object({
+      thread: ThreadSchema.nullable(),
+      prescriptions: ActivePrescriptionsSchema,
+    }),
     errors: visitErrors,
   }),
   sendMessage: endpoint({

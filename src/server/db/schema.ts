@@ -298,6 +298,11 @@ export interface PharmacyMessagesTable {
   last_error: string | null;
   sent_at: string | null;
   created_at: string;
+  /** When the pharmacy rejected it (migration 0039): a provider's task until closed. */
+  rejected_at: string | null;
+  /** When, and by which provider, the patient was written to about the rejection. */
+  rejection_closed_at: string | null;
+  rejection_closed_by: number | null;
 }
 
 /** The pharmacy's callbacks, by their id: a repeated one is applied once (migration 0037). */

@@ -221,7 +221,10 @@ describe("the operator's dashboard", () => {
   });
 
   it('is for operations staff: a provider goes back to their queue, with no Dashboard link', async () => {
-    const api = stubApi([loggedIn(provider), stub(reviewsApi.queue, { visits: [] })]);
+    const api = stubApi([
+      loggedIn(provider),
+      stub(reviewsApi.queue, { visits: [], pharmacy_rejections: [] }),
+    ]);
     renderRoutes(routes, { path: '/staff/dashboard' });
     expect(await screen.findByRole('heading', { level: 1, name: 'Review queue' })).toBeTruthy();
     expect(screen.queryByRole('link', { name: 'Dashboard' })).toBeNull();

@@ -33,6 +33,7 @@ function buildChart(overrides: Partial<Chart> = {}): Chart {
     order: { order_number: 'PW-100200', total_cents: 9000, payment_status: 'authorized' },
     decision: null,
     renewal: null,
+    pharmacy_rejections: [],
     ...overrides,
   };
 }
@@ -50,7 +51,7 @@ describe('the decision panel', () => {
     const u = userEvent.setup();
     const api = stubApi([
       stub(reviewsApi.approve, { chart: buildChart({ status: 'APPROVED' }) }),
-      stub(reviewsApi.queue, { visits: [] }),
+      stub(reviewsApi.queue, { visits: [], pharmacy_rejections: [] }),
     ]);
     renderRoutes(routes(buildChart()));
     await u.click(screen.getByRole('button', { name: 'Approve' }));

@@ -22,11 +22,11 @@ export const providerKeys = {
 
 const isId = (id: number) => Number.isInteger(id) && id > 0;
 
-/** The visits waiting for this provider, oldest first. */
+/** The visits waiting for this provider, oldest first, and the fills the pharmacy rejected. */
 export function useReviewQueue(options: { enabled?: boolean } = {}) {
   return useQuery({
     queryKey: providerKeys.queue,
-    queryFn: async ({ signal }) => (await call(reviewsApi.queue, { body: {}, signal })).visits,
+    queryFn: ({ signal }) => call(reviewsApi.queue, { body: {}, signal }),
     enabled: options.enabled ?? true,
     staleTime: 15_000,
   });
@@ -42,20 +42,24 @@ export function useChart(id: number, options: { enabled?: boolean } = {}) {
   });
 }
 
-/** A visit's conversation, a page at a time (`fetchNextPage`: its earlier messages). */
+/**
+ * A visit's conversation, a page at a time (`fetchNextPage`: its earlier messages), and the
+ * patient's active prescriptions as the newest page read them.
+ */
 export function useVisitThread(id: number, options: { enabled?: boolean } = {}) {
   return useInfiniteQuery({
     queryKey: providerKeys.thread(id),
-    queryFn: async ({ signal, pageParam }) =>
-      (
-        await call(reviewsApi.messages, {
-          body: { visit_id: id, ...(pageParam ? { cursor: pageParam } : {}) },
-          signal,
-        })
-      ).thread,
+    queryFn: ({ signal, pageParam }) =>
+      call(reviewsApi.messages, {
+        body: { visit_id: id, ...(pageParam ? { cursor: pageParam } : {}) },
+        signal,
+      }),
     initialPageParam: null as string | null,
-    getNextPageParam: (page) => earlierCursor(page),
-    select: (data) => joinThread(data.pages.flatMap((page) => (page ? [page] : []))),
+    getNextPageParam: (page) => earlierCursor(page.thread),
+    select: (data) => ({
+      thread: joinThread(data.pages.flatMap((page) => (page.thread ? [page.thread] : []))),
+      prescriptions: data.pages[0]?.prescriptions ?? [],
+    }),
     enabled: (options.enabled ?? true) && isId(id),
     // The patient may answer while the chart is open.
     refetchInterval: 15_000,

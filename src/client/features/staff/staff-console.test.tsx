@@ -209,7 +209,7 @@ describe('the staff session', () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'], shouldAdvanceTime: true });
     const api = stubApi([
       loggedIn(provider),
-      stub(reviewsApi.queue, { visits: [] }),
+      stub(reviewsApi.queue, { visits: [], pharmacy_rejections: [] }),
       stub(staffApi.logout, {}),
     ]);
     const { router } = renderRoutes(routes, { path: '/staff' });
@@ -233,7 +233,10 @@ describe('the staff session', () => {
 
   it('stays logged in while someone works in another tab of the console', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'], shouldAdvanceTime: true });
-    const api = stubApi([loggedIn(provider), stub(reviewsApi.queue, { visits: [] })]);
+    const api = stubApi([
+      loggedIn(provider),
+      stub(reviewsApi.queue, { visits: [], pharmacy_rejections: [] }),
+    ]);
     const { router } = renderRoutes(routes, { path: '/staff' });
     await screen.findByRole('heading', { level: 1, name: 'Review queue' });
     const otherTab = new BroadcastChannel('pairwell-staff-activity');
@@ -292,15 +295,34 @@ describe('the staff session', () => {
             kind: 'renewal',
           },
         ],
+        pharmacy_rejections: [
+          {
+            visit_id: 37,
+            order_number: 'PW-100188',
+            patient: 'Alex Morgan',
+            state: 'OR',
+            category: 'ed',
+            reason: 'The prescriber’s licence could not be verified.',
+            rejected_at: '2026-05-03T10:00:00.000Z',
+          },
+        ],
       }),
     ]);
     renderRoutes(routes, { path: '/staff' });
     expect(await screen.findByRole('heading', { level: 1, name: 'Review queue' })).toBeTruthy();
     expect(
-      await screen.findByText('2 visits are waiting for your review, oldest first.', {
-        exact: false,
-      }),
+      await screen.findByText(
+        '2 visits are waiting for your review, oldest first. 1 fill the pharmacy rejected needs you.',
+        { exact: false },
+      ),
     ).toBeTruthy();
+    // A fill the pharmacy rejected (issue 29) is a task first, with its reason and its chart.
+    const rejected = screen.getByRole('region', { name: 'The pharmacy could not fill (1)' });
+    expect(rejected.textContent).toContain('The prescriber’s licence could not be verified.');
+    expect(rejected.textContent).toContain('Order PW-100188');
+    expect(within(rejected).getByRole('link', { name: 'Alex Morgan' }).getAttribute('href')).toBe(
+      '/staff/visits/37',
+    );
     const links = screen.getAllByRole('link', { name: /Robin Hale/ });
     expect(links[0]?.getAttribute('href')).toBe('/staff/visits/41');
     // Renewals (issue 29) wait beside the new visits, in their own list.
@@ -556,7 +578,7 @@ describe("the care team's inbox", () => {
   });
 
   it('is for operations staff: a provider goes back to their queue', async () => {
-    stubApi([loggedIn(provider), stub(reviewsApi.queue, { visits: [] })]);
+    stubApi([loggedIn(provider), stub(reviewsApi.queue, { visits: [], pharmacy_rejections: [] })]);
     renderRoutes(routes, { path: '/staff/inbox' });
     expect(await screen.findByRole('heading', { level: 1, name: 'Review queue' })).toBeTruthy();
     expect(screen.queryByRole('link', { name: 'Inbox' })).toBeNull();
@@ -578,7 +600,7 @@ describe("a provider's patient messages", () => {
     const u = userEvent.setup();
     const api = stubApi([
       loggedIn(provider),
-      stub(reviewsApi.queue, { visits: [] }),
+      stub(reviewsApi.queue, { visits: [], pharmacy_rejections: [] }),
       stub(reviewsApi.patientMessages, {
         threads: [
           {

@@ -37,6 +37,7 @@ import * as m0035 from './0035-stripe-events.ts';
 import * as m0036 from './0036-card-authentication.ts';
 import * as m0037 from './0037-pharmacy.ts';
 import * as m0038 from './0038-renewals.ts';
+import * as m0039 from './0039-pharmacy-rejections.ts';
 
 /**
  * Every migration, in order. Listed in code (not read from a folder) so the bundled server carries
@@ -81,4 +82,5 @@ export const migrations: Record<string, Migration> = {
   '0036-card-authentication': m0036,
   '0037-pharmacy': m0037,
   '0038-renewals': m0038,
+  '0039-pharmacy-rejections': m0039,
 };

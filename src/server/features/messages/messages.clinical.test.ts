@@ -404,7 +404,7 @@ describe(`clinical questions go to a provider, not to operations (${testDialect}
     });
   });
 
-  it("beside a question, the provider sees the patient's prescriptions valid today, each with its chart", async () => {
+  it("beside a question and a visit's conversation, the provider sees the patient's prescriptions valid today, each with its chart", async () => {
     const c = await insertCustomer(t.app);
     const { visitId } = await submittedEdVisit(t.app, c);
     const doctor = await staffCookie(t, provider);
@@ -439,7 +439,18 @@ describe(`clinical questions go to a provider, not to operations (${testDialect}
       expect(response.statusCode, response.body).toBe(200);
       return response.json<{ data: { prescriptions: unknown[] } }>().data.prescriptions;
     };
-    expect(await opened()).toEqual([
+    // And beside the visit's own conversation, on its chart.
+    const besideVisit = async () => {
+      const response = await callAs(
+        t.app,
+        reviewsApi.messages,
+        { visit_id: visitId },
+        await staffCookie(t, provider),
+      );
+      expect(response.statusCode, response.body).toBe(200);
+      return response.json<{ data: { prescriptions: unknown[] } }>().data.prescriptions;
+    };
+    const active = [
       {
         visit_id: visitId,
         medicine: expect.stringMatching(/^Sildenafil .*50 mg$/) as string,
@@ -447,10 +458,13 @@ describe(`clinical questions go to a provider, not to operations (${testDialect}
         refills: 2,
         valid_until: validUntil,
       },
-    ]);
+    ];
+    expect(await opened()).toEqual(active);
+    expect(await besideVisit()).toEqual(active);
     // Past its date it is no longer active.
     t.clock.advance(91 * DAY);
     expect(await opened()).toEqual([]);
+    expect(await besideVisit()).toEqual([]);
   });
 
   it('a question about an order is about the order unless the patient says otherwise', async () => {

@@ -12,6 +12,7 @@ import {
 } from '#server/features/staff/staff.service.ts';
 import {
   CHOOSE_TOPIC,
+  type ActivePrescriptions,
   isClinical,
   MESSAGES_PAGE_SIZE,
   type CareInboxItem,
@@ -553,20 +554,27 @@ export async function providerThread(
       thread.customerId,
       staff.staff.licensed_states,
     ),
-    prescriptions: (
-      await q.selectActivePrescriptions(
-        ctx.db,
-        thread.customerId,
-        isoDate(calendarDateOf(ctx.clock.now())),
-      )
-    ).map((p) => ({
-      visit_id: p.visit_id,
-      medicine: medicineName(p.category, p.drug, p.dosage),
-      directions: p.directions,
-      refills: p.refills,
-      valid_until: p.valid_until,
-    })),
+    prescriptions: await activePrescriptions(ctx, thread.customerId),
   };
+}
+
+/** The patient's prescriptions valid today, newest first: beside every message a provider reads. */
+export async function activePrescriptions(
+  ctx: AppContext,
+  customerId: number,
+): Promise<ActivePrescriptions> {
+  const rows = await q.selectActivePrescriptions(
+    ctx.db,
+    customerId,
+    isoDate(calendarDateOf(ctx.clock.now())),
+  );
+  return rows.map((p) => ({
+    visit_id: p.visit_id,
+    medicine: medicineName(p.category, p.drug, p.dosage),
+    directions: p.directions,
+    refills: p.refills,
+    valid_until: p.valid_until,
+  }));
 }
 
 /**

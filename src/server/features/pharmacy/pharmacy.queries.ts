@@ -188,3 +188,48 @@ export async function selectNewRxOf(db: Db, prescriptionId: number) {
     .where('kind', '=', 'NewRx')
     .executeTakeFirst();
 }
+
+/** The fill was rejected at `at` (the pharmacy's time): a provider's task from now on. */
+export async function markRejected(db: Db, id: number, at: string): Promise<void> {
+  await db
+    .updateTable('pharmacy_messages')
+    .set({ rejected_at: at })
+    .where('id', '=', id)
+    .where('rejected_at', 'is', null)
+    .execute();
+}
+
+/**
+ * Rejected fills no provider has written to the patient about, oldest first (index 0039); only
+ * the visit's, when one is named.
+ */
+export async function selectOpenRejections(db: Db, limit: number, visitId?: number) {
+  let query = db
+    .selectFrom('pharmacy_messages')
+    .select(['id', 'order_id', 'visit_id', 'customer_id', 'rejected_at', 'payload'])
+    .where('rejected_at', 'is not', null)
+    .where('rejection_closed_at', 'is', null);
+  if (visitId !== undefined) query = query.where('visit_id', '=', visitId);
+  const rows = await query.orderBy('rejected_at').orderBy('id').limit(limit).execute();
+  return rows.map(({ payload, ...row }) => ({
+    ...row,
+    order_id: row.order_id ?? 0,
+    rejected_at: row.rejected_at ?? '',
+    order_number: String((JSON.parse(payload) as { order_number?: unknown }).order_number ?? ''),
+  }));
+}
+
+/** A provider wrote to the patient about the visit: its open rejections are closed. */
+export async function closeRejections(
+  db: Db,
+  visitId: number,
+  close: { staffId: number; now: string },
+): Promise<void> {
+  await db
+    .updateTable('pharmacy_messages')
+    .set({ rejection_closed_at: close.now, rejection_closed_by: close.staffId })
+    .where('visit_id', '=', visitId)
+    .where('rejected_at', 'is not', null)
+    .where('rejection_closed_at', 'is', null)
+    .execute();
+}

@@ -284,12 +284,15 @@ export async function receivePharmacyEvent(ctx: AppContext, event: PharmacyEvent
     });
     if (!fresh) return false;
     const kept = await recordPharmacyStep(tx, { orderId, step, at: event.occurred_at, detail });
-    if (kept && step === 'rejected')
+    if (kept && step === 'rejected') {
+      // A provider's task until one writes to the patient about it (openRejections).
+      await q.markRejected(trx, message.id, event.occurred_at);
       await tellPatientAboutVisit(
         tx,
         { id: message.visit_id, customerId: message.customer_id },
         `Our pharmacy could not fill your prescription for this order: ${detail} Your provider will write to you here about what happens next.`,
       );
+    }
     return true;
   });
   if (applied && (step === 'shipped' || step === 'delivered')) await followPharmacy(ctx, orderId);
@@ -368,4 +371,47 @@ export async function pharmacyQueue(ctx: AppContext): Promise<PharmacyQueueItem[
     });
   }
   return items.sort((a, b) => Number(b.stuck) - Number(a.stuck) || a.since.localeCompare(b.since));
+}
+
+/** A fill the pharmacy rejected that no provider has written to the patient about yet. */
+export interface OpenRejection {
+  orderId: number;
+  orderNumber: string;
+  visitId: number;
+  customerId: number;
+  rejectedAt: string;
+  reason: string;
+}
+
+/** The most open rejections the providers' queue lists at once (they are rare; oldest first). */
+const OPEN_REJECTIONS_LISTED = 200;
+
+/**
+ * The providers' tasks from the pharmacy (issue 29): each fill it rejected, with its reason, until
+ * a provider writes to the patient about it in the visit's conversation (closeRejectionsOf); only
+ * the visit's, when one is named.
+ */
+export async function openRejections(ctx: AppContext, visitId?: number): Promise<OpenRejection[]> {
+  const rows = await q.selectOpenRejections(ctx.db, OPEN_REJECTIONS_LISTED, visitId);
+  const timelines = await pharmacyTimelines(
+    ctx,
+    rows.map((row) => row.order_id),
+  );
+  return rows.map((row) => ({
+    orderId: row.order_id,
+    orderNumber: row.order_number,
+    visitId: row.visit_id,
+    customerId: row.customer_id,
+    rejectedAt: row.rejected_at,
+    reason: timelines.get(row.order_id)?.rejected_reason ?? 'The pharmacy gave no reason.',
+  }));
+}
+
+/** A provider wrote to the patient about the visit: its rejected fills leave the queue. */
+export async function closeRejectionsOf(
+  ctx: AppContext,
+  visitId: number,
+  staffId: number,
+): Promise<void> {
+  await q.closeRejections(ctx.db, visitId, { staffId, now: ctx.clock.now().toISOString() });
 }

@@ -3,6 +3,7 @@ import { demoStaff } from '#server/db/seed-demo.ts';
 import { authApi } from '#shared/auth.ts';
 import { ordersApi } from '#shared/orders.ts';
 import { pharmacyApi, type NewRxMessage, type PharmacyEvent } from '#shared/pharmacy.ts';
+import { reviewsApi } from '#shared/reviews.ts';
 import { subscriptionsApi } from '#shared/subscriptions.ts';
 import { buildTestApp, testDialect, type TestApp } from '#test/app.ts';
 import { callAs, dataOf } from '#test/contract.ts';
@@ -398,8 +399,8 @@ describe(`a partner pharmacy over HTTP (${testDialect})`, () => {
     ).toHaveLength(1);
   });
 
-  it('a rejection is kept with its reason, told to the patient once in their visit conversation, and flagged for operations', async () => {
-    const c = await insertCustomer(t.app);
+  it('a rejection is kept with its reason, told to the patient once in their visit conversation, flagged for operations, and a provider’s task until one writes to the patient', async () => {
+    const c = await insertCustomer(t.app, { first_name: 'Robin', last_name: 'Hale' });
     const { prescriptionId, orderNumber, visitId } = await approvedVisit(t, c);
     await drainPharmacy(t);
     const rejected = event(`newrx:${prescriptionId}`, 'rejected', {
@@ -426,6 +427,65 @@ describe(`a partner pharmacy over HTTP (${testDialect})`, () => {
       step: 'rejected',
       stuck: true,
       rejected_reason: 'The prescriber’s licence could not be verified.',
+    });
+
+    // A provider's task, in the review queue and on the chart, until one writes to the patient.
+    const doctor = await staffCookie(t, provider);
+    const tasks = async () =>
+      dataOf(
+        reviewsApi.queue,
+        await callAs(t.app, reviewsApi.queue, {}, await staffCookie(t, provider)),
+      ).pharmacy_rejections.filter((task) => task.order_number === orderNumber);
+    expect(await tasks()).toEqual([
+      {
+        visit_id: visitId,
+        order_number: orderNumber,
+        patient: 'Robin H.',
+        state: 'OR',
+        category: 'ed',
+        reason: 'The prescriber’s licence could not be verified.',
+        rejected_at: rejected.occurred_at,
+      },
+    ]);
+    const chartOf = async () =>
+      dataOf(
+        reviewsApi.chart,
+        await callAs(
+          t.app,
+          reviewsApi.chart,
+          { visit_id: visitId },
+          await staffCookie(t, provider),
+        ),
+      ).chart;
+    expect((await chartOf()).pharmacy_rejections).toEqual([
+      {
+        order_number: orderNumber,
+        reason: 'The prescriber’s licence could not be verified.',
+        rejected_at: rejected.occurred_at,
+      },
+    ]);
+    const reply = await callAs(
+      t.app,
+      reviewsApi.sendMessage,
+      { visit_id: visitId, body: 'I have sent your prescription again with my licence details.' },
+      doctor,
+    );
+    expect(reply.statusCode, reply.body).toBe(200);
+    expect(await tasks()).toEqual([]);
+    expect((await chartOf()).pharmacy_rejections).toEqual([]);
+    const closed = await t.app.db
+      .selectFrom('pharmacy_messages')
+      .select(['rejected_at', 'rejection_closed_by'])
+      .where('message_key', '=', `newrx:${prescriptionId}`)
+      .executeTakeFirstOrThrow();
+    const providerId = await t.app.db
+      .selectFrom('staff_users')
+      .select('id')
+      .where('email', '=', provider.email)
+      .executeTakeFirstOrThrow();
+    expect(closed).toEqual({
+      rejected_at: rejected.occurred_at,
+      rejection_closed_by: providerId.id,
     });
   });
 

@@ -12,6 +12,7 @@ import {
   chart,
   declineVisit,
   patientOfVisit,
+  pharmacyRejectionTasks,
   providerQueue,
   replyToPatient,
   riskAssessment,
@@ -35,7 +36,10 @@ export const reviewsRoutes =
         summary: "The visits waiting in the provider's states",
         audit: () => ({ subjectType: 'visit_queue' }),
       },
-      async ({ session }) => ({ visits: await providerQueue(ctx, session) }),
+      async ({ session }) => ({
+        visits: await providerQueue(ctx, session),
+        pharmacy_rejections: await pharmacyRejectionTasks(ctx, session),
+      }),
     );
 
     route(
@@ -80,9 +84,7 @@ export const reviewsRoutes =
           customerId: await patientOfVisit(ctx, body.visit_id),
         }),
       },
-      async ({ session, body }) => ({
-        thread: await visitMessages(ctx, session, body.visit_id, body.cursor),
-      }),
+      ({ session, body }) => visitMessages(ctx, session, body.visit_id, body.cursor),
     );
 
     route(

@@ -2,7 +2,9 @@ import crypto from 'node:crypto';
 import type { AppContext } from '#server/context.ts';
 import { cardOnFileToken } from '#server/features/accounts/accounts.service.ts';
 import { sessionUser } from '#server/features/auth/auth.service.ts';
+import { closeRejectionsOf, openRejections } from '#server/features/pharmacy/pharmacy.service.ts';
 import {
+  activePrescriptions,
   careTeamWroteAbout,
   sendAsCareTeam,
   visitThread,
@@ -68,7 +70,7 @@ import type {
 import { paths } from '#shared/paths.ts';
 import { addDays } from '#shared/subscriptions.ts';
 import { stateName } from '#shared/us-states.ts';
-import type { Chart, ChartDecision } from '#shared/reviews.ts';
+import type { Chart, ChartDecision, PharmacyRejectionTask } from '#shared/reviews.ts';
 import { medicineName, programs, treatmentWords } from '#shared/visits.ts';
 import { approveRenewal, endRenewedPlan, renewalChart } from './reviews.renewal.ts';
 
@@ -160,6 +162,31 @@ export async function providerQueue(ctx: AppContext, staff: StaffSession) {
   return items;
 }
 
+/**
+ * The fills the pharmacy rejected in the provider's states, oldest first (issue 29): each a task
+ * until a provider writes to the patient about it in the visit's conversation.
+ */
+export async function pharmacyRejectionTasks(
+  ctx: AppContext,
+  staff: StaffSession,
+): Promise<PharmacyRejectionTask[]> {
+  const tasks: PharmacyRejectionTask[] = [];
+  for (const rejection of await openRejections(ctx)) {
+    const base = await chartBase(ctx, rejection.visitId);
+    if (!base?.state || !staff.staff.licensed_states.includes(base.state)) continue;
+    tasks.push({
+      visit_id: rejection.visitId,
+      order_number: rejection.orderNumber,
+      patient: `${base.first_name} ${base.last_name.slice(0, 1)}.`,
+      state: base.state,
+      category: base.category,
+      reason: rejection.reason,
+      rejected_at: rejection.rejectedAt,
+    });
+  }
+  return tasks;
+}
+
 /** The chart, for a provider licensed in the patient's state; anyone else finds nothing. */
 export async function chart(ctx: AppContext, staff: StaffSession, visitId: number): Promise<Chart> {
   const base = await chartBase(ctx, visitId);
@@ -218,6 +245,11 @@ export async function chart(ctx: AppContext, staff: StaffSession, visitId: numbe
         ? await decisionOf(ctx, { ...base, status: base.status })
         : null,
     renewal: await renewalChart(ctx, base, questionnaire, answers, answerText),
+    pharmacy_rejections: (await openRejections(ctx, base.id)).map((rejection) => ({
+      order_number: rejection.orderNumber,
+      reason: rejection.reason,
+      rejected_at: rejection.rejectedAt,
+    })),
   };
 }
 
@@ -808,7 +840,11 @@ export async function visitMessages(
   cursor?: string,
 ) {
   const current = await chart(ctx, staff, visitId);
-  return visitThread(ctx, visitId, current.patient.customer_id, cursor);
+  const customerId = current.patient.customer_id;
+  return {
+    thread: await visitThread(ctx, visitId, customerId, cursor),
+    prescriptions: await activePrescriptions(ctx, customerId),
+  };
 }
 
 /** The provider writes to the patient about the visit (audited with the message, from `ip`). */
@@ -820,12 +856,15 @@ export async function replyToPatient(
   ip: string,
 ) {
   const current = await chart(ctx, staff, visitId);
-  return sendAsCareTeam(
+  const sent = await sendAsCareTeam(
     ctx,
     { staffId: staff.staff.id, ip },
     { id: visitId, customerId: current.patient.customer_id },
     body,
   );
+  // The patient has been written to: a fill the pharmacy rejected is no longer a task.
+  if (current.pharmacy_rejections.length > 0) await closeRejectionsOf(ctx, visitId, staff.staff.id);
+  return sent;
 }
 
 /** Spec §7 `/risk/assessment/`: the flags the answers raise, for the provider reviewing the visit. */

@@ -2,7 +2,7 @@ import { Link } from 'react-router';
 import { categoryLabel } from '#shared/catalog.ts';
 import { QueryView } from '#client/components/ui/query-view.tsx';
 import { paths } from '#shared/paths.ts';
-import type { ReviewQueueItem } from '#shared/reviews.ts';
+import type { PharmacyRejectionTask, ReviewQueueItem } from '#shared/reviews.ts';
 import { useReviewQueue } from '../reviews.api.ts';
 import { StaffHeader } from '#client/features/staff/components/staff-frame.tsx';
 import { longDateTime } from '#client/components/ui/staff-order-status.tsx';
@@ -16,10 +16,24 @@ function Flags({ count }: { count: number }) {
   );
 }
 
+/** What waits: the visits, oldest first, and the fills the pharmacy rejected. */
+function waitingWords(visits: number, rejections: number): string {
+  const visitWords =
+    visits > 0
+      ? `${visits} ${visits === 1 ? 'visit is' : 'visits are'} waiting for your review, oldest first.`
+      : '';
+  const rejectionWords =
+    rejections > 0
+      ? `${rejections} ${rejections === 1 ? 'fill the pharmacy rejected needs' : 'fills the pharmacy rejected need'} you.`
+      : '';
+  return (
+    [visitWords, rejectionWords].filter(Boolean).join(' ') || 'Nothing is waiting for your review.'
+  );
+}
+
 /** The provider's review queue: visits from their states waiting for a decision, oldest first. */
 export function ReviewQueue({ name }: { name: string }) {
   const queue = useReviewQueue();
-  const count = queue.data?.length;
   return (
     <>
       <StaffHeader
@@ -27,18 +41,65 @@ export function ReviewQueue({ name }: { name: string }) {
         subtitle={
           <p>
             {`Welcome, ${name}. `}
-            {count === undefined
+            {queue.data === undefined
               ? 'Visits waiting for your review, oldest first.'
-              : count === 0
-                ? 'Nothing is waiting for your review.'
-                : `${count} ${count === 1 ? 'visit is' : 'visits are'} waiting for your review, oldest first.`}
+              : waitingWords(queue.data.visits.length, queue.data.pharmacy_rejections.length)}
           </p>
         }
       />
       <QueryView query={queue} loading="Loading the review queue…">
-        {(visits) => <Queues visits={visits} />}
+        {(data) => (
+          <div className="space-y-8">
+            {data.pharmacy_rejections.length > 0 ? (
+              <PharmacyRejections tasks={data.pharmacy_rejections} />
+            ) : null}
+            <Queues visits={data.visits} />
+          </div>
+        )}
       </QueryView>
     </>
+  );
+}
+
+/**
+ * Fills the pharmacy rejected (issue 29), first: each stays until a provider writes to the patient
+ * about it in the visit's conversation, which the chart opens.
+ */
+function PharmacyRejections({ tasks }: { tasks: PharmacyRejectionTask[] }) {
+  return (
+    <section aria-labelledby="queue-pharmacy-title">
+      <h2 id="queue-pharmacy-title" className="mb-1 text-xl text-ink">
+        The pharmacy could not fill <span className="text-base text-muted">({tasks.length})</span>
+      </h2>
+      <p className="mb-3 text-[0.9375rem] text-ink-soft">
+        The patient was told and waits to hear from you. Open the chart and write to them about what
+        happens next.
+      </p>
+      <ul className="space-y-3">
+        {tasks.map((task) => (
+          <li
+            key={task.order_number}
+            className="rounded-2xl border border-danger/20 bg-white p-4 shadow-[0_1px_2px_rgba(15,37,51,0.04)]"
+          >
+            <p className="flex flex-wrap items-baseline justify-between gap-x-3 gap-y-1">
+              <Link
+                to={paths.staffVisit(task.visit_id)}
+                className="font-semibold text-accent-800 underline underline-offset-4"
+              >
+                {task.patient}
+              </Link>
+              <span className="text-sm text-muted">
+                {categoryLabel(task.category)} · {task.state} · Order {task.order_number}
+              </span>
+            </p>
+            <p className="mt-1.5 text-[0.9375rem] text-ink">{task.reason}</p>
+            <p className="mt-1 text-sm text-muted">
+              Rejected <time dateTime={task.rejected_at}>{longDateTime(task.rejected_at)}</time>
+            </p>
+          </li>
+        ))}
+      </ul>
+    </section>
   );
 }
 

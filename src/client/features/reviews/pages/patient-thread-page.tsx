@@ -1,7 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { Link, Navigate, useParams } from 'react-router';
 import type { DataOf } from '#shared/contract.ts';
-import { usDateFromIso } from '#shared/dates.ts';
 import { paths } from '#shared/paths.ts';
 import type { reviewsApi } from '#shared/reviews.ts';
 import { buttonClass } from '#client/components/ui/button.ts';
@@ -11,6 +10,7 @@ import { CareTeamConversation } from '#client/features/messages/components/messa
 import { BackLink, StaffHeader } from '#client/features/staff/components/staff-frame.tsx';
 import { useStaff } from '#client/features/staff/components/staff-layout.tsx';
 import { providerKeys, replyToPatient, usePatientThread } from '../reviews.api.ts';
+import { ActivePrescriptions } from '../components/active-prescriptions.tsx';
 
 /** /staff/patient-messages/:id: a patient's question about their treatment, and the answer. */
 export function PatientThreadPage() {
@@ -70,7 +70,7 @@ function Conversation({
           ) : undefined
         }
       />
-      <ActivePrescriptions prescriptions={prescriptions} />
+      <ActivePrescriptions prescriptions={prescriptions} className="mb-5 max-w-3xl" />
       {assigned === 'open' ? (
         <p className="mb-4 max-w-3xl text-[0.9375rem] text-ink-soft">
           Open to every provider licensed in the patient's state. Answering makes it yours.
@@ -87,51 +87,5 @@ function Conversation({
         }}
       />
     </>
-  );
-}
-
-/**
- * What the patient takes now, beside their question (issue 29): each prescription still valid,
- * with its directions and the chart it came from.
- */
-function ActivePrescriptions({ prescriptions }: { prescriptions: PatientThread['prescriptions'] }) {
-  return (
-    <section
-      aria-labelledby="active-prescriptions-title"
-      className="mb-5 max-w-3xl rounded-2xl border border-line bg-white p-5 shadow-[0_1px_2px_rgba(15,37,51,0.04)]"
-    >
-      <h2 id="active-prescriptions-title" className="font-sans text-base font-semibold text-ink">
-        Active prescriptions
-      </h2>
-      {prescriptions.length === 0 ? (
-        <p className="mt-2 text-[0.9375rem] text-ink-soft">None valid today.</p>
-      ) : (
-        <ul className="mt-2 divide-y divide-line">
-          {prescriptions.map((rx) => (
-            <li
-              key={`${rx.visit_id}-${rx.medicine}`}
-              className="flex flex-wrap items-start justify-between gap-x-4 gap-y-1 py-2.5 first:pt-0 last:pb-0"
-            >
-              <div className="min-w-0">
-                <p className="font-medium text-ink">{rx.medicine}</p>
-                {rx.directions ? (
-                  <p className="text-[0.9375rem] text-ink-soft">{rx.directions}</p>
-                ) : null}
-                <p className="text-sm text-muted">
-                  {rx.refills} {rx.refills === 1 ? 'refill' : 'refills'} prescribed · valid until{' '}
-                  {usDateFromIso(rx.valid_until)}
-                </p>
-              </div>
-              <Link
-                to={paths.staffVisit(rx.visit_id)}
-                className="shrink-0 text-sm font-semibold text-accent-800 underline underline-offset-4"
-              >
-                Chart
-              </Link>
-            </li>
-          ))}
-        </ul>
-      )}
-    </section>
   );
 }

@@ -24,6 +24,7 @@ import { RenewalComparison, RenewalHistory } from '../components/renewal-panels.
 import { RiskFlagList } from '../components/risk-flags.tsx';
 import { VisitDecisionPanel } from '../components/visit-decision-panel.tsx';
 import { providerKeys, sendVisitMessage, useChart, useVisitThread } from '../reviews.api.ts';
+import { ActivePrescriptions } from '../components/active-prescriptions.tsx';
 
 const statusLabels: Record<string, string> = {
   PENDING_REVIEW: 'Waiting for review',
@@ -86,6 +87,22 @@ function ChartView({ chart }: { chart: Chart }) {
       />
       <div className="grid gap-5 lg:grid-cols-[minmax(0,1fr)_22rem] lg:items-start">
         <div className="space-y-5">
+          {chart.pharmacy_rejections.map((rejection) => (
+            <div
+              key={rejection.order_number}
+              role="alert"
+              className="rounded-2xl border border-danger/20 bg-danger-soft p-4 text-[0.9375rem] text-ink"
+            >
+              <p className="font-semibold">
+                The pharmacy could not fill order {rejection.order_number}
+              </p>
+              <p className="mt-1">{rejection.reason}</p>
+              <p className="mt-1 text-ink-soft">
+                The patient was told. Write to them below about what happens next; this leaves your
+                queue once you have.
+              </p>
+            </div>
+          ))}
           <VisitDecisionPanel chart={chart} />
           {chart.decision ? <DecisionRecord decision={chart.decision} /> : null}
           <Panel id="flags-title" title="Risk flags">
@@ -197,36 +214,43 @@ function ChartView({ chart }: { chart: Chart }) {
 function ConversationPanel({ visitId }: { visitId: number }) {
   const queryClient = useQueryClient();
   const thread = useVisitThread(visitId);
-  const messages = thread.data?.messages ?? [];
+  const messages = thread.data?.thread?.messages ?? [];
   const scroller = useScrollToEnd(newestId(messages));
   return (
-    <Panel id="conversation-title" title="Conversation with the patient">
-      <QueryView query={thread} loading="Loading the conversation…" size="inline">
-        {() => (
-          // Focusable: a keyboard scrolls a long conversation (axe scrollable-region-focusable).
-          <div
-            ref={scroller}
-            tabIndex={0}
-            className="max-h-[28rem] overflow-y-auto rounded-xl outline-none focus-visible:ring-2 focus-visible:ring-accent-600"
-          >
-            <MessageList
-              messages={messages}
-              me="care_team"
-              label="Conversation with the patient"
-              earlier={earlierOf(thread)}
-            />
-          </div>
-        )}
-      </QueryView>
-      <div className="mt-4 border-t border-line pt-4">
-        <ReplyForm
-          label="Message to the patient"
-          onSend={async (body) => {
-            await sendVisitMessage(visitId, body);
-            await queryClient.invalidateQueries({ queryKey: providerKeys.thread(visitId) });
-          }}
-        />
-      </div>
-    </Panel>
+    <>
+      {/* Beside the patient's messages, what they take now (issue 29). */}
+      {thread.data ? <ActivePrescriptions prescriptions={thread.data.prescriptions} /> : null}
+      <Panel id="conversation-title" title="Conversation with the patient">
+        <QueryView query={thread} loading="Loading the conversation…" size="inline">
+          {() => (
+            // Focusable: a keyboard scrolls a long conversation (axe scrollable-region-focusable).
+            <div
+              ref={scroller}
+              tabIndex={0}
+              className="max-h-[28rem] overflow-y-auto rounded-xl outline-none focus-visible:ring-2 focus-visible:ring-accent-600"
+            >
+              <MessageList
+                messages={messages}
+                me="care_team"
+                label="Conversation with the patient"
+                earlier={earlierOf(thread)}
+              />
+            </div>
+          )}
+        </QueryView>
+        <div className="mt-4 border-t border-line pt-4">
+          <ReplyForm
+            label="Message to the patient"
+            onSend={async (body) => {
+              await sendVisitMessage(visitId, body);
+              await queryClient.invalidateQueries({ queryKey: providerKeys.thread(visitId) });
+              // Writing to the patient closes a rejected fill's task (issue 29).
+              void queryClient.invalidateQueries({ queryKey: providerKeys.chart(visitId) });
+              void queryClient.invalidateQueries({ queryKey: providerKeys.queue });
+            }}
+          />
+        </div>
+      </Panel>
+    </>
   );
 }
