@@ -74,6 +74,24 @@ test('a new visitor goes from "Start your visit" to a submitted visit, the accou
   );
   await screens.check('visit-start-ineligible');
 
+  // --- The state was the reason (issue 29): an address for one e-mail when it opens, with no
+  // account, and a way back to choose the state, the date of birth kept.
+  const join = page.getByRole('button', { name: 'Tell me when Alabama opens' });
+  await join.click();
+  await expect(page.getByLabel('Email')).toBeFocused();
+  await screens.check('visit-start-ineligible-waitlist-error');
+  await page.getByLabel('Email').fill(uniqueEmail('waiting'));
+  await join.click();
+  await expect(
+    page.getByText("We'll email you once when online visits open in your state."),
+  ).toBeVisible();
+  await expect(join).toHaveCount(0);
+  await screens.check('visit-start-ineligible-waitlisted');
+  await page.getByRole('link', { name: 'Change the state you live in' }).click();
+  await expect(page).toHaveURL(/\/visit\/sleep$/);
+  await expect(page.getByLabel('Date of birth')).toHaveValue('04/02/1985');
+  await expect(page.getByLabel('State you live in')).toHaveValue('');
+
   // --- A later screen opened directly: the visit's start, not the log-in page.
   await page.goto('/visit/ed/questions');
   await expect(page).toHaveURL(/\/visit\/ed$/);

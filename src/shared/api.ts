@@ -93,6 +93,7 @@ export const apiPaths = {
   visitRequestReview: '/visit/request-review/',
   /** "Tell me when my state opens" (ours). */
   visitWaitlist: '/visit/waitlist/',
+  visitVisitorWaitlist: '/visit/waitlist/visitor/',
   /** Issue 29: open (or resume) the renewal of a prescription running out (ours). */
   visitRenew: '/visit/renew/',
   /** Issue 29: send a renewal's answers to the provider (ours). */

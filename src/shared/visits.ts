@@ -7,6 +7,7 @@ import {
   ShippingInputSchema,
 } from './accounts.ts';
 import { apiPaths } from './api.ts';
+import { EmailSchema } from './auth.ts';
 import { CheckoutPaymentSchema } from './checkout.ts';
 import { endpoint } from './contract.ts';
 import { idSchema } from './ids.ts';
@@ -281,6 +282,14 @@ export const EligibilityCheckResultSchema = z.object({
   eligible: z.boolean(),
   reason: z.string().nullable(),
   supplement_slug: z.string().nullable(),
+  /** Not eligible because online visits do not reach the state yet: its waitlist is offered. */
+  state_closed: z.boolean(),
+});
+
+/** "Tell me when {State} opens" from a visitor, before any account: the state and an address. */
+export const VisitorWaitlistSchema = z.strictObject({
+  state: eligibilityFields.state,
+  email: EmailSchema,
 });
 
 export const EligibilityResultSchema = z.object({
@@ -649,6 +658,19 @@ export const visitsApi = {
     response: WaitlistResultSchema,
     message: "We'll email you when online visits open in your state.",
     errors: ['NOT_FOUND', 'VISIT_STEP'],
+  }),
+  /**
+   * "Tell me when {State} opens" for a visitor, before any account (issue 29): one e-mail to the
+   * address when online visits open in the state. The same answer whether or not the address has
+   * an account.
+   */
+  joinVisitorWaitlist: endpoint({
+    path: apiPaths.visitVisitorWaitlist,
+    access: 'public',
+    body: VisitorWaitlistSchema,
+    response: WaitlistResultSchema,
+    message: "We'll email you once when online visits open in your state.",
+    errors: ['VISIT_STEP'],
   }),
   /** After a confirmed knock-out: the answers as given go to a provider; nothing is charged. */
   requestReview: endpoint({

@@ -878,6 +878,12 @@ describe(`every email the product sends (${testDialect})`, () => {
       expect(outcome.json()).toMatchObject({ data: { eligible: false } });
       const join = await post(t.app, '/lapi/visit/waitlist/', { visit_id: visitId }, c.cookie);
       expect(join.statusCode, join.body).toBe(200);
+      // A visitor leaves an address for Washington too, with no account (issue 29).
+      const visitor = await post(t.app, '/lapi/visit/waitlist/visitor/', {
+        state: 'WA',
+        email: `visitor-${c.customerId}@example.test`,
+      });
+      expect(visitor.statusCode, visitor.body).toBe(200);
     } finally {
       await setLicensedStates(t.app, provider.email, provider.licensedStates);
     }
@@ -887,6 +893,13 @@ describe(`every email the product sends (${testDialect})`, () => {
     const mail = await received(c.email, 'Online visits are now open in Washington');
     check('State opened', mail, { link: /^\/dashboard$/, secrets: secretsOf(c) });
     expect(mail.text).toContain('Washington');
+    // The visitor has no account: the home page, greeted by no name.
+    const toVisitor = await received(
+      `visitor-${c.customerId}@example.test`,
+      'Online visits are now open in Washington',
+    );
+    expectSafeEmail(toVisitor, { link: /^\/$/ });
+    expect(toVisitor.text).toMatch(/^Hello,$/m);
   });
 
   it('Partner invitation names the inviter by first name only and carries its one-time link', async () => {

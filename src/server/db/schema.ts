@@ -406,6 +406,15 @@ export interface StateWaitlistTable {
   notified_at: string | null;
 }
 
+/** A visitor's address, told once when online visits open in the state (migration 0040). */
+export interface VisitorWaitlistTable {
+  id: Generated<number>;
+  /** Lower-cased. */
+  email: string;
+  state: string;
+  created_at: string;
+}
+
 /** A renewal announced to its subscriber: once per subscription and billing period. */
 export interface RenewalRemindersTable {
   id: Generated<number>;
@@ -746,6 +755,7 @@ export interface Database {
   email_verifications: EmailVerificationsTable;
   checkout_progress: CheckoutProgressTable;
   state_waitlist: StateWaitlistTable;
+  visitor_waitlist: VisitorWaitlistTable;
   renewal_reminders: RenewalRemindersTable;
   partner_links: PartnerLinksTable;
   partner_invitations: PartnerInvitationsTable;

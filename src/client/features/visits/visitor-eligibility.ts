@@ -43,3 +43,13 @@ export function keptEligibility(category: ProgramCategory): KeptEligibility | nu
 export function forgetEligibility(): void {
   sessionStore.remove(storageKeys.visitEligibility);
 }
+
+/** What the visitor's check said, as the first screen passed it on (nothing was stored). */
+export interface VisitorVerdict {
+  reason: string | null;
+  supplementSlug: string | null;
+  /** The state was the reason: its waitlist is offered, and a way back to choose another. */
+  closedState: string | null;
+  /** The date of birth the visitor gave, for the first screen if they go back to it. */
+  dob: string | null;
+}

@@ -4,7 +4,7 @@ import type { AnswerValue } from '#shared/questionnaires/format.ts';
 import { visitsApi, type ProgramCategory, type QuestionState } from '#shared/visits.ts';
 import { messages } from '#shared/wording.ts';
 import { showToast } from '#client/components/ui/toast.tsx';
-import { ApiError, call, errorText, failedWith } from '#client/lib/api.ts';
+import { ApiError, call, callWithMessage, errorText, failedWith } from '#client/lib/api.ts';
 import { reportError } from '#client/lib/error-reporting.ts';
 import { orderKeys } from '#client/features/orders/orders.api.ts';
 
@@ -26,6 +26,14 @@ export function startProgram(leadsId: string, category: ProgramCategory, signal?
 /** A visitor's state and age, before any account or visit: eligible, or why not. */
 export function checkVisitorEligibility(body: BodyOf<typeof visitsApi.checkEligibility>) {
   return call(visitsApi.checkEligibility, { body, fallbackMessage: messages.eligibilityFailed });
+}
+
+/** "Tell me when {State} opens" from a visitor: their address, for one e-mail (with the server's words). */
+export function joinVisitorWaitlist(body: BodyOf<typeof visitsApi.joinVisitorWaitlist>) {
+  return callWithMessage(visitsApi.joinVisitorWaitlist, {
+    body,
+    fallbackMessage: 'We could not add you to the list. Please try again.',
+  });
 }
 
 export function checkEligibility(body: BodyOf<typeof visitsApi.eligibility>) {

@@ -38,6 +38,7 @@ import * as m0036 from './0036-card-authentication.ts';
 import * as m0037 from './0037-pharmacy.ts';
 import * as m0038 from './0038-renewals.ts';
 import * as m0039 from './0039-pharmacy-rejections.ts';
+import * as m0040 from './0040-visitor-waitlist.ts';
 
 /**
  * Every migration, in order. Listed in code (not read from a folder) so the bundled server carries
@@ -83,4 +84,5 @@ export const migrations: Record<string, Migration> = {
   '0037-pharmacy': m0037,
   '0038-renewals': m0038,
   '0039-pharmacy-rejections': m0039,
+  '0040-visitor-waitlist': m0040,
 };

@@ -12,7 +12,7 @@ import {
 } from '#shared/visits.ts';
 import { messagesApi } from '#shared/messages.ts';
 import { buildTestApp, testDialect, type TestApp } from '#test/app.ts';
-import { callAs } from '#test/contract.ts';
+import { callAs, dataOf } from '#test/contract.ts';
 import { insertCustomer, staffCookie, type TestCustomer } from '#test/factories.ts';
 import { sentMessages } from '#test/outbox.ts';
 import { insertProvider, knockoutAnswer, safeAnswer } from '#test/visits.ts';
@@ -166,9 +166,75 @@ describe(`dead-end visits (${testDialect})`, () => {
     expect(early.statusCode).toBe(409);
   });
 
-  it('when a waiting state gains a provider, each patient is emailed once, however many runs race', async () => {
+  it('a visitor told their state is not reached yet may leave an address, with no account, once', async () => {
+    const check = (state: string) =>
+      callAs(t.app, visitsApi.checkEligibility, { category: 'ed', state, dob: '04/12/1990' });
+    // The state is the reason (not offered, or offered with nobody licensed): its waitlist helps.
+    for (const state of ['AL', 'NV'])
+      expect(dataOf(visitsApi.checkEligibility, await check(state))).toMatchObject({
+        eligible: false,
+        state_closed: true,
+      });
+    expect(dataOf(visitsApi.checkEligibility, await check('OR'))).toMatchObject({
+      eligible: true,
+      state_closed: false,
+    });
+    const tooYoung = await callAs(t.app, visitsApi.checkEligibility, {
+      category: 'ed',
+      state: 'OR',
+      dob: `01/01/${new Date(t.clock.now()).getUTCFullYear() - 18}`,
+    });
+    expect(dataOf(visitsApi.checkEligibility, tooYoung)).toMatchObject({
+      eligible: false,
+      state_closed: false,
+    });
+
+    const join = (body: { state: string; email: string }) =>
+      callAs(t.app, visitsApi.joinVisitorWaitlist, body);
+    const joined = await join({ state: 'AL', email: 'Visitor.One@Example.com' });
+    expect(joined.statusCode, joined.body).toBe(200);
+    expect(joined.json()).toEqual({
+      status: 'SUCCESS',
+      message: "We'll email you once when online visits open in your state.",
+      data: { state: 'AL', state_name: 'Alabama' },
+    });
+    // Asking again answers the same and keeps one row, the address lower-cased.
+    expect((await join({ state: 'AL', email: 'visitor.one@example.com' })).json()).toEqual(
+      joined.json(),
+    );
+    const rows = await t.app.db
+      .selectFrom('visitor_waitlist')
+      .select(['email', 'state'])
+      .where('state', '=', 'AL')
+      .execute();
+    expect(rows).toEqual([{ email: 'visitor.one@example.com', state: 'AL' }]);
+
+    // Bad input says what is wrong; a state already open says to start the visit.
+    const badEmail = await join({ state: 'AL', email: 'not an address' });
+    expect(badEmail.statusCode).toBe(400);
+    expect(badEmail.json()).toMatchObject({ code: 'VALIDATION' });
+    expect(badEmail.json<{ fields: Record<string, string> }>().fields.email).toBeTruthy();
+    const badState = await join({ state: 'ZZ', email: 'visitor.two@example.com' });
+    expect(badState.statusCode).toBe(400);
+    expect(badState.json()).toMatchObject({
+      fields: { state: 'Choose the state you live in' },
+    });
+    const open = await join({ state: 'OR', email: 'visitor.two@example.com' });
+    expect(open.json()).toMatchObject({
+      code: 'VISIT_STEP',
+      message: 'Online visits are open in Oregon now: you can start your visit.',
+    });
+  });
+
+  it('when a waiting state gains a provider, each patient and visitor is emailed once, however many runs race', async () => {
     const a = await insertCustomer(t.app);
     const b = await insertCustomer(t.app);
+    // A visitor waits for Nevada too, by address alone.
+    const visitor = await callAs(t.app, visitsApi.joinVisitorWaitlist, {
+      state: 'NV',
+      email: 'nevada.visitor@example.com',
+    });
+    expect(visitor.statusCode, visitor.body).toBe(200);
     const visits: number[] = [];
     for (const c of [a, b]) {
       const { visit_id } = await start(c, 'ed');
@@ -195,15 +261,30 @@ describe(`dead-end visits (${testDialect})`, () => {
       .where('customer_id', 'in', [a.customerId, b.customerId])
       .execute();
     expect(sentNow.every((r) => r.notified_at !== null)).toBe(true);
-    expect(runs.reduce((n, r) => n + r.sent, 0)).toBeLessThanOrEqual(2);
+    // Two patients and one visitor: however the runs raced, each was told by one of them.
+    expect(runs.reduce((n, r) => n + r.sent, 0)).toBeLessThanOrEqual(3);
     await t.app.ctx.jobs.drain(WAITLIST_JOB);
     expect(await notifyWaitlist(t.app.ctx)).toEqual({ sent: 0, more: false });
 
     const mail = (await sentMessages(t)).filter(
       (m) => m.subject === 'Online visits are now open in Nevada',
     );
-    expect(mail.map((m) => m.to).sort()).toEqual([a.email, b.email].sort());
-    for (const m of mail) expect(m.text).toContain('/dashboard');
+    expect(mail.map((m) => m.to).sort()).toEqual(
+      [a.email, b.email, 'nevada.visitor@example.com'].sort(),
+    );
+    for (const m of mail.filter((m) => m.to !== 'nevada.visitor@example.com'))
+      expect(m.text).toContain('/dashboard');
+    // The visitor has no account: the home page, and nothing of them kept once told.
+    const toVisitor = mail.find((m) => m.to === 'nevada.visitor@example.com');
+    expect(toVisitor?.text).toMatch(/^Hello,$/m);
+    expect(toVisitor?.text).not.toContain('/dashboard');
+    expect(
+      await t.app.db
+        .selectFrom('visitor_waitlist')
+        .select('id')
+        .where('state', '=', 'NV')
+        .execute(),
+    ).toEqual([]);
 
     // Open now: the closed visit says so, and the program starts afresh.
     expect(await closed(a, visits[0]!)).toMatchObject({

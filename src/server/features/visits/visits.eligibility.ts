@@ -22,6 +22,8 @@ export interface EligibilityOutcome {
 /** The verdict on a state and a date of birth: why not (in words for the patient), or null. */
 interface Verdict {
   reason: string | null;
+  /** Not eligible because online visits do not reach the state (yet): its waitlist may help. */
+  stateClosed: boolean;
   /** The date of birth as 'YYYY-MM-DD'. */
   dob: string;
 }
@@ -55,7 +57,7 @@ async function judgeEligibility(ctx: AppContext, state: string, dob: string): Pr
   } else if (ageProblem) {
     reason = `${problem}. Online visits are for adults aged 19 to 99.`;
   }
-  return { reason, dob: isoDate(parsed) };
+  return { reason, stateClosed: !coverage || coverage.providers === 0, dob: isoDate(parsed) };
 }
 
 /** Each client address may ask this many times an hour (scaled by ADDRESS_LIMIT_FACTOR). */
@@ -68,18 +70,19 @@ const CHECKS_PER_ADDRESS_HOUR = 60;
 export async function previewEligibility(
   ctx: AppContext,
   input: { category: ProgramCategory; state: string; dob: string; ip: string },
-): Promise<Omit<EligibilityOutcome, 'destination'>> {
+): Promise<Omit<EligibilityOutcome, 'destination'> & { state_closed: boolean }> {
   await enforceAddressLimit(
     ctx,
     `eligibility:ip:${input.ip}`,
     CHECKS_PER_ADDRESS_HOUR,
     60 * 60_000,
   );
-  const { reason } = await judgeEligibility(ctx, input.state, input.dob);
+  const { reason, stateClosed } = await judgeEligibility(ctx, input.state, input.dob);
   return {
     eligible: reason === null,
     reason,
     supplement_slug: reason === null ? null : programs[input.category].supplementSlug,
+    state_closed: stateClosed,
   };
 }
 

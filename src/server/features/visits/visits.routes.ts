@@ -19,6 +19,7 @@ import {
 } from './visits.questionnaire.ts';
 import { closedVisit, closedVisits, joinWaitlist, requestReview } from './visits.closed.ts';
 import { checkoutSummary, submitVisit } from './visits.submission.ts';
+import { joinVisitorWaitlist } from './visits.waitlist.ts';
 
 const tag = 'visits';
 
@@ -52,6 +53,12 @@ export const visitsRoutes =
       visitsApi.checkEligibility,
       { tag, summary: "A visitor's state and age, before an account: eligible or why not" },
       async ({ body, request }) => previewEligibility(ctx, { ...body, ip: request.ip }),
+    );
+    route(
+      app,
+      visitsApi.joinVisitorWaitlist,
+      { tag, summary: "A visitor's address, told once when online visits open in their state" },
+      async ({ body, request }) => joinVisitorWaitlist(ctx, { ...body, ip: request.ip }),
     );
     route(
       app,

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '#server/db/schema.ts';
 
 type Db = Kysely<Database>;
@@ -63,4 +63,40 @@ export async function markNotified(db: Db, id: number, now: string): Promise<boo
     .where('notified_at', 'is', null)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
+}
+
+/** Puts a visitor's address on the state's waitlist; a second ask changes nothing. */
+export async function insertVisitorWaitlist(
+  db: Db,
+  email: string,
+  state: string,
+  now: string,
+): Promise<void> {
+  await db
+    .insertInto('visitor_waitlist')
+    .values({ email, state, created_at: now })
+    .onConflict((oc) => oc.columns(['email', 'state']).doNothing())
+    .execute();
+}
+
+/** Visitors waiting for one of these states, oldest first. */
+export async function selectDueVisitors(
+  db: Db,
+  states: string[],
+  limit: number,
+): Promise<{ id: number; email: string; state: string }[]> {
+  if (states.length === 0) return [];
+  return db
+    .selectFrom('visitor_waitlist')
+    .select(['id', 'email', 'state'])
+    .where('state', 'in', states)
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+}
+
+/** Claims a visitor's one notice by deleting their row: true for exactly one caller. */
+export async function claimVisitor(db: Transaction<Database>, id: number): Promise<boolean> {
+  const result = await db.deleteFrom('visitor_waitlist').where('id', '=', id).executeTakeFirst();
+  return Number(result.numDeletedRows) === 1;
 }

@@ -1,7 +1,7 @@
-import { Link, useNavigate } from 'react-router';
+import { Link, useLocation, useNavigate } from 'react-router';
 import { paths } from '#shared/paths.ts';
 import { textLinkClass } from '#client/components/ui/button.ts';
-import { keepEligibility, keptEligibility } from '../visitor-eligibility.ts';
+import { keepEligibility, keptEligibility, type VisitorVerdict } from '../visitor-eligibility.ts';
 import { checkVisitorEligibility } from '../visits.api.ts';
 import { EligibilityFormView } from './eligibility-form.tsx';
 import { useVisitContext, visitCardClass } from './visit-layout.tsx';
@@ -15,6 +15,13 @@ export function VisitorEligibility() {
   const { category, program } = useVisitContext();
   const navigate = useNavigate();
   const kept = keptEligibility(category);
+  // Back from "Change the state you live in": the date of birth they gave, the state to choose.
+  const back = (useLocation().state ?? {}) as { dob?: unknown };
+  const defaults = kept
+    ? { state: kept.state, dob: kept.dob }
+    : typeof back.dob === 'string'
+      ? { state: '', dob: back.dob }
+      : null;
   return (
     <section aria-labelledby="eligibility-title" className={visitCardClass}>
       <h2 id="eligibility-title" className="text-2xl text-ink">
@@ -26,7 +33,7 @@ export function VisitorEligibility() {
       </p>
       <div className="mt-6">
         <EligibilityFormView
-          {...(kept ? { defaultValues: { state: kept.state, dob: kept.dob } } : {})}
+          {...(defaults ? { defaultValues: defaults } : {})}
           onSubmit={async (values) => {
             const verdict = await checkVisitorEligibility({ category, ...values });
             if (verdict.eligible) {
@@ -34,7 +41,12 @@ export function VisitorEligibility() {
               await navigate(paths.visitScreen(category, 'account'));
             } else {
               await navigate(paths.visitScreen(category, 'ineligible'), {
-                state: { reason: verdict.reason, supplementSlug: verdict.supplement_slug },
+                state: {
+                  reason: verdict.reason,
+                  supplementSlug: verdict.supplement_slug,
+                  closedState: verdict.state_closed ? values.state : null,
+                  dob: values.dob,
+                } satisfies VisitorVerdict,
               });
             }
           }}

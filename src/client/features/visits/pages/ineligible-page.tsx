@@ -1,16 +1,23 @@
 import { Link, useLocation } from 'react-router';
-import { buttonClass } from '#client/components/ui/button.ts';
+import { buttonClass, textLinkClass } from '#client/components/ui/button.ts';
 import { useAppState } from '#client/lib/app-state.ts';
 import { paths } from '#shared/paths.ts';
+import { isUsState, stateName } from '#shared/us-states.ts';
 import { ClosedVisitScreen } from '../components/closed-visit.tsx';
 import { useVisitContext, visitCardClass } from '../components/visit-layout.tsx';
+import { VisitorWaitlistForm } from '../components/visitor-waitlist-form.tsx';
+import type { VisitorVerdict } from '../visitor-eligibility.ts';
 import { WithVisit } from '../components/with-visit.tsx';
 
-function readState(state: unknown): { reason: string | null; supplementSlug: string | null } {
-  const value = (state ?? {}) as { reason?: unknown; supplementSlug?: unknown };
+function readState(state: unknown): VisitorVerdict {
+  const value = (state ?? {}) as Record<string, unknown>;
+  const text = (key: string) => (typeof value[key] === 'string' ? value[key] : null);
+  const closedState = text('closedState');
   return {
-    reason: typeof value.reason === 'string' ? value.reason : null,
-    supplementSlug: typeof value.supplementSlug === 'string' ? value.supplementSlug : null,
+    reason: text('reason'),
+    supplementSlug: text('supplementSlug'),
+    closedState: closedState && isUsState(closedState) ? closedState : null,
+    dob: text('dob'),
   };
 }
 
@@ -19,9 +26,9 @@ function readState(state: unknown): { reason: string | null; supplementSlug: str
  * the reason comes with the navigation. Said plainly and kindly, with the supplement.
  */
 function VisitorIneligible() {
-  const { program } = useVisitContext();
+  const { category, program } = useVisitContext();
   const location = useLocation();
-  const { reason, supplementSlug } = readState(location.state);
+  const { reason, supplementSlug, closedState, dob } = readState(location.state);
   const slug = supplementSlug ?? program.supplementSlug;
   return (
     <section aria-labelledby="ineligible-title" className={visitCardClass}>
@@ -35,6 +42,17 @@ function VisitorIneligible() {
       <p className="mt-3 text-ink-soft">
         Nothing has been charged. A doctor or clinic near you can help in person.
       </p>
+      {closedState ? (
+        <>
+          <VisitorWaitlistForm state={closedState} stateName={stateName(closedState)} />
+          <p className="mt-4 text-[0.9375rem] text-ink-soft">
+            Chose the wrong state?{' '}
+            <Link to={paths.visit(category)} state={{ dob }} className={textLinkClass}>
+              Change the state you live in
+            </Link>
+          </p>
+        </>
+      ) : null}
       {slug ? (
         <div className="mt-6 rounded-3xl border border-accent-200 bg-accent-50 p-5">
           <h3 className="font-sans text-lg font-semibold text-ink">Something that may help</h3>

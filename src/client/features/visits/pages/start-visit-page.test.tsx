@@ -17,6 +17,7 @@ import { authApi } from '#shared/auth.ts';
 import { paths } from '#shared/paths.ts';
 import { sessionApi } from '#shared/session.ts';
 import { visitsApi } from '#shared/visits.ts';
+import { messages } from '#shared/wording.ts';
 import { VisitLayout, VisitNotFound } from '../components/visit-layout.tsx';
 import { IneligiblePage } from './ineligible-page.tsx';
 import { VisitAccountPage } from './account-page.tsx';
@@ -80,7 +81,12 @@ describe("a visitor's start of a visit", () => {
     const u = userEvent.setup();
     let visitStep = 'eligibility';
     const api = stubApi([
-      stub(visitsApi.checkEligibility, { eligible: true, reason: null, supplement_slug: null }),
+      stub(visitsApi.checkEligibility, {
+        eligible: true,
+        reason: null,
+        supplement_slug: null,
+        state_closed: false,
+      }),
       stub(accountsApi.accountCreate, { leads_id: 'lead-77', user }),
       stub(visitsApi.startProgram, () => ({
         leads_id: 'lead-77',
@@ -154,7 +160,9 @@ describe("a visitor's start of a visit", () => {
         eligible: false,
         reason,
         supplement_slug: 'sleep-gummies',
+        state_closed: true,
       }),
+      stub(visitsApi.joinVisitorWaitlist, { state: 'OH', state_name: 'Ohio' }),
     ]);
     const { router } = renderRoutes(routes, { path: '/visit/sleep' });
     await answerEligibility(u, 'OH');
@@ -165,6 +173,27 @@ describe("a visitor's start of a visit", () => {
     );
     expect(sessionStorage.getItem('pairwell-visit-eligibility')).toBeNull();
     expect(api.calls.map((call) => call.path)).toEqual([visitsApi.checkEligibility.path]);
+
+    // The state was the reason (issue 29): an address for one e-mail when it opens, no account.
+    const join = screen.getByRole('button', { name: 'Tell me when Ohio opens' });
+    await u.click(join);
+    expect(await screen.findByText(messages.emailRequired)).toBeTruthy();
+    await u.type(screen.getByLabelText('Email'), 'robin@example.com');
+    await u.click(join);
+    expect((await screen.findByRole('status')).textContent).toBe(
+      "We'll email you once when online visits open in your state.",
+    );
+    expect(screen.queryByRole('button', { name: 'Tell me when Ohio opens' })).toBeNull();
+    expect(api.callsTo(visitsApi.joinVisitorWaitlist)).toEqual([
+      { state: 'OH', email: 'robin@example.com' },
+    ]);
+
+    // And a way back to choose another state, the date of birth kept.
+    await u.click(screen.getByRole('link', { name: 'Change the state you live in' }));
+    expect(router.location().pathname).toBe('/visit/sleep');
+    const dob = await screen.findByLabelText(/Date of birth/);
+    expect((dob as HTMLInputElement).value).not.toBe('');
+    expect((screen.getByLabelText('State you live in') as HTMLSelectElement).value).toBe('');
   });
 
   it('puts a problem with the answers on its field', async () => {
@@ -186,7 +215,12 @@ describe("a visitor's start of a visit", () => {
   it('lets a returning patient log in from the account step, and continues their visit where it was', async () => {
     const u = userEvent.setup();
     const api = stubApi([
-      stub(visitsApi.checkEligibility, { eligible: true, reason: null, supplement_slug: null }),
+      stub(visitsApi.checkEligibility, {
+        eligible: true,
+        reason: null,
+        supplement_slug: null,
+        state_closed: false,
+      }),
       stub(authApi.login, { leads_id: 'lead-77', user }),
       stub(visitsApi.startProgram, {
         leads_id: 'lead-77',
