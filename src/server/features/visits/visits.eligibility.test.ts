@@ -53,7 +53,7 @@ describe(`a visitor's eligibility check (${testDialect})`, () => {
     expect(response.json()).toEqual({
       status: 'SUCCESS',
       message: expect.any(String),
-      data: { eligible: true, reason: null, supplement_slug: null },
+      data: { eligible: true, reason: null, supplement_slug: null, state_closed: false },
     });
     expect(await visitCount()).toBe(before);
   });
@@ -81,6 +81,8 @@ describe(`a visitor's eligibility check (${testDialect})`, () => {
           "We're not yet able to offer online visits to people living in Ohio.",
         ),
         supplement_slug: 'sleep-gummies',
+        // The state is the reason: its waitlist is offered to the visitor (issue 29).
+        state_closed: true,
       },
     });
   });
@@ -92,6 +94,7 @@ describe(`a visitor's eligibility check (${testDialect})`, () => {
         eligible: false,
         reason: expect.stringContaining('none is available there at the moment'),
         supplement_slug: null,
+        state_closed: true,
       },
     });
   });
