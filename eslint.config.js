@@ -47,8 +47,9 @@ export const featureImports = {
   // The console's home composes the operations and provider views; staff log-in reuses auth's
   // one-time links and unlock offer.
   staff: ['auth', 'operations', 'reviews'],
-  // Subscriptions sit in the member area's frame and refresh its data after a change.
-  subscriptions: ['accounts'],
+  // Subscriptions sit in the member area's frame and refresh its data after a change. A refill
+  // plan's card carries the requests between visits about its prescription (issue 29).
+  subscriptions: ['accounts', 'treatment-requests'],
   // A visit signs up or logs in on the way, reads the account, and ends in an order.
   visits: ['accounts', 'auth', 'errors', 'orders'],
 };

@@ -95,7 +95,12 @@ const ownerOf = new Map();
 const apiOnly = new Map();
 for (const file of sourceFiles(at('src/shared'))) {
   const base = path.basename(file).replace(/\.tsx?$/, '');
-  const feature = contractOwners[base]?.feature ?? base.split('-')[0];
+  // A contract is its feature's when a feature has its whole name (`treatment-requests`), else the
+  // feature before its first dash (`visits-…`).
+  const named = ['src/server/features', 'src/client/features'].some((dir) =>
+    fs.existsSync(at(dir, base)),
+  );
+  const feature = contractOwners[base]?.feature ?? (named ? base : base.split('-')[0]);
   for (const [, name, members] of read(file).matchAll(
     /export const (\w+Api) = \{([\s\S]*?)\n\};/g,
   )) {

@@ -6,6 +6,7 @@ import type { z } from 'zod';
 import type { Database } from '#server/db/schema.ts';
 import { totpCode, totpStep } from '#server/lib/totp.ts';
 import { accountsApi, type Signup } from '#shared/accounts.ts';
+import { authApi } from '#shared/auth.ts';
 import type { PlaceOrderSchema } from '#shared/checkout.ts';
 import { staffApi } from '#shared/staff.ts';
 import type { TestApp } from './app.ts';
@@ -299,4 +300,20 @@ export function multipartBody(
     payload: Buffer.concat(parts),
     headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
   };
+}
+
+/** Calls as the patient, logging them in again when the clock outran their session (30 idle minutes). */
+export async function asPatient<T>(
+  t: Pick<TestApp, 'app'>,
+  c: TestCustomer,
+  ask: () => Promise<T & { statusCode: number }>,
+) {
+  let answer = await ask();
+  if (answer.statusCode === 401) {
+    c.cookie = sessionCookie(
+      await callAs(t.app, authApi.login, { email: c.email, password: c.password }),
+    );
+    answer = await ask();
+  }
+  return answer;
 }

@@ -98,6 +98,11 @@ export const apiPaths = {
   visitRenew: '/visit/renew/',
   /** Issue 29: send a renewal's answers to the provider (ours). */
   visitRenewSend: '/visit/renew/send/',
+  /** Issue 29: a patient's requests between visits, and asking one (ours). */
+  treatmentRequests: '/account/treatment-requests/',
+  treatmentRequestCreate: '/account/treatment-requests/create/',
+  /** Issue 29: a provider decides a request between visits (ours). */
+  staffRequestDecide: '/staff/requests/decide/',
   staffVisits: '/staff/visits/',
   staffVisit: '/staff/visits/detail/',
   staffApprove: '/staff/visits/approve/',

@@ -68,6 +68,10 @@ export const errorStatus = {
   /** Issue 29: the provider's licence in the patient's state is past its last valid day. */
   LICENCE_EXPIRED: 403,
   NO_AUTHORIZATION: 409,
+  /** Issue 29: a request of that kind about that refill plan is already waiting for a provider. */
+  REQUEST_OPEN: 409,
+  /** Issue 29: a provider decides a request another provider (or a second click) decided. */
+  REQUEST_DECIDED: 409,
   CAPTURE_FAILED: 402,
   BAD_UPLOAD: 400,
   NOT_MULTIPART: 415,

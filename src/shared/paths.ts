@@ -40,6 +40,8 @@ export const paths = {
   logout: '/logout',
   dashboard: '/dashboard',
   messages: '/messages',
+  /** One conversation on the Messages page. */
+  messageThread: (id: number) => `/messages?thread=${id}`,
   orders: '/orders',
   /** One order on the Orders page: the page scrolls to the order its hash names. */
   order: (orderNumber: string) => `/orders#${encodeURIComponent(orderNumber)}`,

@@ -12,6 +12,8 @@ import {
   StaffThreadRequestSchema,
   ThreadSchema,
 } from './messages.ts';
+import { idSchema } from './ids.ts';
+import { requestKinds, requestOutcomes, requestStatuses } from './treatment-requests.ts';
 import {
   ProgramCategorySchema,
   VisitIdSchema,
@@ -58,9 +60,28 @@ export const PharmacyRejectionTaskSchema = z.object({
 });
 export type PharmacyRejectionTask = z.infer<typeof PharmacyRejectionTaskSchema>;
 
+/**
+ * A patient's request between visits (issue 29, decision 024), waiting for a provider: in the
+ * queue until decided; its conversation is where the provider reads it and decides.
+ */
+export const RequestTaskSchema = z.object({
+  request_id: z.number().int(),
+  thread_id: z.number().int(),
+  kind: z.enum(requestKinds),
+  /** The reason the patient chose, in words. */
+  reason: z.string(),
+  patient: z.string(),
+  state: z.string(),
+  category: ProgramCategorySchema,
+  medicine: z.string(),
+  created_at: z.string(),
+});
+export type RequestTask = z.infer<typeof RequestTaskSchema>;
+
 export const ReviewQueueSchema = z.object({
   visits: z.array(ReviewQueueItemSchema),
   pharmacy_rejections: z.array(PharmacyRejectionTaskSchema),
+  requests: z.array(RequestTaskSchema),
 });
 
 /**
@@ -211,6 +232,81 @@ export const RiskAssessmentSchema = z.object({
 
 const ChartResultSchema = z.object({ chart: ChartSchema });
 
+/**
+ * A request between visits as its provider decides it, beside its conversation: what it is about
+ * (the prescription and its refill plan), what the provider may decide, and once decided, how.
+ */
+export const ProviderRequestSchema = z.object({
+  id: z.number().int(),
+  kind: z.enum(requestKinds),
+  reason: z.string(),
+  status: z.enum(requestStatuses),
+  created_at: z.string(),
+  category: ProgramCategorySchema,
+  /** The prescription the request is about, and the chart of the visit it belongs to. */
+  prescription: ChartPrescriptionSchema,
+  visit_id: z.number().int(),
+  plan: z
+    .object({
+      status: z.string(),
+      /** YYYY-MM-DD: when the next refill is billed and sent. */
+      next_billing_date: z.string(),
+      refills_remaining: z.number().int(),
+    })
+    .nullable(),
+  /** What this provider may decide now (none once decided). */
+  outcomes: z.array(z.enum(requestOutcomes)),
+  decision: z
+    .object({
+      outcome: z.enum(requestOutcomes),
+      provider: z.string(),
+      decided_at: z.string(),
+      refill_date: z.string().nullable(),
+      prescription: ChartPrescriptionSchema.nullable(),
+    })
+    .nullable(),
+});
+export type ProviderRequest = z.infer<typeof ProviderRequestSchema>;
+
+/** A provider's message to the patient with a decision: the patient reads it in Messages. */
+export const DecisionMessageSchema = z
+  .string({ error: 'Write to the patient' })
+  .trim()
+  .min(10, 'Write to the patient, in a sentence or two')
+  .max(2000, 'Keep it to 2000 characters or fewer');
+
+const RequestIdSchema = idSchema('Choose a request');
+
+export const DecideRequestSchema = z.discriminatedUnion(
+  'outcome',
+  [
+    z.strictObject({
+      request_id: RequestIdSchema,
+      outcome: z.literal('refill_date'),
+      date: z.string({ error: 'Choose a date' }).regex(/^\d{4}-\d{2}-\d{2}$/, 'Choose a date'),
+      message: DecisionMessageSchema,
+    }),
+    z.strictObject({
+      request_id: RequestIdSchema,
+      outcome: z.literal('new_prescription'),
+      prescription: PrescriptionSchema,
+      message: DecisionMessageSchema,
+    }),
+    z.strictObject({
+      request_id: RequestIdSchema,
+      outcome: z.literal('decline'),
+      message: DecisionMessageSchema,
+    }),
+    z.strictObject({
+      request_id: RequestIdSchema,
+      outcome: z.literal('answer'),
+      message: DecisionMessageSchema,
+    }),
+  ],
+  { error: 'Choose a decision' },
+);
+export type DecideRequest = z.infer<typeof DecideRequestSchema>;
+
 /** Errors of a call about one visit: one the provider may not open is not found. */
 const visitErrors = ['NOT_FOUND'] as const;
 
@@ -303,8 +399,33 @@ export const reviewsApi = {
     access: 'provider',
     view: true,
     body: CareThreadRequestSchema,
-    response: PatientThreadSchema,
+    /** With the request between visits the thread was opened for, if it was (issue 29). */
+    response: PatientThreadSchema.extend({ request: ProviderRequestSchema.nullable() }),
     errors: ['NOT_FOUND'],
+  }),
+  /**
+   * Decides a request between visits, with a message to the patient in its conversation: an early
+   * refill's date, a new prescription, a decline or an answer (issue 29, decision 024).
+   */
+  decideRequest: endpoint({
+    path: apiPaths.staffRequestDecide,
+    access: 'provider',
+    body: DecideRequestSchema,
+    response: z.object({ request: ProviderRequestSchema }),
+    message: 'Decided; the patient was told in Messages.',
+    errors: [
+      'NOT_FOUND',
+      'REQUEST_DECIDED',
+      'SUBSCRIPTION_REFUSED',
+      'SUBSCRIPTION_CHANGED',
+      'LICENCE_EXPIRED',
+    ],
+    example: {
+      request_id: 1,
+      outcome: 'refill_date',
+      date: '2026-12-03',
+      message: 'Safe travels: your next refill is sent on Thursday.',
+    },
   }),
   /** The provider answers; an open thread becomes theirs. */
   patientReply: endpoint({

@@ -187,6 +187,8 @@ describe('request examples in the API reference', () => {
           '/lapi/v2/ecom/apply-coupon',
           '/lapi/messaging/send/',
           '/lapi/partners/invite/',
+          '/lapi/account/treatment-requests/create/',
+          '/lapi/staff/requests/decide/',
         ].sort(),
       );
       for (const { url, body, example } of examples) {

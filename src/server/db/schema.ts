@@ -460,6 +460,29 @@ export interface PrescriptionsTable {
   directions: string | null;
   /** When the patient was e-mailed that it is due for renewal (migration 0038); once. */
   renewal_reminded_at: string | null;
+  /**
+   * The request whose decision wrote it (a dose change, migration 0041); null for the prescription
+   * of its visit. Either way `visit_id` is the visit that began the care, whose chart it is on.
+   */
+  request_id: number | null;
+}
+
+/** A patient's request between visits and its decision (migration 0041, decision 024). */
+export interface TreatmentRequestsTable {
+  id: Generated<number>;
+  customer_id: number;
+  subscription_id: number;
+  prescription_id: number;
+  thread_id: number;
+  kind: 'early_refill' | 'dose_change' | 'side_effect';
+  reason: string;
+  status: Generated<'OPEN' | 'APPROVED' | 'DECLINED' | 'ANSWERED'>;
+  created_at: string;
+  decided_at: string | null;
+  decided_by: number | null;
+  outcome: 'refill_date' | 'new_prescription' | 'decline' | 'answer' | null;
+  refill_date: string | null;
+  new_prescription_id: number | null;
 }
 
 export interface MessageThreadsTable {
@@ -756,6 +779,7 @@ export interface Database {
   checkout_progress: CheckoutProgressTable;
   state_waitlist: StateWaitlistTable;
   visitor_waitlist: VisitorWaitlistTable;
+  treatment_requests: TreatmentRequestsTable;
   renewal_reminders: RenewalRemindersTable;
   partner_links: PartnerLinksTable;
   partner_invitations: PartnerInvitationsTable;

@@ -223,7 +223,7 @@ describe("the operator's dashboard", () => {
   it('is for operations staff: a provider goes back to their queue, with no Dashboard link', async () => {
     const api = stubApi([
       loggedIn(provider),
-      stub(reviewsApi.queue, { visits: [], pharmacy_rejections: [] }),
+      stub(reviewsApi.queue, { visits: [], pharmacy_rejections: [], requests: [] }),
     ]);
     renderRoutes(routes, { path: '/staff/dashboard' });
     expect(await screen.findByRole('heading', { level: 1, name: 'Review queue' })).toBeTruthy();

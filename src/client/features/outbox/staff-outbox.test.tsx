@@ -126,7 +126,7 @@ describe('the outbox in the staff console', () => {
   it('is for operations staff: a provider goes back to their queue and has no Outbox link', async () => {
     const api = stubApi([
       loggedIn(provider),
-      stub(reviewsApi.queue, { visits: [], pharmacy_rejections: [] }),
+      stub(reviewsApi.queue, { visits: [], pharmacy_rejections: [], requests: [] }),
     ]);
     renderRoutes(routes, { path: '/staff/outbox' });
     expect(await screen.findByRole('heading', { level: 1, name: 'Review queue' })).toBeTruthy();

@@ -105,7 +105,7 @@ describe('the pharmacy queue in the staff console', () => {
   it('is for operations staff: a provider goes back to their queue and has no Pharmacy link', async () => {
     const api = stubApi([
       loggedIn(provider),
-      stub(reviewsApi.queue, { visits: [], pharmacy_rejections: [] }),
+      stub(reviewsApi.queue, { visits: [], pharmacy_rejections: [], requests: [] }),
     ]);
     renderRoutes(routes, { path: '/staff/pharmacy' });
     expect(await screen.findByRole('heading', { level: 1, name: 'Review queue' })).toBeTruthy();

@@ -51,7 +51,7 @@ describe('the decision panel', () => {
     const u = userEvent.setup();
     const api = stubApi([
       stub(reviewsApi.approve, { chart: buildChart({ status: 'APPROVED' }) }),
-      stub(reviewsApi.queue, { visits: [], pharmacy_rejections: [] }),
+      stub(reviewsApi.queue, { visits: [], pharmacy_rejections: [], requests: [] }),
     ]);
     renderRoutes(routes(buildChart()));
     await u.click(screen.getByRole('button', { name: 'Approve' }));

@@ -156,3 +156,33 @@ export function usePatientThread(id: number, options: { enabled?: boolean } = {}
 export async function replyToPatient(threadId: number, body: string) {
   return (await call(reviewsApi.patientReply, { body: { thread_id: threadId, body } })).message;
 }
+
+export type RequestDecision = BodyOf<typeof reviewsApi.decideRequest>;
+
+/**
+ * Decides a request between visits (issue 29): the conversation shows the decision and the
+ * provider's message, the queue and the patient messages list drop it. A request decided meanwhile
+ * is shown as it is now.
+ */
+export function useDecideRequest(threadId: number) {
+  const queryClient = useQueryClient();
+  const refresh = () => {
+    void queryClient.invalidateQueries({ queryKey: providerKeys.patientThread(threadId) });
+    void queryClient.invalidateQueries({ queryKey: providerKeys.queue });
+    void queryClient.invalidateQueries({ queryKey: providerKeys.patientMessages });
+  };
+  return useMutation({
+    mutationFn: (decision: RequestDecision) =>
+      call(reviewsApi.decideRequest, {
+        body: decision,
+        fallbackMessage: 'We could not save your decision. Please try again.',
+      }),
+    onSuccess: () => {
+      refresh();
+      showToast({ kind: 'success', title: reviewsApi.decideRequest.message });
+    },
+    onError: (error) => {
+      if (failedWith(error, reviewsApi.decideRequest, 'REQUEST_DECIDED')) refresh();
+    },
+  });
+}

@@ -209,7 +209,7 @@ describe('the staff session', () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'], shouldAdvanceTime: true });
     const api = stubApi([
       loggedIn(provider),
-      stub(reviewsApi.queue, { visits: [], pharmacy_rejections: [] }),
+      stub(reviewsApi.queue, { visits: [], pharmacy_rejections: [], requests: [] }),
       stub(staffApi.logout, {}),
     ]);
     const { router } = renderRoutes(routes, { path: '/staff' });
@@ -235,7 +235,7 @@ describe('the staff session', () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'], shouldAdvanceTime: true });
     const api = stubApi([
       loggedIn(provider),
-      stub(reviewsApi.queue, { visits: [], pharmacy_rejections: [] }),
+      stub(reviewsApi.queue, { visits: [], pharmacy_rejections: [], requests: [] }),
     ]);
     const { router } = renderRoutes(routes, { path: '/staff' });
     await screen.findByRole('heading', { level: 1, name: 'Review queue' });
@@ -306,13 +306,26 @@ describe('the staff session', () => {
             rejected_at: '2026-05-03T10:00:00.000Z',
           },
         ],
+        requests: [
+          {
+            request_id: 5,
+            thread_id: 61,
+            kind: 'early_refill',
+            reason: 'My medicine was lost or damaged',
+            patient: 'Jo Banks',
+            state: 'OR',
+            category: 'ed',
+            medicine: 'Sildenafil 50 mg',
+            created_at: '2026-05-04T08:00:00.000Z',
+          },
+        ],
       }),
     ]);
     renderRoutes(routes, { path: '/staff' });
     expect(await screen.findByRole('heading', { level: 1, name: 'Review queue' })).toBeTruthy();
     expect(
       await screen.findByText(
-        '2 visits are waiting for your review, oldest first. 1 fill the pharmacy rejected needs you.',
+        '2 visits are waiting for your review, oldest first. 1 fill the pharmacy rejected needs you. 1 request from a patient waits for your decision.',
         { exact: false },
       ),
     ).toBeTruthy();
@@ -323,6 +336,14 @@ describe('the staff session', () => {
     expect(within(rejected).getByRole('link', { name: 'Alex Morgan' }).getAttribute('href')).toBe(
       '/staff/visits/37',
     );
+    // A request between visits opens its conversation, where the provider decides.
+    const requests = screen.getByRole('region', { name: 'Requests between visits (1)' });
+    expect(requests.textContent).toContain('My medicine was lost or damaged');
+    expect(
+      within(requests)
+        .getByRole('link', { name: 'Early refill request: Jo Banks' })
+        .getAttribute('href'),
+    ).toBe('/staff/patient-messages/61');
     const links = screen.getAllByRole('link', { name: /Robin Hale/ });
     expect(links[0]?.getAttribute('href')).toBe('/staff/visits/41');
     // Renewals (issue 29) wait beside the new visits, in their own list.
@@ -578,7 +599,10 @@ describe("the care team's inbox", () => {
   });
 
   it('is for operations staff: a provider goes back to their queue', async () => {
-    stubApi([loggedIn(provider), stub(reviewsApi.queue, { visits: [], pharmacy_rejections: [] })]);
+    stubApi([
+      loggedIn(provider),
+      stub(reviewsApi.queue, { visits: [], pharmacy_rejections: [], requests: [] }),
+    ]);
     renderRoutes(routes, { path: '/staff/inbox' });
     expect(await screen.findByRole('heading', { level: 1, name: 'Review queue' })).toBeTruthy();
     expect(screen.queryByRole('link', { name: 'Inbox' })).toBeNull();
@@ -600,7 +624,7 @@ describe("a provider's patient messages", () => {
     const u = userEvent.setup();
     const api = stubApi([
       loggedIn(provider),
-      stub(reviewsApi.queue, { visits: [], pharmacy_rejections: [] }),
+      stub(reviewsApi.queue, { visits: [], pharmacy_rejections: [], requests: [] }),
       stub(reviewsApi.patientMessages, {
         threads: [
           {
@@ -664,6 +688,7 @@ describe("a provider's patient messages", () => {
             valid_until: '2027-06-30',
           },
         ],
+        request: null,
       }),
       stub(reviewsApi.patientReply, {
         message: {
@@ -711,6 +736,104 @@ describe("a provider's patient messages", () => {
         body: 'Best not together.',
       }),
     );
+  });
+
+  it('opens a request between visits with its decision: an early refill moved to a date, with a message', async () => {
+    const u = userEvent.setup();
+    const request = {
+      id: 5,
+      kind: 'early_refill' as const,
+      reason: 'My medicine was lost or damaged',
+      status: 'OPEN' as const,
+      created_at: '2026-11-20T08:00:00.000Z',
+      category: 'ed' as const,
+      prescription: {
+        medicine: 'Sildenafil 50 mg',
+        drug: 'sildenafil',
+        dosage: '50mg',
+        quantity: 6,
+        refills: 3,
+        directions: 'One tablet an hour before.',
+        valid_until: '2027-06-30',
+        written_on: '2026-10-01',
+      },
+      visit_id: 31,
+      plan: { status: 'ACTIVE', next_billing_date: '2026-12-20', refills_remaining: 3 },
+      outcomes: ['refill_date' as const, 'decline' as const, 'answer' as const],
+      decision: null,
+    };
+    const api = stubApi([
+      loggedIn(provider),
+      stub(reviewsApi.patientThread, {
+        thread: {
+          id: 61,
+          subject: 'Early refill request',
+          topic: 'treatment',
+          visit_id: null,
+          order_number: null,
+          updated_at: '2026-11-20T08:00:00.000Z',
+          unread: 0,
+          messages: [{ ...question, thread_id: 61, body: 'My medicine was lost or damaged.' }],
+          has_more: false,
+          next_cursor: null,
+        },
+        patient: { name: 'Jo Banks', customer_id: 14, state: 'OR' },
+        assigned: 'me',
+        visit_id: 31,
+        prescriptions: [],
+        request,
+      }),
+      stub(reviewsApi.decideRequest, {
+        request: {
+          ...request,
+          status: 'APPROVED',
+          outcomes: [],
+          decision: {
+            outcome: 'refill_date',
+            provider: 'Dr. Maya Chen, MD',
+            decided_at: '2026-11-21T12:00:00.000Z',
+            refill_date: '2026-11-23',
+            prescription: null,
+          },
+        },
+      }),
+    ]);
+    renderRoutes(routes, { path: '/staff/patient-messages/61' });
+    const panel = await screen.findByRole('region', { name: 'Early refill request' });
+    expect(panel.textContent).toContain('My medicine was lost or damaged');
+    expect(panel.textContent).toContain('Sildenafil 50 mg');
+    expect(panel.textContent).toContain('3 fills left');
+    expect(within(panel).getByRole('link', { name: 'Open the chart' }).getAttribute('href')).toBe(
+      '/staff/visits/31',
+    );
+    // A dose change is not offered for an early refill.
+    expect(within(panel).queryByRole('button', { name: 'Prescribe a change' })).toBeNull();
+    await u.click(within(panel).getByRole('button', { name: 'Send the next refill early' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Send the next refill early?' });
+    await waitForDialogToOpen(dialog);
+    const date = within(dialog).getByLabelText('Send the next refill on');
+    await u.clear(date);
+    await u.type(date, '2026-11-23');
+    await u.click(within(dialog).getByRole('button', { name: 'Move the refill' }));
+    // The message comes with every decision: nothing is sent without it.
+    expect(
+      await within(dialog).findByText('Write to the patient, in a sentence or two'),
+    ).toBeTruthy();
+    expect(api.callsTo(reviewsApi.decideRequest)).toEqual([]);
+    await u.type(
+      within(dialog).getByLabelText('Message to the patient'),
+      'A new supply goes out on Monday.',
+    );
+    await u.click(within(dialog).getByRole('button', { name: 'Move the refill' }));
+    await waitForDialogToClose();
+    expect(api.callsTo(reviewsApi.decideRequest)).toEqual([
+      {
+        request_id: 5,
+        outcome: 'refill_date',
+        date: '2026-11-23',
+        message: 'A new supply goes out on Monday.',
+      },
+    ]);
   });
 
   it('is for providers: operations go back to their orders', async () => {

@@ -310,7 +310,9 @@ export async function selectLatestVisitProvider(
 ): Promise<{ providerId: number; active: boolean } | undefined> {
   const row = await db
     .selectFrom('visits as v')
-    .leftJoin('prescriptions as p', 'p.visit_id', 'v.id')
+    .leftJoin('prescriptions as p', (join) =>
+      join.onRef('p.visit_id', '=', 'v.id').on('p.request_id', 'is', null),
+    )
     .innerJoin('staff_users as s', (join) =>
       join.on((eb) => eb('s.id', '=', eb.fn.coalesce('p.provider_id', 'v.provider_id'))),
     )

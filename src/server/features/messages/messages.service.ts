@@ -602,3 +602,58 @@ export async function providerReply(
     { ip, subjectType: 'thread', subjectId: thread.id },
   );
 }
+
+/**
+ * A patient's clinical conversation opened with a structured request (issue 29: an early refill, a
+ * dose change, a side effect), in the caller's transaction: the patient's words are its first
+ * message, and its provider is found as for any clinical question. The thread's id.
+ */
+export async function openRequestThread(
+  tx: AppContext,
+  customerId: number,
+  subject: string,
+  body: string,
+): Promise<number> {
+  const sent = await sendAsPatient(tx, customerId, { topic: 'treatment', subject, body });
+  return sent.thread_id;
+}
+
+/**
+ * A clinical conversation the provider may answer (`providerThreadRow`), for a decision made in
+ * it: its patient and whether it is theirs or open.
+ */
+export async function providerThreadOf(ctx: AppContext, staff: StaffSession, threadId: number) {
+  const { thread, assigned } = await providerThreadRow(ctx, staff, threadId);
+  return { customerId: thread.customerId, assigned };
+}
+
+/**
+ * The provider's message that comes with a decision in a clinical thread, in the decision's
+ * transaction: an open thread becomes theirs, the message is audited with the decision, and the
+ * patient gets the e-mail that says only that a message waits (queued; sent once committed).
+ */
+export async function writeDecisionInThread(
+  tx: AppContext,
+  staff: StaffSession,
+  threadId: number,
+  body: string,
+  ip: string,
+): Promise<void> {
+  const { thread, assigned } = await providerThreadRow(tx, staff, threadId);
+  if (assigned === 'open') await q.claimThread(tx.db, thread.id, staff.staff.id);
+  await q.insertMessage(tx.db, {
+    threadId: thread.id,
+    sender: 'care_team',
+    staffId: staff.staff.id,
+    body,
+    now: tx.clock.now().toISOString(),
+  });
+  await auditAs(tx, staff.staff.id, {
+    action: 'message',
+    subjectType: 'thread',
+    subjectId: String(thread.id),
+    customerId: thread.customerId,
+    ip,
+  });
+  await queueEmail(tx, newMessageEmail(tx, await sessionUser(tx, thread.customerId)));
+}

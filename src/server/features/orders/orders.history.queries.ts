@@ -311,7 +311,8 @@ function visitCareQuery(db: Db, customerId: number) {
     .leftJoin('prescriptions', (join) =>
       join
         .onRef('prescriptions.visit_id', '=', 'visits.id')
-        .on('prescriptions.customer_id', '=', customerId),
+        .on('prescriptions.customer_id', '=', customerId)
+        .on('prescriptions.request_id', 'is', null),
     )
     .leftJoin('subscriptions', 'subscriptions.prescription_id', 'prescriptions.id')
     .select([

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoStaff } from '#server/db/seed-demo.ts';
-import { authApi } from '#shared/auth.ts';
 import { messagesApi } from '#shared/messages.ts';
 import { ordersApi } from '#shared/orders.ts';
 import { latestRenewalQuestionnaire } from '#shared/questionnaires/registry.ts';
@@ -9,7 +8,7 @@ import { reviewsApi } from '#shared/reviews.ts';
 import { visitsApi } from '#shared/visits.ts';
 import { buildTestApp, testDialect, type TestApp } from '#test/app.ts';
 import { callAs, dataOf } from '#test/contract.ts';
-import { insertCustomer, sessionCookie, staffCookie, type TestCustomer } from '#test/factories.ts';
+import { asPatient, insertCustomer, staffCookie, type TestCustomer } from '#test/factories.ts';
 import { sentMessages } from '#test/outbox.ts';
 import {
   approveWithPrescription,
@@ -21,22 +20,6 @@ import {
 import { runPharmacy } from '#server/features/pharmacy/pharmacy.service.ts';
 
 const provider = demoStaff.find((s) => s.role === 'provider')!;
-
-/** Logs the patient in again when the clock outran their session (30 idle minutes). */
-async function asPatient<T>(
-  t: TestApp,
-  c: TestCustomer,
-  ask: () => Promise<T & { statusCode: number }>,
-) {
-  let answer = await ask();
-  if (answer.statusCode === 401) {
-    c.cookie = sessionCookie(
-      await callAs(t.app, authApi.login, { email: c.email, password: c.password }),
-    );
-    answer = await ask();
-  }
-  return answer;
-}
 
 const renewalsOf = async (t: TestApp, c: TestCustomer) =>
   dataOf(

@@ -22,7 +22,7 @@ import {
   recordPrescription,
   visitAnswersOf,
 } from '#server/features/visits/visits.review.ts';
-import { prescriptionsOf, type PrescriptionRow } from '#server/features/visits/visits.renewal.ts';
+import { chartPrescription, prescriptionsOf } from '#server/features/visits/visits.renewal.ts';
 import { emailHtml, emailSignature } from '#server/lib/email-layout.ts';
 import { AppError } from '#server/lib/errors.ts';
 import { faultPoint } from '#server/lib/faults.ts';
@@ -31,7 +31,7 @@ import { usDateFromIso } from '#shared/dates.ts';
 import { paths } from '#shared/paths.ts';
 import { effectiveAnswers, visibleItems } from '#shared/questionnaires/engine.ts';
 import type { AnswerValue, Answers, Questionnaire } from '#shared/questionnaires/format.ts';
-import type { ChartPrescription, RenewalChart } from '#shared/reviews.ts';
+import type { RenewalChart } from '#shared/reviews.ts';
 import { medicineName, programs } from '#shared/visits.ts';
 
 type ChartBase = NonNullable<Awaited<ReturnType<typeof chartBase>>>;
@@ -44,19 +44,6 @@ export interface RenewedPrescription {
   refills: number;
   valid_until: string;
   directions: string;
-}
-
-function chartPrescription(p: PrescriptionRow): ChartPrescription {
-  return {
-    medicine: medicineName(p.category, p.drug, p.dosage),
-    drug: p.drug,
-    dosage: p.dosage,
-    quantity: p.quantity,
-    refills: p.refills,
-    directions: p.directions,
-    valid_until: p.validUntil,
-    written_on: p.createdAt.slice(0, 10),
-  };
 }
 
 /**

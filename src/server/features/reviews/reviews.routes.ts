@@ -5,6 +5,11 @@ import {
   providerThread,
   providerThreads,
 } from '#server/features/messages/messages.service.ts';
+import {
+  decideRequest,
+  openRequestTasks,
+  requestOfThread,
+} from '#server/features/treatment-requests/treatment-requests.service.ts';
 import { route } from '#server/lib/route.ts';
 import { reviewsApi } from '#shared/reviews.ts';
 import {
@@ -39,6 +44,7 @@ export const reviewsRoutes =
       async ({ session }) => ({
         visits: await providerQueue(ctx, session),
         pharmacy_rejections: await pharmacyRejectionTasks(ctx, session),
+        requests: await openRequestTasks(ctx, session),
       }),
     );
 
@@ -135,7 +141,22 @@ export const reviewsRoutes =
           customerId: patient.customer_id,
         }),
       },
-      ({ session, body }) => providerThread(ctx, session, body.thread_id, body.cursor),
+      async ({ session, body }) => ({
+        ...(await providerThread(ctx, session, body.thread_id, body.cursor)),
+        request: await requestOfThread(ctx, body.thread_id),
+      }),
+    );
+    route(
+      app,
+      reviewsApi.decideRequest,
+      {
+        tag,
+        summary:
+          'Decide a request between visits: a refill date, a new prescription, a decline or a message',
+      },
+      async ({ session, body, request }) => ({
+        request: await decideRequest(ctx, session, body, request.ip),
+      }),
     );
     route(
       app,

@@ -600,3 +600,47 @@ export async function endRefillPlan(
   await queueCancelRx(tx, { prescriptionId, reason });
   return true;
 }
+
+/**
+ * An early refill a provider approved (issue 29, decision 024), in the decision's transaction: the
+ * refill plan's next fill moves to `date` (today or later, before the date it had), and its dates
+ * go on from there. The billing job charges it on that date like any period, so exactly once; the
+ * pharmacy is sent it with that charge. Refused, with the reason the provider reads, when the plan
+ * is not running, has no fill left, would pass the prescription's end, or is being charged now.
+ */
+export async function bringRefillForward(
+  tx: AppContext,
+  subscriptionId: number,
+  date: string,
+): Promise<void> {
+  const row = await q.selectSubscription(tx.db, subscriptionId);
+  if (!row?.refill) throw notFound('We could not find that refill plan.');
+  const day = today(tx);
+  const refuse = (message: string) => {
+    throw new AppError('SUBSCRIPTION_REFUSED', message, { date: message });
+  };
+  if (row.status !== 'ACTIVE')
+    refuse(
+      'This refill plan is not active (paused, payment due or ended), so its next refill cannot move. Write to the patient instead.',
+    );
+  if (row.refill.remaining <= 0) refuse('This prescription has no refills left.');
+  if (date < day) refuse('Choose today or a later date.');
+  if (date >= row.nextBillingDate)
+    refuse(`Choose a date before the next refill, which is already on ${row.nextBillingDate}.`);
+  if (date > row.refill.until)
+    refuse(`The prescription ends on ${row.refill.until}. Choose an earlier date.`);
+  const now = tx.clock.now().toISOString();
+  const saved = await q.saveSubscription(
+    tx.db,
+    row.id,
+    row.updatedAt,
+    { ...row, nextBillingDate: date, anchorDay: Number(date.slice(8, 10)) },
+    now,
+  );
+  if (!saved)
+    throw new AppError(
+      'SUBSCRIPTION_CHANGED',
+      'This refill plan just changed. Please review it and try again.',
+    );
+  await refuseWhileCharging(tx.db, row.id);
+}

@@ -469,13 +469,15 @@ export async function decideVisit(
 
 /** The prescription a visit's approval wrote, if any. */
 export async function selectVisitPrescription(db: Db, visitId: number) {
-  return db
-    .selectFrom('prescriptions')
-    .select(['drug', 'dosage', 'quantity', 'refills', 'directions', 'valid_until', 'provider_id'])
-    .where('visit_id', '=', visitId)
-    .orderBy('id', 'desc')
-    .limit(1)
-    .executeTakeFirst();
+  return (
+    db
+      .selectFrom('prescriptions')
+      .select(['drug', 'dosage', 'quantity', 'refills', 'directions', 'valid_until', 'provider_id'])
+      .where('visit_id', '=', visitId)
+      // The visit's own; a dose change later written on its chart has a request (migration 0041).
+      .where('request_id', 'is', null)
+      .executeTakeFirst()
+  );
 }
 
 export async function insertPrescription(
@@ -490,12 +492,15 @@ export async function insertPrescription(
     refills: number;
     validUntil: string;
     directions: string | null;
+    /** The request whose decision writes it (a dose change); none for a visit's own. */
+    requestId?: number;
     now: string;
   },
 ): Promise<number> {
   const row = await db
     .insertInto('prescriptions')
     .values({
+      request_id: p.requestId ?? null,
       visit_id: p.visitId,
       customer_id: p.customerId,
       provider_id: p.providerId,

@@ -16,10 +16,26 @@ import {
   questionnaireVersion,
 } from '#shared/questionnaires/registry.ts';
 import { paths } from '#shared/paths.ts';
+import type { ChartPrescription } from '#shared/reviews.ts';
+import { medicineName } from '#shared/visits.ts';
 import { ownVisit, providerFor, requireCovered, requireOpen } from './visits.program.ts';
 import * as q from './visits.queries.ts';
 
 export type { PrescriptionRow } from './visits.queries.ts';
+
+/** A prescription as a provider's chart lists it (the renewal's, a request's). */
+export function chartPrescription(p: q.PrescriptionRow): ChartPrescription {
+  return {
+    medicine: medicineName(p.category, p.drug, p.dosage),
+    drug: p.drug,
+    dosage: p.dosage,
+    quantity: p.quantity,
+    refills: p.refills,
+    directions: p.directions,
+    valid_until: p.validUntil,
+    written_on: p.createdAt.slice(0, 10),
+  };
+}
 
 /** The customer's prescriptions, newest first, with the program and state each was written for. */
 export function prescriptionsOf(ctx: AppContext, customerId: number) {

@@ -2,7 +2,8 @@ import { Link } from 'react-router';
 import { categoryLabel } from '#shared/catalog.ts';
 import { QueryView } from '#client/components/ui/query-view.tsx';
 import { paths } from '#shared/paths.ts';
-import type { PharmacyRejectionTask, ReviewQueueItem } from '#shared/reviews.ts';
+import type { PharmacyRejectionTask, RequestTask, ReviewQueueItem } from '#shared/reviews.ts';
+import { requestKindNames } from '#shared/treatment-requests.ts';
 import { useReviewQueue } from '../reviews.api.ts';
 import { StaffHeader } from '#client/features/staff/components/staff-frame.tsx';
 import { longDateTime } from '#client/components/ui/staff-order-status.tsx';
@@ -16,8 +17,8 @@ function Flags({ count }: { count: number }) {
   );
 }
 
-/** What waits: the visits, oldest first, and the fills the pharmacy rejected. */
-function waitingWords(visits: number, rejections: number): string {
+/** What waits: the visits, oldest first, the fills the pharmacy rejected, the patients' requests. */
+function waitingWords(visits: number, rejections: number, requests: number): string {
   const visitWords =
     visits > 0
       ? `${visits} ${visits === 1 ? 'visit is' : 'visits are'} waiting for your review, oldest first.`
@@ -26,8 +27,13 @@ function waitingWords(visits: number, rejections: number): string {
     rejections > 0
       ? `${rejections} ${rejections === 1 ? 'fill the pharmacy rejected needs' : 'fills the pharmacy rejected need'} you.`
       : '';
+  const requestWords =
+    requests > 0
+      ? `${requests} ${requests === 1 ? 'request from a patient waits' : 'requests from patients wait'} for your decision.`
+      : '';
   return (
-    [visitWords, rejectionWords].filter(Boolean).join(' ') || 'Nothing is waiting for your review.'
+    [visitWords, rejectionWords, requestWords].filter(Boolean).join(' ') ||
+    'Nothing is waiting for your review.'
   );
 }
 
@@ -43,7 +49,11 @@ export function ReviewQueue({ name }: { name: string }) {
             {`Welcome, ${name}. `}
             {queue.data === undefined
               ? 'Visits waiting for your review, oldest first.'
-              : waitingWords(queue.data.visits.length, queue.data.pharmacy_rejections.length)}
+              : waitingWords(
+                  queue.data.visits.length,
+                  queue.data.pharmacy_rejections.length,
+                  queue.data.requests.length,
+                )}
           </p>
         }
       />
@@ -53,6 +63,7 @@ export function ReviewQueue({ name }: { name: string }) {
             {data.pharmacy_rejections.length > 0 ? (
               <PharmacyRejections tasks={data.pharmacy_rejections} />
             ) : null}
+            {data.requests.length > 0 ? <Requests tasks={data.requests} /> : null}
             <Queues visits={data.visits} />
           </div>
         )}
@@ -95,6 +106,47 @@ function PharmacyRejections({ tasks }: { tasks: PharmacyRejectionTask[] }) {
             <p className="mt-1.5 text-[0.9375rem] text-ink">{task.reason}</p>
             <p className="mt-1 text-sm text-muted">
               Rejected <time dateTime={task.rejected_at}>{longDateTime(task.rejected_at)}</time>
+            </p>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+/**
+ * Requests between visits (issue 29): an early refill, a dose change, a side effect, oldest first.
+ * Each opens its conversation, where the provider reads the patient's words and decides.
+ */
+function Requests({ tasks }: { tasks: RequestTask[] }) {
+  return (
+    <section aria-labelledby="queue-requests-title">
+      <h2 id="queue-requests-title" className="mb-1 text-xl text-ink">
+        Requests between visits <span className="text-base text-muted">({tasks.length})</span>
+      </h2>
+      <p className="mb-3 text-[0.9375rem] text-ink-soft">
+        Patients on a refill plan asking about their treatment. Open one to read it and decide.
+      </p>
+      <ul className="space-y-3">
+        {tasks.map((task) => (
+          <li
+            key={task.request_id}
+            className="rounded-2xl border border-line bg-white p-4 shadow-[0_1px_2px_rgba(15,37,51,0.04)]"
+          >
+            <p className="flex flex-wrap items-baseline justify-between gap-x-3 gap-y-1">
+              <Link
+                to={paths.staffPatientThread(task.thread_id)}
+                className="font-semibold text-accent-800 underline underline-offset-4"
+              >
+                {requestKindNames[task.kind]}: {task.patient}
+              </Link>
+              <span className="text-sm text-muted">
+                {categoryLabel(task.category)} · {task.state} · {task.medicine}
+              </span>
+            </p>
+            <p className="mt-1.5 text-[0.9375rem] text-ink">{task.reason}</p>
+            <p className="mt-1 text-sm text-muted">
+              Asked <time dateTime={task.created_at}>{longDateTime(task.created_at)}</time>
             </p>
           </li>
         ))}

@@ -3,14 +3,9 @@ import { addMonths, format } from 'date-fns';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
-import {
-  DeclineVisitSchema,
-  MAX_DIRECTIONS,
-  PrescriptionSchema,
-  type Chart,
-} from '#shared/reviews.ts';
+import { DeclineVisitSchema, type Chart } from '#shared/reviews.ts';
 import { preferredQuantity } from '#shared/visits.ts';
-import { TextField, FieldError, inputClass } from '#client/components/forms/fields.tsx';
+import { FieldError, inputClass } from '#client/components/forms/fields.tsx';
 import { applyApiError } from '#client/components/forms/form-errors.ts';
 import { buttonClass } from '#client/components/ui/button.ts';
 import { Dialog } from '#client/components/ui/dialog.tsx';
@@ -18,26 +13,16 @@ import { ApiError, errorText } from '#client/lib/api.ts';
 import { reportError } from '#client/lib/error-reporting.ts';
 import { useDecideVisit } from '../reviews.api.ts';
 import { DialogButtons, DialogFrame } from '#client/features/staff/components/dialog-form.tsx';
+import {
+  PrescriptionFields,
+  prescriptionFieldNames,
+  prescriptionFieldsOf,
+  PrescriptionFormSchema,
+  type PrescriptionForm,
+  type PrescriptionValues,
+} from './prescription-fields.tsx';
 
 type Choice = 'approve' | 'decline';
-
-const PrescriptionFormSchema = z.object({
-  drug: PrescriptionSchema.shape.drug.trim().min(1, 'Enter the drug'),
-  dosage: PrescriptionSchema.shape.dosage.trim().min(1, 'Enter the dosage'),
-  quantity: z.coerce
-    .number({ error: 'Enter the quantity' })
-    .int('Enter a whole number')
-    .min(1, 'Enter the quantity')
-    .max(360, 'At most 360'),
-  refills: z.coerce
-    .number({ error: 'Enter the refills' })
-    .int('Enter a whole number')
-    .min(0, 'At least 0 refills')
-    .max(11, 'At most 11 refills'),
-  valid_until: PrescriptionSchema.shape.valid_until,
-  directions: PrescriptionSchema.shape.directions,
-});
-type PrescriptionForm = z.input<typeof PrescriptionFormSchema>;
 
 const DeclineFormSchema = z.object({ reason: DeclineVisitSchema.shape.reason });
 
@@ -173,19 +158,13 @@ interface FormProps<T> {
   onSubmit: (value: T, place: (error: unknown) => boolean) => void;
 }
 
-function ApproveForm({
-  chart,
-  alert,
-  pending,
-  onCancel,
-  onSubmit,
-}: FormProps<z.output<typeof PrescriptionFormSchema>>) {
+function ApproveForm({ chart, alert, pending, onCancel, onSubmit }: FormProps<PrescriptionValues>) {
   const {
     register,
     handleSubmit,
     setError,
     formState: { errors },
-  } = useForm<PrescriptionForm, unknown, z.output<typeof PrescriptionFormSchema>>({
+  } = useForm<PrescriptionForm, unknown, PrescriptionValues>({
     resolver: zodResolver(PrescriptionFormSchema),
     // A renewal starts from the prescription it renews; a first visit from what the patient chose
     // (a month's supply of it). The provider may change any of it.
@@ -211,16 +190,10 @@ function ApproveForm({
   const submit = handleSubmit((prescription) =>
     onSubmit(prescription, (error) => {
       if (!(error instanceof ApiError)) return false;
-      const fields = Object.fromEntries(
-        Object.entries(error.fields).map(([name, text]) => [
-          name.replace(/^prescription\./, ''),
-          text,
-        ]),
-      );
       return applyApiError(
-        new ApiError(error.status, error.code, error.message, fields),
+        new ApiError(error.status, error.code, error.message, prescriptionFieldsOf(error.fields)),
         setError,
-        ['drug', 'dosage', 'quantity', 'refills', 'valid_until', 'directions'],
+        prescriptionFieldNames,
       ).placed;
     }),
   );
@@ -235,63 +208,7 @@ function ApproveForm({
       alert={alert}
     >
       <form onSubmit={(event) => void submit(event)} noValidate className="space-y-4">
-        <TextField
-          label="Drug"
-          autoComplete="off"
-          error={errors.drug?.message}
-          {...register('drug')}
-        />
-        <TextField
-          label="Dosage"
-          autoComplete="off"
-          error={errors.dosage?.message}
-          {...register('dosage')}
-        />
-        <div className="grid grid-cols-2 gap-4">
-          <TextField
-            label="Quantity"
-            hint="1 to 360"
-            inputMode="numeric"
-            autoComplete="off"
-            error={errors.quantity?.message}
-            {...register('quantity')}
-          />
-          <TextField
-            label="Refills"
-            hint="0 to 11"
-            inputMode="numeric"
-            autoComplete="off"
-            error={errors.refills?.message}
-            {...register('refills')}
-          />
-        </div>
-        <TextField
-          label="Valid until"
-          type="date"
-          error={errors.valid_until?.message}
-          {...register('valid_until')}
-        />
-        <div>
-          <label
-            htmlFor="prescription-directions"
-            className="block text-[0.9375rem] font-medium text-ink"
-          >
-            Directions (sig)
-          </label>
-          <p id="prescription-directions-hint" className="mt-0.5 text-sm text-muted">
-            How the patient takes it, in plain words; they read this on their order. Up to{' '}
-            {MAX_DIRECTIONS} characters.
-          </p>
-          <textarea
-            id="prescription-directions"
-            rows={3}
-            aria-invalid={errors.directions ? true : undefined}
-            aria-describedby={`prescription-directions-hint${errors.directions ? ' prescription-directions-error' : ''}`}
-            className={`${inputClass(Boolean(errors.directions))} mt-1.5 resize-y`}
-            {...register('directions')}
-          />
-          <FieldError id="prescription-directions-error" message={errors.directions?.message} />
-        </div>
+        <PrescriptionFields register={register} errors={errors} />
         <DialogButtons pending={pending} onCancel={onCancel}>
           Approve and prescribe
         </DialogButtons>

@@ -11,6 +11,7 @@ import { BackLink, StaffHeader } from '#client/features/staff/components/staff-f
 import { useStaff } from '#client/features/staff/components/staff-layout.tsx';
 import { providerKeys, replyToPatient, usePatientThread } from '../reviews.api.ts';
 import { ActivePrescriptions } from '../components/active-prescriptions.tsx';
+import { RequestPanel } from '../components/request-panel.tsx';
 
 /** /staff/patient-messages/:id: a patient's question about their treatment, and the answer. */
 export function PatientThreadPage() {
@@ -49,6 +50,7 @@ function Conversation({
   assigned,
   visit_id: visitId,
   prescriptions,
+  request,
 }: PatientThread & { id: number; earlier: EarlierMessages }) {
   const queryClient = useQueryClient();
   return (
@@ -70,6 +72,7 @@ function Conversation({
           ) : undefined
         }
       />
+      {request ? <RequestPanel request={request} threadId={id} /> : null}
       <ActivePrescriptions prescriptions={prescriptions} className="mb-5 max-w-3xl" />
       {assigned === 'open' ? (
         <p className="mb-4 max-w-3xl text-[0.9375rem] text-ink-soft">

@@ -11,6 +11,7 @@ import {
 import { buttonClass, textLinkClass } from '#client/components/ui/button.ts';
 import { mediumDate } from '#client/components/ui/order-status.tsx';
 import { paths } from '#shared/paths.ts';
+import { TreatmentRequests } from '#client/features/treatment-requests/components/treatment-requests.tsx';
 import { actionLabel, availableActions, frequencyWords } from '../subscription-actions.ts';
 
 const statusTones: Record<SubscriptionStatus, string> = {
@@ -228,6 +229,8 @@ export function SubscriptionCard({ subscription, onAction }: SubscriptionCardPro
           {subscription.cancel_reason}
         </p>
       ) : null}
+
+      {refill ? <TreatmentRequests subscription={subscription} /> : null}
 
       {together ? (
         <div className="mt-5 border-t border-line pt-4">

@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { accountsApi } from '#shared/accounts.ts';
 import { offers } from '#shared/catalog.ts';
 import { addDays, subscriptionsApi, type Subscription } from '#shared/subscriptions.ts';
+import { treatmentRequestsApi } from '#shared/treatment-requests.ts';
 import { clearToasts } from '#client/components/ui/toast.tsx';
 import { AccountLayout } from '#client/features/accounts/components/account-layout.tsx';
 import { RequireAuth } from '#client/features/auth/components/route-guards.tsx';
@@ -97,6 +98,7 @@ async function openPage(extra: Stub[] = [], subscriptions: Subscription[] = [bui
   const api = stubApi([
     ...memberStubs(),
     stub(subscriptionsApi.subscriptions, { subscriptions }),
+    stub(treatmentRequestsApi.list, { requests: [] }),
     ...extra,
   ]);
   const rendered = renderRoutes(routes, { path: '/subscriptions' });
@@ -188,7 +190,25 @@ describe('a prescription refill plan', () => {
     const buttons = within(plan)
       .getAllByRole('button')
       .map((button) => button.textContent);
-    expect(buttons).toEqual(['Skip next delivery', 'Change date', 'Pause', 'Cancel subscription']);
+    // The requests between visits (issue 29) come first, then the plan's own changes.
+    expect(buttons).toEqual([
+      'Ask for an early refill',
+      'Ask to change my dose',
+      'Report a side effect',
+      'Skip next delivery',
+      'Change date',
+      'Pause',
+      'Cancel subscription',
+    ]);
+    expect(within(plan).getByRole('region', { name: 'Your treatment' })).toBeTruthy();
+  });
+
+  it('a supplement subscription has no requests to the provider', async () => {
+    await openPage([], [buildSubscription(), refill({})]);
+    const sleep = await card('Sleep Gummies');
+    await card('Low-dose doxepin 3 mg');
+    expect(within(sleep).queryByRole('region', { name: 'Your treatment' })).toBeNull();
+    expect(within(sleep).queryByRole('button', { name: 'Report a side effect' })).toBeNull();
   });
 
   it('once complete, offers a new visit instead of changes', async () => {
