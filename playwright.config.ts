@@ -32,6 +32,15 @@ const stripeDataDir =
 process.env.E2E_STRIPE_DATA_DIR = stripeDataDir;
 const fakeStripePort = Number(process.env.E2E_STRIPE_FAKE_PORT ?? port + 3);
 const fakeStripeURL = `http://127.0.0.1:${fakeStripePort}`;
+/**
+ * A fourth instance of the same build whose built-in pharmacy takes seconds, not minutes, between
+ * its steps (received, filled, shipped, delivered), for the journey that follows a prescription
+ * to the patient's door and its receipt (e2e/renewal.spec.ts: `pharmacyBaseURL`). Its own data
+ * directory, as the others have.
+ */
+const pharmacyPort = Number(process.env.E2E_PHARMACY_PORT ?? port + 4);
+const pharmacyBaseURL = `http://127.0.0.1:${pharmacyPort}`;
+const pharmacyDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pairwell-e2e-pharmacy-'));
 /** A test constant: the fake signs webhooks with it and the Stripe instance checks them with it. */
 const fakeStripeWebhookSecret = 'whsec_e2e_fake_stripe';
 
@@ -132,6 +141,23 @@ export default defineConfig({
         STRIPE_API_BASE: fakeStripeURL,
         // Renewals come due within seconds of a journey moving a billing date into the past.
         BILLING_INTERVAL_SECONDS: '2',
+      },
+    },
+    {
+      // Also on the first's build.
+      command: 'node dist/server/main.js',
+      url: `${pharmacyBaseURL}/healthz`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      stdout: 'ignore',
+      stderr: 'pipe',
+      env: {
+        ...serverEnv,
+        PORT: String(pharmacyPort),
+        DATA_DIR: pharmacyDataDir,
+        PHARMACY_SIMULATOR_DELAY_SECONDS: '2',
+        PHARMACY_INTERVAL_SECONDS: '1',
+        PHARMACY_NAME: 'Willamette Valley Pharmacy',
       },
     },
   ],

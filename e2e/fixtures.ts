@@ -34,6 +34,12 @@ const fakeStripePort = Number(process.env.E2E_STRIPE_FAKE_PORT ?? e2ePort + 3);
  */
 export const stripeBaseURL = `http://127.0.0.1:${stripePort}`;
 
+/**
+ * The fourth server of playwright.config.ts, whose built-in pharmacy takes seconds between its
+ * steps: a journey that follows a prescription to the door runs there.
+ */
+export const pharmacyBaseURL = `http://127.0.0.1:${Number(process.env.E2E_PHARMACY_PORT ?? e2ePort + 4)}`;
+
 /** The fake Stripe that instance talks to, for a spec that calls the fake's API directly. */
 export const fakeStripeURL = `http://127.0.0.1:${fakeStripePort}`;
 

@@ -1,5 +1,12 @@
 import { latestRenewalQuestionnaire } from '../src/shared/questionnaires/registry.ts';
-import { expect, provider, test, watchConsole, unexpectedProblems } from './fixtures.ts';
+import {
+  expect,
+  pharmacyBaseURL,
+  provider,
+  test,
+  watchConsole,
+  unexpectedProblems,
+} from './fixtures.ts';
 import { answerAllQuestions, submitEdVisit } from './visit-helpers.ts';
 
 /**
@@ -7,9 +14,14 @@ import { answerAllQuestions, submitEdVisit } from './visit-helpers.ts';
  * Home says "Renew your prescription"; the patient answers the short renewal with their lasting
  * answers offered from the first visit, and sends it; the provider finds it in the Renewals queue,
  * reads it against the last visit and approves it from the renewed prescription; the patient reads
- * the renewal in Messages, and Home no longer asks. Each screen is checked with axe and
- * photographed at 375 and 1280.
+ * the renewal in Messages, and Home no longer asks. Before that, the first visit's medicine goes
+ * through the built-in pharmacy (on the instance whose pharmacy takes seconds between its steps):
+ * the order shows each step to the patient's door with its tracking number, and a printable
+ * receipt for an HSA or FSA claim. Each screen is checked with axe and photographed at 375 and
+ * 1280.
  */
+
+test.use({ baseURL: pharmacyBaseURL });
 
 const directions = 'Take one tablet about an hour before sex, with water. No more than one a day.';
 const renewal = latestRenewalQuestionnaire('ed');
@@ -32,11 +44,11 @@ test('a patient renews a prescription with one refill left; the provider compare
     data: { email: patient.email, password: patient.password },
   });
   expect(logIn1.status(), await logIn1.text()).toBe(200);
-  const { visitId } = await submitEdVisit(request, patient.leadsId);
+  const { visitId, orderNumber } = await submitEdVisit(request, patient.leadsId);
 
   // --- The provider approves the first visit with one refill.
   const staffContext = await browser.newContext({
-    baseURL: testInfo.project.use.baseURL ?? '',
+    baseURL: pharmacyBaseURL,
     viewport: testInfo.project.use.viewport ?? { width: 1280, height: 800 },
   });
   const staff = await staffContext.newPage();
@@ -51,8 +63,51 @@ test('a patient renews a prescription with one refill left; the provider compare
   await first.getByRole('button', { name: 'Approve and prescribe' }).click();
   await expect(first).toBeHidden();
 
-  // --- The patient: Home asks for the renewal, and it opens at its questions.
+  // --- The patient: the pharmacy fills and ships the medicine; the order says each step.
   await logIn(patient);
+  await page.goto(`/orders#${orderNumber}`);
+  const order = page.getByRole('article', { name: `Order ${orderNumber}` });
+  const medicine = order.getByRole('region', { name: 'Your medicine' });
+  await expect(async () => {
+    await page.reload();
+    await expect(medicine.locator('[aria-current="step"]')).toContainText('Delivered', {
+      timeout: 2_000,
+    });
+  }).toPass({ timeout: 60_000 });
+  for (const step of [
+    'Sent to the pharmacy',
+    'Received by the pharmacy',
+    'Filled by the pharmacist',
+    'Shipped',
+  ])
+    await expect(medicine).toContainText(step);
+  await expect(medicine).not.toContainText('(not yet)');
+  // Shipped with the carrier's tracking number, which links to its tracking page.
+  await expect(order.getByRole('link', { name: /USPS tracking/ })).toBeVisible();
+  await screens.check('renewal-order-delivered');
+
+  // Its itemised receipt, for an HSA or FSA claim, printable on one page.
+  await order.getByRole('link', { name: /Receipt for HSA\/FSA/ }).click();
+  await expect(page).toHaveURL(new RegExp(`/orders/care-receipt/${orderNumber}$`));
+  const receipt = page.getByRole('article', { name: `Itemised receipt for order ${orderNumber}` });
+  await expect(receipt).toContainText(`${firstName} Reyes`);
+  await expect(receipt).toContainText('Sildenafil (generic Viagra®) 50 mg');
+  await expect(receipt).toContainText('Dr. Maya Chen, MD');
+  await expect(receipt).toContainText('NPI 1234567893');
+  await expect(receipt).toContainText('Licence OR-MD-');
+  await expect(receipt).toContainText('Willamette Valley Pharmacy');
+  await expect(receipt).toContainText('Amount paid');
+  await screens.check('renewal-receipt');
+  await page.emulateMedia({ media: 'print' });
+  await expect(page.getByRole('button', { name: 'Print' })).toBeHidden();
+  await screens.shot('renewal-receipt-print');
+  // Printed on US Letter, it is one page.
+  const pdf = (await page.pdf({ format: 'Letter' })).toString('latin1');
+  expect(pdf.match(/\/Type\s*\/Page(?!s)/g)).toHaveLength(1);
+  await page.emulateMedia({ media: 'screen' });
+
+  // --- Home asks for the renewal, and it opens at its questions.
+  await page.goto('/dashboard');
   const due = page.getByRole('region', { name: 'Renew your prescription' });
   await expect(due).toContainText('Sildenafil (generic Viagra®) 50 mg');
   await expect(due).toContainText('1 refill left');

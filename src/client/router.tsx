@@ -107,6 +107,9 @@ const accountPages = {
   receipt: async () => ({
     Component: (await import('./features/orders/pages/receipt-page.tsx')).ReceiptPage,
   }),
+  careReceipt: async () => ({
+    Component: (await import('./features/receipts/pages/care-receipt-page.tsx')).CareReceiptPage,
+  }),
   messages: async () => ({
     Component: (await import('./features/messages/pages/messages-page.tsx')).MessagesPage,
   }),
@@ -322,6 +325,10 @@ export const routes: RouteObject[] = [
                   {
                     path: `${paths.orders}/receipt/:orderNumber`,
                     element: page(accountPages.receipt),
+                  },
+                  {
+                    path: `${paths.orders}/care-receipt/:orderNumber`,
+                    element: page(accountPages.careReceipt),
                   },
                   { path: paths.subscriptions, element: page(accountPages.subscriptions) },
                   { path: paths.accounts, element: page(accountPages.accounts) },

@@ -89,6 +89,7 @@ import { reconcilerJob } from './features/payments/payments.jobs.ts';
 import { pharmacyJob } from './features/pharmacy/pharmacy.jobs.ts';
 import { renewalsRoutes } from './features/renewals/renewals.routes.ts';
 import { treatmentRequestsRoutes } from './features/treatment-requests/treatment-requests.routes.ts';
+import { receiptsRoutes } from './features/receipts/receipts.routes.ts';
 import { renewalDueJob } from './features/renewals/renewals.service.ts';
 import { pharmacyRoutes, pharmacyWebhookRoutes } from './features/pharmacy/pharmacy.routes.ts';
 import { stripeWebhookRoutes } from './features/payments/payments.webhooks.routes.ts';
@@ -539,6 +540,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await api.register(visitsRoutes(ctx));
       await api.register(renewalsRoutes(ctx));
       await api.register(treatmentRequestsRoutes(ctx));
+      await api.register(receiptsRoutes(ctx));
       await api.register(reviewsRoutes(ctx));
       await api.register(messagesRoutes(ctx));
       await api.register(partnersRoutes(ctx));

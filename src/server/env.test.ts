@@ -143,7 +143,15 @@ describe('environment', () => {
     expect(parseEnv({})).toMatchObject({
       PHARMACY_INTERVAL_SECONDS: 10,
       PHARMACY_SIMULATOR_DELAY_SECONDS: 120,
+      PHARMACY_NAME: 'Pairwell Pharmacy',
     });
+    // The name a receipt gives the pharmacy (issue 29).
+    expect(parseEnv({ PHARMACY_NAME: '  Cascade Pharmacy ' }).PHARMACY_NAME).toBe(
+      'Cascade Pharmacy',
+    );
+    expect(() => parseEnv({ PHARMACY_NAME: ' ' })).toThrow(
+      /^Invalid environment variable PHARMACY_NAME: must name the pharmacy/,
+    );
     expect(() => parseEnv({ PHARMACY_URL: partner.PHARMACY_URL })).toThrow(
       /^Invalid environment variable PHARMACY_API_KEY: is required with PHARMACY_URL \(set all three pharmacy settings, or none for the simulator\)$/,
     );

@@ -157,6 +157,16 @@ const EnvFields = z.object({
     .optional(),
   PHARMACY_API_KEY: z.string().min(16, 'must be at least 16 characters').optional(),
   PHARMACY_WEBHOOK_SECRET: z.string().min(24, 'must be at least 24 characters').optional(),
+  /**
+   * The pharmacy that fills the prescriptions, by the name a patient's receipt gives it (an HSA or
+   * FSA claim asks where the medicine came from): the partner's name when `PHARMACY_URL` is set.
+   */
+  PHARMACY_NAME: z
+    .string()
+    .trim()
+    .min(2, 'must name the pharmacy')
+    .max(120, 'must be 120 characters or fewer')
+    .default('Pairwell Pharmacy'),
   /** How often the pharmacy job sends what is due and follows the pharmacy; 0 turns it off. */
   PHARMACY_INTERVAL_SECONDS: z.coerce
     .number({ error: 'must be a whole number of seconds (0 turns the pharmacy job off)' })
@@ -242,6 +252,7 @@ const secretFree = {
   ADDRESS_LIMIT_FACTOR: true,
   STRIPE_PUBLISHABLE_KEY: true,
   STRIPE_STATEMENT_DESCRIPTOR_SUFFIX: true,
+  PHARMACY_NAME: true,
   PHARMACY_INTERVAL_SECONDS: true,
   PHARMACY_SIMULATOR_DELAY_SECONDS: true,
 } as const;

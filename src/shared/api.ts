@@ -101,6 +101,8 @@ export const apiPaths = {
   /** Issue 29: a patient's requests between visits, and asking one (ours). */
   treatmentRequests: '/account/treatment-requests/',
   treatmentRequestCreate: '/account/treatment-requests/create/',
+  /** Issue 29: the receipt of a visit's or a refill's order, for an HSA or FSA claim (ours). */
+  careReceipt: '/account/orders/care-receipt/',
   /** Issue 29: a provider decides a request between visits (ours). */
   staffRequestDecide: '/staff/requests/decide/',
   staffVisits: '/staff/visits/',

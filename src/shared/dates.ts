@@ -39,6 +39,27 @@ export function isoDate(date: CalendarDate): string {
   return `${date.year}-${String(date.month).padStart(2, '0')}-${String(date.day).padStart(2, '0')}`;
 }
 
+const monthNames = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
+
+/** 'November 29, 2026' from a stored 'YYYY-MM-DD': a date in a sentence the patient reads. */
+export function longDateFromIso(iso: string): string {
+  const [year, month, day] = iso.split('-');
+  return `${monthNames[Number(month) - 1] ?? month} ${Number(day)}, ${year}`;
+}
+
 /** 'MM/DD/YYYY' from a stored 'YYYY-MM-DD'. */
 export function usDateFromIso(iso: string): string {
   const [year, month, day] = iso.split('-');

@@ -350,6 +350,19 @@ export function hasReceipt(order: Pick<Order, 'order_kind' | 'order_items' | 'or
   );
 }
 
+/**
+ * Issue 29: an order of medicine (an online visit's, a prescription refill's) that was charged has
+ * a receipt for an HSA or FSA claim; a hold, a declined visit or a failed payment has none.
+ */
+export function hasCareReceipt(
+  order: Pick<Order, 'order_kind' | 'order_items' | 'payments'>,
+): boolean {
+  const medicine =
+    order.order_kind === 'visit' ||
+    order.order_items.some((item) => item.category !== 'supplements');
+  return medicine && order.payments.some((line) => line.kind === 'paid');
+}
+
 /** Spec §2: the tracking link goes to the postal service's tracking page. */
 export function trackingUrl(trackingNumber: string): string {
   return `https://tools.usps.com/go/TrackConfirmAction?tLabels=${encodeURIComponent(trackingNumber)}`;

@@ -47,6 +47,8 @@ export const paths = {
   order: (orderNumber: string) => `/orders#${encodeURIComponent(orderNumber)}`,
   /** A store order's printable receipt. */
   orderReceipt: (orderNumber: string) => `/orders/receipt/${encodeURIComponent(orderNumber)}`,
+  /** A visit's or a refill's printable receipt, for an HSA or FSA claim (issue 29). */
+  careReceipt: (orderNumber: string) => `/orders/care-receipt/${encodeURIComponent(orderNumber)}`,
   subscriptions: '/subscriptions',
   accounts: '/accounts',
   editPaymentMethod: '/accounts/editPaymentMethod',

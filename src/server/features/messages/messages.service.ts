@@ -558,7 +558,11 @@ export async function providerThread(
   };
 }
 
-/** The patient's prescriptions valid today, newest first: beside every message a provider reads. */
+/**
+ * The patient's prescriptions valid today, newest first: beside every message a provider reads.
+ * One per program, the newest: a renewal or a change of dose replaced the ones before it (and
+ * cancelled them at the pharmacy), though their last valid day has not come.
+ */
 export async function activePrescriptions(
   ctx: AppContext,
   customerId: number,
@@ -568,7 +572,9 @@ export async function activePrescriptions(
     customerId,
     isoDate(calendarDateOf(ctx.clock.now())),
   );
-  return rows.map((p) => ({
+  const programs = new Set<string>();
+  const current = rows.filter((p) => !programs.has(p.category) && programs.add(p.category));
+  return current.map((p) => ({
     visit_id: p.visit_id,
     medicine: medicineName(p.category, p.drug, p.dosage),
     directions: p.directions,

@@ -233,3 +233,15 @@ export async function closeRejections(
     .where('rejection_closed_at', 'is', null)
     .execute();
 }
+
+/** The prescription an order's medicine was sent to the pharmacy under (its NewRx or Refill). */
+export async function selectPrescriptionOfOrder(db: Db, orderId: number): Promise<number | null> {
+  const row = await db
+    .selectFrom('pharmacy_messages')
+    .select('prescription_id')
+    .where('order_id', '=', orderId)
+    .where('kind', 'in', ['NewRx', 'Refill'])
+    .orderBy('id')
+    .executeTakeFirst();
+  return row?.prescription_id ?? null;
+}

@@ -415,3 +415,8 @@ export async function closeRejectionsOf(
 ): Promise<void> {
   await q.closeRejections(ctx.db, visitId, { staffId, now: ctx.clock.now().toISOString() });
 }
+
+/** The prescription an order's medicine was filled under (null before it was sent). */
+export function prescriptionOfOrder(ctx: AppContext, orderId: number): Promise<number | null> {
+  return q.selectPrescriptionOfOrder(ctx.db, orderId);
+}

@@ -25,7 +25,7 @@ import {
 import { chartPrescription } from '#server/features/visits/visits.renewal.ts';
 import { prescriptionById, recordPrescription } from '#server/features/visits/visits.review.ts';
 import { AppError, notFound } from '#server/lib/errors.ts';
-import { usDateFromIso } from '#shared/dates.ts';
+import { longDateFromIso } from '#shared/dates.ts';
 import type { DecideRequest, ProviderRequest, RequestTask } from '#shared/reviews.ts';
 import { addDays } from '#shared/subscriptions.ts';
 import {
@@ -53,7 +53,7 @@ async function outcomeWords(ctx: AppContext, row: q.RequestRow): Promise<string 
     case null:
       return null;
     case 'refill_date':
-      return `Approved: your next refill is sent on ${usDateFromIso(row.refillDate ?? '')}, and charged that day.`;
+      return `Approved: your next refill is sent on ${longDateFromIso(row.refillDate ?? '')}, and charged that day.`;
     case 'new_prescription': {
       const written =
         row.newPrescriptionId === null

@@ -338,6 +338,14 @@ describe(`requests between visits (${testDialect})`, () => {
       refills_remaining: 3,
       status: 'ACTIVE',
     });
+    // Beside the patient's messages, only the prescription that replaced the one asked about.
+    const conversation = dataOf(
+      reviewsApi.patientThread,
+      await callAs(t.app, reviewsApi.patientThread, { thread_id: request.thread_id }, cookie),
+    );
+    expect(conversation.prescriptions.map((p) => p.medicine)).toEqual([
+      expect.stringContaining('100'),
+    ]);
     // The visit's chart still records what was decided at the visit.
     const { chart } = dataOf(
       reviewsApi.chart,

@@ -158,21 +158,42 @@ describe('a past store order', () => {
     expect(screen.getByTestId('drawer').textContent).toBe('closed');
   });
 
-  it("a visit's order offers neither Buy again nor a receipt, nor does an unpaid one", async () => {
+  it("a visit's order offers neither Buy again nor a receipt while only held, nor does an unpaid one", async () => {
     renderStoreOrder(
       buildOrder({
         order_kind: 'visit',
         order_items: [item({ product_name: 'Sildenafil 50 mg', category: 'ed' })],
+        payments: [{ kind: 'hold', amount_cents: 3000, date: '2026-03-02T15:00:00.000Z' }],
       }),
     );
     const card = await screen.findByRole('article', { name: 'Order A1001' });
     expect(within(card).queryByRole('button', { name: /Buy again/ })).toBeNull();
+    // Held for the provider's review, not charged: no receipt yet.
     expect(within(card).queryByRole('link', { name: /Receipt/ })).toBeNull();
     cleanup();
     renderStoreOrder(buildOrder({ order_status: 'PAYMENT_FAILED', order_items: [item({})] }));
     const failed = await screen.findByRole('article', { name: 'Order A1001' });
     expect(within(failed).queryByRole('link', { name: /Receipt/ })).toBeNull();
     expect(within(failed).queryByRole('button', { name: /Buy again/ })).toBeNull();
+  });
+
+  it("a charged visit's order has its receipt for an HSA or FSA claim", async () => {
+    renderStoreOrder(
+      buildOrder({
+        order_kind: 'visit',
+        order_items: [item({ product_name: 'Sildenafil 50 mg', category: 'ed' })],
+        payments: [
+          { kind: 'hold', amount_cents: 3000, date: '2026-03-02T15:00:00.000Z' },
+          { kind: 'paid', amount_cents: 3000, date: '2026-03-03T15:00:00.000Z' },
+        ],
+      }),
+    );
+    const card = await screen.findByRole('article', { name: 'Order A1001' });
+    expect(
+      within(card)
+        .getByRole('link', { name: /^Receipt for HSA\/FSA/ })
+        .getAttribute('href'),
+    ).toBe('/orders/care-receipt/A1001');
   });
 });
 

@@ -4,6 +4,7 @@ import { bottlesText, categoryLabel } from '#shared/catalog.ts';
 import { messages } from '#shared/wording.ts';
 import { formatCents } from '#shared/money.ts';
 import {
+  hasCareReceipt,
   hasReceipt,
   isStoreOrder,
   paymentLineLabels,
@@ -449,6 +450,11 @@ function OrderCard({ order, paymentFailed }: { order: Order; paymentFailed: bool
           {hasReceipt(order) ? (
             <Link to={paths.orderReceipt(order.order_number)} className={textLinkClass}>
               Receipt
+              <span className="sr-only"> ({order.order_number})</span>
+            </Link>
+          ) : hasCareReceipt(order) ? (
+            <Link to={paths.careReceipt(order.order_number)} className={textLinkClass}>
+              Receipt for HSA/FSA
               <span className="sr-only"> ({order.order_number})</span>
             </Link>
           ) : null}

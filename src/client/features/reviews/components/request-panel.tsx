@@ -54,7 +54,7 @@ function decisionWords(request: ProviderRequest): string {
       return `Next refill moved to ${mediumDate(decision.refill_date ?? '')}.`;
     case 'new_prescription':
       return decision.prescription
-        ? `Prescribed ${decision.prescription.medicine}, ${decision.prescription.quantity} with ${decision.prescription.refills} refills, valid until ${mediumDate(decision.prescription.valid_until)}. The refill plan continues under it.`
+        ? `Prescribed ${decision.prescription.medicine}: quantity ${decision.prescription.quantity}, ${decision.prescription.refills} ${decision.prescription.refills === 1 ? 'refill' : 'refills'}, valid until ${mediumDate(decision.prescription.valid_until)}. The refill plan continues under it.`
         : 'A new prescription was written.';
     case 'decline':
       return 'Declined, with the reason in the conversation below.';
@@ -103,7 +103,7 @@ export function RequestPanel({
         <div>
           <dt className="text-sm text-muted">Prescription</dt>
           <dd className="text-ink">
-            {prescription.medicine}, {prescription.quantity} · {prescription.refills}{' '}
+            {prescription.medicine}: quantity {prescription.quantity}, {prescription.refills}{' '}
             {prescription.refills === 1 ? 'refill' : 'refills'}
           </dd>
           <dd className="text-sm text-ink-soft">
