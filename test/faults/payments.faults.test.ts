@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { latestRenewalQuestionnaire } from '#shared/questionnaires/registry.ts';
+import { renewalsApi } from '#shared/renewals.ts';
+import { visitsApi } from '#shared/visits.ts';
 import { testDialect } from '#test/app.ts';
+import { callAs, dataOf } from '#test/contract.ts';
 import {
   buildPlaceOrder,
   insertCustomer,
@@ -7,7 +11,13 @@ import {
   type TestCustomer,
 } from '#test/factories.ts';
 import { serverTestTimeout } from '#test/spawn-server.ts';
-import { edVisitAtCheckout, submittedEdVisit, visitCheckoutBody } from '#test/visits.ts';
+import {
+  approveWithPrescription,
+  completeQuestions,
+  edVisitAtCheckout,
+  submittedEdVisit,
+  visitCheckoutBody,
+} from '#test/visits.ts';
 import { approvalPrescription, checkoutCases, useFaultHarness } from './fault-harness.ts';
 
 /**
@@ -225,6 +235,98 @@ describe(`payments survive a crash at any step (${testDialect})`, () => {
           .where('step', '=', 'sent')
           .execute();
         expect(steps).toHaveLength(1);
+      } finally {
+        await stop(server);
+      }
+    },
+  );
+
+  it(
+    'renewal approval: killed after its commit, before its e-mail and CancelRx went out; the restarted server sends each once, and a second approval is refused',
+    { timeout: serverTestTimeout },
+    async () => {
+      const app = harness.t.app;
+      const patient = await insertCustomer(app);
+      const { visitId } = await submittedEdVisit(app, patient);
+      // One refill: the prescription is due for renewal at once.
+      const first = await approveWithPrescription(app, harness.providerCookie, visitId, {
+        refills: 1,
+        validDays: 180,
+      });
+      expect(first.statusCode, first.body).toBe(200);
+      const [renewed] = await harness.prescriptionsOf(visitId);
+      const opened = dataOf(
+        renewalsApi.startRenewal,
+        await callAs(app, renewalsApi.startRenewal, { category: 'ed' }, patient),
+      );
+      await completeQuestions(app, patient, opened.visit_id, 'ed', {
+        questionnaire: latestRenewalQuestionnaire('ed'),
+      });
+      await callAs(app, visitsApi.reviewAnswers, { visit_id: opened.visit_id }, patient);
+      const sent = await callAs(
+        app,
+        renewalsApi.sendRenewal,
+        { visit_id: opened.visit_id, confirm: true },
+        patient,
+      );
+      expect(sent.statusCode, sent.body).toBe(200);
+
+      // The approval commits (decision, prescription, the plan moved, the e-mail and the CancelRx
+      // in their outboxes) and the process dies before it wakes either sender.
+      await harness.crash(
+        {
+          point: 'renewal-approval:after-commit',
+          env: { OUTBOX_INTERVAL_SECONDS: '0', PHARMACY_INTERVAL_SECONDS: '0' },
+        },
+        (server) => harness.approve(server, opened.visit_id, approvalPrescription()),
+      );
+      const written = await harness.prescriptionsOf(opened.visit_id);
+      expect(written).toHaveLength(1);
+      const plan = () =>
+        db()
+          .selectFrom('subscriptions')
+          .select(['prescription_id', 'refills_remaining'])
+          .where('customer_id', '=', patient.customerId)
+          .execute();
+      expect(await plan()).toEqual([{ prescription_id: written[0]!.id, refills_remaining: 3 }]);
+      const approvalMail = () =>
+        db()
+          .selectFrom('outbox_messages')
+          .select('status')
+          .where('recipient', '=', patient.email)
+          .where('subject', '=', 'Your provider has replied')
+          .execute();
+      const cancelRx = () =>
+        db()
+          .selectFrom('pharmacy_messages')
+          .select('status')
+          .where('prescription_id', '=', renewed!.id)
+          .where('kind', '=', 'CancelRx')
+          .execute();
+      expect(await approvalMail()).toEqual([{ status: 'pending' }]);
+      expect(await cancelRx()).toEqual([{ status: 'pending' }]);
+
+      // Started again, its senders find both and send each once.
+      const server = await harness.recover(
+        async () =>
+          (await approvalMail()).every((m) => m.status === 'sent') &&
+          (await cancelRx()).every((m) => m.status === 'sent'),
+      );
+      try {
+        expect(await approvalMail()).toEqual([{ status: 'sent' }]);
+        expect(await cancelRx()).toEqual([{ status: 'sent' }]);
+        const atPharmacy = await db()
+          .selectFrom('simulator_pharmacy')
+          .select('message_key')
+          .where('message_key', '=', `cancelrx:${renewed!.id}`)
+          .execute();
+        expect(atPharmacy).toHaveLength(1);
+        // Approving again finds it decided: no second prescription, the plan as it was.
+        const again = await harness.approve(server, opened.visit_id, approvalPrescription());
+        expect(again.status).toBe(409);
+        expect(again.body).toMatchObject({ code: 'VISIT_DECIDED' });
+        expect(await harness.prescriptionsOf(opened.visit_id)).toHaveLength(1);
+        expect(await plan()).toEqual([{ prescription_id: written[0]!.id, refills_remaining: 3 }]);
       } finally {
         await stop(server);
       }

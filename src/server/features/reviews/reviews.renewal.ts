@@ -185,7 +185,8 @@ export async function approveRenewal(
     return true;
   });
   if (!approved) throw new AppError('VISIT_DECIDED', 'This visit has already been decided.');
-  faultPoint(ctx.env, 'renewal:after-commit');
+  // Named apart from billing's `renewal:after-commit` (a plan's period charged).
+  faultPoint(ctx.env, 'renewal-approval:after-commit');
   sendQueuedSoon(ctx);
   sendToPharmacySoon(ctx);
 }
