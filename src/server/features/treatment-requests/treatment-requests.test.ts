@@ -374,6 +374,53 @@ describe(`requests between visits (${testDialect})`, () => {
     ]);
   });
 
+  it('declined with a reason: the plan as it was, the reason in the conversation, the card says so', async () => {
+    const { c, plan, cookie } = await patientOnPlan(t);
+    const asked = await ask(t, c, {
+      subscription_id: plan.id,
+      kind: 'early_refill',
+      reason: 'running_out',
+      details: 'I take one most days now.',
+    });
+    expect(asked.statusCode, asked.body).toBe(200);
+    const { request } = dataOf(treatmentRequestsApi.create, asked);
+    const before = await planOf(t, plan.id);
+    const reason =
+      'Six a month is the safe amount for you; let us talk about how often you take it first.';
+    const declined = await callAs(
+      t.app,
+      reviewsApi.decideRequest,
+      { request_id: request.id, outcome: 'decline', message: reason },
+      cookie,
+    );
+    expect(declined.statusCode, declined.body).toBe(200);
+    expect(await planOf(t, plan.id)).toEqual(before);
+    expect((await threadMessages(t, request.thread_id)).at(-1)).toEqual({
+      sender: 'care_team',
+      body: reason,
+    });
+    expect((await listOf(t, c))[0]).toMatchObject({
+      status: 'DECLINED',
+      outcome: 'Declined: your provider explains why in Messages.',
+    });
+    // Too short a message is refused with its words, and a decided request stays decided.
+    const again = await callAs(
+      t.app,
+      reviewsApi.decideRequest,
+      { request_id: request.id, outcome: 'answer', message: 'OK.' },
+      cookie,
+    );
+    expect(again.statusCode).toBe(400);
+    expect(again.json().fields).toEqual({ message: 'Write to the patient, in a sentence or two' });
+    const twice = await callAs(
+      t.app,
+      reviewsApi.decideRequest,
+      { request_id: request.id, outcome: 'answer', message: 'One more thing to add here.' },
+      cookie,
+    );
+    expect(twice.json()).toMatchObject({ code: 'REQUEST_DECIDED' });
+  });
+
   it('a side effect: advice, not a decline; a plan that has ended takes no request', async () => {
     const { c, plan, cookie } = await patientOnPlan(t, 1);
     const asked = await ask(t, c, {
