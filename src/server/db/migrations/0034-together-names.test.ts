@@ -1,13 +1,8 @@
-import crypto from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { Migrator, sql } from 'kysely';
-import pg from 'pg';
-import { afterAll, describe, expect, it } from 'vitest';
-import { openDatabase, pgConnection, type DbHandle } from '#server/db/client.ts';
-import { testDatabaseUrl, testDialect } from '#test/app.ts';
-import { migrations } from './index.ts';
+import { sql } from 'kysely';
+import { describe, expect, it } from 'vitest';
+import type { DbHandle } from '#server/db/client.ts';
+import { testDialect } from '#test/app.ts';
+import { migrationDatabase } from '#test/migration-db.ts';
 
 /**
  * Migration 0034 on a database that already has a gift waiting: the row, its keys and its indexes
@@ -15,27 +10,7 @@ import { migrations } from './index.ts';
  * in the schema names the old table any more.
  */
 describe(`migration 0034: together_items (${testDialect})`, () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pairwell-m0034-'));
-  const schema = `t_${crypto.randomBytes(6).toString('hex')}`;
-  const onPg = async (statement: string) => {
-    const client = new pg.Client(pgConnection(testDatabaseUrl ?? ''));
-    await client.connect();
-    try {
-      await client.query(statement);
-    } finally {
-      await client.end();
-    }
-  };
-  afterAll(async () => {
-    fs.rmSync(dir, { recursive: true, force: true });
-    if (testDatabaseUrl) await onPg(`drop schema if exists ${schema} cascade`);
-  });
-
-  async function open(): Promise<DbHandle> {
-    if (!testDatabaseUrl) return openDatabase({ dataDir: dir });
-    await onPg(`create schema ${schema}`);
-    return openDatabase({ dataDir: dir, databaseUrl: testDatabaseUrl, pgSchema: schema });
-  }
+  const database = migrationDatabase('m0034');
 
   /** Every index, constraint, trigger, function and sequence name the schema holds. */
   async function namesIn(handle: DbHandle): Promise<string[]> {
@@ -74,18 +49,11 @@ describe(`migration 0034: together_items (${testDialect})`, () => {
   }
 
   it('keeps the waiting gift, its keys and its indexes under the new names', async () => {
-    const handle = await open();
+    const handle = await database.open();
     try {
       const { db } = handle;
-      const migrator = new Migrator({
-        db,
-        provider: { getMigrations: () => Promise.resolve(migrations) },
-        // On PostgreSQL Kysely looks for its own tables in every schema unless told which one (as
-        // db/migrate.ts tells it): another test's schema must not count as this one's.
-        ...(testDatabaseUrl ? { migrationTableSchema: schema } : {}),
-      });
-      const before = Object.keys(migrations).filter((name) => name < '0034');
-      expect((await migrator.migrateTo(before.at(-1)!)).error).toBeUndefined();
+      const migrator = database.migratorFor(handle);
+      expect((await migrator.migrateTo(database.before('0034'))).error).toBeUndefined();
       const now = '2026-01-01T00:00:00.000Z';
       const customer = (who: string) =>
         db

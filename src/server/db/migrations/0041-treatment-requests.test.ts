@@ -1,13 +1,7 @@
-import crypto from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { Migrator, sql } from 'kysely';
-import pg from 'pg';
-import { afterAll, describe, expect, it } from 'vitest';
-import { openDatabase, pgConnection, type DbHandle } from '#server/db/client.ts';
-import { testDatabaseUrl, testDialect } from '#test/app.ts';
-import { migrations } from './index.ts';
+import { sql } from 'kysely';
+import { describe, expect, it } from 'vitest';
+import { testDialect } from '#test/app.ts';
+import { migrationDatabase } from '#test/migration-db.ts';
 
 /**
  * Migration 0041 on a database that already has a prescription on a refill plan (SQLite rebuilds
@@ -16,39 +10,14 @@ import { migrations } from './index.ts';
  * prescription of its own while a request may add more.
  */
 describe(`migration 0041: treatment requests (${testDialect})`, () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pairwell-m0041-'));
-  const schema = `t_${crypto.randomBytes(6).toString('hex')}`;
-  const onPg = async (statement: string) => {
-    const client = new pg.Client(pgConnection(testDatabaseUrl ?? ''));
-    await client.connect();
-    try {
-      await client.query(statement);
-    } finally {
-      await client.end();
-    }
-  };
-  afterAll(async () => {
-    fs.rmSync(dir, { recursive: true, force: true });
-    if (testDatabaseUrl) await onPg(`drop schema if exists ${schema} cascade`);
-  });
-
-  async function open(): Promise<DbHandle> {
-    if (!testDatabaseUrl) return openDatabase({ dataDir: dir });
-    await onPg(`create schema ${schema}`);
-    return openDatabase({ dataDir: dir, databaseUrl: testDatabaseUrl, pgSchema: schema });
-  }
+  const database = migrationDatabase('m0041');
 
   it('keeps the prescriptions, their keys and triggers; a visit keeps one of its own', async () => {
-    const handle = await open();
+    const handle = await database.open();
     try {
       const { db } = handle;
-      const migrator = new Migrator({
-        db,
-        provider: { getMigrations: () => Promise.resolve(migrations) },
-        ...(testDatabaseUrl ? { migrationTableSchema: schema } : {}),
-      });
-      const before = Object.keys(migrations).filter((name) => name < '0041');
-      expect((await migrator.migrateTo(before.at(-1)!)).error).toBeUndefined();
+      const migrator = database.migratorFor(handle);
+      expect((await migrator.migrateTo(database.before('0041'))).error).toBeUndefined();
       const now = '2026-01-01T00:00:00.000Z';
       const customer = await sql<{ id: number }>`
         insert into customers (leads_id, email, first_name, last_name, password_hash, dob, phone,
