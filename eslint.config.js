@@ -40,8 +40,8 @@ export const featureImports = {
   pharmacy: ['staff'],
   // The partner page sits in the member area's frame; gifts offer the catalogue's supplements.
   partners: ['accounts', 'catalog'],
-  // A visit's or a refill's receipt (issue 29) sits in the member area's frame.
-  receipts: ['accounts'],
+  // A visit's or a refill's receipt (issue 29) is printed on the orders' receipt sheet.
+  receipts: ['orders'],
   // A renewal's screens sit in the online visit's frame and its questions (issue 29).
   renewals: ['visits'],
   // The provider's console: the staff frame and the message thread.

@@ -1,19 +1,15 @@
 import { format, isValid, parseISO } from 'date-fns';
-import { Link, useParams } from 'react-router';
+import { useParams } from 'react-router';
 import { cartSubtotal, orderDiscount } from '#shared/cart.ts';
 import { bottlesText, frequencies, type Frequency } from '#shared/catalog.ts';
 import { dateFormats } from '#shared/constants.ts';
 import { formatCents } from '#shared/money.ts';
 import { hasReceipt, type Order } from '#shared/orders.ts';
-import { paths } from '#shared/paths.ts';
 import { site } from '#shared/site.ts';
-import { buttonClass, textLinkClass } from '#client/components/ui/button.ts';
 import { QueryView } from '#client/components/ui/query-view.tsx';
-import {
-  AccountHeader,
-  useMemberData,
-} from '#client/features/accounts/components/account-layout.tsx';
+import { useMemberData } from '#client/features/accounts/components/account-layout.tsx';
 import { ApiError } from '#client/lib/api.ts';
+import { NoReceipt, ReceiptSheet } from '../components/receipt-sheet.tsx';
 import { useOrder } from '../orders.api.ts';
 
 /** 'MM/DD/YYYY' (spec §9 short date) for an order's instant; anything unreadable as sent. */
@@ -43,29 +39,17 @@ export function ReceiptPage() {
   const order = useOrder(leadsId, orderNumber.trim());
   // Another customer's number, or one that is no order at all, reads as not found.
   if (orderNumber.trim() === '' || (order.error instanceof ApiError && order.error.status < 500))
-    return <NoReceipt />;
+    return <NotFound />;
   return (
     <QueryView query={order} loading="Loading your receipt…">
-      {(found) => (hasReceipt(found) ? <Receipt order={found} /> : <NoReceipt />)}
+      {(found) => (hasReceipt(found) ? <Receipt order={found} /> : <NotFound />)}
     </QueryView>
   );
 }
 
-function NoReceipt() {
-  return (
-    <>
-      <AccountHeader title="Receipt not found" />
-      <div className="rounded-3xl border border-line bg-white p-5 sm:p-6">
-        <p className="text-ink-soft">
-          We couldn't find a receipt for that order number in your account.
-        </p>
-        <Link to={paths.orders} className={`${buttonClass('primary')} mt-4`}>
-          Back to Orders
-        </Link>
-      </div>
-    </>
-  );
-}
+const NotFound = () => (
+  <NoReceipt>We couldn't find a receipt for that order number in your account.</NoReceipt>
+);
 
 const cell = 'py-3 align-top print:py-1.5';
 
@@ -86,143 +70,111 @@ function Receipt({ order }: { order: Order }) {
   const discount = orderDiscount(lines, order.order_total_cents);
   const address = order.shippingAddress;
   return (
-    <div className="print:text-black print:**:text-black">
-      <div className="print:hidden">
-        <AccountHeader
-          title="Receipt"
-          documentTitle={`Receipt ${order.order_number}`}
-          subtitle={`Order ${order.order_number}`}
-        />
-      </div>
-      <article
-        aria-labelledby="receipt-title"
-        className="rounded-3xl border border-line bg-white p-5 sm:p-8 print:rounded-none print:border-0 print:p-0 print:text-[11pt]"
-      >
-        <header className="flex flex-wrap items-start justify-between gap-4 border-b border-line pb-5 print:border-black print:pb-3">
-          <div>
-            <p className="font-display text-xl text-ink">{site.name}</p>
-            <h2 id="receipt-title" className="mt-1 font-sans text-lg font-semibold text-ink">
-              Receipt for order {order.order_number}
-            </h2>
-          </div>
-          <dl className="grid grid-cols-[auto_auto] gap-x-4 gap-y-1 text-[0.9375rem]">
-            <dt className="text-muted">Order number</dt>
-            <dd className="font-semibold text-ink">{order.order_number}</dd>
-            <dt className="text-muted">Date</dt>
-            <dd className="text-ink">
-              <time dateTime={order.order_date}>{shortDate(order.order_date)}</time>
-            </dd>
-          </dl>
-        </header>
+    <ReceiptSheet
+      pageTitle="Receipt"
+      orderNumber={order.order_number}
+      title={`Receipt for order ${order.order_number}`}
+      dateTerm="Date"
+      date={<time dateTime={order.order_date}>{shortDate(order.order_date)}</time>}
+    >
+      <table className="mt-4 w-full text-left text-[0.9375rem]">
+        <caption className="sr-only">Items</caption>
+        <thead className="border-b border-line text-sm text-muted print:border-black">
+          <tr>
+            <th scope="col" className="py-2 pr-3 font-semibold">
+              Item
+            </th>
+            <th
+              scope="col"
+              className="hidden py-2 pr-3 text-right font-semibold sm:table-cell print:table-cell"
+            >
+              Unit price
+            </th>
+            <th scope="col" className="py-2 pr-3 text-right font-semibold">
+              Qty
+            </th>
+            <th scope="col" className="py-2 text-right font-semibold">
+              Total
+            </th>
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-line print:divide-black/30">
+          {lines.map((item, index) => {
+            const amount = lineAmount(item);
+            return (
+              <tr key={`${item.product_id}-${index}`}>
+                <td className={`${cell} pr-3`}>
+                  <span className="font-medium text-ink">{item.product_name}</span>
+                  {amount ? <span className="block text-sm text-muted">{amount}</span> : null}
+                  <span className="block text-sm text-muted sm:hidden print:hidden">
+                    {formatCents(item.price_cents)} each
+                  </span>
+                </td>
+                <td
+                  className={`${cell} hidden pr-3 text-right text-ink sm:table-cell print:table-cell`}
+                >
+                  {formatCents(item.price_cents)}
+                </td>
+                <td className={`${cell} pr-3 text-right text-ink`}>{item.quantity}</td>
+                <td className={`${cell} text-right text-ink`}>
+                  {formatCents(item.price_cents * item.quantity)}
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
 
-        <table className="mt-4 w-full text-left text-[0.9375rem]">
-          <caption className="sr-only">Items</caption>
-          <thead className="border-b border-line text-sm text-muted print:border-black">
-            <tr>
-              <th scope="col" className="py-2 pr-3 font-semibold">
-                Item
-              </th>
-              <th
-                scope="col"
-                className="hidden py-2 pr-3 text-right font-semibold sm:table-cell print:table-cell"
-              >
-                Unit price
-              </th>
-              <th scope="col" className="py-2 pr-3 text-right font-semibold">
-                Qty
-              </th>
-              <th scope="col" className="py-2 text-right font-semibold">
-                Total
-              </th>
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-line print:divide-black/30">
-            {lines.map((item, index) => {
-              const amount = lineAmount(item);
-              return (
-                <tr key={`${item.product_id}-${index}`}>
-                  <td className={`${cell} pr-3`}>
-                    <span className="font-medium text-ink">{item.product_name}</span>
-                    {amount ? <span className="block text-sm text-muted">{amount}</span> : null}
-                    <span className="block text-sm text-muted sm:hidden print:hidden">
-                      {formatCents(item.price_cents)} each
-                    </span>
-                  </td>
-                  <td
-                    className={`${cell} hidden pr-3 text-right text-ink sm:table-cell print:table-cell`}
-                  >
-                    {formatCents(item.price_cents)}
-                  </td>
-                  <td className={`${cell} pr-3 text-right text-ink`}>{item.quantity}</td>
-                  <td className={`${cell} text-right text-ink`}>
-                    {formatCents(item.price_cents * item.quantity)}
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
+      <dl className="mt-2 ml-auto max-w-xs space-y-1.5 border-t border-line pt-4 text-[0.9375rem] print:border-black print:pt-2">
+        <TotalRow term="Subtotal" value={formatCents(subtotal)} />
+        {discount > 0 ? (
+          <TotalRow
+            term={`Discount${order.coupon_code ? ` (${order.coupon_code})` : ''}`}
+            value={`−${formatCents(discount)}`}
+          />
+        ) : null}
+        <TotalRow term="Shipping" value="Free" />
+        <TotalRow term="Tax" value={formatCents(0)} />
+        <TotalRow term="Total" value={formatCents(order.order_total_cents)} strong />
+        {order.refund_cents > 0 ? (
+          <TotalRow term="Refunded" value={formatCents(order.refund_cents)} />
+        ) : null}
+      </dl>
 
-        <dl className="mt-2 ml-auto max-w-xs space-y-1.5 border-t border-line pt-4 text-[0.9375rem] print:border-black print:pt-2">
-          <TotalRow term="Subtotal" value={formatCents(subtotal)} />
-          {discount > 0 ? (
-            <TotalRow
-              term={`Discount${order.coupon_code ? ` (${order.coupon_code})` : ''}`}
-              value={`−${formatCents(discount)}`}
-            />
-          ) : null}
-          <TotalRow term="Shipping" value="Free" />
-          <TotalRow term="Tax" value={formatCents(0)} />
-          <TotalRow term="Total" value={formatCents(order.order_total_cents)} strong />
-          {order.refund_cents > 0 ? (
-            <TotalRow term="Refunded" value={formatCents(order.refund_cents)} />
-          ) : null}
-        </dl>
-
-        {order.gift_for ? (
-          <section aria-labelledby="receipt-gift-for" className="mt-6 print:mt-4">
-            <h3 id="receipt-gift-for" className="font-sans text-sm font-semibold text-muted">
-              Gift for
-            </h3>
-            <p className="mt-1 text-[0.9375rem] text-ink">
-              {order.gift_for.first_name}, at the address they chose.
+      {order.gift_for ? (
+        <section aria-labelledby="receipt-gift-for" className="mt-6 print:mt-4">
+          <h3 id="receipt-gift-for" className="font-sans text-sm font-semibold text-muted">
+            Gift for
+          </h3>
+          <p className="mt-1 text-[0.9375rem] text-ink">
+            {order.gift_for.first_name}, at the address they chose.
+          </p>
+        </section>
+      ) : null}
+      {address ? (
+        <section aria-labelledby="receipt-ship-to" className="mt-6 print:mt-4">
+          <h3 id="receipt-ship-to" className="font-sans text-sm font-semibold text-muted">
+            Ship to
+          </h3>
+          {order.ship_to_partner ? (
+            <p className="mt-1 text-[0.9375rem] font-semibold text-ink">
+              Shipping to {order.ship_to_partner.first_name}
             </p>
-          </section>
-        ) : null}
-        {address ? (
-          <section aria-labelledby="receipt-ship-to" className="mt-6 print:mt-4">
-            <h3 id="receipt-ship-to" className="font-sans text-sm font-semibold text-muted">
-              Ship to
-            </h3>
-            {order.ship_to_partner ? (
-              <p className="mt-1 text-[0.9375rem] font-semibold text-ink">
-                Shipping to {order.ship_to_partner.first_name}
-              </p>
-            ) : null}
-            <address className="mt-1 text-[0.9375rem] text-ink not-italic">
-              {address.address}
-              {address.address2 ? `, ${address.address2}` : ''}
-              <br />
-              {address.city}, {address.state} {address.zip}
-              <br />
-              {address.country === 'US' ? 'United States' : address.country}
-            </address>
-          </section>
-        ) : null}
+          ) : null}
+          <address className="mt-1 text-[0.9375rem] text-ink not-italic">
+            {address.address}
+            {address.address2 ? `, ${address.address2}` : ''}
+            <br />
+            {address.city}, {address.state} {address.zip}
+            <br />
+            {address.country === 'US' ? 'United States' : address.country}
+          </address>
+        </section>
+      ) : null}
 
-        <p className="mt-6 hidden text-sm print:block">
-          Questions about this order? Write to {site.supportEmail}.
-        </p>
-      </article>
-
-      <div className="mt-6 flex flex-wrap items-center gap-4 print:hidden">
-        <button type="button" className={buttonClass('primary')} onClick={() => window.print()}>
-          Print
-        </button>
-        <Link to={paths.order(order.order_number)} className={textLinkClass}>
-          Back to Orders
-        </Link>
-      </div>
-    </div>
+      <p className="mt-6 hidden text-sm print:block">
+        Questions about this order? Write to {site.supportEmail}.
+      </p>
+    </ReceiptSheet>
   );
 }
