@@ -82,6 +82,7 @@ export async function setLicensedStates(
 /**
  * Answers every question safely (or as `answer` says), through the v2 calls, until the visit moves
  * on. Answers what each question offered before it was answered (a renewal's prefill), by linkId.
+ * A known item (the age from the date of birth) is the visit's to answer: being asked one fails.
  */
 export async function completeQuestions(
   app: FastifyInstance,
@@ -101,6 +102,7 @@ export async function completeQuestions(
   while (state.item) {
     const item = questionnaire.items.find((i) => i.linkId === state.item?.linkId);
     if (!item) throw new Error('unknown item');
+    if (item.known) throw new Error(`asked ${item.linkId}, which the visit knows`);
     offered[item.linkId] = state.answer;
     state =
       item.type === 'display'

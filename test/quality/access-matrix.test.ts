@@ -88,7 +88,10 @@ const json =
   (url: string, body: (x: Target) => Record<string, unknown>) =>
   (x: Target): InjectOptions => ({ method: 'POST', url: `/lapi${url}`, payload: body(x) });
 
-const firstSleepItem = latestQuestionnaire('sleep').items.find((i) => i.type !== 'display')!;
+// The first question the patient answers (the age the visit knows is not one).
+const firstSleepItem = latestQuestionnaire('sleep').items.find(
+  (i) => i.type !== 'display' && !i.known,
+)!;
 const leadsOnly = (url: string) => json(url, (x) => ({ leads_id: x.leadsId }));
 const visitCall = (url: string, extra: Record<string, unknown> = {}) =>
   json(url, (x) => ({ visit_id: x.id, ...extra }));

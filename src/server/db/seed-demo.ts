@@ -3,7 +3,9 @@ import type { AppContext } from '#server/context.ts';
 import { hashPassword } from '#server/features/auth/passwords.ts';
 import { insertCoupons, type CouponRow } from '#server/features/coupons/coupons.queries.ts';
 import { addCredentials, createStaff } from '#server/features/staff/staff.service.ts';
+import { ageOn, calendarDateOf, parseUsDate, usDateFromIso } from '#shared/dates.ts';
 import type { OrderStatus } from '#shared/orders.ts';
+import { knownAnswers } from '#shared/questionnaires/engine.ts';
 import { latestQuestionnaire } from '#shared/questionnaires/registry.ts';
 import type { Database } from './schema.ts';
 
@@ -518,7 +520,8 @@ async function seedDemoStaff(ctx: AppContext): Promise<void> {
 async function seedDemoVisit(trx: Kysely<Database>, customerId: number, now: Date): Promise<void> {
   const questionnaire = latestQuestionnaire('sleep');
   const at = new Date(now.getTime() - 2 * DAY).toISOString();
-  await trx
+  const dob = '1988-04-12';
+  const visit = await trx
     .insertInto('visits')
     .values({
       customer_id: customerId,
@@ -529,9 +532,26 @@ async function seedDemoVisit(trx: Kysely<Database>, customerId: number, now: Dat
       questionnaire_version: questionnaire.version,
       current_link_id: null,
       state: 'OR',
-      dob: '1988-04-12',
+      dob,
       created_at: at,
       updated_at: at,
     })
-    .execute();
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  // Past eligibility, the visit has answered what it knows (the age from this date of birth).
+  const birth = parseUsDate(usDateFromIso(dob));
+  const age = birth ? ageOn(birth, calendarDateOf(new Date(at))) : undefined;
+  const known = Object.entries(knownAnswers(questionnaire, age === undefined ? {} : { age }));
+  if (known.length > 0)
+    await trx
+      .insertInto('visit_answers')
+      .values(
+        known.map(([linkId, value]) => ({
+          visit_id: visit.id,
+          link_id: linkId,
+          value: JSON.stringify(value),
+          answered_at: at,
+        })),
+      )
+      .execute();
 }

@@ -1,5 +1,20 @@
 import { describe, expect, it } from 'vitest';
-import { answerProblem, isEnabled, nextToAsk, progress, shownQuestions } from './engine.ts';
+import {
+  answerProblem,
+  askedItems,
+  effectiveAnswers,
+  firstDisqualification,
+  firstUnanswered,
+  isEnabled,
+  knownAnswers,
+  nextItem,
+  nextToAsk,
+  previousItem,
+  progress,
+  riskFlags,
+  shownQuestions,
+  visibleItems,
+} from './engine.ts';
 import type { Questionnaire, QuestionnaireItem } from './format.ts';
 
 describe('questionnaire engine details', () => {
@@ -128,6 +143,84 @@ describe('questionnaire engine details', () => {
       expect(nextToAsk(q, { ...complete, smokes: true, packs: 1 }, 'packs')).toBeNull();
       // An optional question not answered yet is still offered once.
       expect(nextToAsk(q, { smokes: false, bp: false }, 'smokes')?.linkId).toBe('notes');
+    });
+  });
+
+  describe('a known item (the age from the date of birth) is answered by the visit, never asked', () => {
+    const q: Questionnaire = {
+      id: 'known',
+      version: '1.0.0',
+      category: 'sleep',
+      title: 'Known',
+      clinicalReview: { status: 'draft-requires-clinical-review', note: '' },
+      items: [
+        { linkId: 'intro', type: 'display', text: 'Hello' },
+        {
+          linkId: 'age',
+          type: 'integer',
+          text: 'How old are you?',
+          unit: 'years',
+          min: 1,
+          max: 120,
+          known: 'age',
+          disqualifyOutside: { min: 19, max: 99, reason: 'For adults aged 19 to 99.' },
+        },
+        { linkId: 'sleeps', type: 'boolean', text: 'Do you sleep well?' },
+        {
+          linkId: 'falls',
+          type: 'boolean',
+          text: 'Have you had a fall?',
+          enableWhen: [{ question: 'age', operator: '>=', answer: 65 }],
+          flagWhen: { answer: true, flag: { code: 'falls', severity: 'high', text: 'Fell.' } },
+        },
+        { linkId: 'notes', type: 'text', text: 'Anything else?', required: false },
+      ],
+    };
+    const ids = (items: QuestionnaireItem[]) => items.map((i) => i.linkId);
+
+    it('answers only the known items, from the facts the visit has', () => {
+      expect(knownAnswers(q, { age: 70 })).toEqual({ age: 70 });
+      expect(knownAnswers(q, {})).toEqual({});
+      expect(knownAnswers({ ...q, items: q.items.filter((i) => !i.known) }, { age: 70 })).toEqual(
+        {},
+      );
+    });
+
+    it('is shown to the rules but never asked: skipped going forward and back', () => {
+      expect(ids(visibleItems(q, { age: 45 }))).toEqual(['intro', 'age', 'sleeps', 'notes']);
+      expect(ids(askedItems(q, { age: 45 }))).toEqual(['intro', 'sleeps', 'notes']);
+      expect(nextItem(q, {})?.linkId).toBe('intro');
+      expect(nextItem(q, { age: 45 }, 'intro')?.linkId).toBe('sleeps');
+      expect(previousItem(q, { age: 45 }, 'sleeps')?.linkId).toBe('intro');
+      // Even asked for by name, the next item after it is the first one the patient answers.
+      expect(nextItem(q, { age: 45 }, 'age')?.linkId).toBe('sleeps');
+    });
+
+    it('does not count in "Question n of N", nor in the review of the answers', () => {
+      expect(progress(q, { age: 45 }, 'intro')).toEqual({ index: 1, total: 2 });
+      expect(progress(q, { age: 45 }, 'sleeps')).toEqual({ index: 1, total: 2 });
+      expect(progress(q, { age: 45, sleeps: true }, 'notes')).toEqual({ index: 2, total: 2 });
+      expect(ids(shownQuestions(q, { age: 45, sleeps: true }))).toEqual(['sleeps', 'notes']);
+    });
+
+    it('is never the first unanswered question: the patient completes without it', () => {
+      expect(firstUnanswered(q, { age: 45 })?.linkId).toBe('sleeps');
+      expect(firstUnanswered(q, { sleeps: true })).toBeNull();
+      expect(firstUnanswered(q, { age: 45, sleeps: true })).toBeNull();
+    });
+
+    it('opens follow-ups, stops and flags through its answer, like an answer the patient gave', () => {
+      const older = { age: 70, sleeps: true };
+      expect(ids(shownQuestions(q, older))).toEqual(['sleeps', 'falls', 'notes']);
+      expect(progress(q, older, 'falls')).toEqual({ index: 2, total: 3 });
+      expect(firstUnanswered(q, older)?.linkId).toBe('falls');
+      expect(nextToAsk(q, { ...older, notes: 'None' }, 'sleeps')?.linkId).toBe('falls');
+      expect(riskFlags(q, { ...older, falls: true }).map((f) => f.linkId)).toEqual(['falls']);
+      expect(effectiveAnswers(q, { ...older, falls: true, age: 50 })).not.toHaveProperty('falls');
+      expect(firstDisqualification(q, { age: 17 })).toEqual({
+        linkId: 'age',
+        reason: 'For adults aged 19 to 99.',
+      });
     });
   });
 });

@@ -2,6 +2,7 @@ import type {
   AnswerValue,
   Answers,
   EnableWhen,
+  KnownFact,
   Questionnaire,
   QuestionnaireItem,
   RiskFlag,
@@ -62,6 +63,38 @@ export function isEnabled(item: QuestionnaireItem, answers: Answers): boolean {
 /** The items the patient sees, in order, given the answers so far. */
 export function visibleItems(questionnaire: Questionnaire, answers: Answers): QuestionnaireItem[] {
   return questionnaire.items.filter((item) => isEnabled(item, answers));
+}
+
+/** Whether the visit answers `item` itself from what it knows (the age): it is never asked. */
+export function isKnown(item: QuestionnaireItem): boolean {
+  return item.known !== undefined;
+}
+
+/**
+ * The items the patient is asked, in order, given the answers so far: those shown, less the ones
+ * the visit already knows. Walking the questions, their progress and the review use these.
+ */
+export function askedItems(questionnaire: Questionnaire, answers: Answers): QuestionnaireItem[] {
+  return visibleItems(questionnaire, effectiveAnswers(questionnaire, answers)).filter(
+    (item) => !isKnown(item),
+  );
+}
+
+/**
+ * The answers the visit gives its known items, from the facts it has (a fact it lacks answers
+ * nothing). Stored like the patient's own answers, so every rule reads them the same way.
+ */
+export function knownAnswers(
+  questionnaire: Questionnaire,
+  facts: Partial<Record<KnownFact, AnswerValue>>,
+): Answers {
+  const answers: Answers = {};
+  for (const item of questionnaire.items) {
+    if (!item.known) continue;
+    const value = facts[item.known];
+    if (value !== undefined) answers[item.linkId] = value;
+  }
+  return answers;
 }
 
 /** Only the answers to items still shown (an answer to a question that no longer applies is dropped). */
@@ -182,13 +215,16 @@ export function riskFlags(
   return flags;
 }
 
-/** The first shown item without an acceptable answer, or null when the questionnaire is complete. */
+/**
+ * The first item asked without an acceptable answer, or null when the questionnaire is complete
+ * (a known item is the visit's to answer, not the patient's).
+ */
 export function firstUnanswered(
   questionnaire: Questionnaire,
   answers: Answers,
 ): QuestionnaireItem | null {
   const effective = effectiveAnswers(questionnaire, answers);
-  for (const item of visibleItems(questionnaire, effective)) {
+  for (const item of askedItems(questionnaire, effective)) {
     if (item.type === 'display') continue;
     if (
       answerProblem(item, effective[item.linkId]) !== null ||
@@ -199,13 +235,13 @@ export function firstUnanswered(
   return null;
 }
 
-/** The shown item after `linkId` (or the first), skipping nothing the patient must see. */
+/** The item asked after `linkId` (or the first), skipping nothing the patient must see. */
 export function nextItem(
   questionnaire: Questionnaire,
   answers: Answers,
   linkId?: string,
 ): QuestionnaireItem | null {
-  const items = visibleItems(questionnaire, effectiveAnswers(questionnaire, answers));
+  const items = askedItems(questionnaire, answers);
   if (!linkId) return items[0] ?? null;
   const index = items.findIndex((i) => i.linkId === linkId);
   return index === -1
@@ -213,24 +249,24 @@ export function nextItem(
     : (items[index + 1] ?? null);
 }
 
-/** The shown item before `linkId`, or null at the start. */
+/** The item asked before `linkId`, or null at the start. */
 export function previousItem(
   questionnaire: Questionnaire,
   answers: Answers,
   linkId: string,
 ): QuestionnaireItem | null {
-  const items = visibleItems(questionnaire, effectiveAnswers(questionnaire, answers));
+  const items = askedItems(questionnaire, answers);
   const index = items.findIndex((i) => i.linkId === linkId);
   return index > 0 ? (items[index - 1] ?? null) : null;
 }
 
-/** How far along: position of `linkId` among the items shown now, as {index (1-based), total}. */
+/** How far along: position of `linkId` among the items asked now, as {index (1-based), total}. */
 export function progress(
   questionnaire: Questionnaire,
   answers: Answers,
   linkId: string | null,
 ): { index: number; total: number } {
-  const shown = visibleItems(questionnaire, effectiveAnswers(questionnaire, answers));
+  const shown = askedItems(questionnaire, answers);
   const questions = shown.filter((i) => i.type !== 'display');
   const total = questions.length;
   if (!linkId) return { index: total, total };
@@ -241,14 +277,15 @@ export function progress(
   return { index: upcoming ? questions.indexOf(upcoming) + 1 : total, total };
 }
 
-/** The questions the patient is shown, in order (no display items), given the answers so far. */
+/**
+ * The questions the patient is shown, in order (no display items, no known items), given the
+ * answers so far.
+ */
 export function shownQuestions(
   questionnaire: Questionnaire,
   answers: Answers,
 ): QuestionnaireItem[] {
-  return visibleItems(questionnaire, effectiveAnswers(questionnaire, answers)).filter(
-    (i) => i.type !== 'display',
-  );
+  return askedItems(questionnaire, answers).filter((i) => i.type !== 'display');
 }
 
 /**

@@ -21,6 +21,13 @@ export const itemTypes = [
 ] as const;
 export type ItemType = (typeof itemTypes)[number];
 
+/**
+ * What a visit knows before its first question, and so never asks: the patient's age, from the
+ * date of birth given on the visit's first screen (eligibility).
+ */
+export const knownFacts = ['age'] as const;
+export type KnownFact = (typeof knownFacts)[number];
+
 export interface AnswerOption {
   /** Stable code stored as the answer. */
   code: string;
@@ -76,6 +83,13 @@ export interface QuestionnaireItem {
    * or change. Never on a question about now (a blood pressure reading, chest pain, side effects).
    */
   prefill?: boolean;
+  /**
+   * Answered by the visit, never by the patient: what it already knows (`'age'`: whole years on the
+   * day the questions start, from the date of birth). The item is never asked and not counted in
+   * the progress; its stored answer is read like any other (`enableWhen`, knock-outs, flags, the
+   * provider's chart).
+   */
+  known?: KnownFact;
 }
 
 export interface Questionnaire {

@@ -11,6 +11,7 @@ import {
   questionnaires,
 } from './registry.ts';
 import { sleepIntakeV1 } from './sleep-intake.v1.ts';
+import { sleepIntakeV1_1 } from './sleep-intake.v1.1.ts';
 
 /**
  * Fingerprints of the versions a clinician has approved. Once a version is approved its content is
@@ -82,13 +83,14 @@ describe('questionnaire registry', () => {
       'ed-renewal@1.0.0',
       'sleep-renewal@1.0.0',
       'hair-renewal@1.0.0',
+      'sleep-intake@1.1.0',
     ]);
     for (const q of questionnaires) expect(q.version).toMatch(/^\d+\.\d+\.\d+$/);
   });
 
   it('gives the latest questionnaire per program', () => {
     expect(latestQuestionnaire('ed')).toBe(edIntakeV1);
-    expect(latestQuestionnaire('sleep')).toBe(sleepIntakeV1);
+    expect(latestQuestionnaire('sleep')).toBe(sleepIntakeV1_1);
     expect(latestQuestionnaire('hair')).toBe(hairIntakeV1);
     for (const category of ['ed', 'sleep', 'hair'] as const)
       expect(latestQuestionnaire(category).category).toBe(category);
@@ -97,6 +99,7 @@ describe('questionnaire registry', () => {
   it('finds an exact version, and undefined for an unknown id or version', () => {
     expect(questionnaireVersion('ed-intake', '1.0.0')).toBe(edIntakeV1);
     expect(questionnaireVersion('sleep-intake', '1.0.0')).toBe(sleepIntakeV1);
+    expect(questionnaireVersion('sleep-intake', '1.1.0')).toBe(sleepIntakeV1_1);
     expect(questionnaireVersion('hair-intake', '1.0.0')).toBe(hairIntakeV1);
     expect(questionnaireVersion('ed-intake', '9.9.9')).toBeUndefined();
     expect(questionnaireVersion('ed-intake', '1.0')).toBeUndefined();

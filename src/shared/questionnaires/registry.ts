@@ -4,6 +4,7 @@ import type { Questionnaire } from './format.ts';
 import { hairIntakeV1 } from './hair-intake.v1.ts';
 import { hairRenewalV1 } from './hair-renewal.v1.ts';
 import { sleepIntakeV1 } from './sleep-intake.v1.ts';
+import { sleepIntakeV1_1 } from './sleep-intake.v1.1.ts';
 import { sleepRenewalV1 } from './sleep-renewal.v1.ts';
 
 /**
@@ -85,6 +86,7 @@ const registry = createQuestionnaireRegistry([
   edRenewalV1,
   sleepRenewalV1,
   hairRenewalV1,
+  sleepIntakeV1_1,
 ]);
 
 /** All questionnaire versions, old and new. Add a new version here; never remove or edit one. */

@@ -8,6 +8,7 @@ import { nextItem } from '#shared/questionnaires/engine.ts';
 import { programs, type ProgramCategory } from '#shared/visits.ts';
 import { isUsState, usStates } from '#shared/us-states.ts';
 import { paths } from '#shared/paths.ts';
+import { recordKnownAnswers } from './visits.known-answers.ts';
 import { ownVisit, requireIntake, requireOpen, stateCoverage } from './visits.program.ts';
 import { questionnaireOf } from './visits.questionnaire.ts';
 import * as q from './visits.queries.ts';
@@ -121,6 +122,8 @@ export async function checkEligibility(
     };
   }
   const questionnaire = questionnaireOf(visit);
+  // What the first screen told us is not asked again: the age comes from this date of birth.
+  await recordKnownAnswers(ctx, visit.id, questionnaire, verdict.dob);
   const first = nextItem(questionnaire, {});
   await q.updateVisit(ctx.db, visit.id, {
     step: 'questions',

@@ -6,6 +6,7 @@ import type { ActiveSession } from '#server/features/auth/auth.service.ts';
 import { AppError } from '#server/lib/errors.ts';
 import {
   answerProblem,
+  askedItems,
   effectiveAnswers,
   firstDisqualification,
   firstUnanswered,
@@ -25,6 +26,7 @@ import type {
 import { questionnaireVersion } from '#shared/questionnaires/registry.ts';
 import type { AnswersReview, Knockout, PatientItem, QuestionState } from '#shared/visits.ts';
 import { paths } from '#shared/paths.ts';
+import { refuseKnownAnswer } from './visits.known-answers.ts';
 import { ownVisit, requireOpen, screenAfterQuestions } from './visits.program.ts';
 import { prefillOf } from './visits.renewal.ts';
 import * as q from './visits.queries.ts';
@@ -177,7 +179,7 @@ export async function getQuestions(ctx: AppContext, session: ActiveSession, visi
       version: questionnaire.version,
       title: questionnaire.title,
     },
-    items: visibleItems(questionnaire, answers).map(patientItem),
+    items: askedItems(questionnaire, answers).map(patientItem),
     answers,
     current,
     progress: progress(questionnaire, answers, current),
@@ -208,9 +210,8 @@ export async function nextQuestion(
   if (linkId) item = nextItem(questionnaire, answers, linkId);
   else if (visit.currentLinkId)
     item =
-      visibleItems(questionnaire, effectiveAnswers(questionnaire, answers)).find(
-        (i) => i.linkId === visit.currentLinkId,
-      ) ?? firstUnanswered(questionnaire, answers);
+      askedItems(questionnaire, answers).find((i) => i.linkId === visit.currentLinkId) ??
+      firstUnanswered(questionnaire, answers);
   // Every question answered and none open: the patient is at the review of their answers.
   else if (isComplete(questionnaire, answers)) item = null;
   else item = nextItem(questionnaire, answers);
@@ -263,6 +264,7 @@ export async function saveAnswer(
   const visit = await ownVisit(ctx, session, visitId);
   requireQuestionsStep(visit);
   const questionnaire = questionnaireOf(visit);
+  refuseKnownAnswer(questionnaire.items.find((i) => i.linkId === linkId));
   const answers = await q.selectAnswers(ctx.db, visit.id);
   const shown = visibleItems(questionnaire, effectiveAnswers(questionnaire, answers));
   const item = shown.find((i) => i.linkId === linkId);
@@ -382,6 +384,7 @@ export async function changeAnswer(
   const visit = await ownVisit(ctx, session, visitId);
   requireQuestionsStep(visit);
   const questionnaire = questionnaireOf(visit);
+  refuseKnownAnswer(questionnaire.items.find((i) => i.linkId === linkId));
   const answers = await q.selectAnswers(ctx.db, visit.id);
   const item = shownQuestions(questionnaire, answers).find((i) => i.linkId === linkId);
   if (!item)

@@ -18,6 +18,7 @@ import {
 import { paths } from '#shared/paths.ts';
 import type { ChartPrescription } from '#shared/reviews.ts';
 import { medicineName } from '#shared/visits.ts';
+import { recordKnownAnswers } from './visits.known-answers.ts';
 import { ownVisit, providerFor, requireCovered, requireOpen } from './visits.program.ts';
 import * as q from './visits.queries.ts';
 
@@ -90,6 +91,9 @@ export async function openRenewalVisit(
       'VISIT_BUSY',
       'You have an online visit for this program in progress. Finish it (or ask us to close it) before you renew your prescription.',
     );
+  // A renewal starts at its questions: what it knows (the renewed visit's date of birth) is not asked.
+  const answeredOn = questionnaireVersion(visit.questionnaireId, visit.questionnaireVersion);
+  if (answeredOn) await recordKnownAnswers(ctx, visit.id, answeredOn, visit.dob);
   return {
     visitId: visit.id,
     destination: paths.visitScreen(visit.category, visit.step === 'consent' ? 'send' : 'questions'),
