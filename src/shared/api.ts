@@ -98,6 +98,9 @@ export const apiPaths = {
   visitRenew: '/visit/renew/',
   /** Issue 29: send a renewal's answers to the provider (ours). */
   visitRenewSend: '/visit/renew/send/',
+  /** Issue 29: a scalp photo for a Hair renewal, and the ones it has (ours). */
+  visitRenewScalpPhoto: '/visit/renew/scalp-photo/',
+  visitRenewScalpPhotos: '/visit/renew/scalp-photos/',
   /** Issue 29: a patient's requests between visits, and asking one (ours). */
   treatmentRequests: '/account/treatment-requests/',
   treatmentRequestCreate: '/account/treatment-requests/create/',

@@ -75,6 +75,53 @@ export const SendRenewalSchema = z.strictObject({
   }),
 });
 
+// --- Scalp photos in the Hair renewal ------------------------------------------------------------
+
+/**
+ * The three photos a Hair renewal asks for, so the provider sees how treatment is working: each a
+ * view of the scalp (an `uploads.view`), named for the provider's chart and explained to the patient.
+ */
+export const scalpViews = ['top', 'front', 'crown'] as const;
+export type ScalpView = (typeof scalpViews)[number];
+export const ScalpViewSchema = z.enum(scalpViews, { error: 'Choose which photo this is' });
+
+export const scalpViewWords: Record<ScalpView, { label: string; howTo: string; alt: string }> = {
+  top: {
+    label: 'Top of the head',
+    howTo: 'Part your hair and hold the phone above your head, camera facing down.',
+    alt: 'Scalp photo: top of the head',
+  },
+  front: {
+    label: 'Hairline, from the front',
+    howTo: 'Push your hair back off your forehead and hold the phone at eye level.',
+    alt: 'Scalp photo: hairline, from the front',
+  },
+  crown: {
+    label: 'Crown, from behind',
+    howTo: 'Ask someone to take it, or hold the phone behind your head and aim with a mirror.',
+    alt: 'Scalp photo: crown, from behind',
+  },
+};
+
+/** Why a Hair renewal cannot be sent yet (the send step's check, `VISIT_STEP`). */
+export const scalpPhotosMissing = 'Add the three photos of your scalp to send your check-in.';
+
+/** Multipart form data: the renewal, the view, and the photo in `fileToUpload`. */
+export const ScalpPhotoFormSchema = z.strictObject({
+  visit_id: z.string(),
+  view: ScalpViewSchema,
+  fileToUpload: z.file(),
+});
+
+export const ScalpPhotoSchema = z.object({
+  view: ScalpViewSchema,
+  /** The photo's opaque id (the one `/uploads/:id` takes). */
+  upload_id: z.string(),
+});
+export type ScalpPhoto = z.infer<typeof ScalpPhotoSchema>;
+
+export const ScalpPhotosRequestSchema = z.strictObject({ visit_id: VisitIdSchema });
+
 export const renewalsApi = {
   /**
    * Opens the renewal of the program's prescription that is due (or resumes the one in
@@ -95,5 +142,34 @@ export const renewalsApi = {
     response: z.object({ destination: z.string() }),
     message: 'Your renewal was sent to your provider.',
     errors: ['NOT_FOUND', 'VISIT_CLOSED', 'VISIT_STEP', 'STATE_NOT_COVERED'],
+  }),
+  /**
+   * A scalp photo for the patient's Hair renewal still in progress: checked, stripped and stored as
+   * a photo ID is (decision 005); a new photo of a view replaces the last one as its current photo.
+   */
+  uploadScalpPhoto: endpoint({
+    path: apiPaths.visitRenewScalpPhoto,
+    access: 'customer',
+    upload: true,
+    body: ScalpPhotoFormSchema,
+    response: ScalpPhotoSchema,
+    message: 'Your photo was added.',
+    errors: [
+      'NOT_FOUND',
+      'VISIT_CLOSED',
+      'NOT_MULTIPART',
+      'TOO_LARGE',
+      'BAD_UPLOAD',
+      'NOT_AN_IMAGE',
+      'UNSUPPORTED_IMAGE',
+    ],
+  }),
+  /** The current scalp photo of each view the patient's Hair renewal has, for its send step. */
+  scalpPhotos: endpoint({
+    path: apiPaths.visitRenewScalpPhotos,
+    access: 'customer',
+    body: ScalpPhotosRequestSchema,
+    response: z.object({ photos: z.array(ScalpPhotoSchema) }),
+    errors: ['NOT_FOUND'],
   }),
 };

@@ -13,6 +13,7 @@ import {
   ThreadSchema,
 } from './messages.ts';
 import { idSchema } from './ids.ts';
+import { ScalpViewSchema } from './renewals.ts';
 import { requestKinds, requestOutcomes, requestStatuses } from './treatment-requests.ts';
 import {
   ProgramCategorySchema,
@@ -129,7 +130,8 @@ export type ChartPrescription = z.infer<typeof ChartPrescriptionSchema>;
 /**
  * A renewal's chart (issue 29): the prescription it renews, each answer beside the last visit's
  * answer to the same question (`changed` when they differ; `previous` null when it was not asked
- * then), the patient's earlier prescriptions of the program, and the fills of the refill plan.
+ * then), the patient's earlier prescriptions of the program, the fills of the refill plan, and a
+ * Hair renewal's scalp photos.
  */
 export const RenewalChartSchema = z.object({
   renews: ChartPrescriptionSchema,
@@ -146,6 +148,19 @@ export const RenewalChartSchema = z.object({
   ),
   prescriptions: z.array(ChartPrescriptionSchema),
   fills: z.array(z.object({ order_number: z.string(), placed_at: z.string(), status: z.string() })),
+  /**
+   * A Hair renewal's scalp photos, the current one of each view the patient added (decision 023):
+   * shown while it waits for review and after the decision. Empty for another program.
+   */
+  scalp_photos: z.array(
+    z.object({
+      view: ScalpViewSchema,
+      /** "Top of the head", "Hairline, from the front", "Crown, from behind". */
+      label: z.string(),
+      /** The photo's opaque id for `/uploads/:id`. */
+      upload_key: z.string(),
+    }),
+  ),
 });
 export type RenewalChart = z.infer<typeof RenewalChartSchema>;
 

@@ -773,6 +773,8 @@ export const visitsApi = {
   /**
    * A photo ID by its opaque id: to the patient who uploaded it, or to a provider reviewing that
    * patient's visit (decision 005); the same 404 to anyone else as for an id that names nothing.
+   * A Hair renewal's scalp photo too, to its patient and, the current one of its view, to a
+   * licensed provider while the renewal waits for review and after it is decided (decision 023).
    */
   photoId: endpoint({
     method: 'GET',

@@ -436,7 +436,10 @@ export interface UploadsTable {
   id: Generated<number>;
   customer_id: number;
   visit_id: number | null;
-  kind: 'photo_id';
+  /** A photo ID (an identity check) or a scalp photo of a Hair renewal (migration 0042). */
+  kind: 'photo_id' | 'scalp_photo';
+  /** Which part of the scalp a scalp photo shows; null for a photo ID. */
+  view: 'top' | 'front' | 'crown' | null;
   mime_type: string;
   size_bytes: number;
   stored_name: string;

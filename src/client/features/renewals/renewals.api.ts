@@ -1,15 +1,17 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { renewalsApi } from '#shared/renewals.ts';
+import { renewalsApi, type ScalpPhoto, type ScalpView } from '#shared/renewals.ts';
 import type { ProgramCategory } from '#shared/visits.ts';
 import { call } from '#client/lib/api.ts';
 
 /**
- * Issue 29: a prescription's renewal. Its questions are the visit's own calls; these open it and
- * send it. Answers travel only in the visit's request bodies: nothing here logs or tracks them.
+ * Issue 29: a prescription's renewal. Its questions are the visit's own calls; these open it, add a
+ * Hair renewal's scalp photos, and send it. Answers and photos travel only in the requests' bodies:
+ * nothing here logs or tracks them.
  */
 
 export const renewalKeys = {
   open: (category: ProgramCategory) => ['renewal', 'open', category] as const,
+  scalpPhotos: (visitId: number) => ['renewal', 'scalp-photos', visitId] as const,
 };
 
 /** Opens the program's renewal that is due, or resumes it: its id and the screen it is on. */
@@ -39,5 +41,37 @@ export function useSendRenewal(visitId: number) {
         fallbackMessage: 'We could not send your answers. Please try again.',
       }),
     onSuccess: () => void queryClient.invalidateQueries(),
+  });
+}
+
+/** A Hair renewal's current scalp photos, one of each view the patient added. */
+export function useScalpPhotos(visitId: number) {
+  return useQuery({
+    queryKey: renewalKeys.scalpPhotos(visitId),
+    queryFn: ({ signal }) =>
+      call(renewalsApi.scalpPhotos, {
+        body: { visit_id: visitId },
+        fallbackMessage: 'We could not load your photos. Please try again.',
+        signal,
+      }),
+  });
+}
+
+/** Multipart: one view's photo; it becomes that view's current photo (a retake replaces it). */
+export function useUploadScalpPhoto(visitId: number) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ view, file }: { view: ScalpView; file: File }) =>
+      call(renewalsApi.uploadScalpPhoto, {
+        body: { visit_id: String(visitId), view, fileToUpload: file },
+        fallbackMessage: 'We could not upload your photo. Please try again.',
+      }),
+    onSuccess: (photo) =>
+      queryClient.setQueryData(
+        renewalKeys.scalpPhotos(visitId),
+        (old: { photos: ScalpPhoto[] } | undefined) => ({
+          photos: [...(old?.photos ?? []).filter((p) => p.view !== photo.view), photo],
+        }),
+      ),
   });
 }

@@ -6,7 +6,11 @@ import { reviewsApi, type Chart } from '#shared/reviews.ts';
 import { clearToasts } from '#client/components/ui/toast.tsx';
 import { failure, renderRoutes, stub, stubApi } from '#client/testing/render-app.tsx';
 import { DecisionRecord } from './components/decision-record.tsx';
-import { RenewalComparison, RenewalHistory } from './components/renewal-panels.tsx';
+import {
+  RenewalComparison,
+  RenewalHistory,
+  RenewalScalpPhotos,
+} from './components/renewal-panels.tsx';
 import { RiskFlagList } from './components/risk-flags.tsx';
 import { VisitDecisionPanel } from './components/visit-decision-panel.tsx';
 
@@ -249,6 +253,7 @@ describe('a renewal on the chart (issue 29)', () => {
     fills: [
       { order_number: 'PW-100300', placed_at: '2026-12-21T12:00:00.000Z', status: 'SHIPPED' },
     ],
+    scalp_photos: [],
   } satisfies NonNullable<Chart['renewal']>;
 
   it('marks the answers that changed since the last visit in words, and lists the fills', () => {
@@ -268,6 +273,45 @@ describe('a renewal on the chart (issue 29)', () => {
     const fills = screen.getByRole('region', { name: 'Fills' });
     expect(within(fills).getByText('PW-100300')).toBeTruthy();
     expect(within(fills).getByText('Shipped')).toBeTruthy();
+  });
+
+  it("shows a hair renewal's scalp photos, each labelled and described, opening at full size", () => {
+    render(
+      <RenewalScalpPhotos
+        renewal={{
+          ...renewal,
+          scalp_photos: [
+            { view: 'top', label: 'Top of the head', upload_key: 'TopTopTopTopTopTopTop1' },
+            {
+              view: 'front',
+              label: 'Hairline, from the front',
+              upload_key: 'FrontFrontFrontFront12',
+            },
+            { view: 'crown', label: 'Crown, from behind', upload_key: 'CrownCrownCrownCrown12' },
+          ],
+        }}
+      />,
+    );
+    const photos = screen.getByRole('region', { name: 'Scalp photos' });
+    const images = within(photos).getAllByRole('img');
+    expect(images.map((img) => [img.getAttribute('alt'), img.getAttribute('src')])).toEqual([
+      ['Scalp photo: top of the head', '/lapi/uploads/TopTopTopTopTopTopTop1'],
+      ['Scalp photo: hairline, from the front', '/lapi/uploads/FrontFrontFrontFront12'],
+      ['Scalp photo: crown, from behind', '/lapi/uploads/CrownCrownCrownCrown12'],
+    ]);
+    expect(within(photos).getByText('Hairline, from the front')).toBeTruthy();
+    expect(
+      within(photos)
+        .getByRole('link', { name: 'Open full size: crown, from behind' })
+        .getAttribute('href'),
+    ).toBe('/lapi/uploads/CrownCrownCrownCrown12');
+    cleanup();
+    render(<RenewalScalpPhotos renewal={renewal} />);
+    expect(
+      within(screen.getByRole('region', { name: 'Scalp photos' })).getByText(
+        'No scalp photos were added.',
+      ),
+    ).toBeTruthy();
   });
 
   it('approves starting from the prescription it renews; nothing is held', async () => {

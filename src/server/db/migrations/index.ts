@@ -40,6 +40,7 @@ import * as m0038 from './0038-renewals.ts';
 import * as m0039 from './0039-pharmacy-rejections.ts';
 import * as m0040 from './0040-visitor-waitlist.ts';
 import * as m0041 from './0041-treatment-requests.ts';
+import * as m0042 from './0042-scalp-photos.ts';
 
 /**
  * Every migration, in order. Listed in code (not read from a folder) so the bundled server carries
@@ -87,4 +88,5 @@ export const migrations: Record<string, Migration> = {
   '0039-pharmacy-rejections': m0039,
   '0040-visitor-waitlist': m0040,
   '0041-treatment-requests': m0041,
+  '0042-scalp-photos': m0042,
 };

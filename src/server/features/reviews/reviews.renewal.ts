@@ -23,6 +23,7 @@ import {
   visitAnswersOf,
 } from '#server/features/visits/visits.review.ts';
 import { chartPrescription, prescriptionsOf } from '#server/features/visits/visits.renewal.ts';
+import { chartScalpPhotos } from '#server/features/visits/visits.scalp-photos.ts';
 import { emailHtml, emailSignature } from '#server/lib/email-layout.ts';
 import { AppError } from '#server/lib/errors.ts';
 import { faultPoint } from '#server/lib/faults.ts';
@@ -48,7 +49,8 @@ export interface RenewedPrescription {
 
 /**
  * The renewal's part of the chart: each answer beside the last visit's answer to the same
- * question, the prescription it renews and the others of the program, and the plan's fills.
+ * question, the prescription it renews and the others of the program, the plan's fills, and a
+ * Hair renewal's scalp photos.
  */
 export async function renewalChart(
   ctx: AppContext,
@@ -116,6 +118,7 @@ export async function renewalChart(
       placed_at: f.placedAt,
       status: f.status,
     })),
+    scalp_photos: await chartScalpPhotos(ctx, base),
   };
 }
 

@@ -1,5 +1,6 @@
-// Photo IDs: stored by their bytes, metadata stripped, named by an opaque id, and shown only to the
-// patient and the provider reviewing their visit (docs/decisions/005-photo-ids.md).
+// Uploads: photo IDs and the scalp photos of a Hair renewal, stored by their bytes, metadata
+// stripped, named by an opaque id, and shown only to the patient and to the providers who need them
+// (docs/decisions/005-photo-ids.md; scalp photos, decision 023).
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -10,36 +11,44 @@ import { audit, type StaffSession } from '#server/features/staff/staff.service.t
 import { AppError, notFound } from '#server/lib/errors.ts';
 import * as q from './visits.photo-id.queries.ts';
 
-const notAnImage = 'Please upload a photo of your ID as a JPEG, PNG or WebP image.';
+/** What is uploaded: a photo ID, or a scalp photo of one view. */
+export type UploadWhat = { kind: 'photo_id' } | { kind: 'scalp_photo'; view: q.UploadView };
+
+const notAnImage: Record<q.UploadKind, string> = {
+  photo_id: 'Please upload a photo of your ID as a JPEG, PNG or WebP image.',
+  scalp_photo: 'Please upload a photo of your scalp as a JPEG, PNG or WebP image.',
+};
 
 function uploadsDir(ctx: AppContext): string {
   return path.resolve(ctx.env.DATA_DIR, 'uploads');
 }
 
 /**
- * Stores a photo ID: its bytes must be a JPEG, PNG or WebP image; its metadata is removed; it is
- * written outside the web root under a random name. Nothing is stored for anything else.
+ * Stores a photo for a visit, whatever its kind: its bytes must be a JPEG, PNG or WebP image; its
+ * metadata is removed; it is written outside the web root under a random name and named by a
+ * random public id. Nothing is stored for anything else.
  */
-export async function storePhotoId(
+export async function storeUpload(
   ctx: AppContext,
-  customerId: number,
-  visitId: number,
+  owner: { customerId: number; visitId: number },
+  what: UploadWhat,
   bytes: Buffer,
 ): Promise<{ id: number; publicId: string }> {
+  const refused = notAnImage[what.kind];
   const kind = sniffImage(bytes);
   if (kind === 'heic')
     throw new AppError(
       'UNSUPPORTED_IMAGE',
       'HEIC photos are not supported yet. Please choose a JPEG or PNG photo (most phones offer one when you upload).',
-      { fileToUpload: notAnImage },
+      { fileToUpload: refused },
     );
-  if (!kind) throw new AppError('NOT_AN_IMAGE', notAnImage, { fileToUpload: notAnImage });
+  if (!kind) throw new AppError('NOT_AN_IMAGE', refused, { fileToUpload: refused });
   let clean: Buffer;
   try {
     clean = stripMetadata(kind, bytes);
   } catch (error) {
     if (error instanceof ImageFormatError)
-      throw new AppError('NOT_AN_IMAGE', notAnImage, { fileToUpload: notAnImage });
+      throw new AppError('NOT_AN_IMAGE', refused, { fileToUpload: refused });
     throw error;
   }
   const dir = uploadsDir(ctx);
@@ -49,8 +58,10 @@ export async function storePhotoId(
   const publicId = newPublicId();
   try {
     const id = await q.insertUpload(ctx.db, {
-      customerId,
-      visitId,
+      customerId: owner.customerId,
+      visitId: owner.visitId,
+      kind: what.kind,
+      view: what.kind === 'scalp_photo' ? what.view : null,
       publicId,
       mimeType: imageMimeTypes[kind],
       sizeBytes: clean.length,
@@ -72,7 +83,7 @@ function newPublicId(): string {
 /** The shape of a public id; anything else names no upload. */
 export const PUBLIC_ID_PATTERN = /^[\w-]{22}$/;
 
-/** Who asks for a photo ID: the session's customer, and the staff member, if any. */
+/** Who asks for a photo: the session's customer, and the staff member, if any. */
 export interface PhotoViewer {
   customerId: number | undefined;
   staff: StaffSession | undefined;
@@ -85,10 +96,26 @@ export interface PhotoFile {
 }
 
 /**
- * Least privilege (docs/decisions/005-photo-ids.md): a photo ID is shown to the patient who
- * uploaded it, and to a provider licensed in the visit's state while that visit waits for a
- * decision (PENDING_REVIEW) with this photo as its current one. Nobody else, operations staff
- * included. `undefined` for everyone else, exactly as for an upload that does not exist.
+ * The visit statuses in which a provider may see a current photo of each kind. A photo ID is an
+ * identity check, done once the visit is decided; a scalp photo is part of the clinical record, so
+ * it stays on the renewal's chart after the decision, as its answers do.
+ */
+const shownWhile: Record<q.UploadKind, readonly string[]> = {
+  photo_id: ['PENDING_REVIEW'],
+  scalp_photo: ['PENDING_REVIEW', 'APPROVED', 'DECLINED'],
+};
+
+/** Whether a provider licensed in its state sees a visit's current scalp photos in this status. */
+export function scalpPhotosShownIn(status: string): boolean {
+  return shownWhile.scalp_photo.includes(status);
+}
+
+/**
+ * Least privilege (docs/decisions/005-photo-ids.md): a photo is shown to the patient who uploaded
+ * it, and to a provider licensed in the visit's state when it is the visit's current photo (its
+ * photo ID now, or the newest scalp photo of its view) and the visit is in a status its kind is
+ * shown in (`shownWhile`). Nobody else, operations staff included. `undefined` for everyone else,
+ * exactly as for an upload that does not exist.
  */
 function mayView(upload: q.UploadRow, viewer: PhotoViewer): 'owner' | 'provider' | undefined {
   if (viewer.customerId === upload.customerId) return 'owner';
@@ -96,7 +123,8 @@ function mayView(upload: q.UploadRow, viewer: PhotoViewer): 'owner' | 'provider'
   const visit = upload.visit;
   if (
     staff?.role === 'provider' &&
-    visit?.status === 'PENDING_REVIEW' &&
+    visit &&
+    shownWhile[upload.kind].includes(visit.status) &&
     visit.state !== null &&
     staff.licensed_states.includes(visit.state)
   )
@@ -105,10 +133,10 @@ function mayView(upload: q.UploadRow, viewer: PhotoViewer): 'owner' | 'provider'
 }
 
 /**
- * A photo ID's bytes for one who may see it (see `mayView`); anyone else gets the same 404 as for
- * an id that names nothing. Every staff request is written to the audit log, granted or refused.
+ * A photo's bytes for one who may see it (see `mayView`); anyone else gets the same 404 as for an
+ * id that names nothing. Every staff request is written to the audit log, granted or refused.
  */
-export async function viewPhotoId(
+export async function viewUpload(
   ctx: AppContext,
   viewer: PhotoViewer,
   publicId: string,

@@ -1,7 +1,7 @@
 // After the questions: treatment preferences, the photo ID, consent to telehealth.
 import type { AppContext } from '#server/context.ts';
 import type { ActiveSession } from '#server/features/auth/auth.service.ts';
-import { storePhotoId } from './visits.photo-id.ts';
+import { storeUpload } from './visits.photo-id.ts';
 import { AppError } from '#server/lib/errors.ts';
 import { treatmentsFor, type ProgramCategory, type VisitPreferences } from '#shared/visits.ts';
 import { paths } from '#shared/paths.ts';
@@ -114,7 +114,12 @@ export async function attachPhotoId(
   requireQuestionsDone(visit);
   if (visit.step === 'preferences')
     throw new AppError('VISIT_STEP', 'Please choose your treatment first.');
-  const upload = await storePhotoId(ctx, session.customerId, visit.id, bytes);
+  const upload = await storeUpload(
+    ctx,
+    { customerId: session.customerId, visitId: visit.id },
+    { kind: 'photo_id' },
+    bytes,
+  );
   await q.attachPhoto(ctx.db, visit.id, upload.id, ctx.clock.now().toISOString());
   // The answer names the upload by its opaque id only (decision 005).
   return { uploadId: upload.publicId, destination: paths.visitScreen(visit.category, 'consent') };

@@ -1,11 +1,12 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { AppContext } from '#server/context.ts';
 import { AppError } from '#server/lib/errors.ts';
+import { readImageForm } from '#server/lib/image-form.ts';
 import { route } from '#server/lib/route.ts';
-import { MAX_UPLOAD_BYTES, VisitIdSchema, visitsApi } from '#shared/visits.ts';
+import { VisitIdSchema, visitsApi } from '#shared/visits.ts';
 import { checkEligibility, previewEligibility } from './visits.eligibility.ts';
 import { assignedProvider, saveFeedback, saveSurvey } from './visits.feedback.ts';
-import { viewPhotoId } from './visits.photo-id.ts';
+import { viewUpload } from './visits.photo-id.ts';
 import { attachPhotoId, giveConsent, savePreference } from './visits.preferences.ts';
 import { pendingOrders, startProgram, statesAllowed } from './visits.program.ts';
 import {
@@ -201,9 +202,12 @@ export const visitsRoutes =
     route(
       app,
       visitsApi.photoId,
-      { tag, summary: 'A photo ID, to its patient or the provider reviewing the visit' },
+      {
+        tag,
+        summary: 'A photo ID or a scalp photo, to its patient or a provider who may see it',
+      },
       async ({ session, params, request, reply }) => {
-        const file = await viewPhotoId(
+        const file = await viewUpload(
           ctx,
           { customerId: session?.customerId, staff: request.staffSession ?? undefined },
           params.id,
@@ -212,7 +216,7 @@ export const visitsRoutes =
         // Never cached, never shown by the browser as anything but the image it is.
         reply
           .header('Cache-Control', 'private, no-store')
-          .header('Content-Disposition', 'inline; filename="photo-id"');
+          .header('Content-Disposition', 'inline; filename="photo"');
         return file;
       },
     );
@@ -280,42 +284,18 @@ export const visitsRoutes =
     );
   };
 
-const tooLarge = 'That photo is larger than 10 MB. Please choose a smaller one.';
-
 /**
  * Spec §7 `/upload_image/`: form data with the photo in `fileToUpload` and the visit in
- * `visit_id`. Any other file is read and dropped; a photo over 10 MB is refused as it streams.
+ * `visit_id` (`lib/image-form.ts`: any other file is dropped, a photo over 10 MB is refused as it
+ * streams).
  */
 async function readPhotoForm(request: FastifyRequest): Promise<{ visitId: number; bytes: Buffer }> {
-  if (!request.isMultipart())
-    throw new AppError('NOT_MULTIPART', 'Send the photo as form data in the field fileToUpload.');
-  let bytes: Buffer | undefined;
-  let visitField: string | undefined;
-  try {
-    for await (const part of request.parts({
-      limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 4 },
-    })) {
-      if (part.type === 'file') {
-        if (part.fieldname !== 'fileToUpload') {
-          await part.toBuffer();
-          continue;
-        }
-        bytes = await part.toBuffer();
-      } else if (part.fieldname === 'visit_id') {
-        visitField = String(part.value);
-      }
-    }
-  } catch (error) {
-    if (error instanceof Error && /too large|file size|limit/i.test(error.message))
-      throw new AppError('TOO_LARGE', tooLarge, { fileToUpload: tooLarge });
-    throw new AppError('BAD_UPLOAD', 'The upload could not be read. Please try again.');
-  }
-  const visitId = VisitIdSchema.safeParse(Number(visitField));
+  const { fields, bytes } = await readImageForm(request, {
+    fields: ['visit_id'],
+    missingFile: 'Choose a photo of your ID.',
+  });
+  const visitId = VisitIdSchema.safeParse(Number(fields.visit_id));
   if (!visitId.success)
     throw new AppError('VALIDATION', 'Choose a visit', { visit_id: 'Choose a visit' });
-  if (!bytes || bytes.length === 0)
-    throw new AppError('VALIDATION', 'Choose a photo of your ID.', {
-      fileToUpload: 'Choose a photo of your ID.',
-    });
   return { visitId: visitId.data, bytes };
 }

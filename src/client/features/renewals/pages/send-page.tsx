@@ -14,6 +14,7 @@ import {
 } from '#client/features/visits/components/visit-layout.tsx';
 import { WithVisit } from '#client/features/visits/components/with-visit.tsx';
 import { visitDestination } from '#client/features/visits/visit-state.ts';
+import { ScalpPhotos } from '../components/scalp-photos.tsx';
 import { useSendRenewal } from '../renewals.api.ts';
 
 const SendFormSchema = SendRenewalSchema.pick({ confirm: true });
@@ -48,6 +49,11 @@ function SendForm({ visitId }: { visitId: number }) {
 
   return (
     <form onSubmit={(event) => void submit(event)} noValidate className="space-y-5">
+      {category === 'hair' ? (
+        <div className="border-b border-line pb-6">
+          <ScalpPhotos visitId={visitId} onAdded={() => setAlert(null)} />
+        </div>
+      ) : null}
       <CheckboxField
         label="My answers are true and complete. I will tell my provider in Messages if my health or my medicines change."
         error={errors.confirm?.message}
@@ -67,8 +73,9 @@ function SendForm({ visitId }: { visitId: number }) {
 }
 
 /**
- * /visit/:category/send, a renewal's last screen (issue 29): the answers go to a provider. Nothing
- * is charged: the refill plan bills its fills on their dates, as before.
+ * /visit/:category/send, a renewal's last screen (issue 29): the answers go to a provider, with a
+ * Hair renewal's three scalp photos. Nothing is charged: the refill plan bills its fills on their
+ * dates, as before.
  */
 export function SendRenewalPage() {
   return (

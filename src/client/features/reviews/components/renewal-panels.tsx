@@ -1,5 +1,7 @@
+import { apiPaths, apiUrl } from '#shared/api.ts';
 import { usDateFromIso } from '#shared/dates.ts';
 import { orderStatusLabels, type OrderStatus } from '#shared/orders.ts';
+import { scalpViewWords } from '#shared/renewals.ts';
 import type { RenewalChart } from '#shared/reviews.ts';
 import { longDateTime } from '#client/components/ui/staff-order-status.tsx';
 import { ChartPanel as Section } from './chart-panel.tsx';
@@ -41,6 +43,48 @@ export function RenewalComparison({ renewal }: { renewal: RenewalChart }) {
           </div>
         ))}
       </dl>
+    </Section>
+  );
+}
+
+/**
+ * A Hair renewal's scalp photos (decision 023): the current one of each view, beside its label, each
+ * opening at full size to look closer. Kept on the chart after the decision, as the answers are.
+ */
+export function RenewalScalpPhotos({ renewal }: { renewal: RenewalChart }) {
+  return (
+    <Section id="scalp-photos-title" title="Scalp photos">
+      {renewal.scalp_photos.length === 0 ? (
+        <p className="text-[0.9375rem] text-ink-soft">No scalp photos were added.</p>
+      ) : (
+        <ul className="grid grid-cols-1 gap-4 sm:grid-cols-3">
+          {renewal.scalp_photos.map((photo) => {
+            const src = apiUrl(apiPaths.visitUpload, { id: photo.upload_key });
+            return (
+              <li key={photo.view}>
+                <figure>
+                  <img
+                    src={src}
+                    alt={scalpViewWords[photo.view].alt}
+                    className="aspect-square w-full rounded-xl bg-surface object-cover ring-1 ring-line"
+                  />
+                  <figcaption className="mt-1.5 text-sm text-ink">
+                    {photo.label}
+                    <a
+                      href={src}
+                      target="_blank"
+                      rel="noreferrer"
+                      className="mt-0.5 block text-sm font-medium text-accent-800 underline underline-offset-4 decoration-accent-300 hover:text-accent-900"
+                    >
+                      Open full size<span className="sr-only">: {photo.label.toLowerCase()}</span>
+                    </a>
+                  </figcaption>
+                </figure>
+              </li>
+            );
+          })}
+        </ul>
+      )}
     </Section>
   );
 }

@@ -20,7 +20,11 @@ import { useStaff } from '#client/features/staff/components/staff-layout.tsx';
 import { paymentStatusLabel } from '#client/components/ui/staff-order-status.tsx';
 import { DecisionRecord } from '../components/decision-record.tsx';
 import { ChartPanel as Panel } from '../components/chart-panel.tsx';
-import { RenewalComparison, RenewalHistory } from '../components/renewal-panels.tsx';
+import {
+  RenewalComparison,
+  RenewalHistory,
+  RenewalScalpPhotos,
+} from '../components/renewal-panels.tsx';
 import { RiskFlagList } from '../components/risk-flags.tsx';
 import { VisitDecisionPanel } from '../components/visit-decision-panel.tsx';
 import { providerKeys, sendVisitMessage, useChart, useVisitThread } from '../reviews.api.ts';
@@ -108,6 +112,10 @@ function ChartView({ chart }: { chart: Chart }) {
           <Panel id="flags-title" title="Risk flags">
             <RiskFlagList flags={chart.risk_flags} />
           </Panel>
+          {/* A Hair renewal's photos before its answers: how treatment is working, at a glance. */}
+          {chart.renewal && chart.category === 'hair' ? (
+            <RenewalScalpPhotos renewal={chart.renewal} />
+          ) : null}
           {chart.renewal ? <RenewalComparison renewal={chart.renewal} /> : null}
           {chart.renewal ? null : (
             <Panel id="answers-title" title="Answers">
