@@ -40,7 +40,11 @@ const fakeStripeURL = `http://127.0.0.1:${fakeStripePort}`;
  */
 const pharmacyPort = Number(process.env.E2E_PHARMACY_PORT ?? port + 4);
 const pharmacyBaseURL = `http://127.0.0.1:${pharmacyPort}`;
-const pharmacyDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pairwell-e2e-pharmacy-'));
+// Told to the journeys, as the Stripe instance's is: the renewal journey moves a billing date.
+const pharmacyDataDir =
+  process.env.E2E_PHARMACY_DATA_DIR ??
+  fs.mkdtempSync(path.join(os.tmpdir(), 'pairwell-e2e-pharmacy-'));
+process.env.E2E_PHARMACY_DATA_DIR = pharmacyDataDir;
 /** A test constant: the fake signs webhooks with it and the Stripe instance checks them with it. */
 const fakeStripeWebhookSecret = 'whsec_e2e_fake_stripe';
 
@@ -157,6 +161,8 @@ export default defineConfig({
         DATA_DIR: pharmacyDataDir,
         PHARMACY_SIMULATOR_DELAY_SECONDS: '2',
         PHARMACY_INTERVAL_SECONDS: '1',
+        // A refill plan moved due is billed within seconds.
+        BILLING_INTERVAL_SECONDS: '2',
         PHARMACY_NAME: 'Willamette Valley Pharmacy',
       },
     },

@@ -1,3 +1,4 @@
+import { openDatabase } from '../src/server/db/client.ts';
 import { latestRenewalQuestionnaire } from '../src/shared/questionnaires/registry.ts';
 import {
   expect,
@@ -14,14 +15,41 @@ import { answerAllQuestions, submitEdVisit } from './visit-helpers.ts';
  * Home says "Renew your prescription"; the patient answers the short renewal with their lasting
  * answers offered from the first visit, and sends it; the provider finds it in the Renewals queue,
  * reads it against the last visit and approves it from the renewed prescription; the patient reads
- * the renewal in Messages, and Home no longer asks. Before that, the first visit's medicine goes
- * through the built-in pharmacy (on the instance whose pharmacy takes seconds between its steps):
- * the order shows each step to the patient's door with its tracking number, and a printable
- * receipt for an HSA or FSA claim. Each screen is checked with axe and photographed at 375 and
+ * the renewal in Messages, and Home no longer asks. Then the plan bills the renewed prescription's
+ * first fill (its date moved to today) and the built-in pharmacy fills and ships it (on the
+ * instance whose pharmacy takes seconds between its steps): the order shows each step to the
+ * patient's door with its tracking number, and a printable receipt for an HSA or FSA claim. Each screen is checked with axe and photographed at 375 and
  * 1280.
  */
 
 test.use({ baseURL: pharmacyBaseURL });
+
+/**
+ * The patient's refill plan comes due now: its billing date moved into the past in the pharmacy
+ * instance's own database, which its billing job (every 2 s there) then bills.
+ */
+async function refillDue(email: string): Promise<void> {
+  const handle = await openDatabase({
+    dataDir: process.env.E2E_PHARMACY_DATA_DIR ?? '',
+    ...(process.env.E2E_DATABASE_URL ? { databaseUrl: process.env.E2E_DATABASE_URL } : {}),
+  });
+  try {
+    const customer = await handle.db
+      .selectFrom('customers')
+      .select('id')
+      .where('email', '=', email)
+      .executeTakeFirstOrThrow();
+    const yesterday = new Date(Date.now() - 24 * 60 * 60 * 1000).toISOString().slice(0, 10);
+    await handle.db
+      .updateTable('subscriptions')
+      .set({ next_billing_date: yesterday })
+      .where('customer_id', '=', customer.id)
+      .where('status', '=', 'ACTIVE')
+      .execute();
+  } finally {
+    await handle.close();
+  }
+}
 
 const directions = 'Take one tablet about an hour before sex, with water. No more than one a day.';
 const renewal = latestRenewalQuestionnaire('ed');
@@ -63,51 +91,8 @@ test('a patient renews a prescription with one refill left; the provider compare
   await first.getByRole('button', { name: 'Approve and prescribe' }).click();
   await expect(first).toBeHidden();
 
-  // --- The patient: the pharmacy fills and ships the medicine; the order says each step.
+  // --- The patient: Home asks for the renewal, and it opens at its questions.
   await logIn(patient);
-  await page.goto(`/orders#${orderNumber}`);
-  const order = page.getByRole('article', { name: `Order ${orderNumber}` });
-  const medicine = order.getByRole('region', { name: 'Your medicine' });
-  await expect(async () => {
-    await page.reload();
-    await expect(medicine.locator('[aria-current="step"]')).toContainText('Delivered', {
-      timeout: 2_000,
-    });
-  }).toPass({ timeout: 60_000 });
-  for (const step of [
-    'Sent to the pharmacy',
-    'Received by the pharmacy',
-    'Filled by the pharmacist',
-    'Shipped',
-  ])
-    await expect(medicine).toContainText(step);
-  await expect(medicine).not.toContainText('(not yet)');
-  // Shipped with the carrier's tracking number, which links to its tracking page.
-  await expect(order.getByRole('link', { name: /USPS tracking/ })).toBeVisible();
-  await screens.check('renewal-order-delivered');
-
-  // Its itemised receipt, for an HSA or FSA claim, printable on one page.
-  await order.getByRole('link', { name: /Receipt for HSA\/FSA/ }).click();
-  await expect(page).toHaveURL(new RegExp(`/orders/care-receipt/${orderNumber}$`));
-  const receipt = page.getByRole('article', { name: `Itemised receipt for order ${orderNumber}` });
-  await expect(receipt).toContainText(`${firstName} Reyes`);
-  await expect(receipt).toContainText('Sildenafil (generic Viagra®) 50 mg');
-  await expect(receipt).toContainText('Dr. Maya Chen, MD');
-  await expect(receipt).toContainText('NPI 1234567893');
-  await expect(receipt).toContainText('Licence OR-MD-');
-  await expect(receipt).toContainText('Willamette Valley Pharmacy');
-  await expect(receipt).toContainText('Amount paid');
-  await screens.check('renewal-receipt');
-  await page.emulateMedia({ media: 'print' });
-  await expect(page.getByRole('button', { name: 'Print' })).toBeHidden();
-  await screens.shot('renewal-receipt-print');
-  // Printed on US Letter, it is one page.
-  const pdf = (await page.pdf({ format: 'Letter' })).toString('latin1');
-  expect(pdf.match(/\/Type\s*\/Page(?!s)/g)).toHaveLength(1);
-  await page.emulateMedia({ media: 'screen' });
-
-  // --- Home asks for the renewal, and it opens at its questions.
-  await page.goto('/dashboard');
   const due = page.getByRole('region', { name: 'Renew your prescription' });
   await expect(due).toContainText('Sildenafil (generic Viagra®) 50 mg');
   await expect(due).toContainText('1 refill left');
@@ -198,6 +183,58 @@ test('a patient renews a prescription with one refill left; the provider compare
   await page.goto('/dashboard');
   await expect(page.getByRole('heading', { name: `Hi, ${firstName}` })).toBeVisible();
   await expect(due).toHaveCount(0);
+
+  // --- The renewed prescription's first fill: the plan bills it on its date (moved to today
+  // here), the pharmacy fills and ships it, and its order says each step and has a receipt.
+  await refillDue(patient.email);
+  await page.goto('/orders');
+  const orders = page.getByRole('article', { name: /^Order PW-/ });
+  await expect(async () => {
+    await page.reload();
+    await expect(orders).toHaveCount(2, { timeout: 2_000 });
+  }).toPass({ timeout: 60_000 });
+  const order = orders.first();
+  const refillNumber = ((await order.getAttribute('id')) ?? '').trim();
+  expect(refillNumber).not.toBe(orderNumber);
+  const medicine = order.getByRole('region', { name: 'Your medicine' });
+  await expect(async () => {
+    await page.reload();
+    await expect(medicine.locator('[aria-current="step"]')).toContainText('Delivered', {
+      timeout: 2_000,
+    });
+  }).toPass({ timeout: 60_000 });
+  for (const step of [
+    'Sent to the pharmacy',
+    'Received by the pharmacy',
+    'Filled by the pharmacist',
+    'Shipped',
+  ])
+    await expect(medicine).toContainText(step);
+  await expect(medicine).not.toContainText('(not yet)');
+  // Shipped with the carrier's tracking number, which links to its tracking page.
+  await expect(order.getByRole('link', { name: /USPS tracking/ })).toBeVisible();
+  await screens.check('renewal-order-delivered');
+
+  // Its itemised receipt, for an HSA or FSA claim, printable on one page.
+  await order.getByRole('link', { name: /Receipt for HSA\/FSA/ }).click();
+  await expect(page).toHaveURL(new RegExp(`/orders/care-receipt/${refillNumber}$`));
+  const receipt = page.getByRole('article', { name: `Itemised receipt for order ${refillNumber}` });
+  await expect(receipt).toContainText(`${firstName} Reyes`);
+  await expect(receipt).toContainText('Prescription refill');
+  await expect(receipt).toContainText('Sildenafil (generic Viagra®) 50 mg');
+  await expect(receipt).toContainText('Dr. Maya Chen, MD');
+  await expect(receipt).toContainText('NPI 1234567893');
+  await expect(receipt).toContainText('Licence OR-MD-');
+  await expect(receipt).toContainText('Willamette Valley Pharmacy');
+  await expect(receipt).toContainText('Amount paid');
+  await screens.check('renewal-receipt');
+  await page.emulateMedia({ media: 'print' });
+  await expect(page.getByRole('button', { name: 'Print' })).toBeHidden();
+  await screens.shot('renewal-receipt-print');
+  // Printed on US Letter, it is one page.
+  const pdf = (await page.pdf({ format: 'Letter' })).toString('latin1');
+  expect(pdf.match(/\/Type\s*\/Page(?!s)/g)).toHaveLength(1);
+  await page.emulateMedia({ media: 'screen' });
 
   expect(unexpectedProblems(consoleProblems, [])).toEqual([]);
   expect(unexpectedProblems(staffProblems, [])).toEqual([]);
